@@ -1,0 +1,128 @@
+// SQL Server through `mssql` (tedious). It cannot run on our machines, so this file is kept
+// small and explicit; the SQL it sends is pinned by the golden tests.
+//  - useUTC: false: legacy datetimes are the clinic's wall clock, never shifted.
+//  - parameters bind with the column's declared type: a JS string sent as NVARCHAR against
+//    an indexed VARCHAR column forces a conversion and a scan.
+//  - a small pool and a request timeout: the clinic's desktop system shares this server.
+import sql from 'mssql'
+import { mssqlDialect } from '../sql/mssql.js'
+import { bindValues, type Statement } from '../sql/statement.js'
+import type { SqlTypeName } from '../mapping/schema.js'
+import { DatabaseTimeoutError, DatabaseUnavailableError } from '../errors.js'
+import type { Database, Row } from './database.js'
+
+export interface MssqlSettings {
+  config: sql.config
+  legacyPaging: boolean
+}
+
+/** `mssql://user:password@host:1433/database?encrypt=true&trustServerCertificate=true&legacyPaging=true&poolMax=5&requestTimeoutMs=15000` */
+export function parseMssqlUrl (url: string): MssqlSettings {
+  const u = new URL(url)
+  const q = u.searchParams
+  const flag = (name: string, fallback: boolean) => q.has(name) ? ['1', 'true', 'yes'].includes(String(q.get(name)).toLowerCase()) : fallback
+  const int = (name: string, fallback: number) => {
+    const v = q.get(name)
+    const n = v === null ? fallback : Number(v)
+    if (!Number.isInteger(n) || n < 0) throw new Error(`DATABASE_URL: ${name} must be a whole number`)
+    return n
+  }
+  const [database, instance] = [decodeURIComponent(u.pathname.replace(/^\//, '')), q.get('instance') ?? undefined]
+  return {
+    legacyPaging: flag('legacyPaging', false),
+    config: {
+      server: u.hostname,
+      port: u.port ? Number(u.port) : undefined,
+      user: decodeURIComponent(u.username),
+      password: decodeURIComponent(u.password),
+      database: database || undefined,
+      connectionTimeout: int('connectTimeoutMs', 5000),
+      requestTimeout: int('requestTimeoutMs', 15000),
+      pool: { min: 0, max: int('poolMax', 5), idleTimeoutMillis: 30000 },
+      options: {
+        useUTC: false,
+        encrypt: flag('encrypt', true),
+        trustServerCertificate: flag('trustServerCertificate', false),
+        instanceName: instance,
+        appName: 'ponte'
+      }
+    }
+  }
+}
+
+const TYPES: Record<SqlTypeName, () => sql.ISqlType> = {
+  int: () => sql.Int(),
+  bigint: () => sql.BigInt(),
+  smallint: () => sql.SmallInt(),
+  text: () => sql.VarChar(8000),
+  char: () => sql.VarChar(8000),
+  ntext: () => sql.NVarChar(4000),
+  nchar: () => sql.NVarChar(4000),
+  decimal: () => sql.Decimal(19, 4),
+  date: () => sql.Date(),
+  datetime: () => sql.DateTime(),
+  time: () => sql.Time(0),
+  bit: () => sql.Bit()
+}
+
+/** Values arrive as the interface's text ('2026-03-15', '2026-03-15 09:30:00', '09:30'); dates bind as local Date objects. */
+export function toMssqlValue (value: unknown, type: SqlTypeName): unknown {
+  if (value === undefined || value === null) return null
+  if ((type === 'date' || type === 'datetime') && typeof value === 'string') {
+    const m = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?/.exec(value)
+    if (m) return new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0))
+  }
+  if (type === 'time' && typeof value === 'string') {
+    const m = /^(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value)
+    if (m) return new Date(1970, 0, 1, Number(m[1]), Number(m[2]), Number(m[3] ?? 0))
+  }
+  return value
+}
+
+export async function openMssql (url: string): Promise<Database> {
+  const settings = parseMssqlUrl(url)
+  const pool = new sql.ConnectionPool(settings.config)
+  // Connect lazily per request too: a clinic server that is down at start-up must not keep Ponte down.
+  pool.on('error', () => { /* surfaced per request as 503 */ })
+  const stats = { statements: 0 }
+  const ready = async () => {
+    if (pool.connected) return pool
+    try {
+      return await pool.connect()
+    } catch (err) {
+      throw new DatabaseUnavailableError(undefined, err)
+    }
+  }
+  return {
+    dialect: mssqlDialect({ legacyPaging: settings.legacyPaging }),
+    stats,
+    async query (statement: Statement, args = {}) {
+      const request = (await ready()).request()
+      bindValues(statement, args).forEach((v, i) => {
+        const type = statement.params[i].type
+        request.input(`p${i + 1}`, TYPES[type](), toMssqlValue(v, type))
+      })
+      stats.statements++
+      try {
+        const result = await request.query(statement.sql)
+        return result.recordset as Row[] ?? []
+      } catch (err) {
+        throw translate(err)
+      }
+    },
+    async ping () {
+      const request = (await ready()).request()
+      try { await request.query('SELECT 1 AS ok') } catch (err) { throw translate(err) }
+    },
+    async close () { await pool.close() }
+  }
+}
+
+function translate (err: unknown): unknown {
+  const code = (err as { code?: string }).code
+  if (code === 'ETIMEOUT') return new DatabaseTimeoutError(undefined, err)
+  if (code === 'ESOCKET' || code === 'ECONNCLOSED' || code === 'ENOTOPEN' || code === 'ELOGIN' || code === 'ECONNRESET') {
+    return new DatabaseUnavailableError(undefined, err)
+  }
+  return err
+}

@@ -1,0 +1,33 @@
+// Structured logs without patient data: names, phones, CPF and e-mail never appear in clear.
+// Request URLs keep their path and the names of their query parameters only.
+import type { FastifyRequest } from 'fastify'
+
+/** Query parameters whose values may identify a patient. */
+const PERSONAL_QUERY = new Set(['term', 'client', 'phone', 'cpf', 'email', 'name'])
+
+export function redactUrl (url: string): string {
+  const q = url.indexOf('?')
+  if (q < 0) return url
+  const params = new URLSearchParams(url.slice(q + 1))
+  const kept = [...params.entries()].map(([k, v]) => `${k}=${PERSONAL_QUERY.has(k) ? '[redacted]' : encodeURIComponent(v)}`)
+  return `${url.slice(0, q)}?${kept.join('&')}`
+}
+
+export const redactPaths = [
+  'req.headers.authorization',
+  'req.headers["x-api-key"]',
+  '*.name', '*.phone', '*.allPhones', '*.cpf', '*.email', '*.birthday',
+  'body.name', 'body.phone', 'body.cpf', 'body.email', 'body.birthday'
+]
+
+export function loggerOptions (level: string) {
+  return {
+    level,
+    redact: { paths: redactPaths, censor: '[redacted]' },
+    serializers: {
+      req (request: FastifyRequest) {
+        return { method: request.method, url: redactUrl(request.url), reqId: request.id }
+      }
+    }
+  }
+}

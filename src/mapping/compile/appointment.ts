@@ -1,0 +1,179 @@
+// Appointments: one statement per request shape (which filters, minimal or not), with the
+// client joined in, so a list costs one round trip however many rows it returns.
+import type { Dialect } from '../../sql/dialect.js'
+import { ParamList, type Statement } from '../../sql/statement.js'
+import type { ClientT } from '../../schemas/resources.js'
+import { addMinutes } from '../../normalise/datetime.js'
+import type { EntityName, MappingModel, Value } from '../model.js'
+import type { SqlTypeName } from '../schema.js'
+import { clientReader } from './client.js'
+import { dateOf, hourOf, idOf, minutesOf, textOf, type Decoder } from './decode.js'
+import type { Row } from './entity.js'
+import { Scope } from './scope.js'
+import { Columns, isTextType, valueReader, valueSql } from './value.js'
+
+export const APPOINTMENT_FILTERS = ['location', 'service', 'professional', 'client', 'state'] as const
+export type AppointmentFilter = typeof APPOINTMENT_FILTERS[number]
+export const NESTED_REFS = ['location', 'specialty', 'healthInsurance', 'professional', 'service'] as const
+
+export interface AppointmentShape {
+  filters: AppointmentFilter[]
+  minimal: boolean
+  /** By id instead of by date range. */
+  byId?: boolean
+}
+
+export interface AppointmentRow {
+  id: string
+  date: string
+  hour: string
+  endHour?: string
+  state: string
+  classification?: string
+  refs: Partial<Record<EntityName, string>>
+  client?: ClientT
+}
+
+export interface CompiledAppointments {
+  statement: Statement
+  read: (row: Row) => AppointmentRow | undefined
+  /** The SQL type each filter input binds with (ids whose input is not a number match nothing). */
+  inputTypes: Record<string, SqlTypeName>
+}
+
+export function shapeName (shape: AppointmentShape): string {
+  const what = shape.byId ? 'byId' : 'list'
+  return `appointment.${what}[${shape.filters.join(',')}]${shape.minimal ? '.minimal' : ''}`
+}
+
+export function compileAppointments (mapping: MappingModel, dialect: Dialect, shape: AppointmentShape): CompiledAppointments {
+  const m = mapping.appointment
+  const scope = new Scope(dialect, m, 't')
+  const params = new ParamList(dialect)
+  const cols = new Columns()
+  const inputTypes: Record<string, SqlTypeName> = {}
+
+  const keyExpr = scope.ref(m.key.column, `${m.path}/key`)
+  const keyAlias = cols.add(keyExpr)
+  const id = idOf((row) => row[keyAlias])
+  const startDate = (m.start.datetime ?? m.start.date) as Value
+  const dateFallback = m.start.datetime ? 'datetime' : 'date'
+  const date = dateOf(startDate, valueReader(startDate, scope, cols), dateFallback)
+  const hourValue = (m.start.datetime ?? m.start.hour) as Value
+  const hour = hourOf(hourValue, valueReader(hourValue, scope, cols), m.start.datetime ? 'datetime' : 'text')
+  const endHour = endReader(m.end, scope, cols, hour)
+  const state = textOf(valueReader(m.state, scope, cols))
+  const classification = m.classification ? textOf(valueReader(m.classification, scope, cols)) : () => undefined
+
+  const refReaders: [EntityName, Decoder<string>][] = []
+  if (!shape.minimal) {
+    for (const name of [...NESTED_REFS, 'client', 'plan'] as EntityName[]) {
+      const v = m.refs[name]
+      if (v) refReaders.push([name, idOf(valueReader(v, scope, cols))])
+    }
+  }
+
+  // The client comes in the same statement: a LEFT JOIN on the client's key.
+  const joins = []
+  let client: ((row: Row) => ClientT | undefined) | undefined
+  const clientRef = m.refs.client
+  const where: string[] = []
+  if (!shape.minimal && clientRef) {
+    const c = mapping.client
+    const cScope = new Scope(dialect, c, 'c')
+    client = clientReader(c, cScope, cols, mapping.phone)
+    const refType = clientRef.type ?? c.key.type
+    const left = valueSql(clientRef, scope, params)
+    const right = cScope.ref(c.key.column, `${c.path}/key`)
+    const on = isTextType(refType) === isTextType(c.key.type)
+      ? `${right} = ${left}`
+      : `${dialect.asText(right)} = ${dialect.trim(dialect.asText(left))}`
+    const cWhere = cScope.where(params)
+    joins.push({ table: dialect.table(c.table), alias: 'c', on: [on, ...cWhere].join(' AND ') }, ...cScope.joins(params))
+  }
+
+  where.push(...scope.where(params))
+  if (shape.byId) {
+    where.push(`${keyExpr} = ${params.input('id', m.key.type)}`)
+    inputTypes.id = m.key.type
+  } else {
+    where.push(...dateRange(startDate, !!m.start.datetime, scope, params))
+  }
+  for (const f of shape.filters) {
+    if (f === 'state') {
+      where.push(`${valueSql(m.state, scope, params)} = ${params.input('state', 'text')}`)
+      continue
+    }
+    const ref = m.refs[f] as Value
+    const type = ref.type ?? (f === 'client' ? mapping.client.key.type : mapping.lookups[f]?.key.type ?? 'int')
+    inputTypes[f] = type
+    where.push(`${valueSql(ref, scope, params)} = ${params.input(f, type)}`)
+  }
+
+  const hourExpr = m.start.hour && m.start.hour.column !== undefined ? scope.ref(m.start.hour.column, m.start.hour.path) : undefined
+  const startExpr = scope.ref(startDate.column as string, startDate.path)
+  const orderBy = [startExpr, ...(hourExpr ? [hourExpr] : []), keyExpr]
+  const statement: Statement = {
+    name: shapeName(shape),
+    sql: dialect.select({
+      columns: cols.list,
+      from: { table: dialect.table(m.table), alias: 't' },
+      joins: [...scope.joins(params), ...joins],
+      where,
+      orderBy
+    }),
+    params: params.params
+  }
+
+  return {
+    statement,
+    inputTypes,
+    read (row) {
+      const rowId = id(row)
+      const d = date(row)
+      const h = hour(row)
+      // Without a readable date and hour there is no appointment to show (`ponte check` lists such rows).
+      if (rowId === undefined || d === undefined || h === undefined) return undefined
+      const out: AppointmentRow = { id: rowId, date: d, hour: h, state: state(row) ?? 'UNKNOWN', refs: {} }
+      const end = endHour(row, h)
+      if (end !== undefined) out.endHour = end
+      const cls = classification(row)
+      if (cls !== undefined) out.classification = cls
+      for (const [name, read] of refReaders) {
+        const ref = read(row)
+        if (ref !== undefined) out.refs[name] = ref
+      }
+      if (client) {
+        const c = client(row)
+        if (c) out.client = c
+      }
+      return out
+    }
+  }
+}
+
+function endReader (end: MappingModel['appointment']['end'], scope: Scope, cols: Columns, _hour: Decoder<string>): (row: Row, start: string) => string | undefined {
+  if (!end) return () => undefined
+  if (end.duration) {
+    const minutes = minutesOf(end.duration, valueReader(end.duration, scope, cols))
+    return (row, start) => {
+      const n = minutes(row)
+      return n === undefined ? undefined : addMinutes(start, n)
+    }
+  }
+  const v = (end.hour ?? end.datetime) as Value
+  const read = hourOf(v, valueReader(v, scope, cols), end.datetime ? 'datetime' : 'text')
+  return (row) => read(row)
+}
+
+// Closed range [from, to] on the stored date, written so the date column's index is used.
+function dateRange (v: Value, isDatetime: boolean, scope: Scope, params: ParamList): string[] {
+  const col = scope.ref(v.column as string, v.path)
+  const format = v.format ?? (isDatetime ? 'datetime' : 'date')
+  if (format === 'datetime') {
+    return [`${col} >= ${params.input('fromDatetime', 'datetime')}`, `${col} < ${params.input('afterDatetime', 'datetime')}`]
+  }
+  const type: SqlTypeName = format === 'int' ? 'int' : format === 'text' ? 'text' : 'date'
+  const suffix = format === 'int' ? 'Int' : ''
+  return [`${col} >= ${params.input(`from${suffix}`, type)}`, `${col} <= ${params.input(`to${suffix}`, type)}`]
+}

@@ -1,0 +1,123 @@
+// Clients: never cached (the clinic's desk registers them all day), read by page, by id,
+// by exact search, and joined into appointment lists in the same statement.
+import type { Dialect } from '../../sql/dialect.js'
+import { ParamList, type Statement } from '../../sql/statement.js'
+import { digitsOnly } from '../../sql/dialect.js'
+import type { ClientT } from '../../schemas/resources.js'
+import type { ClientModel, MappingModel } from '../model.js'
+import { normaliseCpf } from '../../normalise/cpf.js'
+import { samePhone, toE164, type PhoneOptions } from '../../normalise/phone.js'
+import type { SearchKind } from '../../normalise/search-term.js'
+import { dateOf, idOf, textOf, type Decoder } from './decode.js'
+import { objectReader, type Row } from './entity.js'
+import { Scope } from './scope.js'
+import { Columns, valueReader, valueSql } from './value.js'
+
+export type ClientReader = (row: Row) => ClientT | undefined
+
+/** Adds what a client needs to `cols` and returns its reader; used alone or inside a join. */
+export function clientReader (model: ClientModel, scope: Scope, cols: Columns, phone: PhoneOptions): ClientReader {
+  const keyAlias = cols.add(scope.ref(model.key.column, `${model.path}/key`))
+  const id = idOf((row) => row[keyAlias])
+  const f = model.fields
+  const text = (name: string): Decoder<unknown> | undefined => f[name] ? textOf(valueReader(f[name], scope, cols)) : undefined
+  const decoders: Record<string, Decoder<unknown>> = {}
+  for (const name of ['name', 'description', 'image', 'email', 'externalId']) {
+    const d = text(name)
+    if (d) decoders[name] = d
+  }
+  if (f.cpf) {
+    const read = valueReader(f.cpf, scope, cols)
+    decoders.cpf = (row) => normaliseCpf(read(row))
+  }
+  if (f.birthday) decoders.birthday = dateOf(f.birthday, valueReader(f.birthday, scope, cols))
+  const fields = objectReader<ClientT>(decoders)
+  const phones = model.phones.map((p) => valueReader(p, scope, cols))
+  return (row) => {
+    const clientId = id(row)
+    if (clientId === undefined) return undefined
+    const client = { id: clientId, name: '', ...fields(row) } as ClientT
+    const all: string[] = []
+    for (const read of phones) {
+      const e164 = toE164(read(row), phone)
+      if (e164 !== undefined && !all.some((p) => samePhone(p, e164))) all.push(e164)
+    }
+    if (all.length > 0) {
+      client.phone = all[0]
+      client.allPhones = all
+    }
+    return client
+  }
+}
+
+export interface CompiledClients {
+  page: Statement
+  byId: Statement
+  /** One statement per combination of search kinds a term can be; built on first use. */
+  search: (kinds: SearchKind[]) => Statement
+  read: ClientReader
+}
+
+/** How many candidates a search prefilter may return before the exact check in JS. */
+export const SEARCH_CANDIDATES = 1000
+
+export function compileClients (mapping: MappingModel, dialect: Dialect): CompiledClients {
+  const model = mapping.client
+  const build = (name: string, extra: (scope: Scope, params: ParamList) => { where: string[], page?: boolean }) => {
+    const scope = new Scope(dialect, model, 't')
+    const params = new ParamList(dialect)
+    const cols = new Columns()
+    const read = clientReader(model, scope, cols, mapping.phone)
+    const where = scope.where(params)
+    const key = scope.ref(model.key.column, `${model.path}/key`)
+    const more = extra(scope, params)
+    const page = more.page ? { limit: params.input('limit', 'int'), offset: params.input('offset', 'int') } : undefined
+    const statement: Statement = {
+      name,
+      sql: dialect.select({ columns: cols.list, from: { table: dialect.table(model.table), alias: 't' }, joins: scope.joins(params), where: [...where, ...more.where], orderBy: [key], page }),
+      params: params.params
+    }
+    return { statement, read }
+  }
+  const page = build('client.page', () => ({ where: [], page: true }))
+  const byId = build('client.byId', (scope, params) => ({
+    where: [`${scope.ref(model.key.column, `${model.path}/key`)} = ${params.input('id', model.key.type)}`]
+  }))
+  const searches = new Map<string, Statement>()
+  return {
+    page: page.statement,
+    byId: byId.statement,
+    read: page.read,
+    search (kinds) {
+      const cacheKey = [...kinds].sort().join(',')
+      let s = searches.get(cacheKey)
+      if (!s) {
+        s = build(`client.search[${cacheKey}]`, (scope, params) => ({
+          where: [`(${kinds.map((k) => searchPredicate(k, model, scope, params)).join(' OR ')})`],
+          page: true
+        })).statement
+        searches.set(cacheKey, s)
+      }
+      return s
+    }
+  }
+}
+
+// Prefilters: each keeps every client the exact JS check could accept, and as few others
+// as the legacy column formats allow (stored values are not normalised, so no index helps).
+function searchPredicate (kind: SearchKind, model: ClientModel, scope: Scope, params: ParamList): string {
+  const d = scope.dialect
+  const f = model.fields
+  const none = '1 = 0'
+  switch (kind) {
+    case 'phone':
+      if (model.phones.length === 0) return none
+      return model.phones.map((p) => `${digitsOnly(d, valueSql(p, scope, params))} LIKE ${params.input('phoneFragment', 'text')}`).join(' OR ')
+    case 'cpf':
+      return f.cpf ? `${digitsOnly(d, valueSql(f.cpf, scope, params))} LIKE ${params.input('cpfFragment', 'text')}` : none
+    case 'email':
+      return f.email ? `${d.lower(d.trim(valueSql(f.email, scope, params)))} = ${params.input('email', 'ntext')}` : none
+    case 'name':
+      return f.name ? d.foldedLike(valueSql(f.name, scope, params), params.input('namePattern', 'ntext')) : none
+  }
+}

@@ -1,0 +1,78 @@
+// Conditions of the mapping language, in SQL (filters, CASE) and in JS (reading rows).
+// Both sides must agree exactly: a row the SQL filter keeps for state X must also read as X.
+//  - text literals compare with the stored value's trailing spaces removed (char columns);
+//  - number and boolean literals compare numerically;
+//  - a NULL never equals anything, and `ne`/`notIn` hold for NULL.
+import type { ParamList } from '../../sql/statement.js'
+import type { ConditionDoc, ConditionLeafDoc, LiteralValue, SqlTypeName } from '../schema.js'
+import { leaves } from '../model.js'
+import type { Scope } from './scope.js'
+
+export function literalType (v: LiteralValue): SqlTypeName {
+  if (typeof v === 'string') return 'text'
+  if (typeof v === 'boolean') return 'bit'
+  return Number.isInteger(v) ? 'int' : 'decimal'
+}
+
+function bindLiteral (v: LiteralValue, params: ParamList): string {
+  return params.constant(typeof v === 'boolean' ? (v ? 1 : 0) : v, literalType(v))
+}
+
+function compared (col: string, sample: LiteralValue, scope: Scope): string {
+  return typeof sample === 'string' ? scope.dialect.rtrim(col) : col
+}
+
+function leafSql (c: ConditionLeafDoc, scope: Scope, params: ParamList, path: string): string {
+  const col = scope.ref(c.column, path)
+  const d = scope.dialect
+  const parts: string[] = []
+  if (c.eq !== undefined) parts.push(`${compared(col, c.eq, scope)} = ${bindLiteral(c.eq, params)}`)
+  if (c.ne !== undefined) parts.push(`(${col} IS NULL OR ${compared(col, c.ne, scope)} <> ${bindLiteral(c.ne, params)})`)
+  if (c.in) parts.push(`${compared(col, c.in[0], scope)} IN (${c.in.map((v) => bindLiteral(v, params)).join(', ')})`)
+  if (c.notIn) parts.push(`(${col} IS NULL OR ${compared(col, c.notIn[0], scope)} NOT IN (${c.notIn.map((v) => bindLiteral(v, params)).join(', ')}))`)
+  if (c.isNull !== undefined) parts.push(`${col} IS ${c.isNull ? '' : 'NOT '}NULL`)
+  if (c.blank !== undefined) {
+    const empty = `${d.trim(d.asText(col))} = ''`
+    parts.push(c.blank ? `(${col} IS NULL OR ${empty})` : `(${col} IS NOT NULL AND NOT (${empty}))`)
+  }
+  if (parts.length === 0) parts.push('1 = 1')
+  return parts.length === 1 ? parts[0] : `(${parts.join(' AND ')})`
+}
+
+export function conditionSql (c: ConditionDoc, scope: Scope, params: ParamList, path: string): string {
+  const list = leaves(c).map((leaf, i) => leafSql(leaf, scope, params, 'all' in c || 'any' in c ? `${path}/${'all' in c ? 'all' : 'any'}/${i}` : path))
+  if (list.length === 1) return list[0]
+  return `(${list.join('any' in c ? ' OR ' : ' AND ')})`
+}
+
+// ---- JS side ----
+
+export type RowTest = (row: Record<string, unknown>) => boolean
+
+/** `column` gives the row key under which a referenced column was selected. */
+export function conditionTest (c: ConditionDoc, column: (name: string) => string): RowTest {
+  const tests = leaves(c).map((leaf) => leafTest(leaf, column(leaf.column)))
+  if ('any' in c) return (row) => tests.some((t) => t(row))
+  return (row) => tests.every((t) => t(row))
+}
+
+function same (stored: unknown, lit: LiteralValue): boolean {
+  if (stored === null || stored === undefined) return false
+  if (typeof lit === 'string') return String(stored).trimEnd() === lit
+  const n = typeof stored === 'boolean' ? (stored ? 1 : 0) : Number(stored)
+  return n === (typeof lit === 'boolean' ? (lit ? 1 : 0) : lit)
+}
+
+function leafTest (c: ConditionLeafDoc, key: string): RowTest {
+  const checks: ((v: unknown) => boolean)[] = []
+  if (c.eq !== undefined) { const lit = c.eq; checks.push((v) => same(v, lit)) }
+  if (c.ne !== undefined) { const lit = c.ne; checks.push((v) => !same(v, lit)) }
+  if (c.in) { const lits = c.in; checks.push((v) => lits.some((l) => same(v, l))) }
+  if (c.notIn) { const lits = c.notIn; checks.push((v) => !lits.some((l) => same(v, l))) }
+  if (c.isNull !== undefined) { const want = c.isNull; checks.push((v) => (v === null || v === undefined) === want) }
+  if (c.blank !== undefined) {
+    const want = c.blank
+    checks.push((v) => (v === null || v === undefined || String(v).trim() === '') === want)
+  }
+  return (row) => checks.every((check) => check(row[key]))
+}

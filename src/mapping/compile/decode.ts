@@ -1,0 +1,69 @@
+// Typed readers: what a mapped value means for a field of the interface. Every reader
+// returns undefined for what cannot be read, so one sloppy row never fails a whole list.
+import type { Value } from '../model.js'
+import type { Reader } from './value.js'
+import { cleanText } from '../../normalise/text.js'
+import { readDate, readHour } from '../../normalise/datetime.js'
+
+export type Decoder<T> = (row: Record<string, unknown>) => T | undefined
+
+const TRUTHY = new Set(['1', 'S', 'Y', 'YES', 'SIM', 'T', 'TRUE', 'V'])
+
+export function idOf (read: Reader): Decoder<string> {
+  return (row) => {
+    const x = read(row)
+    if (x === null || x === undefined) return undefined
+    const s = String(x).trim()
+    return s === '' ? undefined : s
+  }
+}
+
+export function textOf (read: Reader): Decoder<string> {
+  return (row) => cleanText(read(row))
+}
+
+export function numberOf (v: Value, read: Reader): Decoder<number> {
+  const divide = v.divide ?? 1
+  return (row) => {
+    const x = read(row)
+    if (x === null || x === undefined || (typeof x === 'string' && x.trim() === '')) return undefined
+    const n = Number(typeof x === 'string' ? x.replace(',', '.') : x)
+    return Number.isFinite(n) ? n / divide : undefined
+  }
+}
+
+const PER_MINUTE = { minutes: 1, seconds: 1 / 60, hours: 60 }
+
+/** A duration in whole minutes; the interface says positive, so zero and less read as none. */
+export function minutesOf (v: Value, read: Reader): Decoder<number> {
+  const num = numberOf(v, read)
+  const factor = PER_MINUTE[v.unit ?? 'minutes']
+  return (row) => {
+    const n = num(row)
+    if (n === undefined) return undefined
+    const minutes = Math.round(n * factor)
+    return minutes > 0 ? minutes : undefined
+  }
+}
+
+export function booleanOf (v: Value, read: Reader): Decoder<boolean> {
+  const truthy = v.true ? new Set(v.true.map((t) => String(t).trim().toUpperCase())) : TRUTHY
+  const invert = v.invert === true
+  return (row) => {
+    const x = read(row)
+    if (x === null || x === undefined) return undefined
+    const s = typeof x === 'boolean' ? (x ? '1' : '0') : String(x).trim().toUpperCase()
+    return truthy.has(s) !== invert
+  }
+}
+
+export function dateOf (v: Value, read: Reader, fallback: 'date' | 'datetime' = 'date'): Decoder<string> {
+  // 'dmy' is text too: the reader recognises DD/MM/YYYY on its own.
+  const format = (v.format === 'dmy' ? 'text' : v.format ?? fallback) as Parameters<typeof readDate>[1]
+  return (row) => readDate(read(row), format)
+}
+
+export function hourOf (v: Value, read: Reader, fallback: 'text' | 'datetime' = 'text'): Decoder<string> {
+  const format = (v.format ?? fallback) as Parameters<typeof readHour>[1]
+  return (row) => readHour(read(row), format)
+}

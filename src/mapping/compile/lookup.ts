@@ -1,0 +1,67 @@
+// Lookup resources (professionals, locations, services, health insurances, specialties):
+// read whole, once per cache refresh, and served from memory.
+import type { Dialect } from '../../sql/dialect.js'
+import { ParamList, type Statement } from '../../sql/statement.js'
+import type { LookupModel, LookupName, Value } from '../model.js'
+import { booleanOf, idOf, minutesOf, numberOf, textOf, type Decoder } from './decode.js'
+import { objectReader, type Row } from './entity.js'
+import { Scope } from './scope.js'
+import { Columns, valueReader, type Reader } from './value.js'
+
+export interface LookupRecord {
+  id: string
+  enabled: boolean
+  entity: Record<string, unknown> & { id: string }
+}
+
+export interface CompiledLookup {
+  name: LookupName
+  all: Statement
+  read: (row: Row) => LookupRecord | undefined
+}
+
+type FieldKind = 'text' | 'number' | 'minutes'
+const KINDS: Partial<Record<string, FieldKind>> = { lat: 'number', long: 'number', price: 'number', duration: 'minutes' }
+/** Fields the interface requires: a row without them still appears, with empty text. */
+const REQUIRED: Record<LookupName, string> = {
+  professional: 'name', location: 'address', service: 'name', healthInsurance: 'name', specialty: 'name'
+}
+
+export function compileLookup (model: LookupModel, dialect: Dialect): CompiledLookup {
+  const scope = new Scope(dialect, model, 't')
+  const params = new ParamList(dialect)
+  const cols = new Columns()
+  const key = scope.ref(model.key.column, `${model.path}/key`)
+  const keyAlias = cols.add(key)
+  const id = idOf((row) => row[keyAlias])
+  const decoders: Record<string, Decoder<unknown>> = {}
+  for (const [field, value] of Object.entries(model.fields)) {
+    decoders[field] = fieldDecoder(KINDS[field] ?? 'text', value, valueReader(value, scope, cols))
+  }
+  const enabled = model.enabled ? booleanOf(model.enabled, valueReader(model.enabled, scope, cols)) : () => true
+  const entity = objectReader<Record<string, unknown>>(decoders)
+  const where = scope.where(params)
+  const all: Statement = {
+    name: `${model.name}.all`,
+    sql: dialect.select({ columns: cols.list, from: { table: dialect.table(model.table), alias: 't' }, joins: scope.joins(params), where, orderBy: [key] }),
+    params: params.params
+  }
+  const required = REQUIRED[model.name]
+  return {
+    name: model.name,
+    all,
+    read (row) {
+      const rowId = id(row)
+      if (rowId === undefined) return undefined
+      const e: Record<string, unknown> & { id: string } = { id: rowId, ...entity(row) }
+      if (e[required] === undefined) e[required] = ''
+      return { id: rowId, enabled: enabled(row) ?? true, entity: e }
+    }
+  }
+}
+
+function fieldDecoder (kind: FieldKind, value: Value, read: Reader): Decoder<unknown> {
+  if (kind === 'number') return numberOf(value, read)
+  if (kind === 'minutes') return minutesOf(value, read)
+  return textOf(read)
+}

@@ -1,0 +1,171 @@
+// A mapped value, compiled twice from one definition: to a SQL expression (for filters and
+// relations) and to a reader of selected columns (for responses). Readers do the lenient
+// work SQL is bad at (templates with blank parts, sloppy legacy text); SQL does the
+// selective work JS cannot (filters that use the database's indexes).
+import type { ParamList } from '../../sql/statement.js'
+import type { LiteralValue, SqlTypeName } from '../schema.js'
+import type { Value } from '../model.js'
+import { conditionSql, conditionTest, literalType } from './condition.js'
+import { CompileError, type Scope } from './scope.js'
+
+export type Row = Record<string, unknown>
+export type Reader = (row: Row) => unknown
+
+/** The select list of one statement; the same expression is selected once. */
+export class Columns {
+  readonly list: { expr: string, alias: string }[] = []
+  private readonly byExpr = new Map<string, string>()
+
+  add (expr: string): string {
+    let alias = this.byExpr.get(expr)
+    if (alias === undefined) {
+      alias = `c${this.list.length}`
+      this.byExpr.set(expr, alias)
+      this.list.push({ expr, alias })
+    }
+    return alias
+  }
+}
+
+const TEXT_TYPES = new Set<SqlTypeName>(['text', 'ntext', 'char', 'nchar'])
+export const isTextType = (t: SqlTypeName): boolean => TEXT_TYPES.has(t)
+
+// ---- SQL ----
+
+export function valueSql (v: Value, scope: Scope, params: ParamList): string {
+  const d = scope.dialect
+  let expr: string
+  if (v.column !== undefined) expr = scope.ref(v.column, v.path)
+  else if (v.coalesce) expr = `COALESCE(${v.coalesce.map((c) => `NULLIF(${d.trim(scope.ref(c, v.path))}, '')`).join(', ')})`
+  else if (v.template !== undefined) expr = d.concat(templateParts(v.template, v.path).flatMap((p) => p.column !== undefined ? [scope.ref(p.column, v.path)] : [params.constant(p.text, 'text')]))
+  else if (v.rules) {
+    const branches = v.rules.map((r, i) => {
+      const then = r.column !== undefined ? scope.ref(r.column, `${v.path}/rules/${i}/column`) : r.value !== undefined ? literal(r.value, params) : 'NULL'
+      return r.when ? `WHEN ${conditionSql(r.when, scope, params, `${v.path}/rules/${i}/when`)} THEN ${then}` : `ELSE ${then}`
+    })
+    const cut = branches.findIndex((b) => b.startsWith('ELSE'))
+    const used = cut < 0 ? branches : branches.slice(0, cut + 1)
+    expr = used[0].startsWith('ELSE') ? used[0].slice(5) : `CASE ${used.join(' ')} END`
+  } else if (v.sql) expr = sqlEscape(v, scope)
+  else expr = literal(v.value as LiteralValue, params)
+
+  if (v.map) {
+    const numeric = v.type !== undefined && !isTextType(v.type)
+    const subject = numeric ? expr : d.rtrim(expr)
+    const whens = Object.entries(v.map).map(([k, out]) =>
+      `WHEN ${numeric ? params.constant(Number(k), v.type as SqlTypeName) : params.constant(k, 'text')} THEN ${literal(out, params)}`)
+    expr = `CASE ${subject} ${whens.join(' ')} END`
+  }
+  return expr
+}
+
+function literal (v: LiteralValue, params: ParamList): string {
+  return params.constant(typeof v === 'boolean' ? (v ? 1 : 0) : v, literalType(v))
+}
+
+function sqlEscape (v: Value, scope: Scope): string {
+  const text = (v.sql as Record<string, string>)[scope.dialect.name] ?? (v.sql as Record<string, string>).default
+  if (text === undefined) throw new CompileError(`${v.path}/sql`, `no SQL given for the ${scope.dialect.name} dialect`)
+  // {COL} and {alias.COL} stand for columns of this resource, whatever aliases a statement uses.
+  return `(${text.replace(/\{([^}]+)\}/g, (_, col: string) => scope.ref(col.trim(), `${v.path}/sql`))})`
+}
+
+// ---- JS ----
+
+export function valueReader (v: Value, scope: Scope, cols: Columns): Reader {
+  const column = (name: string, path = v.path): Reader => {
+    const key = cols.add(scope.ref(name, path))
+    return (row) => row[key]
+  }
+  let read: Reader
+  if (v.column !== undefined) read = column(v.column)
+  else if (v.coalesce) {
+    const readers = v.coalesce.map((c) => column(c))
+    read = (row) => {
+      for (const r of readers) {
+        const x = r(row)
+        if (x !== null && x !== undefined && String(x).trim() !== '') return x
+      }
+      return undefined
+    }
+  } else if (v.template !== undefined) read = templateReader(v, column)
+  else if (v.rules) {
+    const rules = v.rules.map((r, i) => ({
+      test: r.when ? conditionTest(r.when, (name) => cols.add(scope.ref(name, `${v.path}/rules/${i}/when`))) : () => true,
+      out: r.column !== undefined ? column(r.column, `${v.path}/rules/${i}/column`) : () => r.value
+    }))
+    read = (row) => {
+      for (const r of rules) if (r.test(row)) return r.out(row)
+      return undefined
+    }
+  } else if (v.sql) {
+    const key = cols.add(sqlEscape(v, scope))
+    read = (row) => row[key]
+  } else {
+    const constant = v.value
+    read = () => constant
+  }
+  return withConverters(v, read)
+}
+
+function withConverters (v: Value, read: Reader): Reader {
+  const sentinels = v.null
+  const map = v.map
+  if (!sentinels && !map) return read
+  return (row) => {
+    let x = read(row)
+    if (sentinels && isSentinel(x, sentinels)) x = undefined
+    if (map && x !== null && x !== undefined) x = map[String(x).trimEnd()]
+    return x
+  }
+}
+
+function isSentinel (x: unknown, sentinels: LiteralValue[]): boolean {
+  if (x === null || x === undefined) return true
+  const text = x instanceof Date ? '' : String(x).trim()
+  return sentinels.some((s) => typeof s === 'string' ? (x instanceof Date ? dateSentinel(x, s) : text === s.trim()) : Number(x) === Number(s))
+}
+
+function dateSentinel (d: Date, s: string): boolean {
+  const iso = `${String(d.getFullYear()).padStart(4, '0')}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`
+  return s.startsWith(iso)
+}
+
+interface TemplatePart { text?: string, column?: string }
+
+export function templateParts (template: string, path: string): TemplatePart[] {
+  const parts: TemplatePart[] = []
+  const re = /\{([^{}]+)\}/g
+  let last = 0
+  for (let m = re.exec(template); m; m = re.exec(template)) {
+    if (m.index > last) parts.push({ text: template.slice(last, m.index) })
+    parts.push({ column: m[1].trim() })
+    last = m.index + m[0].length
+  }
+  if (last < template.length) parts.push({ text: template.slice(last) })
+  if (!parts.some((p) => p.column !== undefined)) throw new CompileError(path, 'a template needs at least one {COLUMN}')
+  return parts
+}
+
+// Text between two blank-tolerant parts is a separator: it is written only when there is
+// something on both sides, so `{RUA}, {NUMERO} - {BAIRRO}` never reads `Rua X,  - `.
+function templateReader (v: Value, column: (name: string) => Reader): Reader {
+  const parts = templateParts(v.template as string, v.path)
+  const lead = parts[0].text ?? ''
+  const tail = parts.length > 1 && parts[parts.length - 1].text !== undefined ? parts[parts.length - 1].text as string : ''
+  const items: { sep: string, read: Reader }[] = []
+  let sep = ''
+  for (const p of parts.slice(parts[0].text !== undefined ? 1 : 0)) {
+    if (p.column !== undefined) { items.push({ sep, read: column(p.column) }); sep = '' } else sep = p.text ?? ''
+  }
+  return (row) => {
+    let out = ''
+    for (const it of items) {
+      const x = it.read(row)
+      const text = x === null || x === undefined ? '' : String(x).trim()
+      if (text === '') continue
+      out += (out === '' ? '' : it.sep) + text
+    }
+    return out === '' ? undefined : lead + out + tail
+  }
+}

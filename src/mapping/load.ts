@@ -1,0 +1,107 @@
+// Reads a mapping file (YAML or JSON), validates it against the schema, and reports every
+// problem with file, line and path. Semantic checks (references, vocabulary) follow in model.ts.
+import { readFileSync } from 'node:fs'
+import { LineCounter, parseDocument, isNode, type Document } from 'yaml'
+import { Compile } from 'typebox/compile'
+import { Mapping, type MappingDoc } from './schema.js'
+import { MappingError, type MappingIssue } from './errors.js'
+
+const validator = Compile(Mapping)
+
+export interface SourceDoc {
+  file: string
+  doc: MappingDoc
+  /** Locates a JSON pointer in the source, for semantic errors found later. */
+  locate: (path: string) => { line?: number, column?: number }
+}
+
+export function readMappingFile (file: string): SourceDoc {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (err) {
+    throw new MappingError([{ file, path: '', message: `cannot read the file (${(err as NodeJS.ErrnoException).code ?? 'error'})` }])
+  }
+  return parseMapping(text, file)
+}
+
+export function parseMapping (text: string, file = '<mapping>'): SourceDoc {
+  const lines = new LineCounter()
+  const document = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true })
+  if (document.errors.length > 0) {
+    throw new MappingError(document.errors.map((e) => {
+      const pos = lines.linePos(e.pos[0])
+      return { file, path: '', line: pos.line, column: pos.col, message: e.message.split('\n')[0] }
+    }))
+  }
+  const locate = locator(document, lines)
+  const doc: unknown = document.toJS()
+  if (!validator.Check(doc)) {
+    throw new MappingError(schemaIssues(doc, file, locate))
+  }
+  return { file, doc, locate }
+}
+
+function locator (document: Document, lines: LineCounter) {
+  return (path: string) => {
+    const keys = path.split('/').slice(1).map(unescapePointer)
+    // The deepest node that exists: an error about a missing key points at its parent.
+    for (let n = keys.length; n >= 0; n--) {
+      const node = document.getIn(keys.slice(0, n).map(asKey), true)
+      if (isNode(node) && node.range) {
+        const pos = lines.linePos(node.range[0])
+        return { line: pos.line, column: pos.col }
+      }
+    }
+    return {}
+  }
+}
+
+function asKey (k: string): string | number {
+  return /^\d+$/.test(k) ? Number(k) : k
+}
+
+function unescapePointer (s: string): string {
+  return s.replace(/~1/g, '/').replace(/~0/g, '~')
+}
+
+// TypeBox reports every branch of a union; a person wants one line per place, saying
+// what was expected there.
+function schemaIssues (doc: unknown, file: string, locate: SourceDoc['locate']): MappingIssue[] {
+  const byPath = new Map<string, Set<string>>()
+  for (const e of validator.Errors(doc)) {
+    if (e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'additionalProperties') continue
+    const message = e.keyword === 'boolean' ? 'unknown key (not part of the mapping language here)' : describe(e)
+    const messages = byPath.get(e.instancePath) ?? new Set<string>()
+    messages.add(message)
+    byPath.set(e.instancePath, messages)
+  }
+  const paths = [...byPath.keys()]
+  // A union branch that failed at the top is noise when another branch got deeper.
+  const deepest = paths.filter((p) => !paths.some((o) => o !== p && o.startsWith(p + '/')))
+  return deepest.slice(0, 20).map((path) => ({
+    file, path, ...locate(path), message: joinExpectations([...(byPath.get(path) as Set<string>)])
+  }))
+}
+
+function joinExpectations (messages: string[]): string {
+  const types = messages.filter((m) => m.startsWith('must be ') && !m.includes('equal'))
+  const rest = messages.filter((m) => !types.includes(m))
+  const typeLine = types.length > 1 ? `must be ${types.map((m) => m.slice(8)).join(' or ')}` : types[0]
+  return [typeLine, ...rest].filter(Boolean).join('; ')
+}
+
+function describe (e: { keyword: string, message: string, params: Record<string, unknown> }): string {
+  if (e.keyword === 'additionalProperties') {
+    const extra = e.params.additionalProperties
+    return `unknown key ${JSON.stringify(Array.isArray(extra) ? extra.join(', ') : extra)}`
+  }
+  if (e.keyword === 'required') {
+    const missing = e.params.requiredProperties
+    return `missing ${Array.isArray(missing) ? missing.join(', ') : String(missing)}`
+  }
+  if (e.keyword === 'const' || e.keyword === 'enum') {
+    return `${e.message} (${JSON.stringify(e.params.allowedValue ?? e.params.allowedValues)})`
+  }
+  return e.message
+}

@@ -1,0 +1,267 @@
+// The mapping after validation: shorthands expanded, defaults filled, and every reference
+// checked (joins, vocabulary, relations), so the compiler can trust what it reads.
+import type {
+  MappingDoc, ValueDoc, ValueObjectDoc, WhereDoc, ConditionDoc, ConditionLeafDoc,
+  JoinDoc, SqlTypeName, RefNameT, RelationDoc, LiteralValue
+} from './schema.js'
+import { MappingError, type MappingIssue } from './errors.js'
+import type { SourceDoc } from './load.js'
+
+export const LOOKUPS = ['professional', 'location', 'service', 'healthInsurance', 'specialty'] as const
+export type LookupName = typeof LOOKUPS[number]
+export type EntityName = RefNameT
+export type Value = ValueObjectDoc & { path: string }
+
+export const DEFAULT_STATES = ['WAITING', 'CONFIRMED', 'CANCELED', 'MISSED', 'DONE']
+
+export interface TableModel {
+  table: string
+  key: { column: string, type: SqlTypeName }
+  where: ConditionDoc[]
+  joins: Record<string, JoinDoc>
+  path: string
+}
+
+export interface LookupModel extends TableModel {
+  name: LookupName
+  fields: Record<string, Value>
+  enabled?: Value
+}
+
+export interface AppointmentModel extends TableModel {
+  start: { datetime?: Value, date?: Value, hour?: Value }
+  end?: { datetime?: Value, hour?: Value, duration?: Value }
+  state: Value
+  classification?: Value
+  refs: Partial<Record<EntityName, Value>>
+  write?: MappingDoc['resources']['appointment']['write']
+}
+
+export interface ClientModel extends TableModel {
+  fields: Record<string, Value>
+  phones: Value[]
+  write?: MappingDoc['resources']['client']['write']
+}
+
+export type RelationModel = {
+  between: [EntityName, EntityName]
+  path: string
+} & (
+  | { kind: 'table', table: string, joins: Record<string, JoinDoc>, where: ConditionDoc[], columns: [Value, Value] }
+  | { kind: 'via' }
+  | { kind: 'through', through: EntityName }
+)
+
+export interface MappingModel {
+  file: string
+  locate: SourceDoc['locate']
+  installation: string
+  timezone: string
+  phone: { defaultCountry: string, defaultAreaCode?: string }
+  search: ('phone' | 'cpf' | 'email' | 'name')[]
+  settings: Record<string, LiteralValue>
+  states: { values: string[], initial: string, moves: Record<string, string[]>, onReschedule: string }
+  cacheTtlSeconds: number
+  appointment: AppointmentModel
+  client: ClientModel
+  lookups: Partial<Record<LookupName, LookupModel>>
+  relations: RelationModel[]
+  availability: MappingDoc['availability']
+  doc: MappingDoc
+}
+
+const SOURCES = ['column', 'coalesce', 'template', 'rules', 'sql', 'value'] as const
+
+export function buildModel (source: SourceDoc): MappingModel {
+  const { doc } = source
+  const issues: Omit<MappingIssue, 'file'>[] = []
+  const fail = (path: string, message: string) => issues.push({ path, message })
+
+  const value = (v: ValueDoc, path: string): Value => {
+    const obj: ValueObjectDoc = typeof v === 'string' ? { column: v } : v
+    const present = SOURCES.filter((s) => obj[s] !== undefined)
+    if (present.length !== 1) {
+      fail(path, present.length === 0
+        ? `needs one of ${SOURCES.join(', ')}`
+        : `has ${present.join(' and ')}: give exactly one source`)
+    }
+    return { ...obj, path }
+  }
+
+  const table = (t: { table: string, key: unknown, where?: WhereDoc, joins?: Record<string, JoinDoc> }, path: string): TableModel => {
+    const key = typeof t.key === 'string' ? { column: t.key, type: 'int' as SqlTypeName } : { type: 'int' as SqlTypeName, ...(t.key as { column: string, type?: SqlTypeName }) }
+    return { table: t.table, key, where: whereList(t.where), joins: t.joins ?? {}, path }
+  }
+
+  const r = doc.resources
+  const apptPath = '/resources/appointment'
+  const appointment: AppointmentModel = {
+    ...table(r.appointment, apptPath),
+    start: mapValues(r.appointment.start, (v, k) => value(v, `${apptPath}/start/${k}`)),
+    end: r.appointment.end ? mapValues(r.appointment.end, (v, k) => value(v, `${apptPath}/end/${k}`)) : undefined,
+    state: value(r.appointment.state, `${apptPath}/state`),
+    classification: r.appointment.classification ? value(r.appointment.classification, `${apptPath}/classification`) : undefined,
+    refs: mapValues(r.appointment.refs ?? {}, (v, k) => value(v, `${apptPath}/refs/${k}`)),
+    write: r.appointment.write
+  }
+  const { start, end } = appointment
+  if (start.datetime ? (start.date || start.hour) : !(start.date && start.hour)) {
+    fail(`${apptPath}/start`, 'give either `datetime`, or both `date` and `hour`')
+  }
+  const startDate = start.datetime ?? start.date
+  if (startDate && (startDate.column === undefined || !['date', 'datetime', 'text', 'int', undefined].includes(startDate.format))) {
+    fail(startDate.path, 'the appointment date must be a plain `column` stored as date, datetime, text (YYYY-MM-DD) or int (YYYYMMDD), so date ranges can use its index')
+  }
+  if (end && Object.keys(end).length !== 1) fail(`${apptPath}/end`, 'give exactly one of `datetime`, `hour` or `duration`')
+
+  const clientPath = '/resources/client'
+  const client: ClientModel = {
+    ...table(r.client, clientPath),
+    fields: mapValues(r.client.fields as Record<string, ValueDoc>, (v, k) => value(v, `${clientPath}/fields/${k}`)),
+    phones: (r.client.phones ?? []).map((v, i) => value(v, `${clientPath}/phones/${i}`)),
+    write: r.client.write
+  }
+  if (!client.fields.name) fail(`${clientPath}/fields`, 'a client needs `name`')
+
+  const lookups: MappingModel['lookups'] = {}
+  for (const name of LOOKUPS) {
+    const l = r[name]
+    if (!l) continue
+    const path = `/resources/${name}`
+    const fields = mapValues(l.fields as Record<string, ValueDoc>, (v, k) => value(v, `${path}/fields/${k}`))
+    const enabled = 'enabled' in l && l.enabled ? value(l.enabled as ValueDoc, `${path}/enabled`) : undefined
+    lookups[name] = { ...table(l, path), name, fields, enabled }
+    const required = name === 'location' ? 'address' : 'name'
+    if (!fields[required]) fail(`${path}/fields`, `a ${name} needs \`${required}\``)
+  }
+
+  const states = stateSettings(doc, fail)
+  checkStateValues(appointment.state, states.values, fail)
+
+  const declared = new Set<EntityName>(['client', 'plan', ...LOOKUPS.filter((n) => lookups[n])])
+  const relations = (doc.relations ?? []).map((rel, i) => relation(rel, `/relations/${i}`, declared, appointment, value, fail))
+  checkRelationsAcyclic(relations, fail)
+
+  for (const t of [appointment, client, ...Object.values(lookups)]) checkJoins(t, fail)
+
+  if (issues.length > 0) {
+    throw new MappingError(issues.map((i) => ({ file: source.file, ...source.locate(i.path), ...i })))
+  }
+
+  return {
+    file: source.file,
+    locate: source.locate,
+    installation: doc.installation,
+    timezone: doc.timezone ?? 'America/Sao_Paulo',
+    phone: { defaultCountry: doc.phone?.defaultCountry ?? 'BR', defaultAreaCode: doc.phone?.defaultAreaCode },
+    search: doc.search ?? ['phone', 'cpf', 'email', 'name'],
+    settings: doc.settings ?? {},
+    states,
+    cacheTtlSeconds: doc.cache?.ttlSeconds ?? 60,
+    appointment,
+    client,
+    lookups,
+    relations,
+    availability: doc.availability,
+    doc
+  }
+}
+
+export function whereList (where: WhereDoc | undefined): ConditionDoc[] {
+  if (where === undefined) return []
+  return Array.isArray(where) ? where : [where]
+}
+
+export function leaves (c: ConditionDoc): ConditionLeafDoc[] {
+  if ('all' in c) return c.all
+  if ('any' in c) return c.any
+  return [c]
+}
+
+function mapValues<T, U> (obj: Record<string, T | undefined>, fn: (v: T, k: string) => U): Record<string, U> {
+  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined).map(([k, v]) => [k, fn(v as T, k)]))
+}
+
+type Fail = (path: string, message: string) => void
+
+function stateSettings (doc: MappingDoc, fail: Fail): MappingModel['states'] {
+  const s = doc.states ?? {}
+  const values = s.values ?? DEFAULT_STATES
+  const known = new Set(values)
+  const initial = s.initial ?? 'WAITING'
+  if (!known.has(initial)) fail('/states/initial', `\`${initial}\` is not one of the states (${values.join(', ')})`)
+  const moves = s.moves ?? Object.fromEntries(values.map((v) => [v, values.filter((o) => o !== v)]))
+  for (const [from, tos] of Object.entries(moves)) {
+    if (!known.has(from)) fail(`/states/moves/${from}`, `\`${from}\` is not one of the states`)
+    tos.forEach((to, i) => { if (!known.has(to)) fail(`/states/moves/${from}/${i}`, `\`${to}\` is not one of the states`) })
+  }
+  const onReschedule = s.onReschedule ?? initial
+  if (onReschedule !== 'keep' && !known.has(onReschedule)) fail('/states/onReschedule', `\`${onReschedule}\` is neither \`keep\` nor one of the states`)
+  return { values, initial, moves, onReschedule }
+}
+
+function checkStateValues (state: Value, values: string[], fail: Fail): void {
+  const produced: { v: unknown, path: string }[] = []
+  if (state.map) Object.entries(state.map).forEach(([k, v]) => produced.push({ v, path: `${state.path}/map/${k}` }))
+  else if (state.rules) state.rules.forEach((r, i) => { if (r.value !== undefined) produced.push({ v: r.value, path: `${state.path}/rules/${i}/value` }) })
+  else if (state.value !== undefined) produced.push({ v: state.value, path: `${state.path}/value` })
+  if (state.rules?.some((r) => r.column !== undefined) && !state.map) fail(state.path, 'a state rule that returns a column needs a `map` to the state names')
+  for (const p of produced) {
+    if (typeof p.v !== 'string' || !values.includes(p.v)) fail(p.path, `\`${String(p.v)}\` is not one of the states (${values.join(', ')})`)
+  }
+}
+
+function relation (rel: RelationDoc, path: string, declared: Set<EntityName>, appointment: AppointmentModel,
+  value: (v: ValueDoc, path: string) => Value, fail: Fail): RelationModel {
+  const [a, b] = rel.between
+  for (const side of rel.between) if (!declared.has(side)) fail(`${path}/between`, `\`${side}\` is not mapped under resources`)
+  if (a === b) fail(`${path}/between`, 'a relation joins two different resources')
+  const kinds = [rel.table !== undefined, rel.via !== undefined, rel.through !== undefined].filter(Boolean).length
+  if (kinds !== 1) fail(path, 'give exactly one of `table` (with `columns`), `via` or `through`')
+  if (rel.via) {
+    for (const side of rel.between) if (!appointment.refs[side]) fail(`${path}/between`, `\`via: appointment\` needs appointment refs.${side}`)
+    return { between: [a, b], path, kind: 'via' }
+  }
+  if (rel.through) {
+    if (a === 'client' || b === 'client' || rel.through === 'client') fail(`${path}/through`, 'relations of clients are read per request: use `table` or `via`, not `through`')
+    return { between: [a, b], path, kind: 'through', through: rel.through }
+  }
+  const cols = rel.columns ?? {}
+  for (const side of rel.between) if (!cols[side]) fail(`${path}/columns`, `missing the column holding the ${side} id`)
+  return {
+    between: [a, b],
+    path,
+    kind: 'table',
+    table: rel.table ?? '',
+    joins: rel.joins ?? {},
+    where: whereList(rel.where),
+    columns: [value(cols[a] ?? '', `${path}/columns/${a}`), value(cols[b] ?? '', `${path}/columns/${b}`)]
+  }
+}
+
+function checkRelationsAcyclic (relations: RelationModel[], fail: Fail): void {
+  const pairs = new Set(relations.map((r) => pairKey(r.between[0], r.between[1])))
+  for (const r of relations) {
+    if (r.kind !== 'through') continue
+    for (const side of r.between) {
+      if (!pairs.has(pairKey(side, r.through))) fail(r.path, `\`through: ${r.through}\` needs a relation between ${side} and ${r.through}`)
+    }
+  }
+  const seen = new Set<string>()
+  for (const r of relations) {
+    const k = pairKey(r.between[0], r.between[1])
+    if (seen.has(k)) fail(r.path, `${r.between.join(' and ')} are already related above`)
+    seen.add(k)
+  }
+}
+
+export function pairKey (a: EntityName, b: EntityName): string {
+  return [a, b].sort().join('~')
+}
+
+function checkJoins (t: TableModel, fail: Fail): void {
+  for (const [alias, j] of Object.entries(t.joins)) {
+    if (j.from !== undefined && !(j.from in t.joins)) fail(`${t.path}/joins/${alias}/from`, `no join called \`${j.from}\``)
+    if (Object.keys(j.on).length === 0) fail(`${t.path}/joins/${alias}/on`, 'a join needs at least one column pair')
+  }
+}

@@ -1,0 +1,291 @@
+// The mapping language, version 1: the one definition from which the loader validates,
+// TypeScript takes its types and `mapping.schema.json` (for clinic IT's editors) is generated.
+// Keep it declarative: anything the compiler cannot turn into a parameterised statement
+// does not belong here (the `sql` escape hatch is read-only and per dialect).
+import Type, { type Static } from 'typebox'
+
+const Identifier = '[A-Za-z_#@][A-Za-z0-9_$#@ ]*'
+
+export const ColumnName = Type.String({
+  pattern: `^${Identifier}(\\.${Identifier})?$`,
+  description: 'A column of the resource table (`NOME`) or of one of its joins (`sala.ID_UNIDADE`).'
+})
+
+export const TableName = Type.String({
+  pattern: `^${Identifier}(\\.${Identifier}){0,2}$`,
+  description: 'A table, optionally schema-qualified (`dbo.AGENDA`).'
+})
+
+export const Literal = Type.Union([Type.String(), Type.Number(), Type.Boolean()])
+
+export const SqlType = Type.Union([
+  Type.Literal('int'), Type.Literal('bigint'), Type.Literal('smallint'),
+  Type.Literal('text'), Type.Literal('ntext'), Type.Literal('char'), Type.Literal('nchar'),
+  Type.Literal('decimal'), Type.Literal('date'), Type.Literal('datetime'), Type.Literal('time'), Type.Literal('bit')
+], { description: 'The column\'s real type, so parameters bind without conversions (text = VARCHAR, ntext = NVARCHAR on SQL Server).' })
+
+export const ConditionLeaf = Type.Object({
+  column: ColumnName,
+  eq: Type.Optional(Literal),
+  ne: Type.Optional(Literal),
+  in: Type.Optional(Type.Array(Literal, { minItems: 1 })),
+  notIn: Type.Optional(Type.Array(Literal, { minItems: 1 })),
+  isNull: Type.Optional(Type.Boolean()),
+  blank: Type.Optional(Type.Boolean({ description: 'true: NULL or only spaces; false: holds something.' }))
+}, { additionalProperties: false })
+
+export const Condition = Type.Union([
+  ConditionLeaf,
+  Type.Object({ all: Type.Array(ConditionLeaf, { minItems: 1 }) }, { additionalProperties: false }),
+  Type.Object({ any: Type.Array(ConditionLeaf, { minItems: 1 }) }, { additionalProperties: false })
+])
+
+export const Where = Type.Union([Condition, Type.Array(Condition)], {
+  description: 'Rows that exist for the interface. A list means all of them.'
+})
+
+export const Join = Type.Object({
+  table: TableName,
+  from: Type.Optional(Type.String({ description: 'The alias this join hangs from (default: the resource table).' })),
+  on: Type.Record(Type.String(), Type.String(), {
+    description: 'Columns of `from` → columns of this table, compared for equality.'
+  }),
+  where: Type.Optional(Where)
+}, { additionalProperties: false })
+
+export const Rule = Type.Object({
+  when: Type.Optional(Condition),
+  value: Type.Optional(Literal),
+  column: Type.Optional(ColumnName)
+}, { additionalProperties: false, description: 'First rule whose `when` holds wins; a rule without `when` always holds.' })
+
+export const DialectName = Type.Union([
+  Type.Literal('mssql'), Type.Literal('sqlite'), Type.Literal('mysql'), Type.Literal('postgres')
+])
+
+export const ValueFormat = Type.Union([
+  Type.Literal('date'), Type.Literal('datetime'), Type.Literal('text'), Type.Literal('int'), Type.Literal('dmy'),
+  Type.Literal('time'), Type.Literal('hhmm'), Type.Literal('minutes')
+], { description: 'How a date or hour is stored: date/datetime/time columns, `text` (\'HH:MM\', \'YYYY-MM-DD\'), `dmy` text (\'DD/MM/YYYY\'), `int` (20260315), `hhmm` (1330) or `minutes` since midnight.' })
+
+export const ValueObject = Type.Object({
+  column: Type.Optional(ColumnName),
+  coalesce: Type.Optional(Type.Array(ColumnName, { minItems: 1, description: 'First non-blank of these columns.' })),
+  template: Type.Optional(Type.String({ description: 'Text from columns: `{RUA}, {NUMERO} - {BAIRRO}`. Separators next to a blank part are dropped.' })),
+  rules: Type.Optional(Type.Array(Rule, { minItems: 1 })),
+  sql: Type.Optional(Type.Record(Type.String(), Type.String(), {
+    description: 'Read-only escape hatch: a SQL expression per dialect (mssql, sqlite, mysql, postgres) over the resource\'s aliases.'
+  })),
+  value: Type.Optional(Literal),
+  null: Type.Optional(Type.Array(Literal, { description: 'Stored values that mean "none" (\'\', \'0000-00-00\', 0, -1).' })),
+  map: Type.Optional(Type.Record(Type.String(), Literal, { description: 'Stored value → interface value (used both ways for writes).' })),
+  true: Type.Optional(Type.Array(Literal, { description: 'Stored values read as true (default: 1, \'S\', \'Y\', \'YES\', \'SIM\', \'T\', \'TRUE\').' })),
+  invert: Type.Optional(Type.Boolean({ description: 'The column says the opposite (INATIVO, IsHidden).' })),
+  format: Type.Optional(ValueFormat),
+  unit: Type.Optional(Type.Union([Type.Literal('minutes'), Type.Literal('seconds'), Type.Literal('hours')])),
+  divide: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'Stored number / divide (prices in cents: 100).' })),
+  type: Type.Optional(SqlType)
+}, { additionalProperties: false })
+
+export const Value = Type.Union([ColumnName, ValueObject], {
+  description: 'A column name, or an object with exactly one of column, coalesce, template, rules, sql, value.'
+})
+
+export const Key = Type.Union([ColumnName, Type.Object({
+  column: ColumnName,
+  type: Type.Optional(SqlType)
+}, { additionalProperties: false })])
+
+// Write side (implemented by the booking issue; part of v1 so the format does not break later).
+export const WriteValue = Type.Union([
+  Type.Object({ value: Type.Union([Literal, Type.Null()]) }, { additionalProperties: false }),
+  Type.Object({ now: Type.Union([Type.Literal('datetime'), Type.Literal('date'), Type.Literal('time')]) }, { additionalProperties: false }),
+  Type.Object({ setting: Type.String({ description: 'A value from the installation settings, e.g. `userId`.' }) }, { additionalProperties: false })
+])
+
+export const KeyGeneration = Type.Union([
+  Type.Object({ generate: Type.Literal('identity') }, { additionalProperties: false }),
+  Type.Object({ generate: Type.Literal('max') }, { additionalProperties: false }),
+  Type.Object({ generate: Type.Literal('sequence'), sequence: Type.String() }, { additionalProperties: false }),
+  Type.Object({
+    generate: Type.Literal('keyTable'),
+    table: TableName,
+    nameColumn: Type.String(),
+    name: Type.String(),
+    valueColumn: Type.String()
+  }, { additionalProperties: false })
+])
+
+export const WriteSpec = Type.Object({
+  key: Type.Optional(KeyGeneration),
+  set: Type.Optional(Type.Record(Type.String(), WriteValue, { description: 'Columns an insert fills besides the mapped fields.' })),
+  phoneFormat: Type.Optional(Type.Union([Type.Literal('e164'), Type.Literal('digits'), Type.Literal('national'), Type.Literal('masked')])),
+  cpfFormat: Type.Optional(Type.Union([Type.Literal('digits'), Type.Literal('masked')])),
+  states: Type.Optional(Type.Record(Type.String(), Type.Record(Type.String(), WriteValue), {
+    description: 'Columns written to put an appointment in each interface state.'
+  })),
+  reschedule: Type.Optional(Type.Record(Type.String(), WriteValue, { description: 'Extra columns written on a reschedule.' })),
+  triggers: Type.Optional(Type.Boolean({ description: 'The table has triggers (SQL Server: use OUTPUT … INTO).' }))
+}, { additionalProperties: false })
+
+const Table = {
+  table: TableName,
+  key: Key,
+  where: Type.Optional(Where),
+  joins: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }), Join))
+}
+
+const Fields = <T extends Record<string, unknown>>(names: (keyof T & string)[]) =>
+  Type.Object(Object.fromEntries(names.map((n) => [n, Type.Optional(Value)])), { additionalProperties: false })
+
+export const RefName = Type.Union([
+  Type.Literal('client'), Type.Literal('professional'), Type.Literal('location'), Type.Literal('service'),
+  Type.Literal('healthInsurance'), Type.Literal('specialty'), Type.Literal('plan')
+])
+
+export const Appointment = Type.Object({
+  ...Table,
+  start: Type.Object({
+    datetime: Type.Optional(Value),
+    date: Type.Optional(Value),
+    hour: Type.Optional(Value)
+  }, { additionalProperties: false, description: 'Either `datetime`, or `date` and `hour`.' }),
+  end: Type.Optional(Type.Object({
+    datetime: Type.Optional(Value),
+    hour: Type.Optional(Value),
+    duration: Type.Optional(Value)
+  }, { additionalProperties: false, description: 'One of `datetime`, `hour`, or `duration` (with `unit`).' })),
+  state: Value,
+  classification: Type.Optional(Value),
+  refs: Type.Optional(Type.Object({
+    client: Type.Optional(Value),
+    professional: Type.Optional(Value),
+    location: Type.Optional(Value),
+    service: Type.Optional(Value),
+    healthInsurance: Type.Optional(Value),
+    specialty: Type.Optional(Value),
+    plan: Type.Optional(Value)
+  }, { additionalProperties: false, description: 'Where the ids of related records are held.' })),
+  write: Type.Optional(WriteSpec)
+}, { additionalProperties: false })
+
+export const Client = Type.Object({
+  ...Table,
+  fields: Fields<{ name: 1, description: 1, cpf: 1, email: 1, birthday: 1, image: 1, externalId: 1 }>(
+    ['name', 'description', 'cpf', 'email', 'birthday', 'image', 'externalId']),
+  phones: Type.Optional(Type.Array(Value, { description: 'Phone columns in order of preference: the first readable one is `phone`, all of them `allPhones`.' })),
+  write: Type.Optional(WriteSpec)
+}, { additionalProperties: false })
+
+const Lookup = <N extends string>(names: N[], extra: Record<string, ReturnType<typeof Type.Optional>> = {}) => Type.Object({
+  ...Table,
+  fields: Type.Object(Object.fromEntries(names.map((n) => [n, Type.Optional(Value)])), { additionalProperties: false }),
+  ...extra
+}, { additionalProperties: false })
+
+export const Professional = Lookup(['name', 'description', 'image', 'expertise', 'register'],
+  { enabled: Type.Optional(Value) })
+export const Location = Lookup(['name', 'address', 'city', 'state', 'cep', 'lat', 'long'])
+export const Service = Lookup(['name', 'price', 'duration', 'description', 'preparation'],
+  { enabled: Type.Optional(Value) })
+export const HealthInsurance = Lookup(['name', 'color'])
+export const Specialty = Lookup(['name', 'description', 'cbo'])
+
+export const Relation = Type.Object({
+  between: Type.Tuple([RefName, RefName]),
+  table: Type.Optional(TableName),
+  joins: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }), Join)),
+  where: Type.Optional(Where),
+  columns: Type.Optional(Type.Record(Type.String(), Value, { description: 'For each side, where its id is held in `table`.' })),
+  via: Type.Optional(Type.Literal('appointment', { description: 'Related when an appointment links both (uses its refs).' })),
+  through: Type.Optional(RefName)
+}, { additionalProperties: false, description: 'Exactly one of `table` (+ `columns`), `via` or `through`.' })
+
+export const StateSettings = Type.Object({
+  values: Type.Optional(Type.Array(Type.String({ pattern: '^[A-Z][A-Z_]*$' }), { minItems: 1 })),
+  initial: Type.Optional(Type.String()),
+  moves: Type.Optional(Type.Record(Type.String(), Type.Array(Type.String()))),
+  onReschedule: Type.Optional(Type.String({ description: 'State after PATCH /time, or `keep`.' }))
+}, { additionalProperties: false })
+
+const Hour = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' })
+
+export const Availability = Type.Object({
+  slotMinutes: Type.Optional(Type.Integer({ minimum: 5, maximum: 480 })),
+  weekly: Type.Optional(Type.Object({
+    table: TableName,
+    where: Type.Optional(Where),
+    joins: Type.Optional(Type.Record(Type.String(), Join)),
+    professional: Value,
+    location: Type.Optional(Value),
+    weekday: Value,
+    weekdayBase: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1)], { description: 'Stored number for Sunday (0 or 1).' })),
+    start: Value,
+    end: Value,
+    interval: Type.Optional(Value),
+    validFrom: Type.Optional(Value),
+    validTo: Type.Optional(Value)
+  }, { additionalProperties: false })),
+  dated: Type.Optional(Type.Object({
+    table: TableName,
+    where: Type.Optional(Where),
+    joins: Type.Optional(Type.Record(Type.String(), Join)),
+    professional: Value,
+    location: Type.Optional(Value),
+    date: Value,
+    start: Value,
+    end: Value,
+    interval: Type.Optional(Value)
+  }, { additionalProperties: false })),
+  blocks: Type.Optional(Type.Object({
+    table: TableName,
+    where: Type.Optional(Where),
+    professional: Type.Optional(Value),
+    from: Value,
+    to: Type.Optional(Value),
+    start: Type.Optional(Value),
+    end: Type.Optional(Value)
+  }, { additionalProperties: false }))
+}, { additionalProperties: false })
+
+export const SearchKind = Type.Union([Type.Literal('phone'), Type.Literal('cpf'), Type.Literal('email'), Type.Literal('name')])
+
+export const Mapping = Type.Object({
+  $schema: Type.Optional(Type.String()),
+  version: Type.Literal(1),
+  installation: Type.String({ minLength: 1, description: 'A name for logs and `ponte explain`.' }),
+  timezone: Type.Optional(Type.String({ description: 'IANA zone of the clinic; dates and hours are its wall clock.' })),
+  phone: Type.Optional(Type.Object({
+    defaultCountry: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$' })),
+    defaultAreaCode: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$' }))
+  }, { additionalProperties: false })),
+  search: Type.Optional(Type.Array(SearchKind, { minItems: 1, description: 'Kinds of term GET /clients/search matches.' })),
+  settings: Type.Optional(Type.Record(Type.String(), Literal, { description: 'Values writes may use (userId, …).' })),
+  states: Type.Optional(StateSettings),
+  cache: Type.Optional(Type.Object({ ttlSeconds: Type.Optional(Type.Integer({ minimum: 1 })) }, { additionalProperties: false })),
+  resources: Type.Object({
+    appointment: Appointment,
+    client: Client,
+    professional: Type.Optional(Professional),
+    location: Type.Optional(Location),
+    service: Type.Optional(Service),
+    healthInsurance: Type.Optional(HealthInsurance),
+    specialty: Type.Optional(Specialty)
+  }, { additionalProperties: false }),
+  relations: Type.Optional(Type.Array(Relation)),
+  availability: Type.Optional(Availability)
+}, { additionalProperties: false, $id: 'https://ponte.dev/schema/mapping-v1.json', title: 'Ponte mapping, version 1' })
+
+export type MappingDoc = Static<typeof Mapping>
+export type ValueDoc = Static<typeof Value>
+export type ValueObjectDoc = Static<typeof ValueObject>
+export type ConditionDoc = Static<typeof Condition>
+export type ConditionLeafDoc = Static<typeof ConditionLeaf>
+export type WhereDoc = Static<typeof Where>
+export type JoinDoc = Static<typeof Join>
+export type SqlTypeName = Static<typeof SqlType>
+export type RefNameT = Static<typeof RefName>
+export type RelationDoc = Static<typeof Relation>
+export type LiteralValue = Static<typeof Literal>
+export type DialectNameT = Static<typeof DialectName>
+export type WriteSpecDoc = Static<typeof WriteSpec>

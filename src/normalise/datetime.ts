@@ -1,0 +1,232 @@
+// Dates and hours here are the clinic's local wall-clock values. Nothing is
+// ever shifted through UTC: Date objects from the drivers are read with their
+// local getters (mssql runs with useUTC:false, so those are the stored values),
+// and Date.UTC is used only as calendar arithmetic.
+
+export type DateFormat = 'date' | 'datetime' | 'text' | 'int';
+export type HourFormat = 'text' | 'time' | 'datetime' | 'hhmm' | 'minutes';
+/** How a 'text' date column spells dates: '2026-03-15' or '15/03/2026'. */
+export type TextDateStyle = 'iso' | 'dmy';
+
+const MINUTES_PER_DAY = 24 * 60;
+const MS_PER_DAY = 86_400_000;
+
+// Zero dates of MySQL, .NET/ODBC, SQL Server and Delphi (1899-12-30) all sort
+// at or before 1900-01-01; no appointment or living patient's birth is there.
+const LAST_SENTINEL_DATE = '1900-01-01';
+
+const TIME_TAIL = String.raw`(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?`;
+const ISO_DATE = new RegExp(String.raw`^(\d{4})-(\d{2})-(\d{2})${TIME_TAIL}$`);
+const DMY_DATE = new RegExp(String.raw`^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})${TIME_TAIL}$`);
+const COMPACT_DATE = /^(\d{4})(\d{2})(\d{2})$/;
+const API_INSTANT = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):(\d{2}))$/;
+
+// '9h30', '9h', '9:30', '09:30:00.000', the last two optionally after a date.
+const CLOCK_H = /^(\d{1,2})\s*[hH]\s*(\d{2})?$/;
+const CLOCK_COLON = /^(?:\d{4}-\d{2}-\d{2}[ T])?(\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?$/;
+
+/** A legacy date value as 'YYYY-MM-DD'; sentinels and impossible dates → undefined. */
+export function readDate(raw: unknown, format: DateFormat): string | undefined {
+  let date: string | undefined;
+  if (raw instanceof Date) date = dateOfJsDate(raw);
+  else if (format === 'int' && (typeof raw === 'number' || typeof raw === 'bigint')) {
+    date = dateOfInt(raw);
+  } else if (typeof raw === 'string') date = dateOfText(raw.trim());
+  return date !== undefined && date > LAST_SENTINEL_DATE ? date : undefined;
+}
+
+/** A legacy hour value as 'HH:MM' (seconds dropped); out of range → undefined. */
+export function readHour(raw: unknown, format: HourFormat): string | undefined {
+  if (raw instanceof Date) {
+    return Number.isNaN(raw.getTime()) ? undefined : clock(raw.getHours(), raw.getMinutes());
+  }
+  switch (format) {
+    case 'hhmm':
+      return hourOfHhmm(integerOf(raw));
+    case 'minutes':
+      return hourOfMinutes(integerOf(raw));
+    default:
+      return typeof raw === 'string' ? hourOfText(raw.trim()) : undefined;
+  }
+}
+
+/** hour + minutes, or undefined when the result leaves the day (before 00:00 or past 23:59). */
+export function addMinutes(hour: string, minutes: number): string | undefined {
+  if (!isClockHour(hour) || !Number.isInteger(minutes)) return undefined;
+  return hourOfMinutes(minutesOf(hour) + minutes);
+}
+
+/** Strict 'YYYY-MM-DD' naming a real calendar day. */
+export function isCalendarDate(s: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  return m !== null && isRealDate(Number(m[1]), Number(m[2]), Number(m[3]));
+}
+
+/** Strict 'HH:MM', 00:00–23:59. */
+export function isClockHour(s: string): boolean {
+  return /^([01]\d|2[0-3]):[0-5]\d$/.test(s);
+}
+
+/**
+ * API date input: a calendar date as is, or an RFC 3339 instant (with Z or an
+ * offset) turned into the date it is on the clinic's wall calendar.
+ */
+export function parseApiDate(s: string, timeZone: string): string | undefined {
+  if (typeof s !== 'string') return undefined;
+  if (isCalendarDate(s)) return s;
+  const m = API_INSTANT.exec(s);
+  if (m === null || !isCalendarDate(m[1]!)) return undefined;
+  // Date.parse rolls '02-30' over into March and accepts '24:00'; reject those first.
+  const [hh, mm, ss, offH, offM] = m.slice(2).map((v) => Number(v ?? 0));
+  if (hh! > 23 || mm! > 59 || ss! > 59 || offH! > 23 || offM! > 59) return undefined;
+  return wallClockIn(timeZone, new Date(s)).date;
+}
+
+/** b − a in calendar days. */
+export function daysBetween(a: string, b: string): number {
+  return (utcDay(b) - utcDay(a)) / MS_PER_DAY;
+}
+
+/** Today's date on the clinic's wall calendar. Throws RangeError on an unknown zone. */
+export function todayIn(timeZone: string, now: Date = new Date()): string {
+  return wallClockIn(timeZone, now).date;
+}
+
+/** The clinic's current wall-clock 'HH:MM'. Throws RangeError on an unknown zone. */
+export function nowHourIn(timeZone: string, now: Date = new Date()): string {
+  return wallClockIn(timeZone, now).hour;
+}
+
+/** Inverse of readHour for writing; 'time'/'datetime' get a time-only 'HH:MM:00'. */
+export function toStoredHour(hour: string, format: 'hhmm' | 'minutes'): number;
+export function toStoredHour(hour: string, format: 'text' | 'time' | 'datetime'): string;
+export function toStoredHour(hour: string, format: HourFormat): string | number;
+export function toStoredHour(hour: string, format: HourFormat): string | number {
+  if (!isClockHour(hour)) throw new RangeError(`not an HH:MM hour: ${hour}`);
+  switch (format) {
+    case 'hhmm':
+      return Number(hour.replace(':', ''));
+    case 'minutes':
+      return minutesOf(hour);
+    case 'text':
+      return hour;
+    default:
+      return `${hour}:00`;
+  }
+}
+
+/** Inverse of readDate for writing. */
+export function toStoredDate(date: string, format: 'int'): number;
+export function toStoredDate(date: string, format: Exclude<DateFormat, 'int'>, textStyle?: TextDateStyle): string;
+export function toStoredDate(date: string, format: DateFormat, textStyle?: TextDateStyle): string | number;
+export function toStoredDate(date: string, format: DateFormat, textStyle: TextDateStyle = 'iso'): string | number {
+  if (!isCalendarDate(date)) throw new RangeError(`not a YYYY-MM-DD date: ${date}`);
+  switch (format) {
+    case 'int':
+      return Number(date.replaceAll('-', ''));
+    case 'datetime':
+      return `${date} 00:00:00`;
+    case 'text':
+      return textStyle === 'dmy' ? date.split('-').reverse().join('/') : date;
+    default:
+      return date;
+  }
+}
+
+function dateOfJsDate(d: Date): string | undefined {
+  if (Number.isNaN(d.getTime())) return undefined;
+  return ymd(d.getFullYear(), d.getMonth() + 1, d.getDate());
+}
+
+function dateOfInt(n: number | bigint): string | undefined {
+  return typeof n === 'bigint' || Number.isSafeInteger(n) ? dateOfText(String(n)) : undefined;
+}
+
+function dateOfText(s: string): string | undefined {
+  let m = ISO_DATE.exec(s) ?? COMPACT_DATE.exec(s);
+  if (m !== null) return ymd(Number(m[1]), Number(m[2]), Number(m[3]));
+  m = DMY_DATE.exec(s);
+  if (m !== null) return ymd(Number(m[3]), Number(m[2]), Number(m[1]));
+  return undefined;
+}
+
+function ymd(y: number, m: number, d: number): string | undefined {
+  if (!isRealDate(y, m, d)) return undefined;
+  return `${String(y).padStart(4, '0')}-${pad2(m)}-${pad2(d)}`;
+}
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+// Plain arithmetic: Date.UTC maps years 0–99 to 1900–1999.
+function isRealDate(y: number, m: number, d: number): boolean {
+  if (m < 1 || m > 12 || d < 1) return false;
+  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  return d <= (m === 2 && leap ? 29 : DAYS_IN_MONTH[m - 1]!);
+}
+
+function hourOfText(s: string): string | undefined {
+  const compact = /^\d{3,4}$/.test(s) ? hourOfHhmm(Number(s)) : undefined;
+  if (compact !== undefined) return compact;
+  const m = CLOCK_H.exec(s) ?? CLOCK_COLON.exec(s);
+  if (m === null || Number(m[3] ?? 0) > 59) return undefined;
+  return clock(Number(m[1]), Number(m[2] ?? 0));
+}
+
+function hourOfHhmm(n: number | undefined): string | undefined {
+  if (n === undefined) return undefined;
+  return clock(Math.floor(n / 100), n % 100);
+}
+
+function hourOfMinutes(n: number | undefined): string | undefined {
+  if (n === undefined || n < 0 || n >= MINUTES_PER_DAY) return undefined;
+  return clock(Math.floor(n / 60), n % 60);
+}
+
+function clock(h: number, m: number): string | undefined {
+  if (h < 0 || h > 23 || m < 0 || m > 59) return undefined;
+  return `${pad2(h)}:${pad2(m)}`;
+}
+
+function integerOf(raw: unknown): number | undefined {
+  if (typeof raw === 'number') return Number.isSafeInteger(raw) ? raw : undefined;
+  if (typeof raw === 'string' && /^\s*\d+\s*$/.test(raw)) return Number(raw);
+  return undefined;
+}
+
+function minutesOf(hour: string): number {
+  return Number(hour.slice(0, 2)) * 60 + Number(hour.slice(3, 5));
+}
+
+function utcDay(date: string): number {
+  if (!isCalendarDate(date)) throw new RangeError(`not a YYYY-MM-DD date: ${date}`);
+  return Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)));
+}
+
+function pad2(n: number): string {
+  return String(n).padStart(2, '0');
+}
+
+// Building an Intl.DateTimeFormat is costly relative to formatting; zones are few.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function wallClockIn(timeZone: string, instant: Date): { date: string; hour: string } {
+  let fmt = formatters.get(timeZone);
+  if (fmt === undefined) {
+    fmt = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    });
+    formatters.set(timeZone, fmt);
+  }
+  const parts: Record<string, string> = {};
+  for (const p of fmt.formatToParts(instant)) parts[p.type] = p.value;
+  return {
+    date: `${parts.year!.padStart(4, '0')}-${parts.month}-${parts.day}`,
+    hour: `${parts.hour}:${parts.minute}`,
+  };
+}

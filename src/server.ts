@@ -1,0 +1,44 @@
+// Start-up: config → database → app → listen; graceful shutdown on SIGINT/SIGTERM.
+import { ConfigError, loadConfig } from './config.js'
+import { MappingError } from './mapping/errors.js'
+import { openInstallation, openSample, type Installation } from './installation.js'
+import { createPonte } from './context.js'
+import { buildApp } from './app.js'
+
+async function main (): Promise<void> {
+  const config = loadConfig()
+  const inst: Installation = config.databaseUrl
+    ? await openInstallation(config.mapping, config.databaseUrl)
+    : await openSample(config.mapping)
+  const app = await buildApp(createPonte(config, inst.db, inst.compiled))
+
+  let closing = false
+  const shutdown = async (signal: string) => {
+    if (closing) return
+    closing = true
+    app.log.info({ signal }, 'shutting down')
+    await app.close()
+    await inst.close()
+    process.exit(0)
+  }
+  process.once('SIGINT', () => { void shutdown('SIGINT') })
+  process.once('SIGTERM', () => { void shutdown('SIGTERM') })
+
+  await app.listen({ port: config.port, host: config.host })
+  const where = config.databaseUrl ? 'the configured database' : 'the bundled sample installation (a fresh SQLite copy)'
+  app.log.info({ installation: inst.model.installation, basePath: config.basePath || '/' }, `Ponte serving ${where}`)
+  if (config.generatedKey) {
+    // Printed, not logged: a development convenience, never in production (config refuses it there).
+    process.stdout.write(`\nDevelopment API key for this run (set API_KEYS to choose your own):\n  ${config.generatedKey}\n` +
+      `Try: curl -H "Authorization: Bearer ${config.generatedKey}" http://localhost:${config.port}${config.basePath}/professionals\n\n`)
+  }
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof ConfigError || err instanceof MappingError) {
+    process.stderr.write(`${err.message}\n`)
+  } else {
+    process.stderr.write(`Ponte could not start: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`)
+  }
+  process.exit(1)
+})

@@ -1,0 +1,118 @@
+// Reading appointments: validate the range, bind typed filters, run one statement, and
+// nest lookups from the catalogue (never one query per row).
+import type { Database } from '../db/database.js'
+import type { CompiledMapping } from '../mapping/compile/index.js'
+import { NESTED_REFS, type AppointmentFilter, type AppointmentRow, type CompiledAppointments } from '../mapping/compile/appointment.js'
+import type { AppointmentT } from '../schemas/resources.js'
+import { daysBetween, parseApiDate } from '../normalise/datetime.js'
+import { InvalidInputError, NotFoundError } from '../errors.js'
+import type { Catalog } from './catalog.js'
+import type { Lookups } from './lookups.js'
+import { bindId, matchesType } from './ids.js'
+import type { LookupName } from '../mapping/model.js'
+
+export interface AppointmentQuery {
+  start: string
+  end: string
+  location?: string
+  service?: string
+  professional?: string
+  client?: string
+  state?: string
+  minimal?: boolean
+}
+
+export interface AppointmentLimits { maxRangeDays: number }
+
+export class Appointments {
+  constructor (
+    private readonly compiled: CompiledMapping,
+    private readonly db: Database,
+    private readonly catalog: Catalog,
+    private readonly lookups: Lookups,
+    private readonly limits: AppointmentLimits
+  ) {}
+
+  async list (q: AppointmentQuery): Promise<AppointmentT[]> {
+    const { timezone, states, appointment } = this.compiled.model
+    const start = parseApiDate(q.start, timezone)
+    const end = parseApiDate(q.end, timezone)
+    const issues = []
+    if (!start) issues.push({ path: '/start', message: 'must be a date (YYYY-MM-DD) or an ISO date-time' })
+    if (!end) issues.push({ path: '/end', message: 'must be a date (YYYY-MM-DD) or an ISO date-time' })
+    if (!start || !end) throw new InvalidInputError('start and end must be dates.', issues)
+    const days = daysBetween(start, end)
+    if (days < 0) throw new InvalidInputError('end is before start.', [{ path: '/end', message: 'must not be before start' }])
+    if (days + 1 > this.limits.maxRangeDays) {
+      throw new InvalidInputError(`The range spans ${days + 1} days; the most is ${this.limits.maxRangeDays}.`, [{ path: '/end', message: `at most ${this.limits.maxRangeDays} days after start` }])
+    }
+    if (q.state !== undefined && !states.values.includes(q.state)) {
+      throw new InvalidInputError(`Unknown state "${q.state}".`, [{ path: '/state', message: `must be one of ${states.values.join(', ')}` }])
+    }
+    const filters: AppointmentFilter[] = []
+    const args: Record<string, unknown> = {
+      from: start, to: end, fromInt: Number(start.replace(/-/g, '')), toInt: Number(end.replace(/-/g, '')),
+      fromDatetime: `${start} 00:00:00`, afterDatetime: `${nextDay(end)} 00:00:00`
+    }
+    for (const f of ['location', 'service', 'professional', 'client'] as const) {
+      const id = q[f]
+      if (id === undefined) continue
+      // A relation the mapping does not hold: no appointment can have it.
+      if (!appointment.refs[f]) return []
+      filters.push(f)
+    }
+    if (q.state !== undefined) { filters.push('state'); args.state = q.state }
+    const minimal = q.minimal === true
+    const compiled = this.compiled.appointments({ filters, minimal })
+    for (const f of filters) {
+      if (f === 'state') continue
+      const id = q[f] as string
+      const type = compiled.inputTypes[f]
+      if (!matchesType(id, type)) return []
+      args[f] = bindId(id, type)
+    }
+    return await this.run(compiled, args, minimal)
+  }
+
+  async get (id: string): Promise<AppointmentT> {
+    const compiled = this.compiled.appointments({ filters: [], minimal: false, byId: true })
+    const type = compiled.inputTypes.id
+    const [found] = matchesType(id, type) ? await this.run(compiled, { id: bindId(id, type) }, false) : []
+    if (!found) throw new NotFoundError(`No appointment with id "${id}".`)
+    return found
+  }
+
+  private async run (compiled: CompiledAppointments, args: Record<string, unknown>, minimal: boolean): Promise<AppointmentT[]> {
+    const rows = await this.db.query(compiled.statement, args)
+    const snap = minimal ? undefined : await this.catalog.snapshot()
+    const out: AppointmentT[] = []
+    for (const row of rows) {
+      const a = compiled.read(row)
+      if (a) out.push(snap ? this.nest(a, snap) : strip(a))
+    }
+    return out
+  }
+
+  private nest (a: AppointmentRow, snap: Awaited<ReturnType<Catalog['snapshot']>>): AppointmentT {
+    const out = strip(a)
+    if (a.client) out.client = a.client
+    for (const name of NESTED_REFS) {
+      const entity = this.lookups.nested(snap, name as LookupName, a.refs[name])
+      if (entity) (out as Record<string, unknown>)[name] = entity
+    }
+    return out
+  }
+}
+
+function strip (a: AppointmentRow): AppointmentT {
+  const out: AppointmentT = { id: a.id, date: a.date, hour: a.hour, state: a.state }
+  if (a.endHour !== undefined) out.endHour = a.endHour
+  if (a.classification !== undefined) out.classification = a.classification
+  return out
+}
+
+function nextDay (date: string): string {
+  const d = new Date(`${date}T00:00:00Z`)
+  d.setUTCDate(d.getUTCDate() + 1)
+  return d.toISOString().slice(0, 10)
+}

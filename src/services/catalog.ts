@@ -1,0 +1,110 @@
+// The lookup catalogue: every lookup resource and the relations between them, read in one
+// go and kept in an LRU with a TTL. Stale data is served while a refresh runs, and while
+// the database is briefly down; only a cold start with no database fails.
+import { LRUCache } from 'lru-cache'
+import type { Database } from '../db/database.js'
+import type { CompiledMapping } from '../mapping/compile/index.js'
+import type { LookupRecord } from '../mapping/compile/lookup.js'
+import type { EntityName, LookupName } from '../mapping/model.js'
+
+type Pairs = Map<string, Set<string>>
+
+export class Snapshot {
+  constructor (
+    readonly records: Map<LookupName, Map<string, LookupRecord>>,
+    /** For each related pair of resources, "a~b" → (id of a → ids of b), both directions stored. */
+    private readonly edges: Map<string, Pairs>,
+    readonly loadedAt: number
+  ) {}
+
+  record (name: LookupName, id: string): LookupRecord | undefined {
+    return this.records.get(name)?.get(id)
+  }
+
+  list (name: LookupName): LookupRecord[] {
+    return [...(this.records.get(name)?.values() ?? [])]
+  }
+
+  /** Ids of `to` related to `fromId`, or undefined when the mapping declares no such relation. */
+  related (from: EntityName, fromId: string, to: EntityName): Set<string> | undefined {
+    const pairs = this.edges.get(directed(from, to))
+    if (!pairs) return undefined
+    return pairs.get(fromId) ?? new Set()
+  }
+
+  hasRelation (a: EntityName, b: EntityName): boolean {
+    return this.edges.has(directed(a, b))
+  }
+}
+
+const directed = (from: EntityName, to: EntityName) => `${from}>${to}`
+
+export class Catalog {
+  private readonly cache: LRUCache<'snapshot', Snapshot>
+
+  constructor (private readonly compiled: CompiledMapping, private readonly db: Database, ttlMs = compiled.model.cacheTtlSeconds * 1000) {
+    this.cache = new LRUCache<'snapshot', Snapshot>({
+      max: 1,
+      ttl: ttlMs,
+      allowStale: true,
+      allowStaleOnFetchRejection: true,
+      noDeleteOnFetchRejection: true,
+      fetchMethod: async () => await this.load()
+    })
+  }
+
+  async snapshot (): Promise<Snapshot> {
+    const s = await this.cache.fetch('snapshot')
+    if (!s) throw new Error('lookup catalogue could not be loaded')
+    return s
+  }
+
+  /** Drops the cached catalogue (tests, and after writes that change lookups). */
+  invalidate (): void {
+    this.cache.clear()
+  }
+
+  private async load (): Promise<Snapshot> {
+    const records = new Map<LookupName, Map<string, LookupRecord>>()
+    for (const lookup of this.compiled.lookups) {
+      const rows = await this.db.query(lookup.all)
+      const byId = new Map<string, LookupRecord>()
+      for (const row of rows) {
+        const rec = lookup.read(row)
+        if (rec && !byId.has(rec.id)) byId.set(rec.id, rec)
+      }
+      records.set(lookup.name, byId)
+    }
+    const edges = new Map<string, Pairs>()
+    const add = (a: EntityName, b: EntityName, x: string, y: string) => {
+      for (const [from, to, f, t] of [[a, b, x, y], [b, a, y, x]] as const) {
+        let pairs = edges.get(directed(from, to))
+        if (!pairs) edges.set(directed(from, to), pairs = new Map())
+        let set = pairs.get(f)
+        if (!set) pairs.set(f, set = new Set())
+        set.add(t)
+      }
+    }
+    const declare = (a: EntityName, b: EntityName) => {
+      for (const k of [directed(a, b), directed(b, a)]) if (!edges.has(k)) edges.set(k, new Map())
+    }
+    for (const edge of this.compiled.edges) {
+      if (!edge.pairs || !edge.readPair) continue
+      const [a, b] = edge.between
+      declare(a, b)
+      for (const row of await this.db.query(edge.pairs)) {
+        const pair = edge.readPair(row)
+        if (pair) add(a, b, pair[0], pair[1])
+      }
+    }
+    // `through` relations compose two loaded ones; declared after them, so order is free.
+    for (const t of this.compiled.throughs) {
+      const [a, c] = t.between
+      declare(a, c)
+      const ab = edges.get(directed(a, t.through)) ?? new Map()
+      const bc = edges.get(directed(t.through, c)) ?? new Map<string, Set<string>>()
+      for (const [x, bs] of ab) for (const b of bs) for (const y of bc.get(b) ?? []) add(a, c, x, y)
+    }
+    return new Snapshot(records, edges, Date.now())
+  }
+}

@@ -1,0 +1,89 @@
+// Lists and details of lookup resources, filtered by relations in memory.
+import type { Database } from '../db/database.js'
+import type { CompiledMapping } from '../mapping/compile/index.js'
+import type { CompiledEdge } from '../mapping/compile/relation.js'
+import type { EntityName, LookupName } from '../mapping/model.js'
+import { NotFoundError } from '../errors.js'
+import type { Catalog, Snapshot } from './catalog.js'
+import { bindId, matchesType } from './ids.js'
+
+export type LookupFilters = Partial<Record<EntityName, string>> & { enabled?: boolean }
+export type Entity = Record<string, unknown> & { id: string }
+
+export class Lookups {
+  private readonly clientEdges = new Map<EntityName, CompiledEdge>()
+
+  constructor (private readonly compiled: CompiledMapping, private readonly db: Database, private readonly catalog: Catalog) {
+    for (const e of compiled.edges) {
+      if (!e.forClient) continue
+      this.clientEdges.set(e.between[0] === 'client' ? e.between[1] : e.between[0], e)
+    }
+  }
+
+  isMapped (name: LookupName): boolean {
+    return this.compiled.model.lookups[name] !== undefined
+  }
+
+  async list (name: LookupName, filters: LookupFilters): Promise<Entity[]> {
+    const snap = await this.catalog.snapshot()
+    let records = snap.list(name)
+    if (filters.enabled !== undefined) records = records.filter((r) => r.enabled === filters.enabled)
+    for (const [other, id] of Object.entries(filters) as [EntityName | 'enabled', unknown][]) {
+      if (other === 'enabled' || typeof id !== 'string') continue
+      const allowed = other === 'client' ? await this.forClient(name, id) : this.relatedIds(snap, other, id, name)
+      if (allowed) records = records.filter((r) => allowed.has(r.id))
+    }
+    return records.map((r) => this.present(snap, name, r.entity))
+  }
+
+  async get (name: LookupName, id: string): Promise<Entity> {
+    const snap = await this.catalog.snapshot()
+    const rec = snap.record(name, id)
+    if (!rec) throw new NotFoundError(`No ${name} with id "${id}".`)
+    return this.present(snap, name, rec.entity)
+  }
+
+  /** The entity as nested in another object (an appointment's professional, …). */
+  nested (snap: Snapshot, name: LookupName, id: string | undefined): Entity | undefined {
+    if (id === undefined) return undefined
+    const rec = snap.record(name, id)
+    return rec ? this.present(snap, name, rec.entity) : undefined
+  }
+
+  private present (snap: Snapshot, name: LookupName, entity: Entity): Entity {
+    if (name !== 'professional' || !snap.hasRelation('professional', 'specialty')) return entity
+    const ids = snap.related('professional', entity.id, 'specialty') ?? new Set<string>()
+    const specialties = [...ids].flatMap((sid) => snap.record('specialty', sid)?.entity ?? []).sort(byName)
+    return { ...entity, specialties }
+  }
+
+  /**
+   * Ids of `target` related to `other` = id; undefined when every record qualifies.
+   * An unmapped relation means "not restricted" (every professional takes every insurance),
+   * which is symmetric, so both directions of a filter still agree.
+   */
+  private relatedIds (snap: Snapshot, other: EntityName, id: string, target: LookupName): Set<string> | undefined {
+    const related = snap.related(other, id, target)
+    if (related) return related
+    if (other !== 'plan' && other !== 'client' && !snap.record(other, id)) return new Set()
+    return undefined
+  }
+
+  private async forClient (target: LookupName, clientId: string): Promise<Set<string> | undefined> {
+    const edge = this.clientEdges.get(target)
+    if (!edge?.forClient || !edge.readOther) return undefined
+    const type = edge.forClient.params.find((p) => 'input' in p.source && p.source.input === 'client')?.type ?? 'int'
+    if (!matchesType(clientId, type)) return new Set()
+    const rows = await this.db.query(edge.forClient, { client: bindId(clientId, type) })
+    const ids = new Set<string>()
+    for (const row of rows) {
+      const other = edge.readOther(row)
+      if (other !== undefined) ids.add(other)
+    }
+    return ids
+  }
+}
+
+function byName (a: Entity, b: Entity): number {
+  return String(a.name ?? '').localeCompare(String(b.name ?? ''))
+}

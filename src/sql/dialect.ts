@@ -1,0 +1,45 @@
+// What differs between databases, and nothing else. The compiler builds statements from
+// these pieces; a dialect never sees user input, only placeholders (`@p3`).
+export interface Join {
+  table: string
+  alias: string
+  /** Already rendered condition (uses dialect-quoted columns and placeholders). */
+  on: string
+}
+
+export interface SelectSpec {
+  distinct?: boolean
+  columns: { expr: string, alias: string }[]
+  from: { table: string, alias: string }
+  joins: Join[]
+  where: string[]
+  orderBy: string[]
+  /** Placeholders of the limit and offset parameters. */
+  page?: { limit: string, offset: string }
+}
+
+export interface Dialect {
+  readonly name: 'mssql' | 'sqlite' | 'mysql' | 'postgres'
+  /** `dbo.AGENDA` → the dialect's reference to that table. */
+  table(name: string): string
+  ident(name: string): string
+  column(alias: string, column: string): string
+  placeholder(index: number): string
+  select(spec: SelectSpec): string
+  trim(expr: string): string
+  rtrim(expr: string): string
+  lower(expr: string): string
+  /** The expression as text, for comparing ids held as text on one side and numbers on the other. */
+  asText(expr: string): string
+  /** Parts concatenated, NULL parts as empty text. */
+  concat(parts: string[]): string
+  /** Case- and accent-insensitive LIKE against a pattern already folded by the caller. */
+  foldedLike(expr: string, pattern: string): string
+}
+
+/** Characters legacy systems put around phone and CPF digits; stripped in SQL for prefilters. */
+export const DIGIT_NOISE = [' ', '-', '(', ')', '.', '+', '/']
+
+export function digitsOnly (d: Dialect, expr: string): string {
+  return DIGIT_NOISE.reduce((acc, ch) => `REPLACE(${acc}, '${ch}', '')`, d.asText(expr))
+}

@@ -1,0 +1,29 @@
+import type { Dialect, SelectSpec } from './dialect.js'
+import { renderSelectBody } from './render.js'
+
+// SQLite has one namespace per database file, so a schema qualifier (`dbo.AGENDA`) is
+// dropped: the same mapping serves a SQL Server database and its SQLite copy.
+export const sqlite: Dialect = {
+  name: 'sqlite',
+  table: (name) => quote(name.split('.').pop() as string),
+  ident: quote,
+  column: (alias, column) => `${quote(alias)}.${quote(column)}`,
+  placeholder: (i) => `@p${i}`,
+  select (spec: SelectSpec) {
+    const body = renderSelectBody(this, spec)
+    const order = spec.orderBy.length > 0 ? ` ORDER BY ${spec.orderBy.join(', ')}` : ''
+    const page = spec.page ? ` LIMIT ${spec.page.limit} OFFSET ${spec.page.offset}` : ''
+    return body + order + page
+  },
+  trim: (e) => `TRIM(${e})`,
+  rtrim: (e) => `RTRIM(${e})`,
+  lower: (e) => `LOWER(${e})`,
+  asText: (e) => `CAST(${e} AS TEXT)`,
+  concat: (parts) => parts.map((p) => `COALESCE(${p}, '')`).join(' || '),
+  // ponte_fold is registered on every connection by the SQLite driver (db/sqlite.ts).
+  foldedLike: (e, pattern) => `ponte_fold(${e}) LIKE ${pattern}`
+}
+
+function quote (name: string): string {
+  return `"${name.replace(/"/g, '""')}"`
+}

@@ -1,0 +1,45 @@
+import type { SqlTypeName } from '../mapping/schema.js'
+import type { Dialect } from './dialect.js'
+
+/** Where a parameter's value comes from: fixed by the mapping, or an input of the call. */
+export type ParamSource = { value: unknown } | { input: string }
+
+export interface Param {
+  type: SqlTypeName
+  source: ParamSource
+}
+
+/** A compiled statement: text with placeholders, and what to bind to each, in order. */
+export interface Statement {
+  /** What the statement is for, shown by `ponte explain` and in golden files. */
+  name: string
+  sql: string
+  params: Param[]
+}
+
+/**
+ * Collects parameters while a statement is built. Every occurrence gets its own
+ * placeholder, so positional dialects (`?`, `$1`) work as well as named ones.
+ */
+export class ParamList {
+  readonly params: Param[] = []
+  constructor (private readonly dialect: Dialect) {}
+
+  constant (value: unknown, type: SqlTypeName): string {
+    return this.add({ type, source: { value } })
+  }
+
+  input (name: string, type: SqlTypeName): string {
+    return this.add({ type, source: { input: name } })
+  }
+
+  private add (param: Param): string {
+    this.params.push(param)
+    return this.dialect.placeholder(this.params.length)
+  }
+}
+
+/** Values to bind, in order, for one call of a statement. */
+export function bindValues (statement: Statement, args: Record<string, unknown>): unknown[] {
+  return statement.params.map((p) => 'value' in p.source ? p.source.value : args[p.source.input])
+}
