@@ -4,36 +4,47 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { Ponte } from './context.js'
 import { loggerOptions } from './logging.js'
 import problems from './plugins/problems.js'
+import { validatorCompiler } from './plugins/validation.js'
 import { requireApiKey } from './plugins/auth.js'
+import idempotency from './plugins/idempotency.js'
+import { HOUR_MS, IdempotencyStore } from './idempotency/store.js'
 import health from './routes/health.js'
 import appointments from './routes/appointments.js'
 import clients from './routes/clients.js'
 import lookups from './routes/lookups.js'
+import availability from './routes/availability.js'
 
 export const INTERFACE_VERSION = '1'
 
 export interface AppOptions {
   /** false: no logs (tests); otherwise the pino level. */
   logLevel?: string | false
+  /** An Idempotency-Key store owned by the caller (not closed with the app); default: one opened from config. */
+  idempotencyStore?: IdempotencyStore
 }
 
 export async function buildApp (ponte: Ponte, options: AppOptions = {}): Promise<FastifyInstance> {
   const level = options.logLevel ?? ponte.config.logLevel
   const app = Fastify({
     logger: level === false ? false : loggerOptions(level),
-    bodyLimit: 64 * 1024,
-    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: true } }
+    bodyLimit: 64 * 1024
   }).withTypeProvider<TypeBoxTypeProvider>()
+  app.setValidatorCompiler(validatorCompiler())
 
   app.decorate('ponte', ponte)
+  const store = options.idempotencyStore ?? new IdempotencyStore(ponte.config.idempotencyStore, { ttlMs: ponte.config.idempotencyTtlHours * HOUR_MS })
+  if (options.idempotencyStore === undefined) app.addHook('onClose', async () => { store.close() })
   await app.register(problems)
   app.addHook('onSend', async (_request, reply) => { reply.header('ponte-interface-version', INTERFACE_VERSION) })
   await app.register(health)
   await app.register(async (api) => {
     requireApiKey(api, ponte.config.apiKeyHashes)
+    // Idempotency-Key for routes with `config: { idempotent: true }` (after auth: scoped per API key).
+    await api.register(idempotency, { store })
     await api.register(appointments)
     await api.register(clients)
     await api.register(lookups)
+    await api.register(availability)
   }, { prefix: ponte.config.basePath })
   return app
 }

@@ -1,7 +1,8 @@
 // Environment → one validated, typed Config. Every problem is reported at once, and start-up
 // stops with a non-zero exit (server.ts) rather than running half-configured.
 import { createHash, randomBytes } from 'node:crypto'
-import { resolve } from 'node:path'
+import { tmpdir } from 'node:os'
+import { isAbsolute, join, resolve } from 'node:path'
 
 export interface Config {
   port: number
@@ -16,7 +17,13 @@ export interface Config {
   basePath: string
   logLevel: string
   maxRangeDays: number
+  /** Accept bookings and reschedules into the past (back-office corrections); refused by default. */
+  allowPastBookings: boolean
   production: boolean
+  /** SQLite file remembering Idempotency-Key responses (its own file, not the clinic's); `:memory:` for tests. */
+  idempotencyStore: string
+  /** How long an Idempotency-Key and its response are kept (hours, at least 24). */
+  idempotencyTtlHours: number
 }
 
 export const SAMPLE_MAPPING = 'mappings/clinica-sorriso.yaml'
@@ -33,6 +40,14 @@ export function sha256 (text: string): string {
   return createHash('sha256').update(text).digest('hex')
 }
 
+/** $XDG_STATE_HOME/ponte/… when set, else a per-user directory under the OS temp dir: never the repository. */
+export function defaultIdempotencyStore (env: NodeJS.ProcessEnv = process.env): string {
+  const state = env.XDG_STATE_HOME?.trim()
+  if (state && isAbsolute(state)) return join(state, 'ponte', 'idempotency.sqlite')
+  const user = typeof process.getuid === 'function' ? String(process.getuid()) : 'user'
+  return join(tmpdir(), `ponte-${user}`, 'idempotency.sqlite')
+}
+
 export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = []
   const int = (name: string, fallback: number, min: number, max: number): number => {
@@ -46,6 +61,13 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     return n
   }
   const production = env.NODE_ENV === 'production'
+  const flag = (name: string): boolean => {
+    const raw = (env[name] ?? '').trim().toLowerCase()
+    if (raw === '' || raw === 'false' || raw === '0' || raw === 'no') return false
+    if (raw === 'true' || raw === '1' || raw === 'yes') return true
+    problems.push(`${name}="${env[name]}": expected true or false`)
+    return false
+  }
 
   const keys = (env.API_KEYS ?? '').split(',').map((k) => k.trim()).filter(Boolean)
   const apiKeyHashes: string[] = []
@@ -79,6 +101,9 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = env.LOG_LEVEL ?? 'info'
   if (!LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL="${logLevel}": expected one of ${LEVELS.join(', ')}`)
 
+  const idempotencyRaw = env.IDEMPOTENCY_STORE?.trim()
+  const idempotencyStore = idempotencyRaw === ':memory:' ? ':memory:' : idempotencyRaw ? resolve(idempotencyRaw) : defaultIdempotencyStore(env)
+
   const config: Config = {
     port: int('PORT', 3000, 0, 65535),
     host: env.HOST?.trim() || '0.0.0.0',
@@ -89,7 +114,10 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     basePath,
     logLevel,
     maxRangeDays: int('MAX_RANGE_DAYS', 92, 1, 3660),
-    production
+    allowPastBookings: flag('ALLOW_PAST_BOOKINGS'),
+    production,
+    idempotencyStore,
+    idempotencyTtlHours: int('IDEMPOTENCY_TTL_HOURS', 24, 24, 24 * 366)
   }
   if (problems.length > 0) throw new ConfigError(problems)
   return config

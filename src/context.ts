@@ -6,6 +6,9 @@ import { Appointments } from './services/appointments.js'
 import { Catalog } from './services/catalog.js'
 import { Clients } from './services/clients.js'
 import { Lookups } from './services/lookups.js'
+import { Availability } from './services/availability.js'
+import { ClientWrites } from './services/client-writes.js'
+import { Booking } from './services/booking.js'
 
 export interface Ponte {
   config: Config
@@ -15,19 +18,30 @@ export interface Ponte {
   lookups: Lookups
   appointments: Appointments
   clients: Clients
+  /** Free slots and working hours (answers "not mapped" itself when the mapping has no availability). */
+  availability: Availability
+  clientWrites: ClientWrites
+  booking: Booking
 }
 
 export function createPonte (config: Config, db: Database, compiled: CompiledMapping): Ponte {
   const catalog = new Catalog(compiled, db)
   const lookups = new Lookups(compiled, db, catalog)
+  const appointments = new Appointments(compiled, db, catalog, lookups, { maxRangeDays: config.maxRangeDays })
+  const clients = new Clients(compiled, db)
+  const free = compiled.model.states.free
+  const availability = new Availability(compiled, db, catalog, { freeing: free })
   return {
     config,
     db,
     compiled,
     catalog,
     lookups,
-    appointments: new Appointments(compiled, db, catalog, lookups, { maxRangeDays: config.maxRangeDays }),
-    clients: new Clients(compiled, db)
+    appointments,
+    clients,
+    availability,
+    clientWrites: new ClientWrites(compiled, db, catalog, clients),
+    booking: new Booking(compiled, db, catalog, clients, appointments, availability, { refusePast: !config.allowPastBookings, freeing: free })
   }
 }
 

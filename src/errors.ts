@@ -35,6 +35,21 @@ export class ConflictError extends PonteError {
   readonly title = 'Conflict'
 }
 
+/** Idempotency-Key: the first request with this key is still being processed; retry later. */
+export class IdempotencyConflictError extends PonteError {
+  readonly status = 409
+  readonly type = 'idempotency-key-in-flight'
+  readonly title = 'A request with this Idempotency-Key is still being processed'
+  override readonly headers = { 'retry-after': '1' }
+}
+
+/** Idempotency-Key: the key was already used for a different request (method, path or body). */
+export class IdempotencyMismatchError extends PonteError {
+  readonly status = 422
+  readonly type = 'idempotency-key-reused'
+  readonly title = 'Idempotency-Key reused for a different request'
+}
+
 export class DatabaseUnavailableError extends PonteError {
   readonly status = 503
   readonly type = 'database-unavailable'
@@ -48,4 +63,22 @@ export class DatabaseTimeoutError extends PonteError {
   readonly type = 'database-timeout'
   readonly title = 'Database timeout'
   constructor (message = 'The clinic database did not answer in time.', cause?: unknown) { super(message, { cause }) }
+}
+
+/** The mapping does not say how to write this (a read-only installation, or a missing write block). */
+export class NotWritableError extends PonteError {
+  readonly status = 501
+  readonly type = 'not-writable'
+  readonly title = 'Not writable with this mapping'
+}
+
+/**
+ * The database refused a NULL. The column is kept for the log and for mapping it back to the
+ * request field; the caller's message never names the clinic's schema.
+ */
+export class MissingValueError extends InvalidInputError {
+  constructor (readonly column?: string, cause?: unknown) {
+    super('The clinic database requires a value this request did not give.')
+    if (cause !== undefined) this.cause = cause
+  }
 }

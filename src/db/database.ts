@@ -5,9 +5,19 @@ import type { Statement } from '../sql/statement.js'
 
 export type Row = Record<string, unknown>
 
-export interface Database {
-  readonly dialect: Dialect
+/** Runs statements: the database itself, or one open transaction. */
+export interface Querier {
   query: (statement: Statement, args?: Record<string, unknown>) => Promise<Row[]>
+}
+
+export interface Database extends Querier {
+  readonly dialect: Dialect
+  /**
+   * Runs `fn` in one short transaction that takes the write lock up front (SQLite: BEGIN
+   * IMMEDIATE; SQL Server: READ COMMITTED plus the UPDLOCK, HOLDLOCK hints the statements
+   * carry), committing when it resolves and rolling back when it throws.
+   */
+  transaction: <T>(fn: (tx: Querier) => Promise<T>) => Promise<T>
   /** Cheap round trip for readiness checks. */
   ping: () => Promise<void>
   close: () => Promise<void>

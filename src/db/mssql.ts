@@ -8,7 +8,7 @@ import sql from 'mssql'
 import { mssqlDialect } from '../sql/mssql.js'
 import { bindValues, type Statement } from '../sql/statement.js'
 import type { SqlTypeName } from '../mapping/schema.js'
-import { DatabaseTimeoutError, DatabaseUnavailableError } from '../errors.js'
+import { ConflictError, DatabaseTimeoutError, DatabaseUnavailableError, InvalidInputError, MissingValueError } from '../errors.js'
 import type { Database, Row } from './database.js'
 
 export interface MssqlSettings {
@@ -93,21 +93,45 @@ export async function openMssql (url: string): Promise<Database> {
       throw new DatabaseUnavailableError(undefined, err)
     }
   }
+  const run = async (request: sql.Request, statement: Statement, args: Record<string, unknown>): Promise<Row[]> => {
+    bindValues(statement, args).forEach((v, i) => {
+      const type = statement.params[i].type
+      request.input(`p${i + 1}`, TYPES[type](), toMssqlValue(v, type))
+    })
+    stats.statements++
+    try {
+      const result = await request.query(statement.sql)
+      return result.recordset as Row[] ?? []
+    } catch (err) {
+      throw translate(err)
+    }
+  }
   return {
     dialect: mssqlDialect({ legacyPaging: settings.legacyPaging }),
     stats,
     async query (statement: Statement, args = {}) {
-      const request = (await ready()).request()
-      bindValues(statement, args).forEach((v, i) => {
-        const type = statement.params[i].type
-        request.input(`p${i + 1}`, TYPES[type](), toMssqlValue(v, type))
-      })
-      stats.statements++
-      try {
-        const result = await request.query(statement.sql)
-        return result.recordset as Row[] ?? []
-      } catch (err) {
-        throw translate(err)
+      return await run((await ready()).request(), statement, args)
+    },
+    async transaction (fn) {
+      // A deadlock victim (1205) lost a race that a retry usually wins.
+      for (let attempt = 1; ; attempt++) {
+        const tx = new sql.Transaction(await ready())
+        try {
+          await tx.begin(sql.ISOLATION_LEVEL.READ_COMMITTED)
+        } catch (err) {
+          throw translate(err)
+        }
+        try {
+          const result = await fn({ query: async (statement, args = {}) => await run(new sql.Request(tx), statement, args) })
+          await tx.commit()
+          return result
+        } catch (err) {
+          await tx.rollback().catch(() => undefined)
+          const number = (err as { number?: number, originalError?: { info?: { number?: number } } }).number ??
+            (err as { originalError?: { info?: { number?: number } } }).originalError?.info?.number
+          if (number === 1205 && attempt < 3) continue
+          throw err
+        }
       }
     },
     async ping () {
@@ -119,6 +143,11 @@ export async function openMssql (url: string): Promise<Database> {
 }
 
 function translate (err: unknown): unknown {
+  const number = (err as { number?: number }).number
+  if (number === 515) return new MissingValueError(/column '([^']+)'/.exec((err as Error).message)?.[1], err)
+  if (number === 2627 || number === 2601) return new ConflictError('The clinic database already holds a row with that key.')
+  if (number === 547) return new InvalidInputError('A related record the clinic database requires does not exist.')
+  if (number === 8152 || number === 2628) return new InvalidInputError('A value is longer than the clinic database column allows.')
   const code = (err as { code?: string }).code
   if (code === 'ETIMEOUT') return new DatabaseTimeoutError(undefined, err)
   if (code === 'ESOCKET' || code === 'ECONNCLOSED' || code === 'ENOTOPEN' || code === 'ELOGIN' || code === 'ECONNRESET') {

@@ -4,7 +4,7 @@ import BetterSqlite3 from 'better-sqlite3'
 import { sqlite } from '../sql/sqlite.js'
 import { bindValues, type Statement } from '../sql/statement.js'
 import { foldName } from '../normalise/text.js'
-import { DatabaseUnavailableError } from '../errors.js'
+import { ConflictError, DatabaseUnavailableError, InvalidInputError, MissingValueError } from '../errors.js'
 import type { Database, Row } from './database.js'
 
 export interface SqliteOptions {
@@ -25,24 +25,56 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
   db.function('ponte_fold', { deterministic: true }, (x: unknown) => x === null || x === undefined ? null : foldName(String(x)))
   const prepared = new WeakMap<Statement, BetterSqlite3.Statement>()
   const stats = { statements: 0 }
+  const run = (statement: Statement, args: Record<string, unknown>): Row[] => {
+    let stmt = prepared.get(statement)
+    if (!stmt) {
+      stmt = db.prepare(statement.sql)
+      prepared.set(statement, stmt)
+    }
+    stats.statements++
+    const values = Object.fromEntries(bindValues(statement, args).map((v, i) => [`p${i + 1}`, toSqlite(v)]))
+    try {
+      return stmt.reader ? stmt.all(values) as Row[] : (stmt.run(values), [])
+    } catch (err) {
+      const code = (err as { code?: string }).code ?? ''
+      if (code === 'SQLITE_BUSY') throw new DatabaseUnavailableError('The database is locked by another writer.', err)
+      if (code === 'SQLITE_CONSTRAINT_NOTNULL') throw missingValue(err)
+      if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw new ConflictError('The clinic database already holds a row with that key.')
+      if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw new InvalidInputError('A related record the clinic database requires does not exist.')
+      throw err
+    }
+  }
+  // One connection serves every request, and a transaction spans awaits: everything else
+  // waits its turn, so no request reads another's uncommitted rows.
+  let turn: Promise<unknown> = Promise.resolve()
+  const exclusive = <T>(fn: () => Promise<T> | T): Promise<T> => {
+    const next = turn.then(fn, fn)
+    turn = next.catch(() => undefined)
+    return next
+  }
   return {
     dialect: sqlite,
     raw: db,
     stats,
     async query (statement, args = {}) {
-      let stmt = prepared.get(statement)
-      if (!stmt) {
-        stmt = db.prepare(statement.sql)
-        prepared.set(statement, stmt)
-      }
-      stats.statements++
-      const values = Object.fromEntries(bindValues(statement, args).map((v, i) => [`p${i + 1}`, toSqlite(v)]))
-      try {
-        return stmt.reader ? stmt.all(values) as Row[] : (stmt.run(values), [])
-      } catch (err) {
-        if ((err as { code?: string }).code === 'SQLITE_BUSY') throw new DatabaseUnavailableError('The database is locked by another writer.', err)
-        throw err
-      }
+      return await exclusive(() => run(statement, args))
+    },
+    async transaction (fn) {
+      return await exclusive(async () => {
+        try {
+          db.exec('BEGIN IMMEDIATE')
+        } catch (err) {
+          throw new DatabaseUnavailableError('The database is locked by another writer.', err)
+        }
+        try {
+          const result = await fn({ query: async (statement, args = {}) => run(statement, args) })
+          db.exec('COMMIT')
+          return result
+        } catch (err) {
+          if (db.inTransaction) db.exec('ROLLBACK')
+          throw err
+        }
+      })
     },
     async ping () { db.prepare('SELECT 1').get() },
     async close () { db.close() }
@@ -54,4 +86,11 @@ function toSqlite (v: unknown): unknown {
   if (typeof v === 'boolean') return v ? 1 : 0
   if (v instanceof Date) return v.toISOString()
   return v
+}
+
+// "NOT NULL constraint failed: appointments.clinic_id": the column, for the log and for the
+// service that knows which request field writes it.
+function missingValue (err: unknown): MissingValueError {
+  const column = /failed: (?:\S+\.)?(\S+)/.exec((err as Error).message)?.[1]
+  return new MissingValueError(column, err)
 }

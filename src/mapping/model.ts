@@ -60,7 +60,7 @@ export interface MappingModel {
   phone: { defaultCountry: string, defaultAreaCode?: string }
   search: ('phone' | 'cpf' | 'email' | 'name')[]
   settings: Record<string, LiteralValue>
-  states: { values: string[], initial: string, moves: Record<string, string[]>, onReschedule: string }
+  states: { values: string[], initial: string, moves: Record<string, string[]>, onReschedule: string, free: string[] }
   cacheTtlSeconds: number
   appointment: AppointmentModel
   client: ClientModel
@@ -197,7 +197,9 @@ function stateSettings (doc: MappingDoc, fail: Fail): MappingModel['states'] {
   }
   const onReschedule = s.onReschedule ?? initial
   if (onReschedule !== 'keep' && !known.has(onReschedule)) fail('/states/onReschedule', `\`${onReschedule}\` is neither \`keep\` nor one of the states`)
-  return { values, initial, moves, onReschedule }
+  const free = s.free ?? values.filter((v) => v === 'CANCELED')
+  free.forEach((f, i) => { if (!known.has(f)) fail(`/states/free/${i}`, `\`${f}\` is not one of the states`) })
+  return { values, initial, moves, onReschedule, free }
 }
 
 function checkStateValues (state: Value, values: string[], fail: Fail): void {

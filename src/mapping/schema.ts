@@ -32,15 +32,16 @@ export const ConditionLeaf = Type.Object({
   notIn: Type.Optional(Type.Array(Literal, { minItems: 1 })),
   isNull: Type.Optional(Type.Boolean()),
   blank: Type.Optional(Type.Boolean({ description: 'true: NULL or only spaces; false: holds something.' }))
-}, { additionalProperties: false })
+}, { additionalProperties: false, title: 'ConditionLeaf' })
 
 export const Condition = Type.Union([
   ConditionLeaf,
   Type.Object({ all: Type.Array(ConditionLeaf, { minItems: 1 }) }, { additionalProperties: false }),
   Type.Object({ any: Type.Array(ConditionLeaf, { minItems: 1 }) }, { additionalProperties: false })
-])
+], { title: 'Condition' })
 
 export const Where = Type.Union([Condition, Type.Array(Condition)], {
+  title: 'Where',
   description: 'Rows that exist for the interface. A list means all of them.'
 })
 
@@ -51,7 +52,7 @@ export const Join = Type.Object({
     description: 'Columns of `from` → columns of this table, compared for equality.'
   }),
   where: Type.Optional(Where)
-}, { additionalProperties: false })
+}, { additionalProperties: false, title: 'Join' })
 
 export const Rule = Type.Object({
   when: Type.Optional(Condition),
@@ -77,7 +78,7 @@ export const ValueObject = Type.Object({
     description: 'Read-only escape hatch: a SQL expression per dialect (mssql, sqlite, mysql, postgres) over the resource\'s aliases.'
   })),
   value: Type.Optional(Literal),
-  null: Type.Optional(Type.Array(Literal, { description: 'Stored values that mean "none" (\'\', \'0000-00-00\', 0, -1).' })),
+  nullIf: Type.Optional(Type.Array(Literal, { description: 'Stored values that mean "none" (\'\', \'0000-00-00\', 0, -1).' })),
   map: Type.Optional(Type.Record(Type.String(), Literal, { description: 'Stored value → interface value (used both ways for writes).' })),
   true: Type.Optional(Type.Array(Literal, { description: 'Stored values read as true (default: 1, \'S\', \'Y\', \'YES\', \'SIM\', \'T\', \'TRUE\').' })),
   invert: Type.Optional(Type.Boolean({ description: 'The column says the opposite (INATIVO, IsHidden).' })),
@@ -88,6 +89,7 @@ export const ValueObject = Type.Object({
 }, { additionalProperties: false })
 
 export const Value = Type.Union([ColumnName, ValueObject], {
+  title: 'Value',
   description: 'A column name, or an object with exactly one of column, coalesce, template, rules, sql, value.'
 })
 
@@ -101,7 +103,7 @@ export const WriteValue = Type.Union([
   Type.Object({ value: Type.Union([Literal, Type.Null()]) }, { additionalProperties: false }),
   Type.Object({ now: Type.Union([Type.Literal('datetime'), Type.Literal('date'), Type.Literal('time')]) }, { additionalProperties: false }),
   Type.Object({ setting: Type.String({ description: 'A value from the installation settings, e.g. `userId`.' }) }, { additionalProperties: false })
-])
+], { title: 'WriteValue' })
 
 export const KeyGeneration = Type.Union([
   Type.Object({ generate: Type.Literal('identity') }, { additionalProperties: false }),
@@ -126,7 +128,7 @@ export const WriteSpec = Type.Object({
   })),
   reschedule: Type.Optional(Type.Record(Type.String(), WriteValue, { description: 'Extra columns written on a reschedule.' })),
   triggers: Type.Optional(Type.Boolean({ description: 'The table has triggers (SQL Server: use OUTPUT … INTO).' }))
-}, { additionalProperties: false })
+}, { additionalProperties: false, title: 'WriteSpec' })
 
 const Table = {
   table: TableName,
@@ -192,7 +194,7 @@ export const HealthInsurance = Lookup(['name', 'color'])
 export const Specialty = Lookup(['name', 'description', 'cbo'])
 
 export const Relation = Type.Object({
-  between: Type.Tuple([RefName, RefName]),
+  between: Type.Array(RefName, { minItems: 2, maxItems: 2, description: 'The two related resources.' }),
   table: Type.Optional(TableName),
   joins: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }), Join)),
   where: Type.Optional(Where),
@@ -205,7 +207,8 @@ export const StateSettings = Type.Object({
   values: Type.Optional(Type.Array(Type.String({ pattern: '^[A-Z][A-Z_]*$' }), { minItems: 1 })),
   initial: Type.Optional(Type.String()),
   moves: Type.Optional(Type.Record(Type.String(), Type.Array(Type.String()))),
-  onReschedule: Type.Optional(Type.String({ description: 'State after PATCH /time, or `keep`.' }))
+  onReschedule: Type.Optional(Type.String({ description: 'State after PATCH /time, or `keep`.' })),
+  free: Type.Optional(Type.Array(Type.String(), { description: 'States whose appointments no longer hold their slot (default: CANCELED).' }))
 }, { additionalProperties: false })
 
 const Hour = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' })

@@ -230,3 +230,10 @@ function wallClockIn(timeZone: string, instant: Date): { date: string; hour: str
     hour: `${parts.hour}:${parts.minute}`,
   };
 }
+
+/** The calendar date `days` after (or before) `date`, both YYYY-MM-DD. */
+export function addDays (date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`)
+  d.setUTCDate(d.getUTCDate() + days)
+  return d.toISOString().slice(0, 10)
+}

@@ -20,6 +20,13 @@ export function sendProblem (reply: FastifyReply, request: FastifyRequest, body:
     .send(JSON.stringify({ ...body, instance: request.url }))
 }
 
+// A missing or unexpected key is an error about that key, so the path names it.
+function fieldOf (keyword: string, params: Record<string, unknown>): string {
+  if (keyword === 'required') return `/${String(params.missingProperty ?? '')}`
+  if (keyword === 'additionalProperties') return `/${String(params.additionalProperty ?? '')}`
+  return ''
+}
+
 export default fp(async function problems (app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | PonteError | Error, request, reply) => {
     if (error instanceof PonteError) {
@@ -31,7 +38,7 @@ export default fp(async function problems (app: FastifyInstance) {
     if (fe.validation) {
       const part = fe.validationContext ?? 'request'
       const errors = fe.validation.map((v) => ({
-        path: `/${part}${v.instancePath}${v.keyword === 'required' ? `/${String((v.params as { missingProperty?: string }).missingProperty ?? '')}` : ''}`,
+        path: `/${part}${v.instancePath}${fieldOf(v.keyword, v.params as Record<string, unknown>)}`,
         message: v.message ?? 'is invalid'
       }))
       return sendProblem(reply, request, { type: PROBLEM_TYPE_BASE + 'invalid-input', title: 'Invalid input', status: 400, detail: `Invalid ${part}: ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}`, errors })

@@ -1,8 +1,8 @@
 import Type from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Client } from '../schemas/resources.js'
-import { ByIdParams, ClientSearchQuery, PageQuery } from '../schemas/queries.js'
-import { errorResponses } from '../schemas/responses.js'
+import { ByIdParams, ClientPatchBody, ClientSearchQuery, NewClientBody, PageQuery } from '../schemas/queries.js'
+import { errorResponses, writeErrorResponses } from '../schemas/responses.js'
 
 const clients: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/clients', {
@@ -31,6 +31,26 @@ const clients: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: Client, ...errorResponses }
     }
   }, async (request) => await app.ponte.clients.get(request.params.id))
+
+  app.post('/clients', {
+    config: { idempotent: true },
+    schema: {
+      tags: ['clients'],
+      summary: 'Register a client',
+      body: NewClientBody,
+      response: { 200: Client, ...writeErrorResponses }
+    }
+  }, async (request) => await app.ponte.clientWrites.create(request.body))
+
+  app.patch('/clients/:id', {
+    schema: {
+      tags: ['clients'],
+      summary: 'Change a client (only the keys sent)',
+      params: ByIdParams,
+      body: ClientPatchBody,
+      response: { 200: Client, ...writeErrorResponses }
+    }
+  }, async (request) => await app.ponte.clientWrites.update(request.params.id, request.body))
 }
 
 export default clients

@@ -77,6 +77,16 @@ export const Appointment = Type.Object({
   service: Type.Optional(Service)
 }, { $id: 'Appointment' })
 
+/** A free slot (GET /availability): nested objects abbreviated to what a chooser shows. */
+export const Slot = Type.Object({
+  date: DateString,
+  hour: HourString,
+  endHour: HourString,
+  professional: Type.Object({ id: Id, name: Type.String() }),
+  location: Type.Optional(Type.Object({ id: Id, name: Type.Optional(Type.String()), address: Type.String() })),
+  service: Type.Optional(Type.Object({ id: Id, name: Type.String(), duration: Type.Optional(Type.Integer({ minimum: 1, description: 'Minutes' })) }))
+}, { $id: 'Slot' })
+
 export type SpecialtyT = Static<typeof Specialty>
 export type HealthInsuranceT = Static<typeof HealthInsurance>
 export type ProfessionalT = Static<typeof Professional>
@@ -84,3 +94,4 @@ export type LocationT = Static<typeof Location>
 export type ServiceT = Static<typeof Service>
 export type ClientT = Static<typeof Client>
 export type AppointmentT = Static<typeof Appointment>
+export type SlotT = Static<typeof Slot>

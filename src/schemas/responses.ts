@@ -8,3 +8,11 @@ export const errorResponses = {
   503: Problem,
   504: Problem
 }
+
+/** Writes may also conflict (409: slot taken, forbidden move), be too large or repeat a key. */
+export const writeErrorResponses = {
+  ...errorResponses,
+  409: Problem,
+  413: Problem,
+  422: Problem
+}

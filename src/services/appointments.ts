@@ -2,9 +2,9 @@
 // nest lookups from the catalogue (never one query per row).
 import type { Database } from '../db/database.js'
 import type { CompiledMapping } from '../mapping/compile/index.js'
-import { NESTED_REFS, type AppointmentFilter, type AppointmentRow, type CompiledAppointments } from '../mapping/compile/appointment.js'
+import { NESTED_REFS, rangeArgs, type AppointmentFilter, type AppointmentRow, type CompiledAppointments } from '../mapping/compile/appointment.js'
 import type { AppointmentT } from '../schemas/resources.js'
-import { daysBetween, parseApiDate } from '../normalise/datetime.js'
+import { dateRange } from './date-range.js'
 import { InvalidInputError, NotFoundError } from '../errors.js'
 import type { Catalog } from './catalog.js'
 import type { Lookups } from './lookups.js'
@@ -35,25 +35,12 @@ export class Appointments {
 
   async list (q: AppointmentQuery): Promise<AppointmentT[]> {
     const { timezone, states, appointment } = this.compiled.model
-    const start = parseApiDate(q.start, timezone)
-    const end = parseApiDate(q.end, timezone)
-    const issues = []
-    if (!start) issues.push({ path: '/start', message: 'must be a date (YYYY-MM-DD) or an ISO date-time' })
-    if (!end) issues.push({ path: '/end', message: 'must be a date (YYYY-MM-DD) or an ISO date-time' })
-    if (!start || !end) throw new InvalidInputError('start and end must be dates.', issues)
-    const days = daysBetween(start, end)
-    if (days < 0) throw new InvalidInputError('end is before start.', [{ path: '/end', message: 'must not be before start' }])
-    if (days + 1 > this.limits.maxRangeDays) {
-      throw new InvalidInputError(`The range spans ${days + 1} days; the most is ${this.limits.maxRangeDays}.`, [{ path: '/end', message: `at most ${this.limits.maxRangeDays} days after start` }])
-    }
+    const { start, end } = dateRange(q, timezone, this.limits.maxRangeDays)
     if (q.state !== undefined && !states.values.includes(q.state)) {
       throw new InvalidInputError(`Unknown state "${q.state}".`, [{ path: '/state', message: `must be one of ${states.values.join(', ')}` }])
     }
     const filters: AppointmentFilter[] = []
-    const args: Record<string, unknown> = {
-      from: start, to: end, fromInt: Number(start.replace(/-/g, '')), toInt: Number(end.replace(/-/g, '')),
-      fromDatetime: `${start} 00:00:00`, afterDatetime: `${nextDay(end)} 00:00:00`
-    }
+    const args = rangeArgs(start, end)
     for (const f of ['location', 'service', 'professional', 'client'] as const) {
       const id = q[f]
       if (id === undefined) continue
@@ -90,7 +77,9 @@ export class Appointments {
       const a = compiled.read(row)
       if (a) out.push(snap ? this.nest(a, snap) : strip(a))
     }
-    return out
+    // The SQL orders by the legacy columns, and a text hour column sorts '8:30 ' after '09:00':
+    // order again on the normalised date and hour (stable, so ties keep the SQL's key order).
+    return out.sort((x, y) => x.date < y.date ? -1 : x.date > y.date ? 1 : x.hour < y.hour ? -1 : x.hour > y.hour ? 1 : 0)
   }
 
   private nest (a: AppointmentRow, snap: Awaited<ReturnType<Catalog['snapshot']>>): AppointmentT {
@@ -109,10 +98,4 @@ function strip (a: AppointmentRow): AppointmentT {
   if (a.endHour !== undefined) out.endHour = a.endHour
   if (a.classification !== undefined) out.classification = a.classification
   return out
-}
-
-function nextDay (date: string): string {
-  const d = new Date(`${date}T00:00:00Z`)
-  d.setUTCDate(d.getUTCDate() + 1)
-  return d.toISOString().slice(0, 10)
 }

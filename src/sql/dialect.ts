@@ -16,6 +16,8 @@ export interface SelectSpec {
   orderBy: string[]
   /** Placeholders of the limit and offset parameters. */
   page?: { limit: string, offset: string }
+  /** Lock the rows read (and the gaps between them) until the transaction ends. */
+  lock?: boolean
 }
 
 export interface Dialect {
@@ -35,6 +37,14 @@ export interface Dialect {
   concat(parts: string[]): string
   /** Case- and accent-insensitive LIKE against a pattern already folded by the caller. */
   foldedLike(expr: string, pattern: string): string
+  /** Table hint that holds update locks on what a select reads ('' where the transaction already does). */
+  readonly lockHint: string
+  /** INSERT; with `returning`, the statement yields one row whose `id` is that column's new value. */
+  insert(table: string, columns: string[], values: string[], returning?: string): string
+  /** UPDATE of the table under an alias, so conditions written for selects apply unchanged. */
+  update(table: string, alias: string, sets: { column: string, value: string }[], where: string[]): string
+  /** A statement yielding `id`: the next value of a database sequence. */
+  nextSequenceValue(sequence: string): string
 }
 
 /** Characters legacy systems put around phone and CPF digits; stripped in SQL for prefilters. */

@@ -26,7 +26,24 @@ export function mssqlDialect (options: MssqlDialectOptions = {}): Dialect {
     asText: (e) => `CAST(${e} AS NVARCHAR(4000))`,
     // ISNULL(x, '') + … rather than CONCAT(): CONCAT arrived in SQL Server 2012.
     concat: (parts) => parts.map((p) => `ISNULL(CAST(${p} AS NVARCHAR(4000)), N'')`).join(' + '),
-    foldedLike: (e, pattern) => `CAST(${e} AS NVARCHAR(4000)) COLLATE ${collation} LIKE ${pattern}`
+    foldedLike: (e, pattern) => `CAST(${e} AS NVARCHAR(4000)) COLLATE ${collation} LIKE ${pattern}`,
+    // Booking reads the professional's day under these hints, so two bookings of one slot
+    // serialise instead of both seeing it free.
+    lockHint: ' WITH (UPDLOCK, HOLDLOCK)',
+    insert (table, columns, values, returning) {
+      const insert = `INSERT INTO ${this.table(table)} (${columns.map(quote).join(', ')})`
+      if (!returning) return `${insert} VALUES (${values.join(', ')})`
+      // OUTPUT … INTO a table variable: a bare OUTPUT fails on tables with triggers, common in legacy systems.
+      return `DECLARE @ponte_ids TABLE ([id] NVARCHAR(450)); ${insert} OUTPUT INSERTED.${quote(returning)} INTO @ponte_ids ([id]) VALUES (${values.join(', ')}); SELECT [id] FROM @ponte_ids`
+    },
+    update (table, alias, sets, where) {
+      const w = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''
+      return `UPDATE ${quote(alias)} SET ${sets.map((s) => `${quote(s.column)} = ${s.value}`).join(', ')} FROM ${this.table(table)} ${quote(alias)}${w}`
+    },
+    nextSequenceValue (sequence) {
+      if (options.legacyPaging) throw new Error('SQL Server 2008 R2 has no sequences: use identity, max or keyTable key generation')
+      return `SELECT NEXT VALUE FOR ${sequence.split('.').map(quote).join('.')} AS [id]`
+    }
   }
 }
 
@@ -46,6 +63,8 @@ function modernSelect (d: Dialect, spec: SelectSpec): string {
 
 function legacySelect (d: Dialect, spec: SelectSpec): string {
   if (!spec.page) return renderSelectBody(d, spec) + orderBy(spec)
+  // ROW_NUMBER() would make every row distinct; no compiled statement pages a DISTINCT.
+  if (spec.distinct) throw new Error('legacy paging of a DISTINCT select is not supported')
   const over = spec.orderBy.length > 0 ? spec.orderBy.join(', ') : '(SELECT NULL)'
   const inner = renderSelectBody(d, spec, [`ROW_NUMBER() OVER (ORDER BY ${over}) AS [__rn]`])
   const outer = spec.columns.map((c) => quote(c.alias)).join(', ')

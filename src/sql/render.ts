@@ -5,5 +5,5 @@ export function renderSelectBody (d: Dialect, spec: SelectSpec, extraColumns: st
   const cols = spec.columns.map((c) => `${c.expr} AS ${d.ident(c.alias)}`).concat(extraColumns)
   const joins = spec.joins.map((j) => ` LEFT JOIN ${j.table} ${d.ident(j.alias)} ON ${j.on}`).join('')
   const where = spec.where.length > 0 ? ` WHERE ${spec.where.join(' AND ')}` : ''
-  return `SELECT ${spec.distinct ? 'DISTINCT ' : ''}${cols.join(', ')} FROM ${spec.from.table} ${d.ident(spec.from.alias)}${joins}${where}`
+  return `SELECT ${spec.distinct ? 'DISTINCT ' : ''}${cols.join(', ')} FROM ${spec.from.table} ${d.ident(spec.from.alias)}${spec.lock ? d.lockHint : ''}${joins}${where}`
 }

@@ -21,7 +21,20 @@ export const sqlite: Dialect = {
   asText: (e) => `CAST(${e} AS TEXT)`,
   concat: (parts) => parts.map((p) => `COALESCE(${p}, '')`).join(' || '),
   // ponte_fold is registered on every connection by the SQLite driver (db/sqlite.ts).
-  foldedLike: (e, pattern) => `ponte_fold(${e}) LIKE ${pattern}`
+  foldedLike: (e, pattern) => `ponte_fold(${e}) LIKE ${pattern}`,
+  // BEGIN IMMEDIATE already holds the database's write lock for the whole transaction.
+  lockHint: '',
+  insert (table, columns, values, returning) {
+    const ret = returning ? ` RETURNING ${quote(returning)} AS "id"` : ''
+    return `INSERT INTO ${this.table(table)} (${columns.map(quote).join(', ')}) VALUES (${values.join(', ')})${ret}`
+  },
+  update (table, alias, sets, where) {
+    const w = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''
+    return `UPDATE ${this.table(table)} AS ${quote(alias)} SET ${sets.map((s) => `${quote(s.column)} = ${s.value}`).join(', ')}${w}`
+  },
+  nextSequenceValue () {
+    throw new Error('SQLite has no sequences: use identity, max or keyTable key generation')
+  }
 }
 
 function quote (name: string): string {

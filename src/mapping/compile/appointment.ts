@@ -3,7 +3,7 @@
 import type { Dialect } from '../../sql/dialect.js'
 import { ParamList, type Statement } from '../../sql/statement.js'
 import type { ClientT } from '../../schemas/resources.js'
-import { addMinutes } from '../../normalise/datetime.js'
+import { addDays, addMinutes } from '../../normalise/datetime.js'
 import type { EntityName, MappingModel, Value } from '../model.js'
 import type { SqlTypeName } from '../schema.js'
 import { clientReader } from './client.js'
@@ -21,6 +21,10 @@ export interface AppointmentShape {
   minimal: boolean
   /** By id instead of by date range. */
   byId?: boolean
+  /** For free-slot computations: only id, date, hour, end, state and the professional ref (no client join, no other refs). */
+  occupancy?: boolean
+  /** Read under update locks (booking's check-then-write, inside a transaction). */
+  lock?: boolean
 }
 
 export interface AppointmentRow {
@@ -42,8 +46,8 @@ export interface CompiledAppointments {
 }
 
 export function shapeName (shape: AppointmentShape): string {
-  const what = shape.byId ? 'byId' : 'list'
-  return `appointment.${what}[${shape.filters.join(',')}]${shape.minimal ? '.minimal' : ''}`
+  const what = shape.byId ? 'byId' : shape.occupancy ? 'occupancy' : 'list'
+  return `appointment.${what}[${shape.filters.join(',')}]${shape.minimal ? '.minimal' : ''}${shape.lock ? '.locked' : ''}`
 }
 
 export function compileAppointments (mapping: MappingModel, dialect: Dialect, shape: AppointmentShape): CompiledAppointments {
@@ -63,11 +67,11 @@ export function compileAppointments (mapping: MappingModel, dialect: Dialect, sh
   const hour = hourOf(hourValue, valueReader(hourValue, scope, cols), m.start.datetime ? 'datetime' : 'text')
   const endHour = endReader(m.end, scope, cols, hour)
   const state = textOf(valueReader(m.state, scope, cols))
-  const classification = m.classification ? textOf(valueReader(m.classification, scope, cols)) : () => undefined
+  const classification = m.classification && !shape.occupancy ? textOf(valueReader(m.classification, scope, cols)) : () => undefined
 
   const refReaders: [EntityName, Decoder<string>][] = []
   if (!shape.minimal) {
-    for (const name of [...NESTED_REFS, 'client', 'plan'] as EntityName[]) {
+    for (const name of (shape.occupancy ? ['professional'] : [...NESTED_REFS, 'client', 'plan']) as EntityName[]) {
       const v = m.refs[name]
       if (v) refReaders.push([name, idOf(valueReader(v, scope, cols))])
     }
@@ -78,7 +82,7 @@ export function compileAppointments (mapping: MappingModel, dialect: Dialect, sh
   let client: ((row: Row) => ClientT | undefined) | undefined
   const clientRef = m.refs.client
   const where: string[] = []
-  if (!shape.minimal && clientRef) {
+  if (!shape.minimal && !shape.occupancy && clientRef) {
     const c = mapping.client
     const cScope = new Scope(dialect, c, 'c')
     client = clientReader(c, cScope, cols, mapping.phone)
@@ -120,7 +124,8 @@ export function compileAppointments (mapping: MappingModel, dialect: Dialect, sh
       from: { table: dialect.table(m.table), alias: 't' },
       joins: [...scope.joins(params), ...joins],
       where,
-      orderBy
+      orderBy,
+      lock: shape.lock
     }),
     params: params.params
   }
@@ -167,13 +172,39 @@ function endReader (end: MappingModel['appointment']['end'], scope: Scope, cols:
 }
 
 // Closed range [from, to] on the stored date, written so the date column's index is used.
-function dateRange (v: Value, isDatetime: boolean, scope: Scope, params: ParamList): string[] {
+export function dateRange (v: Value, isDatetime: boolean, scope: Scope, params: ParamList): string[] {
+  return [dateOnOrAfter(v, isDatetime, scope, params), dateOnOrBefore(v, isDatetime, scope, params)]
+}
+
+// The two halves of `dateRange`, each bound with the column's type (inputs from `rangeArgs`):
+// also what an overlap test needs (a period's first day <= to AND its last day >= from).
+export function dateOnOrAfter (v: Value, isDatetime: boolean, scope: Scope, params: ParamList): string {
+  const { col, format, type, suffix } = storedDate(v, isDatetime, scope)
+  if (format === 'datetime') return `${col} >= ${params.input('fromDatetime', 'datetime')}`
+  return `${col} >= ${params.input(`from${suffix}`, type)}`
+}
+
+export function dateOnOrBefore (v: Value, isDatetime: boolean, scope: Scope, params: ParamList): string {
+  const { col, format, type, suffix } = storedDate(v, isDatetime, scope)
+  if (format === 'datetime') return `${col} < ${params.input('afterDatetime', 'datetime')}`
+  return `${col} <= ${params.input(`to${suffix}`, type)}`
+}
+
+function storedDate (v: Value, isDatetime: boolean, scope: Scope): { col: string, format: string, type: SqlTypeName, suffix: string } {
   const col = scope.ref(v.column as string, v.path)
   const format = v.format ?? (isDatetime ? 'datetime' : 'date')
-  if (format === 'datetime') {
-    return [`${col} >= ${params.input('fromDatetime', 'datetime')}`, `${col} < ${params.input('afterDatetime', 'datetime')}`]
-  }
   const type: SqlTypeName = format === 'int' ? 'int' : format === 'text' ? 'text' : 'date'
-  const suffix = format === 'int' ? 'Int' : ''
-  return [`${col} >= ${params.input(`from${suffix}`, type)}`, `${col} <= ${params.input(`to${suffix}`, type)}`]
+  return { col, format, type, suffix: format === 'int' ? 'Int' : '' }
+}
+
+/** The inputs of a closed date range, in every form `dateRange` may have bound. */
+export function rangeArgs (from: string, to: string): Record<string, unknown> {
+  return {
+    from,
+    to,
+    fromInt: Number(from.replace(/-/g, '')),
+    toInt: Number(to.replace(/-/g, '')),
+    fromDatetime: `${from} 00:00:00`,
+    afterDatetime: `${addDays(to, 1)} 00:00:00`
+  }
 }

@@ -5,10 +5,13 @@ import type { Statement } from '../../sql/statement.js'
 import { MappingError } from '../errors.js'
 import type { MappingModel, RelationModel } from '../model.js'
 import { APPOINTMENT_FILTERS, compileAppointments, shapeName, type AppointmentShape, type CompiledAppointments } from './appointment.js'
+import { compileAvailability, type CompiledAvailability } from './availability.js'
 import { compileClients, type CompiledClients } from './client.js'
 import { compileLookup, type CompiledLookup } from './lookup.js'
 import { compileRelation, type CompiledEdge } from './relation.js'
 import { CompileError } from './scope.js'
+import { compileClientWrites, PATCHABLE } from './client-write.js'
+import { compileAppointmentWrites } from './appointment-write.js'
 
 export interface CompiledMapping {
   model: MappingModel
@@ -18,7 +21,9 @@ export interface CompiledMapping {
   throughs: (RelationModel & { kind: 'through' })[]
   clients: CompiledClients
   appointments: (shape: AppointmentShape) => CompiledAppointments
-  /** Every statement shape, for `ponte explain` and the golden tests. */
+  /** Working hours and blocks; undefined when the mapping has no `availability` block. */
+  availability?: CompiledAvailability
+  /** Every statement shape, for `ponte explain` and the golden tests (writes too, where the mapping has them). */
   statements: () => Statement[]
 }
 
@@ -42,6 +47,13 @@ export function compileMapping (model: MappingModel, dialect: Dialect): Compiled
     // Compile the common shapes now, so a mapping error stops start-up instead of a request.
     const usable = APPOINTMENT_FILTERS.filter((f) => f === 'state' || model.appointment.refs[f])
     appointments({ filters: usable, minimal: false })
+    // Free slots read the working hours and, in one statement, the range's occupancy.
+    const availability = compileAvailability(model, dialect)
+    const occupancy: AppointmentShape[] = !availability ? [] : [
+      { filters: [], minimal: false, occupancy: true },
+      ...(model.appointment.refs.professional ? [{ filters: ['professional'], minimal: false, occupancy: true } satisfies AppointmentShape] : [])
+    ]
+    occupancy.forEach(appointments)
     return {
       model,
       dialect,
@@ -50,6 +62,7 @@ export function compileMapping (model: MappingModel, dialect: Dialect): Compiled
       throughs,
       clients,
       appointments,
+      availability,
       statements: () => [
         ...lookups.map((l) => l.all),
         ...edges.flatMap((e) => [e.pairs, e.forClient].filter((s): s is Statement => s !== undefined)),
@@ -63,10 +76,41 @@ export function compileMapping (model: MappingModel, dialect: Dialect): Compiled
         appointments({ filters: [], minimal: true }).statement,
         ...usable.map((f) => appointments({ filters: [f], minimal: false }).statement),
         appointments({ filters: usable, minimal: false }).statement,
-        appointments({ filters: [], minimal: false, byId: true }).statement
+        appointments({ filters: [], minimal: false, byId: true }).statement,
+        ...occupancy.map((shape) => appointments(shape).statement),
+        ...(availability?.statements() ?? []),
+        ...bookingReads(appointments, model),
+        ...writeStatements(model, dialect)
       ]
     }
   })
+}
+
+// What booking reads inside its transaction: the professional's and the client's day under lock.
+function bookingReads (appointments: (shape: AppointmentShape) => CompiledAppointments, model: MappingModel): Statement[] {
+  return [
+    appointments({ filters: [], minimal: false, byId: true, occupancy: true, lock: true }).statement,
+    ...(['professional', 'client'] as const).filter((f) => model.appointment.refs[f])
+      .map((f) => appointments({ filters: [f], minimal: false, occupancy: true, lock: true }).statement)
+  ]
+}
+
+/** The write statements, where the mapping describes writes (a read-only mapping has none). */
+export function writeStatements (model: MappingModel, dialect: Dialect): Statement[] {
+  const out: Statement[] = []
+  const attempt = (fn: () => void) => {
+    try { fn() } catch (err) { if (!(err instanceof CompileError)) throw err }
+  }
+  attempt(() => {
+    const c = compileClientWrites(model, dialect)
+    out.push(...c.insert.key.before, c.insert.statement, c.update([...PATCHABLE].filter((f) => c.writers[f])))
+  })
+  attempt(() => {
+    const a = compileAppointmentWrites(model, dialect)
+    out.push(...a.insert.key.before, ...Object.values(a.joinedRefs).map((j) => j.lookup), a.insert.statement,
+      ...model.states.values.flatMap((s) => { try { return [a.stateUpdate(s)] } catch { return [] } }), a.reschedule)
+  })
+  return out
 }
 
 function located<T> (model: MappingModel, fn: () => T): T {

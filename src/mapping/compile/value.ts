@@ -109,7 +109,7 @@ export function valueReader (v: Value, scope: Scope, cols: Columns): Reader {
 }
 
 function withConverters (v: Value, read: Reader): Reader {
-  const sentinels = v.null
+  const sentinels = v.nullIf
   const map = v.map
   if (!sentinels && !map) return read
   return (row) => {

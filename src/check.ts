@@ -1,0 +1,81 @@
+// `ponte check`: runs every compiled statement against the real database once and reports
+// what the mapping cannot read — so clinic IT hears about it before the caller does.
+import type { Installation } from './installation.js'
+import { addDays, todayIn } from './normalise/datetime.js'
+import { rangeArgs } from './mapping/compile/appointment.js'
+import { Catalog } from './services/catalog.js'
+
+export interface CheckReport { ok: boolean, lines: string[] }
+
+const SAMPLE_IDS = 5
+
+export async function checkInstallation (inst: Installation, today = todayIn(inst.model.timezone)): Promise<CheckReport> {
+  const lines: string[] = [`mapping ${inst.model.file}: valid (installation ${inst.model.installation})`]
+  let ok = true
+  const problem = (text: string) => { ok = false; lines.push(`✗ ${text}`) }
+  const fine = (text: string) => lines.push(`✓ ${text}`)
+  const run = async <T>(what: string, fn: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      return await fn()
+    } catch (err) {
+      problem(`${what}: the database refused the statement: ${(err as Error).message}`)
+      return undefined
+    }
+  }
+  const { compiled, db } = inst
+
+  for (const lookup of compiled.lookups) {
+    const rows = await run(lookup.name, async () => await db.query(lookup.all))
+    if (!rows) continue
+    const unreadable = rows.filter((r) => lookup.read(r) === undefined).length
+    if (unreadable > 0) problem(`${lookup.name}: ${unreadable} of ${rows.length} rows have no readable id`)
+    else fine(`${lookup.name}: ${rows.length} rows`)
+  }
+
+  const snap = await run('lookup catalogue', async () => await new Catalog(compiled, db).snapshot())
+  for (const edge of compiled.edges) {
+    if (!edge.pairs || !edge.readPair) continue
+    const rows = await run(edge.pairs.name, async () => await db.query(edge.pairs as NonNullable<typeof edge.pairs>))
+    if (!rows) continue
+    const pairs = rows.map((r) => edge.readPair?.(r)).filter((p): p is [string, string] => p !== undefined)
+    const [a, b] = edge.between
+    const dangling = snap
+      ? pairs.filter(([x, y]) => (a !== 'plan' && !snap.record(a as never, x)) || (b !== 'plan' && !snap.record(b as never, y))).length
+      : 0
+    fine(`${a} ↔ ${b}: ${pairs.length} pairs${dangling > 0 ? ` (${dangling} name a ${a} or ${b} that does not exist; ignored)` : ''}`)
+  }
+
+  const clientRows = await run('client.page', async () => await db.query(compiled.clients.page, { limit: 1000, offset: 0 }))
+  const clients = (clientRows ?? []).flatMap((r) => compiled.clients.read(r) ?? [])
+  if (clientRows) {
+    const noName = clients.filter((c) => c.name === '').length
+    const noPhone = clients.filter((c) => !c.phone).length
+    fine(`client: first ${clients.length} rows read; ${noPhone} without a readable phone${noName > 0 ? `; ${noName} without a name` : ''}`)
+  }
+  for (const edge of compiled.edges) {
+    if (!edge.forClient || clients.length === 0) continue
+    const ids = clients.slice(0, SAMPLE_IDS).map((c) => c.id)
+    let ran = 0
+    for (const id of ids) if (await run(edge.forClient.name, async () => await db.query(edge.forClient as NonNullable<typeof edge.forClient>, { client: Number.isNaN(Number(id)) ? id : Number(id) }))) ran++
+    if (ran === ids.length) fine(`${edge.between.join(' ↔ ')}: read for ${ran} clients`)
+  }
+
+  const from = addDays(today, -30)
+  const to = addDays(today, 30)
+  const shape = compiled.appointments({ filters: [], minimal: false })
+  const rows = await run(shape.statement.name, async () => await db.query(shape.statement, rangeArgs(from, to)))
+  if (rows) {
+    const read = rows.map((r) => shape.read(r))
+    const dropped = rows.filter((_, i) => read[i] === undefined).map((r) => String(r.c0))
+    const unknown = read.filter((a) => a?.state === 'UNKNOWN').map((a) => a?.id)
+    const danglingRefs = snap
+      ? read.filter((a) => a && (['professional', 'location', 'service'] as const).some((k) => a.refs[k] !== undefined && !snap.record(k, a.refs[k] as string))).length
+      : 0
+    if (dropped.length > 0) problem(`appointment: ${dropped.length} of ${rows.length} rows between ${from} and ${to} have an unreadable date or hour (ids ${dropped.slice(0, 10).join(', ')})`)
+    if (unknown.length > 0) problem(`appointment: ${unknown.length} rows have a state the mapping does not map (ids ${unknown.slice(0, 10).join(', ')})`)
+    if (dropped.length === 0 && unknown.length === 0) fine(`appointment: ${rows.length} rows between ${from} and ${to}, all readable`)
+    if (danglingRefs > 0) lines.push(`! appointment: ${danglingRefs} rows name a professional, location or service that is not listed (deleted or filtered out)`)
+  }
+  lines.push(ok ? 'check passed' : 'check found problems')
+  return { ok, lines }
+}

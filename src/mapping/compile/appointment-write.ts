@@ -1,0 +1,184 @@
+// Booking, state moves and rescheduling: interface values → the legacy appointment row.
+import type { Dialect } from '../../sql/dialect.js'
+import { ParamList, type Statement } from '../../sql/statement.js'
+import { toStoredDate, toStoredHour, type DateFormat, type HourFormat } from '../../normalise/datetime.js'
+import type { EntityName, MappingModel, Value } from '../model.js'
+import type { SqlTypeName } from '../schema.js'
+import { CompileError } from './scope.js'
+import { fieldWriter, insertPlan, updatePlan, uniqueColumns, writeValues, type FieldWriter, type InsertPlan, type NowParts } from './write.js'
+
+export const BOOKING_REFS = ['client', 'professional', 'service', 'healthInsurance', 'plan', 'location'] as const
+export type BookingRef = typeof BOOKING_REFS[number]
+
+export interface Slot { date: string, hour: string, endHour?: string, minutes?: number }
+
+type Columned = { column: string, type: SqlTypeName }
+type Encoded = Record<string, unknown>
+
+/** A ref held in a joined table's column: write the join's local column, found by lookup. */
+export interface JoinedRef {
+  lookup: Statement
+  column: Columned
+}
+
+export interface CompiledAppointmentWrites {
+  insert: InsertPlan
+  refs: Partial<Record<BookingRef, FieldWriter>>
+  joinedRefs: Partial<Record<BookingRef, JoinedRef>>
+  /** Columns for a slot (start, and end where the mapping stores one). */
+  slot: (slot: Slot) => Encoded
+  /** `set` columns and the initial state's columns, at `now`. */
+  constants: (now: NowParts) => Encoded
+  /** Columns written to put an appointment in a state. */
+  state: (state: string, now: NowParts) => Encoded
+  stateUpdate: (state: string) => Statement
+  reschedule: Statement
+  rescheduleValues: (now: NowParts) => Encoded
+}
+
+export function compileAppointmentWrites (model: MappingModel, dialect: Dialect): CompiledAppointmentWrites {
+  const a = model.appointment
+  const path = `${a.path}/write`
+  const slotWriter = compileSlot(model)
+  const refs: Partial<Record<BookingRef, FieldWriter>> = {}
+  const joinedRefs: Partial<Record<BookingRef, JoinedRef>> = {}
+  for (const name of BOOKING_REFS) {
+    const v = a.refs[name]
+    if (!v) continue
+    const type = v.type ?? keyType(model, name)
+    const writer = fieldWriter(defaultColumn(v), type)
+    if (writer) refs[name] = writer
+    else {
+      const joined = joinedRef(model, v, type, dialect)
+      if (joined) joinedRefs[name] = joined
+    }
+  }
+  const stateWrites = (state: string) => {
+    const entries = a.write?.states?.[state]
+    if (entries) return writeValues(model, entries, `${path}/states/${state}`)
+    const w = fieldWriter(a.state.map ? a.state : undefined, a.state.type ?? 'text')
+    if (!w) throw new CompileError(`${path}/states`, `say which columns put an appointment in state ${state} (write.states.${state})`)
+    const encoded = w.encode(state)
+    return w.columns.map((c) => ({ ...c, value: () => encoded[c.column] }))
+  }
+  const states = new Map(model.states.values.flatMap((s) => {
+    try { return [[s, stateWrites(s)] as const] } catch { return [] }
+  }))
+  const initial = stateWrites(model.states.initial)
+  const set = writeValues(model, a.write?.set, `${path}/set`)
+  const reschedule = writeValues(model, a.write?.reschedule, `${path}/reschedule`)
+  const after = model.states.onReschedule === 'keep' ? [] : stateWrites(model.states.onReschedule)
+
+  const columns = uniqueColumns([
+    ...slotWriter.columns,
+    ...Object.values(refs).flatMap((w) => w?.columns ?? []),
+    ...Object.values(joinedRefs).map((j) => j?.column as Columned),
+    ...set, ...initial
+  ])
+  const insert = insertPlan('appointment.insert', a, a.write, columns, dialect)
+  const updates = new Map<string, Statement>()
+  const values = (list: { column: string, value: (now: NowParts) => unknown }[], now: NowParts) =>
+    Object.fromEntries(list.map((w) => [w.column, w.value(now)]))
+
+  return {
+    insert,
+    refs,
+    joinedRefs,
+    slot: slotWriter.encode,
+    constants: (now) => ({ ...values(set, now), ...values(initial, now) }),
+    state: (state, now) => values(states.get(state) ?? stateWrites(state), now),
+    stateUpdate (state) {
+      let s = updates.get(state)
+      if (!s) {
+        s = updatePlan(`appointment.state[${state}]`, a, states.get(state) ?? stateWrites(state), dialect)
+        updates.set(state, s)
+      }
+      return s
+    },
+    reschedule: updatePlan('appointment.reschedule', a, uniqueColumns([...slotWriter.columns.filter((c) => !slotWriter.durationColumns.includes(c.column)), ...reschedule, ...after]), dialect),
+    rescheduleValues: (now) => ({ ...values(reschedule, now), ...values(after, now) })
+  }
+}
+
+function keyType (model: MappingModel, name: EntityName): SqlTypeName {
+  if (name === 'client') return model.client.key.type
+  if (name === 'plan') return 'text'
+  return model.lookups[name]?.key.type ?? 'int'
+}
+
+// The professional decided by rules is written to the rules' fallback column (the regular
+// dentist); the mapping's `write.set` puts the deciding flag in the matching state.
+function defaultColumn (v: Value): Value {
+  if (!v.rules) return v
+  const fallback = v.rules.at(-1)
+  return fallback && !fallback.when && fallback.column ? { column: fallback.column, type: v.type, path: v.path } : v
+}
+
+function joinedRef (model: MappingModel, v: Value, type: SqlTypeName, dialect: Dialect): JoinedRef | undefined {
+  const col = v.column
+  if (col === undefined || !col.includes('.')) return undefined
+  const [alias, remoteCol] = col.split('.')
+  const join = model.appointment.joins[alias]
+  const pairs = Object.entries(join?.on ?? {})
+  if (!join || join.from || pairs.length !== 1) return undefined
+  const [local, remote] = pairs[0]
+  const params = new ParamList(dialect)
+  const j = (c: string) => dialect.column('j', c)
+  const sql = dialect.select({
+    columns: [{ expr: `MIN(${j(remote)})`, alias: 'id' }],
+    from: { table: dialect.table(join.table), alias: 'j' }, joins: [], where: [`${j(remoteCol)} = ${params.input('value', type)}`], orderBy: []
+  })
+  return { lookup: { name: `appointment.write.${alias}.lookup`, sql, params: params.params }, column: { column: local, type: 'int' } }
+}
+
+interface SlotWriter {
+  columns: Columned[]
+  durationColumns: string[]
+  encode: (slot: Slot) => Encoded
+}
+
+function compileSlot (model: MappingModel): SlotWriter {
+  const { start, end } = model.appointment
+  const columns: Columned[] = []
+  const encoders: ((s: Slot) => Encoded)[] = []
+  const durationColumns: string[] = []
+  const plain = (v: Value | undefined, what: string): string => {
+    if (!v || v.column === undefined || v.column.includes('.')) throw new CompileError(v?.path ?? `${model.appointment.path}/start`, `${what} must be a plain column to book appointments`)
+    return v.column
+  }
+  if (start.datetime) {
+    const c = plain(start.datetime, 'the start')
+    columns.push({ column: c, type: 'datetime' })
+    encoders.push((s) => ({ [c]: `${s.date} ${s.hour}:00` }))
+  } else {
+    const dc = plain(start.date, 'the date')
+    const df = (start.date?.format ?? 'date') as DateFormat
+    columns.push({ column: dc, type: df === 'int' ? 'int' : df === 'text' ? 'text' : df === 'datetime' ? 'datetime' : 'date' })
+    encoders.push((s) => ({ [dc]: df === 'datetime' ? `${s.date} 00:00:00` : toStoredDate(s.date, df) }))
+    const hc = plain(start.hour, 'the hour')
+    const hf = (start.hour?.format ?? 'text') as HourFormat
+    columns.push({ column: hc, type: hourType(hf) })
+    encoders.push((s) => ({ [hc]: hf === 'datetime' ? `${s.date} ${s.hour}:00` : toStoredHour(s.hour, hf) }))
+  }
+  if (end?.duration?.column !== undefined && !end.duration.column.includes('.')) {
+    const c = end.duration.column
+    const per = { minutes: 1, seconds: 60, hours: 1 / 60 }[end.duration.unit ?? 'minutes']
+    columns.push({ column: c, type: 'int' })
+    durationColumns.push(c)
+    encoders.push((s) => ({ [c]: s.minutes === undefined ? (end.duration?.nullIf?.[0] ?? null) : Math.round(s.minutes * per) }))
+  } else if (end?.hour?.column !== undefined && !end.hour.column.includes('.')) {
+    const c = end.hour.column
+    const f = (end.hour.format ?? 'text') as HourFormat
+    columns.push({ column: c, type: hourType(f) })
+    encoders.push((s) => ({ [c]: s.endHour === undefined ? null : f === 'datetime' ? `${s.date} ${s.endHour}:00` : toStoredHour(s.endHour, f) }))
+  } else if (end?.datetime?.column !== undefined && !end.datetime.column.includes('.')) {
+    const c = end.datetime.column
+    columns.push({ column: c, type: 'datetime' })
+    encoders.push((s) => ({ [c]: s.endHour === undefined ? null : `${s.date} ${s.endHour}:00` }))
+  }
+  return { columns, durationColumns, encode: (s) => Object.assign({}, ...encoders.map((e) => e(s))) }
+}
+
+function hourType (f: HourFormat): SqlTypeName {
+  return f === 'hhmm' || f === 'minutes' ? 'int' : f === 'time' ? 'time' : f === 'datetime' ? 'datetime' : 'text'
+}

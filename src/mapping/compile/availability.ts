@@ -1,0 +1,240 @@
+// Availability: the professionals' working hours (a weekly template and/or dated schedule
+// rows) and the blocks cut out of them, compiled once into three statements and typed row
+// readers. The slot arithmetic lives in services/availability.ts; here is only reading.
+import type { Dialect } from '../../sql/dialect.js'
+import { ParamList, type Statement } from '../../sql/statement.js'
+import type { MappingModel, Value } from '../model.js'
+import { whereList } from '../model.js'
+import type { JoinDoc, ValueDoc, WhereDoc } from '../schema.js'
+import { dateOnOrAfter, dateOnOrBefore, dateRange } from './appointment.js'
+import { dateOf, hourOf, idOf, minutesOf, numberOf, type Decoder } from './decode.js'
+import type { Row } from './entity.js'
+import { CompileError, Scope } from './scope.js'
+import { Columns, valueReader, valueSql } from './value.js'
+
+export const DEFAULT_SLOT_MINUTES = 30
+
+/** One row of the weekly template: `weekday` 0 = Sunday … 6 = Saturday, whatever the stored base. */
+export interface WeeklyRow {
+  professional: string
+  location?: string
+  weekday: number
+  start: string
+  end: string
+  interval?: number
+  validFrom?: string
+  validTo?: string
+}
+
+/** One dated schedule row: the professional works `date` from `start` to `end`. */
+export interface DatedRow {
+  professional: string
+  location?: string
+  date: string
+  start: string
+  end: string
+  interval?: number
+}
+
+/**
+ * A blocked period: every day from `from` to `to` (a NULL or unmapped `to` = the one day
+ * `from`), between `start` and `end` on each of those days (missing = from the day's start /
+ * to its end; both missing = the whole day). No `professional` = everybody (holidays).
+ */
+export interface BlockRow {
+  professional?: string
+  from: string
+  to: string
+  start?: string
+  end?: string
+}
+
+export interface CompiledPart<T> {
+  statement: Statement
+  read: (row: Row) => T | undefined
+}
+
+export interface CompiledAvailability {
+  slotMinutes: number
+  /** Every template row (a small table, read whole). */
+  weekly?: CompiledPart<WeeklyRow>
+  /** Rows dated within a closed range: inputs from `rangeArgs(from, to)`. */
+  dated?: CompiledPart<DatedRow>
+  /** Blocks overlapping a closed range: inputs from `rangeArgs(from, to)`. */
+  blocks?: CompiledPart<BlockRow>
+  statements: () => Statement[]
+}
+
+type Doc = NonNullable<MappingModel['availability']>
+const PATH = '/availability'
+
+export function compileAvailability (model: MappingModel, dialect: Dialect): CompiledAvailability | undefined {
+  const doc = model.availability
+  if (!doc) return undefined
+  const weekly = doc.weekly ? compileWeekly(doc.weekly, dialect) : undefined
+  const dated = doc.dated ? compileDated(doc.dated, dialect) : undefined
+  const blocks = doc.blocks ? compileBlocks(doc.blocks, dialect) : undefined
+  if (!weekly && !dated) throw new CompileError(PATH, 'availability needs working hours: `weekly`, `dated` or both')
+  return {
+    slotMinutes: doc.slotMinutes ?? DEFAULT_SLOT_MINUTES,
+    weekly,
+    dated,
+    blocks,
+    statements: () => [weekly, dated, blocks].flatMap((p) => p ? [p.statement] : [])
+  }
+}
+
+function compileWeekly (w: NonNullable<Doc['weekly']>, dialect: Dialect): CompiledPart<WeeklyRow> {
+  const path = `${PATH}/weekly`
+  const { scope, params, cols, value } = part(w, path, dialect)
+  const common = windowReaders(w, value, scope, cols)
+  const weekdayValue = value(w.weekday, 'weekday')
+  const weekday = numberOf(weekdayValue, valueReader(weekdayValue, scope, cols))
+  const base = w.weekdayBase ?? 0
+  const validFrom = optionalDate(w.validFrom, 'validFrom', value, scope, cols)
+  const validTo = optionalDate(w.validTo, 'validTo', value, scope, cols)
+  const where = scope.where(params)
+  return {
+    statement: select('availability.weekly', dialect, w.table, scope, params, cols, where),
+    read (row) {
+      const c = common(row)
+      const n = weekday(row)
+      if (!c || n === undefined || !Number.isInteger(n - base) || n - base < 0 || n - base > 6) return undefined
+      const out: WeeklyRow = { ...c, weekday: n - base }
+      const from = validFrom(row)
+      const to = validTo(row)
+      if (from !== undefined) out.validFrom = from
+      if (to !== undefined) out.validTo = to
+      return out
+    }
+  }
+}
+
+function compileDated (d: NonNullable<Doc['dated']>, dialect: Dialect): CompiledPart<DatedRow> {
+  const path = `${PATH}/dated`
+  const { scope, params, cols, value } = part(d, path, dialect)
+  const common = windowReaders(d, value, scope, cols)
+  const dateValue = plainColumn(value(d.date, 'date'))
+  const date = dateOf(dateValue, valueReader(dateValue, scope, cols))
+  const where = [...scope.where(params), ...dateRange(dateValue, false, scope, params)]
+  return {
+    statement: select('availability.dated', dialect, d.table, scope, params, cols, where),
+    read (row) {
+      const c = common(row)
+      const day = date(row)
+      return c && day !== undefined ? { ...c, date: day } : undefined
+    }
+  }
+}
+
+function compileBlocks (b: NonNullable<Doc['blocks']>, dialect: Dialect): CompiledPart<BlockRow> {
+  const path = `${PATH}/blocks`
+  const { scope, params, cols, value } = part({ ...b, joins: {} }, path, dialect)
+  const professional = b.professional ? idOf(valueReader(value(b.professional, 'professional'), scope, cols)) : () => undefined
+  const fromValue = plainColumn(value(b.from, 'from'))
+  const toValue = b.to ? plainColumn(value(b.to, 'to')) : undefined
+  const from = dateOf(fromValue, valueReader(fromValue, scope, cols))
+  const to = toValue ? dateOf(toValue, valueReader(toValue, scope, cols)) : () => undefined
+  const start = optionalHour(b.start, 'start', value, scope, cols)
+  const end = optionalHour(b.end, 'end', value, scope, cols)
+  // Overlaps [from, to]: starts on or before `to`, and ends on or after `from` (or has no end,
+  // then it is the one day `from`; the reader decides, the SQL only keeps the candidates).
+  const where = [...scope.where(params), dateOnOrBefore(fromValue, false, scope, params)]
+  if (toValue) {
+    where.push(`(${dateOnOrAfter(toValue, false, scope, params)} OR ${valueSql(toValue, scope, params)} IS NULL)`)
+  } else {
+    where.push(dateOnOrAfter(fromValue, false, scope, params))
+  }
+  return {
+    statement: select('availability.blocks', dialect, b.table, scope, params, cols, where),
+    read (row) {
+      const first = from(row)
+      if (first === undefined) return undefined
+      const last = to(row) ?? first
+      if (last < first) return undefined
+      const out: BlockRow = { from: first, to: last }
+      const p = professional(row)
+      const s = start(row)
+      const e = end(row)
+      if (p !== undefined) out.professional = p
+      if (s !== undefined) out.start = s
+      if (e !== undefined) out.end = e
+      return out
+    }
+  }
+}
+
+// ---- shared pieces ----
+
+interface PartDoc { table: string, where?: WhereDoc, joins?: Record<string, JoinDoc> }
+type ValueOf = (v: ValueDoc, field: string) => Value
+
+function part (doc: PartDoc, path: string, dialect: Dialect): { scope: Scope, params: ParamList, cols: Columns, value: ValueOf } {
+  const scope = new Scope(dialect, { table: doc.table, joins: doc.joins ?? {}, where: whereList(doc.where), path }, 't')
+  return { scope, params: new ParamList(dialect), cols: new Columns(), value: (v, field) => toValue(v, `${path}/${field}`) }
+}
+
+const SOURCES = ['column', 'coalesce', 'template', 'rules', 'sql', 'value'] as const
+
+// The model keeps the availability block as written; expand a value here the way the model
+// expands the resources' values (a bare string is a column), with the same one-source rule.
+function toValue (v: ValueDoc, path: string): Value {
+  const obj = typeof v === 'string' ? { column: v } : v
+  const present = SOURCES.filter((s) => obj[s] !== undefined)
+  if (present.length !== 1) {
+    throw new CompileError(path, present.length === 0 ? `needs one of ${SOURCES.join(', ')}` : `has ${present.join(' and ')}: give exactly one source`)
+  }
+  return { ...obj, path }
+}
+
+function plainColumn (v: Value): Value {
+  if (v.column === undefined || !['date', 'text', 'int', undefined].includes(v.format)) {
+    throw new CompileError(v.path, 'must be a plain `column` stored as date, text (YYYY-MM-DD) or int (YYYYMMDD), so date ranges can use its index')
+  }
+  return v
+}
+
+type WindowDoc = Pick<NonNullable<Doc['dated']>, 'professional' | 'location' | 'start' | 'end' | 'interval'>
+
+/** professional, location, start, end and interval: what weekly and dated rows share. */
+function windowReaders (doc: WindowDoc, value: ValueOf, scope: Scope, cols: Columns): Decoder<Omit<DatedRow, 'date'>> {
+  const professional = idOf(valueReader(value(doc.professional, 'professional'), scope, cols))
+  const location = doc.location ? idOf(valueReader(value(doc.location, 'location'), scope, cols)) : () => undefined
+  const start = optionalHour(doc.start, 'start', value, scope, cols)
+  const end = optionalHour(doc.end, 'end', value, scope, cols)
+  const intervalValue = doc.interval ? value(doc.interval, 'interval') : undefined
+  const interval = intervalValue ? minutesOf(intervalValue, valueReader(intervalValue, scope, cols)) : () => undefined
+  return (row) => {
+    const p = professional(row)
+    const s = start(row)
+    const e = end(row)
+    // Unreadable rows offer nothing (`ponte check` is where clinic IT sees them).
+    if (p === undefined || s === undefined || e === undefined || e <= s) return undefined
+    const out: Omit<DatedRow, 'date'> = { professional: p, start: s, end: e }
+    const l = location(row)
+    const i = interval(row)
+    if (l !== undefined) out.location = l
+    if (i !== undefined) out.interval = i
+    return out
+  }
+}
+
+function optionalHour (v: ValueDoc | undefined, field: string, value: ValueOf, scope: Scope, cols: Columns): Decoder<string> {
+  if (v === undefined) return () => undefined
+  const val = value(v, field)
+  return hourOf(val, valueReader(val, scope, cols))
+}
+
+function optionalDate (v: ValueDoc | undefined, field: string, value: ValueOf, scope: Scope, cols: Columns): Decoder<string> {
+  if (v === undefined) return () => undefined
+  const val = value(v, field)
+  return dateOf(val, valueReader(val, scope, cols))
+}
+
+function select (name: string, dialect: Dialect, table: string, scope: Scope, params: ParamList, cols: Columns, where: string[]): Statement {
+  return {
+    name,
+    sql: dialect.select({ columns: cols.list, from: { table: dialect.table(table), alias: 't' }, joins: scope.joins(params), where, orderBy: [] }),
+    params: params.params
+  }
+}

@@ -1,0 +1,182 @@
+// The write side of the mapping: which columns an interface field is stored in, how a value
+// is encoded back into the legacy format, the constant columns an insert must fill, and how
+// the installation makes keys. Every statement is compiled once; values only bind.
+import type { Dialect } from '../../sql/dialect.js'
+import { ParamList, type Statement } from '../../sql/statement.js'
+import type { LiteralValue, SqlTypeName, WriteSpecDoc } from '../schema.js'
+import type { MappingModel, TableModel, Value } from '../model.js'
+import { literalType } from './condition.js'
+import { CompileError, Scope } from './scope.js'
+import { isTextType, templateParts } from './value.js'
+
+type WriteValueDoc = NonNullable<WriteSpecDoc['set']>[string]
+
+/** Column values to bind, by column name. */
+export type ColumnValues = Record<string, unknown>
+
+/** How one interface field is written: its columns and the encoder into them. */
+export interface FieldWriter {
+  columns: { column: string, type: SqlTypeName }[]
+  /** undefined → the field is cleared (the mapping's first `null` sentinel, else NULL). */
+  encode: (value: unknown) => ColumnValues
+}
+
+export type FieldKind = 'text' | 'id' | SqlTypeName
+
+/** undefined when the value cannot be written (an expression, rules, a joined column). */
+export function fieldWriter (v: Value | undefined, type: SqlTypeName, convert: (x: unknown) => unknown = (x) => x): FieldWriter | undefined {
+  if (!v) return undefined
+  const none = v.nullIf?.find((s) => s !== undefined) ?? null
+  const finalType = v.type ?? type
+  const single = (column: string): FieldWriter => ({
+    columns: [{ column, type: finalType }],
+    encode: (value) => ({ [column]: value === undefined || value === null ? none : storedFromMap(v, convert(value)) })
+  })
+  if (v.column !== undefined && !v.column.includes('.')) return single(v.column)
+  // A social name over the registered one: the caller's name is the registered one.
+  if (v.coalesce) {
+    const last = v.coalesce[v.coalesce.length - 1]
+    return last.includes('.') ? undefined : single(last)
+  }
+  if (v.template !== undefined) return templateWriter(v, finalType)
+  return undefined
+}
+
+function storedFromMap (v: Value, value: unknown): unknown {
+  if (!v.map) return value
+  const stored = Object.entries(v.map).find(([, out]) => out === value)?.[0]
+  if (stored === undefined) return value
+  return v.type && !isTextType(v.type) ? Number(stored) : stored
+}
+
+// `{first_name} {last_name}`: words go to the parts in order, the rest to the last part.
+// Templates with other separators (an address) are read-only.
+function templateWriter (v: Value, type: SqlTypeName): FieldWriter | undefined {
+  const parts = templateParts(v.template as string, v.path)
+  const columns = parts.filter((p) => p.column !== undefined).map((p) => p.column as string)
+  const separators = parts.filter((p) => p.text !== undefined).map((p) => p.text as string)
+  if (columns.some((c) => c.includes('.')) || separators.some((s) => s.trim() !== '') || parts[0].text !== undefined) return undefined
+  return {
+    columns: columns.map((column) => ({ column, type })),
+    encode (value) {
+      const words = value === undefined || value === null ? [] : String(value).trim().split(/\s+/)
+      const out: ColumnValues = {}
+      columns.forEach((c, i) => {
+        const piece = i < columns.length - 1 ? words[i] : words.slice(i).join(' ')
+        out[c] = piece ?? ''
+      })
+      return out
+    }
+  }
+}
+
+/** `set`, `states.X` and `reschedule` entries: constants, the clinic's `now`, or settings. */
+export function writeValues (model: MappingModel, entries: Record<string, WriteValueDoc> | undefined, path: string): { column: string, type: SqlTypeName, value: (now: NowParts) => unknown }[] {
+  return Object.entries(entries ?? {}).map(([column, w]) => {
+    if ('now' in w) return { column, type: w.now === 'date' ? 'date' as const : w.now === 'time' ? 'time' as const : 'datetime' as const, value: (now: NowParts) => now[w.now] }
+    if ('setting' in w) {
+      const setting = model.settings[w.setting]
+      if (setting === undefined) throw new CompileError(`${path}/${column}/setting`, `no setting called \`${w.setting}\` under settings`)
+      return { column, type: literalType(setting), value: () => setting }
+    }
+    const value = w.value as LiteralValue | null
+    return { column, type: value === null ? 'text' as const : literalType(value), value: () => value }
+  })
+}
+
+export interface NowParts { date: string, time: string, datetime: string }
+
+export function nowIn (timeZone: string, at = new Date()): NowParts {
+  const parts = Object.fromEntries(new Intl.DateTimeFormat('en-CA', {
+    timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23'
+  }).formatToParts(at).map((p) => [p.type, p.value]))
+  const date = `${parts.year}-${parts.month}-${parts.day}`
+  const time = `${parts.hour}:${parts.minute}:${parts.second}`
+  return { date, time, datetime: `${date} ${time}` }
+}
+
+// ---- statements ----
+
+export interface KeyPlan {
+  /** Statements run before the insert; the last yields a row with `id` (absent for identity). */
+  before: Statement[]
+  /** `max`: the id is the value read plus one. */
+  increment: boolean
+  /** identity: the insert returns the new key. */
+  returning?: string
+  keyColumn: string
+  keyType: SqlTypeName
+}
+
+export function keyPlan (table: TableModel, write: WriteSpecDoc | undefined, dialect: Dialect): KeyPlan {
+  const gen = write?.key ?? { generate: 'identity' as const }
+  const base = { keyColumn: table.key.column, keyType: table.key.type, increment: false, before: [] as Statement[] }
+  const path = `${table.path}/write/key`
+  switch (gen.generate) {
+    case 'identity':
+      return { ...base, returning: table.key.column }
+    case 'max': {
+      const params = new ParamList(dialect)
+      const sql = dialect.select({
+        columns: [{ expr: `MAX(${dialect.column('t', table.key.column)})`, alias: 'id' }],
+        from: { table: dialect.table(table.table), alias: 't' }, joins: [], where: [], orderBy: [], lock: true
+      })
+      return { ...base, increment: true, before: [{ name: `${path}.max`, sql, params: params.params }] }
+    }
+    case 'keyTable': {
+      const bump = new ParamList(dialect)
+      const col = (c: string) => dialect.column('k', c)
+      const update = dialect.update(gen.table, 'k', [{ column: gen.valueColumn, value: `${col(gen.valueColumn)} + 1` }],
+        [`${col(gen.nameColumn)} = ${bump.constant(gen.name, 'text')}`])
+      const read = new ParamList(dialect)
+      const select = dialect.select({
+        columns: [{ expr: col(gen.valueColumn), alias: 'id' }],
+        from: { table: dialect.table(gen.table), alias: 'k' }, joins: [], where: [`${col(gen.nameColumn)} = ${read.constant(gen.name, 'text')}`], orderBy: []
+      })
+      return { ...base, before: [{ name: `${path}.bump`, sql: update, params: bump.params }, { name: `${path}.read`, sql: select, params: read.params }] }
+    }
+    case 'sequence': {
+      let sql: string
+      try {
+        sql = dialect.nextSequenceValue(gen.sequence)
+      } catch (err) {
+        throw new CompileError(path, (err as Error).message)
+      }
+      return { ...base, before: [{ name: `${path}.next`, sql, params: [] }] }
+    }
+  }
+}
+
+export interface InsertPlan {
+  statement: Statement
+  key: KeyPlan
+  /** Columns bound as inputs, `col:<name>` → type. */
+  columns: { column: string, type: SqlTypeName }[]
+}
+
+/** One INSERT with every column the mapping writes; values come as `col:<name>` inputs. */
+export function insertPlan (name: string, table: TableModel, write: WriteSpecDoc | undefined, columns: { column: string, type: SqlTypeName }[], dialect: Dialect): InsertPlan {
+  const key = keyPlan(table, write, dialect)
+  const all = key.returning ? columns.filter((c) => c.column !== key.keyColumn) : uniqueColumns([{ column: key.keyColumn, type: key.keyType }, ...columns])
+  const params = new ParamList(dialect)
+  const values = all.map((c) => params.input(`col:${c.column}`, c.type))
+  return {
+    key,
+    columns: all,
+    statement: { name, sql: dialect.insert(table.table, all.map((c) => c.column), values, key.returning), params: params.params }
+  }
+}
+
+/** UPDATE of one row by key (and base filter) setting the given columns from `col:<name>` inputs. */
+export function updatePlan (name: string, table: TableModel, columns: { column: string, type: SqlTypeName }[], dialect: Dialect): Statement {
+  const scope = new Scope(dialect, { ...table, joins: {} }, 't')
+  const params = new ParamList(dialect)
+  const sets = uniqueColumns(columns).map((c) => ({ column: c.column, value: params.input(`col:${c.column}`, c.type) }))
+  const where = [`${scope.ref(table.key.column, `${table.path}/key`)} = ${params.input('id', table.key.type)}`, ...scope.where(params)]
+  return { name, sql: dialect.update(table.table, 't', sets, where), params: params.params }
+}
+
+export function uniqueColumns<T extends { column: string }> (columns: T[]): T[] {
+  const seen = new Set<string>()
+  return columns.filter((c) => !seen.has(c.column) && seen.add(c.column))
+}

@@ -1,0 +1,35 @@
+// The published JSON Schema of the mapping language (mapping.schema.json), for editors.
+// TypeBox inlines shared definitions; here every titled definition is written once under
+// $defs and referenced elsewhere, which keeps the file small enough to read.
+import { Mapping } from './schema.js'
+
+const SHARED = new Set(['Value', 'Condition', 'ConditionLeaf', 'Where', 'Join', 'WriteValue', 'WriteSpec'])
+
+export function mappingJsonSchema (): Record<string, unknown> {
+  const defs: Record<string, unknown> = {}
+  const walk = (node: unknown, top: boolean): unknown => {
+    if (Array.isArray(node)) return node.map((n) => walk(n, false))
+    if (node === null || typeof node !== 'object') return node
+    const obj = node as Record<string, unknown>
+    const title = typeof obj.title === 'string' ? obj.title : undefined
+    if (!top && title && SHARED.has(title)) {
+      if (!(title in defs)) {
+        defs[title] = {}
+        defs[title] = walk(node, true)
+      }
+      return { $ref: `#/$defs/${title}` }
+    }
+    const out: Record<string, unknown> = {}
+    for (const [k, v] of Object.entries(obj)) {
+      if (k === '~kind' || k === '~optional' || typeof k === 'symbol') continue
+      out[k] = walk(v, false)
+    }
+    return out
+  }
+  const root = walk(JSON.parse(JSON.stringify(Mapping)), true) as Record<string, unknown>
+  return { $schema: 'https://json-schema.org/draft/2020-12/schema', ...root, $defs: defs }
+}
+
+export function mappingJsonSchemaText (): string {
+  return JSON.stringify(mappingJsonSchema(), null, 2) + '\n'
+}

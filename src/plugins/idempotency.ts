@@ -1,0 +1,169 @@
+// Idempotency-Key (draft-ietf-httpapi-idempotency-key-header) for the routes that opt in.
+//
+// Design: register this plugin once, with the store, in the authenticated scope (after
+// requireApiKey); it is wrapped in fastify-plugin, so its hooks belong to that scope and run for
+// every route in it. They do nothing unless the route says `config: { idempotent: true }` and
+// the request carries an Idempotency-Key header, so a route opts in with that one line and a
+// POST without the header works exactly as before.
+//
+//   preValidation (after auth and body parsing, before schema validation and the handler):
+//     check the key (1–255 characters; a quoted sf-string as in the draft, or a bare value),
+//     fingerprint the request (method, URL, SHA-256 of the canonical JSON of the parsed body) and
+//     store.begin() under scope = SHA-256 of the presented API key (the key itself is never
+//     stored). new → carry on; replay → send the stored status, headers and body plus
+//     `idempotent-replayed: true`; in-flight → 409; mismatch → 422 (both problem+json).
+//   onSend: the response of a claimed request is stored (2xx–4xx: same input, same answer; the
+//     schema-validation 400 included) or, for a 5xx, the claim is released so a retry runs again.
+//   onResponse: a claim still open here (onSend never saw it) is released.
+import { createHash } from 'node:crypto'
+import fp from 'fastify-plugin'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { presentedKey } from './auth.js'
+import { IdempotencyConflictError, IdempotencyMismatchError, InvalidInputError } from '../errors.js'
+import type { IdempotencyStore, StoredResponse } from '../idempotency/store.js'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Honour the Idempotency-Key request header on this route (plugins/idempotency.ts). */
+    idempotent?: boolean
+  }
+}
+
+export interface IdempotencyOptions {
+  store: IdempotencyStore
+}
+
+export const IDEMPOTENCY_HEADER = 'idempotency-key'
+export const REPLAYED_HEADER = 'idempotent-replayed'
+export const MAX_KEY_LENGTH = 255
+/** Response headers remembered and replayed along with status and body. */
+export const REPLAYED_RESPONSE_HEADERS = ['content-type', 'content-language', 'content-location', 'location', 'etag', 'last-modified', 'link']
+
+const HEADER_PATH = `/headers/${IDEMPOTENCY_HEADER}`
+
+/**
+ * The key from the header value: an RFC 8941 sf-string (`"abc"`, as the draft specifies) is
+ * unquoted; anything else is taken as it is (trimmed), since many clients send bare UUIDs.
+ */
+export function parseIdempotencyKey (raw: string | string[]): string {
+  if (Array.isArray(raw)) throw new InvalidInputError('Send one Idempotency-Key header, not several.', [{ path: HEADER_PATH, message: 'must appear once' }])
+  let key = raw.trim()
+  if (key.length >= 2 && key.startsWith('"') && key.endsWith('"')) {
+    const unquoted = unquoteSfString(key.slice(1, -1))
+    if (unquoted === undefined) {
+      throw new InvalidInputError('The Idempotency-Key header is not a valid quoted string.', [{ path: HEADER_PATH, message: 'must be a valid quoted string' }])
+    }
+    key = unquoted
+  }
+  if (key === '') throw new InvalidInputError('The Idempotency-Key header is empty.', [{ path: HEADER_PATH, message: 'must not be empty' }])
+  if (key.length > MAX_KEY_LENGTH) {
+    throw new InvalidInputError(`The Idempotency-Key header is longer than ${MAX_KEY_LENGTH} characters.`, [{ path: HEADER_PATH, message: `must have at most ${MAX_KEY_LENGTH} characters` }])
+  }
+  return key
+}
+
+/** The inside of an sf-string: backslash-quote and backslash-backslash are its only escapes; a bare quote is invalid. */
+function unquoteSfString (inner: string): string | undefined {
+  let out = ''
+  for (let i = 0; i < inner.length; i++) {
+    const c = inner[i]
+    if (c === '"') return undefined
+    if (c === '\\') {
+      const next = inner[i + 1]
+      if (next !== '"' && next !== '\\') return undefined
+      out += next
+      i++
+    } else {
+      out += c
+    }
+  }
+  return out
+}
+
+/** JSON with object keys sorted at every level, so key order and whitespace do not matter. */
+export function canonicalJson (value: unknown): string {
+  if (value === undefined || value === null) return 'null'
+  if (Buffer.isBuffer(value)) return JSON.stringify({ $bytes: value.toString('base64') })
+  if (Array.isArray(value)) return `[${value.map((v) => v === undefined ? 'null' : canonicalJson(v)).join(',')}]`
+  if (typeof value === 'object') {
+    const entries = Object.keys(value).sort()
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
+    return `{${entries.join(',')}}`
+  }
+  return JSON.stringify(value) ?? 'null'
+}
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex')
+
+/** What makes two requests "the same request" for one key: method, URL and parsed body. */
+export function requestFingerprint (method: string, url: string, body: unknown): string {
+  return sha256(canonicalJson({ method: method.toUpperCase(), url, body: sha256(canonicalJson(body)) }))
+}
+
+interface Claim { scope: string, key: string, lease: string }
+
+function selectedHeaders (reply: FastifyReply): StoredResponse['headers'] {
+  const headers: StoredResponse['headers'] = {}
+  for (const name of REPLAYED_RESPONSE_HEADERS) {
+    const v = reply.getHeader(name)
+    if (v === undefined) continue
+    headers[name] = Array.isArray(v) ? v.map(String) : String(v)
+  }
+  return headers
+}
+
+export default fp(async function idempotency (app: FastifyInstance, options: IdempotencyOptions) {
+  const { store } = options
+  const claims = new WeakMap<FastifyRequest, Claim>()
+
+  app.addHook('preValidation', async (request, reply) => {
+    if (request.routeOptions.config?.idempotent !== true) return
+    const raw = request.headers[IDEMPOTENCY_HEADER]
+    if (raw === undefined) return
+    const key = parseIdempotencyKey(raw)
+    // Auth (onRequest) has already accepted this key; without one there is nothing to scope by.
+    const apiKey = presentedKey(request.headers)
+    const scope = sha256(apiKey ?? '')
+    const result = store.begin(scope, key, requestFingerprint(request.method, request.url, request.body))
+    switch (result.kind) {
+      case 'new':
+        claims.set(request, { scope, key, lease: result.lease })
+        return
+      case 'replay':
+        reply.code(result.response.status).headers(result.response.headers)
+          .header(REPLAYED_HEADER, 'true').send(result.response.body)
+        return reply
+      case 'in-flight':
+        throw new IdempotencyConflictError('A request with this Idempotency-Key is still being processed; retry it in a moment.')
+      case 'mismatch':
+        throw new IdempotencyMismatchError('This Idempotency-Key was already used for a different request; use a new key for a new request.')
+    }
+  })
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const claim = claims.get(request)
+    if (claim === undefined) return payload
+    claims.delete(request)
+    try {
+      const body = typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : payload == null ? '' : undefined
+      if (reply.statusCode >= 500 || body === undefined) {
+        if (body === undefined) request.log.warn('idempotency: a streamed response cannot be remembered; key released')
+        store.release(claim.scope, claim.key, claim.lease)
+      } else {
+        store.complete(claim.scope, claim.key, { status: reply.statusCode, headers: selectedHeaders(reply), body }, claim.lease)
+      }
+    } catch (err) {
+      // The response itself is fine; only remembering it failed. The claim lapses (abandonAfterMs).
+      request.log.error({ err }, 'idempotency: could not record the response')
+    }
+    return payload
+  })
+
+  app.addHook('onResponse', async (request) => {
+    const claim = claims.get(request)
+    if (claim === undefined) return
+    claims.delete(request)
+    try { store.release(claim.scope, claim.key, claim.lease) } catch (err) { request.log.error({ err }, 'idempotency: could not release a key') }
+  })
+}, { name: 'ponte-idempotency' })

@@ -1,0 +1,25 @@
+// GET /availability: free slots in a closed date range (design notes §1). Installations
+// whose mapping has no `availability` block answer 404: the resource does not exist there.
+import Type from 'typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Slot } from '../schemas/resources.js'
+import { AvailabilityQuery } from '../schemas/queries.js'
+import { errorResponses } from '../schemas/responses.js'
+import { NotFoundError } from '../errors.js'
+
+const availability: FastifyPluginAsyncTypebox = async (app) => {
+  app.get('/availability', {
+    schema: {
+      tags: ['availability'],
+      summary: 'Free slots in a closed date range (at most 31 days)',
+      querystring: AvailabilityQuery,
+      response: { 200: Type.Array(Slot), ...errorResponses }
+    }
+  }, async (request) => {
+    const service = app.ponte.availability
+    if (!service?.isMapped()) throw new NotFoundError('Availability is not mapped for this installation.')
+    return await service.freeSlots(request.query)
+  })
+}
+
+export default availability

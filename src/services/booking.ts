@@ -1,0 +1,265 @@
+// Booking, state moves and rescheduling. The worst thing Ponte can do is a double booking
+// or a half-written row, so every check that depends on other rows runs inside the same
+// transaction as the write, reading under locks (see Database.transaction).
+import type { Database, Querier } from '../db/database.js'
+import type { CompiledMapping } from '../mapping/compile/index.js'
+import { rangeArgs, type AppointmentRow } from '../mapping/compile/appointment.js'
+import { compileAppointmentWrites, type BookingRef, type CompiledAppointmentWrites } from '../mapping/compile/appointment-write.js'
+import { nowIn } from '../mapping/compile/write.js'
+import type { EntityName, LookupName } from '../mapping/model.js'
+import type { AppointmentT } from '../schemas/resources.js'
+import { addMinutes, isCalendarDate, isClockHour, parseApiDate } from '../normalise/datetime.js'
+import { ConflictError, InvalidInputError, NotFoundError, type FieldIssue } from '../errors.js'
+import { writable } from './writable.js'
+import type { Appointments } from './appointments.js'
+import type { Catalog, Snapshot } from './catalog.js'
+import type { Clients } from './clients.js'
+import { describe, insertRow, requiring } from './client-writes.js'
+import { bindId, matchesType } from './ids.js'
+
+export interface NewAppointment {
+  date: string
+  hour: string
+  client: string
+  professional?: string
+  service?: string
+  location?: string
+  healthInsurance?: string
+  plan?: string
+}
+
+/** Working hours, where the mapping has them (services/availability.ts). */
+export interface Offers {
+  offers: (date: string, hour: string, endHour: string, professional: string, location?: string) => Promise<boolean | undefined>
+  /** The location of the working window holding the slot, when there is exactly one. */
+  workplace: (date: string, hour: string, endHour: string, professional: string) => Promise<string | undefined>
+}
+
+export interface BookingOptions {
+  /** Refuse bookings and reschedules into the past (default true). */
+  refusePast: boolean
+  /** States whose appointments do not hold their slot. */
+  freeing: string[]
+}
+
+const DEFAULT_MINUTES = 30
+/** Pairs that, when the mapping relates them, a booking must respect. */
+const CONSISTENT: [LookupName, LookupName][] = [
+  ['professional', 'service'], ['professional', 'location'], ['professional', 'healthInsurance'],
+  ['service', 'location'], ['service', 'healthInsurance']
+]
+
+export class Booking {
+  private compiledPlans?: CompiledAppointmentWrites
+
+  constructor (
+    private readonly compiled: CompiledMapping,
+    private readonly db: Database,
+    private readonly catalog: Catalog,
+    private readonly clients: Clients,
+    private readonly appointments: Appointments,
+    private readonly hours: Offers | undefined,
+    private readonly options: BookingOptions
+  ) {}
+
+  /** Compiled on first use: a mapping without a write block still serves every read. */
+  private get plans (): CompiledAppointmentWrites {
+    this.compiledPlans ??= writable(() => compileAppointmentWrites(this.compiled.model, this.compiled.dialect), 'appointments')
+    return this.compiledPlans
+  }
+
+  async book (request: NewAppointment): Promise<AppointmentT> {
+    const input = { ...request, ...this.normaliseSlot(request) }
+    const issues: FieldIssue[] = []
+    this.checkSlotInput(input.date, input.hour, issues)
+    const snap = await this.catalog.snapshot()
+    await this.checkRefs(input, snap, issues)
+    if (issues.length > 0) throw new InvalidInputError(describe(issues), issues)
+
+    const minutes = this.minutesFor(input.service, snap)
+    const endHour = addMinutes(input.hour, minutes)
+    if (endHour === undefined) throw new InvalidInputError(`A ${minutes}-minute appointment at ${input.hour} would end after midnight.`, [{ path: '/body/hour', message: 'too late for the appointment\'s length' }])
+    if (input.professional) {
+      await this.checkHours(input.date, input.hour, endHour, input.professional, input.location)
+      // The caller may leave the location out; the professional's hours (or only workplace) tell it.
+      if (input.location === undefined && this.compiled.model.appointment.refs.location) {
+        input.location = await this.hours?.workplace(input.date, input.hour, endHour, input.professional) ?? onlyOne(snap.related('professional', input.professional, 'location'))
+      }
+    }
+
+    const now = nowIn(this.compiled.model.timezone)
+    const args: Record<string, unknown> = {}
+    const put = (values: Record<string, unknown>) => { for (const [c, v] of Object.entries(values)) args[`col:${c}`] = v }
+    put(this.plans.constants(now))
+    put(this.plans.slot({ date: input.date, hour: input.hour, endHour, minutes }))
+    for (const [name, writer] of Object.entries(this.plans.refs) as [BookingRef, NonNullable<CompiledAppointmentWrites['refs'][BookingRef]>][]) {
+      const id = input[name]
+      put(writer.encode(id === undefined ? undefined : bindId(id, writer.columns[0].type)))
+    }
+    for (const [name, joined] of Object.entries(this.plans.joinedRefs) as [BookingRef, NonNullable<CompiledAppointmentWrites['joinedRefs'][BookingRef]>][]) {
+      const id = input[name]
+      if (id === undefined) { args[`col:${joined.column.column}`] = null; continue }
+      const [row] = await this.db.query(joined.lookup, { value: id })
+      if (row?.id === undefined || row.id === null) throw new InvalidInputError(`The ${name} "${id}" cannot hold appointments (nothing in the mapped ${joined.lookup.name} table refers to it).`, [{ path: `/body/${name}`, message: 'cannot be booked' }])
+      args[`col:${joined.column.column}`] = row.id
+    }
+
+    const writers = { ...this.plans.refs, ...Object.fromEntries(Object.entries(this.plans.joinedRefs).map(([k, j]) => [k, { columns: [j.column] }])) }
+    const id = await requiring(writers, async () => await this.db.transaction(async (tx) => {
+      await this.checkFree(tx, { date: input.date, hour: input.hour, endHour, professional: input.professional, client: input.client })
+      return await insertRow(tx, this.plans.insert, args)
+    }))
+    return await this.appointments.get(id)
+  }
+
+  async changeState (id: string, state: string): Promise<string> {
+    const { states } = this.compiled.model
+    if (!states.values.includes(state)) {
+      throw new InvalidInputError(`Unknown state "${state}".`, [{ path: '/body/state', message: `must be one of ${states.values.join(', ')}` }])
+    }
+    const type = this.compiled.model.appointment.key.type
+    if (!matchesType(id, type)) throw new NotFoundError(`No appointment with id "${id}".`)
+    return await this.db.transaction(async (tx) => {
+      const current = await this.current(tx, id)
+      if (current.state === state) return `Appointment ${id} is already ${state}.`
+      if (!(states.moves[current.state] ?? []).includes(state)) {
+        throw new ConflictError(`An appointment in state ${current.state} cannot move to ${state} (allowed: ${(states.moves[current.state] ?? []).join(', ') || 'none'}).`)
+      }
+      // Back from a state that freed the slot: the slot must still be free.
+      if (this.frees(current.state) && !this.frees(state)) {
+        await this.checkFree(tx, { date: current.date, hour: current.hour, endHour: current.endHour ?? addMinutes(current.hour, DEFAULT_MINUTES) ?? '23:59', professional: current.refs.professional, except: id })
+      }
+      await tx.query(this.plans.stateUpdate(state), { id: bindId(id, type), ...prefixed(this.plans.state(state, nowIn(this.compiled.model.timezone))) })
+      return `Appointment ${id} is now ${state}.`
+    })
+  }
+
+  async reschedule (id: string, requested: { date: string, hour: string }): Promise<string> {
+    const slot = this.normaliseSlot(requested)
+    const issues: FieldIssue[] = []
+    this.checkSlotInput(slot.date, slot.hour, issues)
+    if (issues.length > 0) throw new InvalidInputError(describe(issues), issues)
+    const type = this.compiled.model.appointment.key.type
+    if (!matchesType(id, type)) throw new NotFoundError(`No appointment with id "${id}".`)
+    const { states, timezone } = this.compiled.model
+    // Working hours are read before the transaction: SQLite serves one transaction at a time.
+    const before = await this.current(this.db, id, false)
+    const minutes = before.endHour ? minutesBetween(before.hour, before.endHour) : this.minutesFor(before.refs.service, await this.catalog.snapshot())
+    const endHour = addMinutes(slot.hour, minutes)
+    if (endHour === undefined) throw new InvalidInputError(`A ${minutes}-minute appointment at ${slot.hour} would end after midnight.`, [{ path: '/body/hour', message: 'too late for the appointment\'s length' }])
+    if (before.refs.professional) await this.checkHours(slot.date, slot.hour, endHour, before.refs.professional, before.refs.location)
+
+    return await this.db.transaction(async (tx) => {
+      const current = await this.current(tx, id)
+      if (current.refs.professional !== before.refs.professional) throw new ConflictError('The appointment changed while it was being rescheduled; try again.')
+      const target = states.onReschedule === 'keep' ? current.state : states.onReschedule
+      if (this.frees(current.state) || (target !== current.state && !(states.moves[current.state] ?? []).includes(target))) {
+        throw new ConflictError(`An appointment in state ${current.state} cannot be rescheduled.`)
+      }
+      await this.checkFree(tx, { date: slot.date, hour: slot.hour, endHour, professional: current.refs.professional, except: id })
+      const now = nowIn(timezone)
+      await tx.query(this.plans.reschedule, {
+        id: bindId(id, type),
+        ...prefixed(this.plans.rescheduleValues(now)),
+        ...prefixed(this.plans.slot({ date: slot.date, hour: slot.hour, endHour, minutes }))
+      })
+      return `Appointment ${id} moved to ${slot.date} ${slot.hour}${target !== current.state ? ` and is now ${target}` : ''}.`
+    })
+  }
+
+  /** '9:30' is 09:30; an ISO date-time stands for its date at the clinic. */
+  private normaliseSlot (s: { date: string, hour: string }): { date: string, hour: string } {
+    const date = s.date.length > 10 ? parseApiDate(s.date, this.compiled.model.timezone) ?? s.date : s.date
+    const hour = /^\d:\d{2}$/.test(s.hour) ? `0${s.hour}` : s.hour
+    return { date, hour }
+  }
+
+  private frees (state: string): boolean {
+    return this.options.freeing.includes(state)
+  }
+
+  private async current (tx: Querier, id: string, lock = true): Promise<AppointmentRow> {
+    const shape = this.compiled.appointments({ filters: [], minimal: false, byId: true, occupancy: true, lock })
+    const [row] = await tx.query(shape.statement, { id: bindId(id, shape.inputTypes.id) })
+    const current = row ? shape.read(row) : undefined
+    if (!current) throw new NotFoundError(`No appointment with id "${id}".`)
+    return current
+  }
+
+  /** 409 when another appointment of the professional (or of the client) overlaps the slot. */
+  private async checkFree (tx: Querier, s: { date: string, hour: string, endHour: string, professional?: string, client?: string, except?: string }): Promise<void> {
+    for (const who of ['professional', 'client'] as const) {
+      const id = s[who]
+      if (id === undefined || !this.compiled.model.appointment.refs[who]) continue
+      const shape = this.compiled.appointments({ filters: [who], minimal: false, occupancy: true, lock: true })
+      if (!matchesType(id, shape.inputTypes[who])) continue
+      const rows = await tx.query(shape.statement, { ...rangeArgs(s.date, s.date), [who]: bindId(id, shape.inputTypes[who]) })
+      const clash = rows.map((r) => shape.read(r)).find((a) => a !== undefined && a.id !== s.except && !this.frees(a.state) &&
+        overlaps(s.hour, s.endHour, a.hour, a.endHour ?? addMinutes(a.hour, DEFAULT_MINUTES) ?? '23:59'))
+      if (clash) {
+        throw new ConflictError(who === 'professional'
+          ? `The professional already has an appointment from ${clash.hour}${clash.endHour ? ` to ${clash.endHour}` : ''} on ${s.date}.`
+          : `The client already has an appointment at ${clash.hour} on ${s.date}.`)
+      }
+    }
+  }
+
+  private async checkHours (date: string, hour: string, endHour: string, professional: string, location?: string): Promise<void> {
+    const offered = await this.hours?.offers(date, hour, endHour, professional, location)
+    if (offered === false) throw new ConflictError(`The professional does not attend on ${date} from ${hour} to ${endHour}${location ? ' at that location' : ''}.`)
+  }
+
+  private checkSlotInput (date: string, hour: string, issues: FieldIssue[]): void {
+    const validDate = isCalendarDate(date)
+    const validHour = isClockHour(hour)
+    if (!validDate) issues.push({ path: '/body/date', message: 'must be a real calendar date (YYYY-MM-DD)' })
+    if (!validHour) issues.push({ path: '/body/hour', message: 'must be an hour from 00:00 to 23:59 (HH:MM)' })
+    if (validDate && validHour && this.options.refusePast) {
+      const now = nowIn(this.compiled.model.timezone)
+      if (`${date} ${hour}` <= `${now.date} ${now.time.slice(0, 5)}`) issues.push({ path: '/body/date', message: `is in the past (now is ${now.date} ${now.time.slice(0, 5)} at the clinic)` })
+    }
+  }
+
+  private async checkRefs (input: NewAppointment, snap: Snapshot, issues: FieldIssue[]): Promise<void> {
+    try {
+      await this.clients.get(input.client)
+    } catch (err) {
+      if (!(err instanceof NotFoundError)) throw err
+      issues.push({ path: '/body/client', message: `no client with id "${input.client}"` })
+    }
+    for (const name of ['professional', 'service', 'location', 'healthInsurance'] as const) {
+      const id = input[name]
+      if (id !== undefined && this.compiled.model.lookups[name] && !snap.record(name, id)) issues.push({ path: `/body/${name}`, message: `no ${name} with id "${id}"` })
+    }
+    if (issues.length > 0) return
+    for (const [a, b] of CONSISTENT) {
+      const x = input[a as keyof NewAppointment]
+      const y = input[b as keyof NewAppointment]
+      if (x === undefined || y === undefined) continue
+      const related = snap.related(a as EntityName, x, b as EntityName)
+      if (related && !related.has(y)) issues.push({ path: `/body/${b}`, message: `${b} "${y}" is not offered with ${a} "${x}"` })
+    }
+  }
+
+  private minutesFor (service: string | undefined, snap: Snapshot): number {
+    const duration = service === undefined ? undefined : snap.record('service', service)?.entity.duration
+    return typeof duration === 'number' && duration > 0 ? duration : this.compiled.model.availability?.slotMinutes ?? DEFAULT_MINUTES
+  }
+}
+
+function onlyOne (ids: Set<string> | undefined): string | undefined {
+  return ids?.size === 1 ? [...ids][0] : undefined
+}
+
+function prefixed (values: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(values).map(([c, v]) => [`col:${c}`, v]))
+}
+
+function overlaps (start: string, end: string, otherStart: string, otherEnd: string): boolean {
+  return start < otherEnd && otherStart < end
+}
+
+function minutesBetween (from: string, to: string): number {
+  const m = (h: string) => Number(h.slice(0, 2)) * 60 + Number(h.slice(3, 5))
+  return Math.max(m(to) - m(from), 1)
+}

@@ -1,0 +1,149 @@
+// Registering and correcting clients. Input is checked whole before anything is written;
+// the answer is the client as the database now holds it.
+import type { Database, Querier } from '../db/database.js'
+import type { CompiledMapping } from '../mapping/compile/index.js'
+import { compileClientWrites, type ClientField, type CompiledClientWrites } from '../mapping/compile/client-write.js'
+import { nowIn, type InsertPlan } from '../mapping/compile/write.js'
+import type { ClientT } from '../schemas/resources.js'
+import { parsePhoneInput } from '../normalise/phone.js'
+import { isValidCpf } from '../normalise/cpf.js'
+import { isCalendarDate, todayIn } from '../normalise/datetime.js'
+import { InvalidInputError, MissingValueError, NotFoundError, type FieldIssue } from '../errors.js'
+import type { Catalog } from './catalog.js'
+import type { Clients } from './clients.js'
+import { bindId, matchesType } from './ids.js'
+import { writable } from './writable.js'
+
+export interface NewClient {
+  name: string
+  phone: string
+  email?: string
+  birthday?: string
+  cpf?: string
+  healthInsurance?: string
+  location?: string
+}
+
+export type ClientPatch = Partial<Pick<NewClient, 'name' | 'email' | 'cpf' | 'birthday'>>
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+export class ClientWrites {
+  private compiledPlans?: CompiledClientWrites
+
+  constructor (private readonly compiled: CompiledMapping, private readonly db: Database, private readonly catalog: Catalog, private readonly clients: Clients) {}
+
+  private get plans (): CompiledClientWrites {
+    this.compiledPlans ??= writable(() => compileClientWrites(this.compiled.model, this.compiled.dialect), 'clients')
+    return this.compiledPlans
+  }
+
+  async create (input: NewClient): Promise<ClientT> {
+    const values = await this.validate(input, true)
+    const now = nowIn(this.compiled.model.timezone)
+    const args: Record<string, unknown> = {}
+    for (const [column, value] of Object.entries(this.plans.constants(now))) args[`col:${column}`] = value
+    for (const [field, writer] of Object.entries(this.plans.writers)) {
+      if (!writer) continue
+      for (const [column, value] of Object.entries(writer.encode(values[field as ClientField]))) args[`col:${column}`] = value
+    }
+    const id = await requiring(this.plans.writers, async () => await this.db.transaction(async (tx) => await insertRow(tx, this.plans.insert, args)))
+    return await this.clients.get(id)
+  }
+
+  async update (id: string, patch: ClientPatch): Promise<ClientT> {
+    const fields = (Object.keys(patch) as ClientField[]).filter((f) => patch[f as keyof ClientPatch] !== undefined)
+    const values = await this.validate(patch, false)
+    const writable = fields.filter((f) => this.plans.writers[f])
+    const type = this.compiled.model.client.key.type
+    await this.clients.get(id) // 404 before anything else
+    if (writable.length > 0 && matchesType(id, type)) {
+      const args: Record<string, unknown> = { id: bindId(id, type) }
+      for (const f of writable) {
+        for (const [column, value] of Object.entries(this.plans.writers[f]?.encode(values[f]) ?? {})) args[`col:${column}`] = value
+      }
+      const statement = this.plans.update(writable)
+      await this.db.transaction(async (tx) => { await tx.query(statement, args) })
+    }
+    return await this.clients.get(id)
+  }
+
+  /** Every problem at once; returns the normalised values. */
+  private async validate (input: Partial<NewClient>, creating: boolean): Promise<Partial<Record<ClientField, string>>> {
+    const issues: FieldIssue[] = []
+    const out: Partial<Record<ClientField, string>> = {}
+    const { phone: phoneOptions, timezone } = this.compiled.model
+    if (input.name !== undefined || creating) {
+      const name = (input.name ?? '').trim().replace(/\s+/g, ' ')
+      if (name === '') issues.push({ path: '/body/name', message: 'must not be blank' })
+      else out.name = name
+    }
+    if (creating) {
+      const phone = parsePhoneInput(input.phone ?? '', phoneOptions)
+      if (!phone) issues.push({ path: '/body/phone', message: 'must be a telephone number (international format, e.g. +5511987654321)' })
+      else out.phone = phone
+    }
+    if (input.email !== undefined) {
+      const email = input.email.trim()
+      if (!EMAIL.test(email)) issues.push({ path: '/body/email', message: 'must be an e-mail address' })
+      else out.email = email
+    }
+    if (input.cpf !== undefined) {
+      const cpf = input.cpf.replace(/[.\-\s]/g, '')
+      if (!/^\d{11}$/.test(cpf) || !isValidCpf(cpf)) issues.push({ path: '/body/cpf', message: 'must be a valid CPF (11 digits with correct check digits)' })
+      else out.cpf = cpf
+    }
+    if (input.birthday !== undefined) {
+      const b = input.birthday.slice(0, 10)
+      if (!isCalendarDate(b) || b < '1900-01-01') issues.push({ path: '/body/birthday', message: 'must be a date (YYYY-MM-DD)' })
+      else if (b > todayIn(timezone)) issues.push({ path: '/body/birthday', message: 'must not be in the future' })
+      else out.birthday = b
+    }
+    for (const ref of ['healthInsurance', 'location'] as const) {
+      const id = input[ref]
+      if (id === undefined || !this.plans.writers[ref]) continue // "may be ignored if not applicable"
+      const snap = await this.catalog.snapshot()
+      if (!snap.record(ref, id)) issues.push({ path: `/body/${ref}`, message: `no ${ref} with id "${id}"` })
+      else out[ref] = id
+    }
+    if (issues.length > 0) throw new InvalidInputError(describe(issues), issues)
+    return out
+  }
+}
+
+export function describe (issues: FieldIssue[]): string {
+  return issues.map((i) => `${i.path.replace('/body/', '')} ${i.message}`).join('; ')
+}
+
+/** Key generation and the INSERT, inside the caller's transaction; returns the new id. */
+export async function insertRow (tx: Querier, plan: InsertPlan, args: Record<string, unknown>): Promise<string> {
+  let id: unknown
+  for (const statement of plan.key.before) {
+    const rows = await tx.query(statement)
+    if (rows.length > 0) id = rows[0].id
+  }
+  if (plan.key.before.length > 0) {
+    if (plan.key.increment) id = Number(id ?? 0) + 1
+    if (id === undefined || id === null) throw new Error(`key generation (${plan.key.before.at(-1)?.name}) returned no value: is the key table row there?`)
+    args[`col:${plan.key.keyColumn}`] = id
+  }
+  const rows = await tx.query(plan.statement, args)
+  if (plan.key.returning) id = rows[0]?.id
+  if (id === undefined || id === null) throw new Error(`${plan.statement.name} returned no key`)
+  return String(id).trim()
+}
+
+/**
+ * Runs a write; a NULL the database refuses becomes a 400 naming the request field that
+ * writes that column (or, for a column no field writes, the installation's mapping).
+ */
+export async function requiring<T> (writers: Partial<Record<string, { columns: { column: string }[] } | undefined>>, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write()
+  } catch (err) {
+    if (!(err instanceof MissingValueError)) throw err
+    const field = Object.entries(writers).find(([, w]) => w?.columns.some((c) => c.column.toLowerCase() === err.column?.toLowerCase()))?.[0]
+    if (field) throw new InvalidInputError(`${field} is required by this installation.`, [{ path: `/body/${field}`, message: 'is required by this installation' }])
+    throw new InvalidInputError('The clinic database requires a value the mapping does not provide; the installation\'s mapping needs a default for it under write.set.')
+  }
+}

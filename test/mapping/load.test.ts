@@ -1,0 +1,94 @@
+import t from 'tap'
+import { readFileSync } from 'node:fs'
+import { parseMapping } from '../../src/mapping/load.js'
+import { buildModel } from '../../src/mapping/model.js'
+import { MappingError } from '../../src/mapping/errors.js'
+import { mappingJsonSchemaText } from '../../src/mapping/json-schema.js'
+
+const base = `version: 1
+installation: test
+resources:
+  appointment:
+    table: dbo.AGENDA
+    key: ID
+    start: { date: DATA, hour: HORA }
+    state: { column: ST, map: { A: WAITING } }
+  client:
+    table: dbo.PAC
+    key: ID
+    fields: { name: NOME }
+`
+
+function issues (text: string) {
+  try {
+    buildModel(parseMapping(text, 'm.yaml'))
+  } catch (err) {
+    if (err instanceof MappingError) return err.issues
+    throw err
+  }
+  return []
+}
+
+t.test('a minimal mapping loads, with defaults filled', async (t) => {
+  const model = buildModel(parseMapping(base, 'm.yaml'))
+  t.equal(model.timezone, 'America/Sao_Paulo')
+  t.same(model.states.values, ['WAITING', 'CONFIRMED', 'CANCELED', 'MISSED', 'DONE'])
+  t.equal(model.states.initial, 'WAITING')
+  t.same(model.appointment.key, { column: 'ID', type: 'int' })
+  t.same(model.client.fields.name, { column: 'NOME', path: '/resources/client/fields/name' })
+})
+
+t.test('schema errors name file, line, path and what was expected', async (t) => {
+  const bad = base.replace('key: ID\n    start', 'key: 12\n    start')
+  const [issue] = issues(bad)
+  t.equal(issue.file, 'm.yaml')
+  t.equal(issue.path, '/resources/appointment/key')
+  t.equal(issue.line, 6)
+  t.match(issue.message, /string or object/)
+  t.match(new MappingError([issue]).message, /^m\.yaml:6:\d+: \/resources\/appointment\/key: /)
+})
+
+t.test('an unknown key is reported at its own line', async (t) => {
+  const [issue] = issues(base.replace('    state:', '    stat: X\n    state:'))
+  t.equal(issue.path, '/resources/appointment/stat')
+  t.equal(issue.line, 8)
+  t.match(issue.message, /unknown key/)
+})
+
+t.test('YAML syntax errors carry a position', async (t) => {
+  const [issue] = issues('version: 1\nresources: [a,\n')
+  t.ok(issue.line !== undefined)
+})
+
+t.test('the wrong version is refused', async (t) => {
+  const [issue] = issues(base.replace('version: 1', 'version: 2'))
+  t.equal(issue.path, '/version')
+})
+
+t.test('semantic checks', async (t) => {
+  t.match(issues(base.replace('start: { date: DATA, hour: HORA }', 'start: { date: DATA }'))[0],
+    { path: '/resources/appointment/start', message: /datetime.*date.*hour/ })
+  t.match(issues(base.replace('map: { A: WAITING }', 'map: { A: ARRIVED }'))[0],
+    { path: '/resources/appointment/state/map/A', message: /ARRIVED.*not one of the states/ })
+  t.match(issues(base.replace('fields: { name: NOME }', 'fields: { name: { column: NOME, template: "{A}" } }'))[0],
+    { path: '/resources/client/fields/name', message: /exactly one source/ })
+  t.match(issues(base + `relations:\n  - { between: [professional, service], via: appointment }\n`),
+    [{ path: '/relations/0/between', message: /professional.*not mapped/ }])
+  t.match(issues(base + `states:\n  moves: { WAITING: [GONE] }\n`)[0], { path: '/states/moves/WAITING/0' })
+})
+
+t.test('errors are located even for semantic problems', async (t) => {
+  const [issue] = issues(base.replace('map: { A: WAITING }', 'map: { A: ARRIVED }'))
+  t.equal(issue.line, 8)
+})
+
+t.test('every sample mapping validates', async (t) => {
+  for (const f of ['mappings/clinica-sorriso.yaml', 'mappings/northwind-health.yaml']) {
+    const text = readFileSync(f, 'utf8')
+    t.doesNotThrow(() => buildModel(parseMapping(text, f)), f)
+  }
+})
+
+t.test('mapping.schema.json is the one generated from the TypeBox definition', async (t) => {
+  t.equal(readFileSync('mapping.schema.json', 'utf8'), mappingJsonSchemaText(), 'run `npm run schema` and commit mapping.schema.json')
+})
