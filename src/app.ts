@@ -19,6 +19,8 @@ export const INTERFACE_VERSION = '1'
 export interface AppOptions {
   /** false: no logs (tests); otherwise the pino level. */
   logLevel?: string | false
+  /** Where log lines go (default stdout); tests read them. */
+  logStream?: NodeJS.WritableStream
   /** An Idempotency-Key store owned by the caller (not closed with the app); default: one opened from config. */
   idempotencyStore?: IdempotencyStore
 }
@@ -26,7 +28,7 @@ export interface AppOptions {
 export async function buildApp (ponte: Ponte, options: AppOptions = {}): Promise<FastifyInstance> {
   const level = options.logLevel ?? ponte.config.logLevel
   const app = Fastify({
-    logger: level === false ? false : loggerOptions(level),
+    logger: level === false ? false : { ...loggerOptions(level), ...(options.logStream ? { stream: options.logStream } : {}) },
     bodyLimit: 64 * 1024
   }).withTypeProvider<TypeBoxTypeProvider>()
   app.setValidatorCompiler(validatorCompiler())

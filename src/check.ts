@@ -3,6 +3,9 @@
 import type { Installation } from './installation.js'
 import { addDays, todayIn } from './normalise/datetime.js'
 import { rangeArgs } from './mapping/compile/appointment.js'
+import { compileAppointmentWrites } from './mapping/compile/appointment-write.js'
+import { compileClientWrites } from './mapping/compile/client-write.js'
+import { CompileError } from './mapping/compile/scope.js'
 import { Catalog } from './services/catalog.js'
 
 export interface CheckReport { ok: boolean, lines: string[] }
@@ -75,6 +78,18 @@ export async function checkInstallation (inst: Installation, today = todayIn(ins
     if (unknown.length > 0) problem(`appointment: ${unknown.length} rows have a state the mapping does not map (ids ${unknown.slice(0, 10).join(', ')})`)
     if (dropped.length === 0 && unknown.length === 0) fine(`appointment: ${rows.length} rows between ${from} and ${to}, all readable`)
     if (danglingRefs > 0) lines.push(`! appointment: ${danglingRefs} rows name a professional, location or service that is not listed (deleted or filtered out)`)
+  }
+  for (const [what, compile] of [
+    ['clients', () => compileClientWrites(inst.model, db.dialect)],
+    ['appointments', () => compileAppointmentWrites(inst.model, db.dialect)]
+  ] as const) {
+    try {
+      compile()
+      fine(`writes of ${what}: mapped`)
+    } catch (err) {
+      if (!(err instanceof CompileError)) throw err
+      lines.push(`! writes of ${what}: not possible (${err.path}: ${err.message}); reads are unaffected`)
+    }
   }
   lines.push(ok ? 'check passed' : 'check found problems')
   return { ok, lines }

@@ -25,8 +25,9 @@ export function loggerOptions (level: string) {
     level,
     redact: { paths: redactPaths, censor: '[redacted]' },
     serializers: {
-      req (request: FastifyRequest) {
-        return { method: request.method, url: redactUrl(request.url), reqId: request.id }
+      // Only method, path and id: headers (keys) and bodies (patients) never reach the log.
+      req (request: Partial<FastifyRequest>) {
+        return { method: request.method, url: typeof request.url === 'string' ? redactUrl(request.url) : undefined, reqId: request.id }
       }
     }
   }
