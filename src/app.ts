@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { Ponte } from './context.js'
 import { loggerOptions } from './logging.js'
 import problems from './plugins/problems.js'
+import openapi from './plugins/openapi.js'
 import { validatorCompiler } from './plugins/validation.js'
 import { requireApiKey } from './plugins/auth.js'
 import idempotency from './plugins/idempotency.js'
@@ -37,6 +38,7 @@ export async function buildApp (ponte: Ponte, options: AppOptions = {}): Promise
   const store = options.idempotencyStore ?? new IdempotencyStore(ponte.config.idempotencyStore, { ttlMs: ponte.config.idempotencyTtlHours * HOUR_MS })
   if (options.idempotencyStore === undefined) app.addHook('onClose', async () => { store.close() })
   await app.register(problems)
+  await app.register(openapi, { version: INTERFACE_VERSION, basePath: ponte.config.basePath })
   app.addHook('onSend', async (_request, reply) => { reply.header('ponte-interface-version', INTERFACE_VERSION) })
   await app.register(health)
   await app.register(async (api) => {
