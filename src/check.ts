@@ -80,8 +80,8 @@ export async function checkInstallation (inst: Installation, today = todayIn(ins
     if (danglingRefs > 0) lines.push(`! appointment: ${danglingRefs} rows name a professional, location or service that is not listed (deleted or filtered out)`)
   }
   for (const [what, compile] of [
-    ['clients', () => compileClientWrites(inst.model, db.dialect)],
-    ['appointments', () => compileAppointmentWrites(inst.model, db.dialect)]
+    ['clients', () => compileClientWrites(inst.model, db.dialect).insert()],
+    ['appointments', () => compileAppointmentWrites(inst.model, db.dialect).insert()]
   ] as const) {
     try {
       compile()

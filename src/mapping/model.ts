@@ -14,9 +14,20 @@ export type Value = ValueObjectDoc & { path: string }
 
 export const DEFAULT_STATES = ['WAITING', 'CONFIRMED', 'CANCELED', 'MISSED', 'DONE']
 
+export interface KeyPart { column: string, type: SqlTypeName }
+
+/**
+ * A table's key. `column`/`type` are its first (usually only) column; `parts` all of them.
+ * The id of a composite key is its values joined by `separator`.
+ */
+export interface KeyModel extends KeyPart {
+  parts: KeyPart[]
+  separator: string
+}
+
 export interface TableModel {
   table: string
-  key: { column: string, type: SqlTypeName }
+  key: KeyModel
   where: ConditionDoc[]
   joins: Record<string, JoinDoc>
   path: string
@@ -89,7 +100,9 @@ export function buildModel (source: SourceDoc): MappingModel {
   }
 
   const table = (t: { table: string, key: unknown, where?: WhereDoc, joins?: Record<string, JoinDoc> }, path: string): TableModel => {
-    const key = typeof t.key === 'string' ? { column: t.key, type: 'int' as SqlTypeName } : { type: 'int' as SqlTypeName, ...(t.key as { column: string, type?: SqlTypeName }) }
+    const part = (k: unknown): KeyPart => typeof k === 'string' ? { column: k, type: 'int' } : { type: 'int', ...(k as { column: string, type?: SqlTypeName }) }
+    const parts = Array.isArray(t.key) ? t.key.map(part) : [part(t.key)]
+    const key: KeyModel = { ...parts[0], parts, separator: doc.idSeparator ?? '-' }
     return { table: t.table, key, where: whereList(t.where), joins: t.joins ?? {}, path }
   }
 

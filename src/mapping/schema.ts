@@ -93,10 +93,14 @@ export const Value = Type.Union([ColumnName, ValueObject], {
   description: 'A column name, or an object with exactly one of column, coalesce, template, rules, sql, value.'
 })
 
-export const Key = Type.Union([ColumnName, Type.Object({
+const KeyPart = Type.Union([ColumnName, Type.Object({
   column: ColumnName,
   type: Type.Optional(SqlType)
 }, { additionalProperties: false })])
+
+export const Key = Type.Union([KeyPart, Type.Array(KeyPart, { minItems: 2, description: 'A key of several columns: its id is their values joined by `idSeparator`.' })], {
+  description: 'The key column (type int unless given), or a list of them.'
+})
 
 // Write side (implemented by the booking issue; part of v1 so the format does not break later).
 export const WriteValue = Type.Union([
@@ -262,6 +266,7 @@ export const Mapping = Type.Object({
     defaultCountry: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$' })),
     defaultAreaCode: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$' }))
   }, { additionalProperties: false })),
+  idSeparator: Type.Optional(Type.String({ minLength: 1, maxLength: 3, description: 'Joins the columns of a composite key into one id (default `-`).' })),
   search: Type.Optional(Type.Array(SearchKind, { minItems: 1, description: 'Kinds of term GET /clients/search matches.' })),
   settings: Type.Optional(Type.Record(Type.String(), Literal, { description: 'Values writes may use (userId, …).' })),
   states: Type.Optional(StateSettings),

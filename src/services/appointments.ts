@@ -9,6 +9,7 @@ import { InvalidInputError, NotFoundError } from '../errors.js'
 import type { Catalog } from './catalog.js'
 import type { Lookups } from './lookups.js'
 import { bindId, matchesType } from './ids.js'
+import { keyArgs } from '../mapping/compile/key.js'
 import type { LookupName } from '../mapping/model.js'
 
 export interface AppointmentQuery {
@@ -63,8 +64,8 @@ export class Appointments {
 
   async get (id: string): Promise<AppointmentT> {
     const compiled = this.compiled.appointments({ filters: [], minimal: false, byId: true })
-    const type = compiled.inputTypes.id
-    const [found] = matchesType(id, type) ? await this.run(compiled, { id: bindId(id, type) }, false) : []
+    const args = keyArgs(this.compiled.model.appointment.key, id)
+    const [found] = args ? await this.run(compiled, args, false) : []
     if (!found) throw new NotFoundError(`No appointment with id "${id}".`)
     return found
   }

@@ -16,6 +16,7 @@ import type { Catalog, Snapshot } from './catalog.js'
 import type { Clients } from './clients.js'
 import { describe, insertRow, requiring } from './client-writes.js'
 import { bindId, matchesType } from './ids.js'
+import { keyArgs } from '../mapping/compile/key.js'
 
 export interface NewAppointment {
   date: string
@@ -104,10 +105,11 @@ export class Booking {
       args[`col:${joined.column.column}`] = row.id
     }
 
+    const insert = writable(() => this.plans.insert(), 'appointments')
     const writers = { ...this.plans.refs, ...Object.fromEntries(Object.entries(this.plans.joinedRefs).map(([k, j]) => [k, { columns: [j.column] }])) }
     const id = await requiring(writers, async () => await this.db.transaction(async (tx) => {
       await this.checkFree(tx, { date: input.date, hour: input.hour, endHour, professional: input.professional, client: input.client })
-      return await insertRow(tx, this.plans.insert, args)
+      return await insertRow(tx, insert, args)
     }))
     return await this.appointments.get(id)
   }
@@ -117,8 +119,7 @@ export class Booking {
     if (!states.values.includes(state)) {
       throw new InvalidInputError(`Unknown state "${state}".`, [{ path: '/body/state', message: `must be one of ${states.values.join(', ')}` }])
     }
-    const type = this.compiled.model.appointment.key.type
-    if (!matchesType(id, type)) throw new NotFoundError(`No appointment with id "${id}".`)
+    const key = this.keyOf(id)
     return await this.db.transaction(async (tx) => {
       const current = await this.current(tx, id)
       if (current.state === state) return `Appointment ${id} is already ${state}.`
@@ -129,7 +130,7 @@ export class Booking {
       if (this.frees(current.state) && !this.frees(state)) {
         await this.checkFree(tx, { date: current.date, hour: current.hour, endHour: current.endHour ?? addMinutes(current.hour, DEFAULT_MINUTES) ?? '23:59', professional: current.refs.professional, except: id })
       }
-      await tx.query(this.plans.stateUpdate(state), { id: bindId(id, type), ...prefixed(this.plans.state(state, nowIn(this.compiled.model.timezone))) })
+      await tx.query(this.plans.stateUpdate(state), { ...key, ...prefixed(this.plans.state(state, nowIn(this.compiled.model.timezone))) })
       return `Appointment ${id} is now ${state}.`
     })
   }
@@ -139,8 +140,7 @@ export class Booking {
     const issues: FieldIssue[] = []
     this.checkSlotInput(slot.date, slot.hour, issues)
     if (issues.length > 0) throw new InvalidInputError(describe(issues), issues)
-    const type = this.compiled.model.appointment.key.type
-    if (!matchesType(id, type)) throw new NotFoundError(`No appointment with id "${id}".`)
+    const key = this.keyOf(id)
     const { states, timezone } = this.compiled.model
     // Working hours are read before the transaction: SQLite serves one transaction at a time.
     const before = await this.current(this.db, id, false)
@@ -159,7 +159,7 @@ export class Booking {
       await this.checkFree(tx, { date: slot.date, hour: slot.hour, endHour, professional: current.refs.professional, except: id })
       const now = nowIn(timezone)
       await tx.query(this.plans.reschedule, {
-        id: bindId(id, type),
+        ...key,
         ...prefixed(this.plans.rescheduleValues(now)),
         ...prefixed(this.plans.slot({ date: slot.date, hour: slot.hour, endHour, minutes }))
       })
@@ -174,13 +174,20 @@ export class Booking {
     return { date, hour }
   }
 
+  /** The key inputs for an appointment id; an id no row can have is a 404 at once. */
+  private keyOf (id: string): Record<string, unknown> {
+    const args = keyArgs(this.compiled.model.appointment.key, id)
+    if (!args) throw new NotFoundError(`No appointment with id "${id}".`)
+    return args
+  }
+
   private frees (state: string): boolean {
     return this.options.freeing.includes(state)
   }
 
   private async current (tx: Querier, id: string, lock = true): Promise<AppointmentRow> {
     const shape = this.compiled.appointments({ filters: [], minimal: false, byId: true, occupancy: true, lock })
-    const [row] = await tx.query(shape.statement, { id: bindId(id, shape.inputTypes.id) })
+    const [row] = await tx.query(shape.statement, this.keyOf(id))
     const current = row ? shape.read(row) : undefined
     if (!current) throw new NotFoundError(`No appointment with id "${id}".`)
     return current

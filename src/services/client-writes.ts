@@ -11,7 +11,7 @@ import { isCalendarDate, todayIn } from '../normalise/datetime.js'
 import { InvalidInputError, MissingValueError, NotFoundError, type FieldIssue } from '../errors.js'
 import type { Catalog } from './catalog.js'
 import type { Clients } from './clients.js'
-import { bindId, matchesType } from './ids.js'
+import { keyArgs } from '../mapping/compile/key.js'
 import { writable } from './writable.js'
 
 export interface NewClient {
@@ -47,7 +47,8 @@ export class ClientWrites {
       if (!writer) continue
       for (const [column, value] of Object.entries(writer.encode(values[field as ClientField]))) args[`col:${column}`] = value
     }
-    const id = await requiring(this.plans.writers, async () => await this.db.transaction(async (tx) => await insertRow(tx, this.plans.insert, args)))
+    const insert = writable(() => this.plans.insert(), 'clients')
+    const id = await requiring(this.plans.writers, async () => await this.db.transaction(async (tx) => await insertRow(tx, insert, args)))
     return await this.clients.get(id)
   }
 
@@ -55,10 +56,10 @@ export class ClientWrites {
     const fields = (Object.keys(patch) as ClientField[]).filter((f) => patch[f as keyof ClientPatch] !== undefined)
     const values = await this.validate(patch, false)
     const writable = fields.filter((f) => this.plans.writers[f])
-    const type = this.compiled.model.client.key.type
     await this.clients.get(id) // 404 before anything else
-    if (writable.length > 0 && matchesType(id, type)) {
-      const args: Record<string, unknown> = { id: bindId(id, type) }
+    const key = keyArgs(this.compiled.model.client.key, id)
+    if (writable.length > 0 && key) {
+      const args: Record<string, unknown> = { ...key }
       for (const f of writable) {
         for (const [column, value] of Object.entries(this.plans.writers[f]?.encode(values[f]) ?? {})) args[`col:${column}`] = value
       }

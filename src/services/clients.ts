@@ -8,7 +8,7 @@ import { classifyTerm, type TermReading } from '../normalise/search-term.js'
 import { phoneSearchFragment, samePhone } from '../normalise/phone.js'
 import { foldName, normaliseEmail } from '../normalise/text.js'
 import { InvalidInputError, NotFoundError } from '../errors.js'
-import { bindId, matchesType } from './ids.js'
+import { keyArgs } from '../mapping/compile/key.js'
 
 export interface Page { limit: number, offset: number }
 
@@ -21,8 +21,8 @@ export class Clients {
   }
 
   async get (id: string): Promise<ClientT> {
-    const type = this.compiled.model.client.key.type
-    const rows = matchesType(id, type) ? await this.db.query(this.compiled.clients.byId, { id: bindId(id, type) }) : []
+    const args = keyArgs(this.compiled.model.client.key, id)
+    const rows = args ? await this.db.query(this.compiled.clients.byId, args) : []
     const [client] = this.readAll(rows)
     if (!client) throw new NotFoundError(`No client with id "${id}".`)
     return client

@@ -232,11 +232,20 @@ SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DUR
 -- @p4 int = input:client
 SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DURACAO] AS [c3], [t].[SITUACAO] AS [c4], [t].[CONFIRMADO] AS [c5], [t].[FL_HIGIENE] AS [c6], [t].[ID_HIGIENISTA] AS [c7], [t].[ID_PROFISSIONAL] AS [c8] FROM [dbo].[AGENDA] [t] WITH (UPDLOCK, HOLDLOCK) WHERE ([t].[EXCLUIDO] IS NULL OR RTRIM([t].[EXCLUIDO]) <> @p1) AND [t].[DATA] >= @p2 AND [t].[DATA] <= @p3 AND [t].[ID_PACIENTE] = @p4 ORDER BY [t].[DATA], [t].[HORA], [t].[ID_AGENDA]
 
--- /resources/client/write/key.bump
+-- client.update[birthday,cpf,email,name]
+-- @p1 ntext = input:col:NOME
+-- @p2 ntext = input:col:EMAIL
+-- @p3 char = input:col:CPF
+-- @p4 date = input:col:DT_NASC
+-- @p5 int = input:id
+-- @p6 text = "P"
+UPDATE [t] SET [NOME] = @p1, [EMAIL] = @p2, [CPF] = @p3, [DT_NASC] = @p4 FROM [dbo].[PACIENTE] [t] WHERE [t].[ID_PACIENTE] = @p5 AND RTRIM([t].[TIPO]) = @p6 AND [t].[DT_EXCLUSAO] IS NULL
+
+-- client.key.bump
 -- @p1 text = "PACIENTE"
 UPDATE [k] SET [ULTIMO] = [k].[ULTIMO] + 1 FROM [dbo].[SEQUENCIAL] [k] WHERE [k].[TABELA] = @p1
 
--- /resources/client/write/key.read
+-- client.key.read
 -- @p1 text = "PACIENTE"
 SELECT [k].[ULTIMO] AS [id] FROM [dbo].[SEQUENCIAL] [k] WHERE [k].[TABELA] = @p1
 
@@ -252,20 +261,11 @@ SELECT [k].[ULTIMO] AS [id] FROM [dbo].[SEQUENCIAL] [k] WHERE [k].[TABELA] = @p1
 -- @p9 text = input:col:USUARIO_CAD
 INSERT INTO [dbo].[PACIENTE] ([ID_PACIENTE], [NOME], [EMAIL], [CPF], [DT_NASC], [CELULAR], [TIPO], [DT_CADASTRO], [USUARIO_CAD]) VALUES (@p1, @p2, @p3, @p4, @p5, @p6, @p7, @p8, @p9)
 
--- client.update[birthday,cpf,email,name]
--- @p1 ntext = input:col:NOME
--- @p2 ntext = input:col:EMAIL
--- @p3 char = input:col:CPF
--- @p4 date = input:col:DT_NASC
--- @p5 int = input:id
--- @p6 text = "P"
-UPDATE [t] SET [NOME] = @p1, [EMAIL] = @p2, [CPF] = @p3, [DT_NASC] = @p4 FROM [dbo].[PACIENTE] [t] WHERE [t].[ID_PACIENTE] = @p5 AND RTRIM([t].[TIPO]) = @p6 AND [t].[DT_EXCLUSAO] IS NULL
-
--- /resources/appointment/write/key.bump
+-- appointment.key.bump
 -- @p1 text = "AGENDA"
 UPDATE [k] SET [ULTIMO] = [k].[ULTIMO] + 1 FROM [dbo].[SEQUENCIAL] [k] WHERE [k].[TABELA] = @p1
 
--- /resources/appointment/write/key.read
+-- appointment.key.read
 -- @p1 text = "AGENDA"
 SELECT [k].[ULTIMO] AS [id] FROM [dbo].[SEQUENCIAL] [k] WHERE [k].[TABELA] = @p1
 

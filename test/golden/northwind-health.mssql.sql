@@ -197,6 +197,15 @@ SELECT [t].[id] AS [c0], [t].[starts_at] AS [c1], [t].[ends_at] AS [c2], [t].[st
 -- @p3 int = input:client
 SELECT [t].[id] AS [c0], [t].[starts_at] AS [c1], [t].[ends_at] AS [c2], [t].[status] AS [c3], [t].[doctor_ref] AS [c4] FROM [appointments] [t] WITH (UPDLOCK, HOLDLOCK) WHERE [t].[deleted_at] IS NULL AND [t].[starts_at] >= @p1 AND [t].[starts_at] < @p2 AND [t].[patient_id] = @p3 ORDER BY [t].[starts_at], [t].[id]
 
+-- client.update[birthday,cpf,email,name]
+-- @p1 ntext = input:col:first_name
+-- @p2 ntext = input:col:last_name
+-- @p3 ntext = input:col:email
+-- @p4 text = input:col:national_id
+-- @p5 date = input:col:birth_date
+-- @p6 int = input:id
+UPDATE [t] SET [first_name] = @p1, [last_name] = @p2, [email] = @p3, [national_id] = @p4, [birth_date] = @p5 FROM [patients] [t] WHERE [t].[id] = @p6 AND [t].[deleted_at] IS NULL
+
 -- client.insert
 -- @p1 ntext = input:col:first_name
 -- @p2 ntext = input:col:last_name
@@ -206,15 +215,6 @@ SELECT [t].[id] AS [c0], [t].[starts_at] AS [c1], [t].[ends_at] AS [c2], [t].[st
 -- @p6 text = input:col:mobile
 -- @p7 datetime = input:col:created_at
 DECLARE @ponte_ids TABLE ([id] NVARCHAR(450)); INSERT INTO [patients] ([first_name], [last_name], [email], [national_id], [birth_date], [mobile], [created_at]) OUTPUT INSERTED.[id] INTO @ponte_ids ([id]) VALUES (@p1, @p2, @p3, @p4, @p5, @p6, @p7); SELECT [id] FROM @ponte_ids
-
--- client.update[birthday,cpf,email,name]
--- @p1 ntext = input:col:first_name
--- @p2 ntext = input:col:last_name
--- @p3 ntext = input:col:email
--- @p4 text = input:col:national_id
--- @p5 date = input:col:birth_date
--- @p6 int = input:id
-UPDATE [t] SET [first_name] = @p1, [last_name] = @p2, [email] = @p3, [national_id] = @p4, [birth_date] = @p5 FROM [patients] [t] WHERE [t].[id] = @p6 AND [t].[deleted_at] IS NULL
 
 -- appointment.insert
 -- @p1 datetime = input:col:starts_at

@@ -177,3 +177,62 @@ t.test('compile errors point into the mapping file', async (t) => {
     t.ok((issue.line ?? 0) > 0)
   }
 })
+
+t.test('composite keys: ids are the key values joined by idSeparator', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'ponte-composite-'))
+  const file = join(dir, 'c.db')
+  const raw = new BetterSqlite3(file)
+  raw.exec(`
+    CREATE TABLE AG (UNIT INTEGER, NUM INTEGER, DAY TEXT, AT TEXT, ST TEXT, PAT INTEGER, DOC TEXT, PRIMARY KEY (UNIT, NUM));
+    CREATE TABLE PROF (UNIT INTEGER, CODE TEXT, NAME TEXT, PRIMARY KEY (UNIT, CODE));
+    CREATE TABLE PAT (ID INTEGER PRIMARY KEY, NAME TEXT);
+    INSERT INTO PROF VALUES (1, 'A', 'Dr. A'), (2, 'A', 'Dr. A (unit 2)');
+    INSERT INTO PAT VALUES (5, 'Paciente');
+    INSERT INTO AG VALUES (1, 100, '2026-03-10', '09:00', 'A', 5, 'A'), (2, 100, '2026-03-10', '10:00', 'A', 5, 'A'), (2, 101, '2026-03-11', '10:00', 'C', 5, 'A');
+  `)
+  raw.close()
+  const mapping = `
+version: 1
+installation: composite
+idSeparator: '-'
+resources:
+  appointment:
+    table: AG
+    key: [UNIT, NUM]
+    start: { date: { column: DAY, format: text }, hour: AT }
+    state: { column: ST, map: { A: WAITING, C: CONFIRMED } }
+    refs:
+      client: PAT
+      professional: { template: '{UNIT}-{DOC}' }
+  client: { table: PAT, key: ID, fields: { name: NAME } }
+  professional:
+    table: PROF
+    key: [UNIT, { column: CODE, type: text }]
+    fields: { name: NAME }
+relations:
+  - { between: [professional, client], via: appointment }
+`
+  const db = openSqlite(file)
+  const compiled = compileMapping(buildModel(parseMapping(mapping, 'composite.yaml')), db.dialect)
+  const app = await buildApp(createPonte(loadConfig({ API_KEYS: KEY, IDEMPOTENCY_STORE: ':memory:' }), db, compiled), { logLevel: false })
+  t.teardown(async () => { await app.close(); await db.close(); rmSync(dir, { recursive: true, force: true }) })
+  const get = async (url: string) => {
+    const res = await app.inject({ url, headers: { 'x-api-key': KEY } })
+    return { status: res.statusCode, body: JSON.parse(res.body) }
+  }
+  const patch = async (url: string, payload: unknown) => (await app.inject({ method: 'PATCH', url, payload: payload as object, headers: { 'x-api-key': KEY } })).statusCode
+
+  const { body: list } = await get('/appointments?start=2026-03-10&end=2026-03-11')
+  t.same(list.map((a: any) => [a.id, a.professional?.id]), [['1-100', '1-A'], ['2-100', '2-A'], ['2-101', '2-A']])
+  t.equal(list[1].professional.name, 'Dr. A (unit 2)', 'nested through a composite id')
+  t.same((await get('/appointments/2-101')).body.state, 'CONFIRMED')
+  t.equal((await get('/appointments/2')).status, 404, 'a partial id matches nothing')
+  t.equal((await get('/appointments/x-101')).status, 404, 'a part of the wrong type matches nothing')
+  t.same((await get('/appointments?start=2026-03-10&end=2026-03-11&professional=2-A')).body.map((a: any) => a.id), ['2-100', '2-101'])
+  t.same((await get('/professionals/1-A')).body, { id: '1-A', name: 'Dr. A' })
+  t.equal(await patch('/appointments/1-100/state', { state: 'CONFIRMED' }), 200, 'state moves update by every key column')
+  t.same((await get('/appointments?start=2026-03-10&end=2026-03-10&state=CONFIRMED')).body.map((a: any) => a.id), ['1-100'])
+  const created = await app.inject({ method: 'POST', url: '/appointments', payload: { date: '2099-01-01', hour: '10:00', client: '5' }, headers: { 'x-api-key': KEY } })
+  t.equal(created.statusCode, 501, 'a composite key Ponte cannot generate: not writable, said plainly')
+  t.match(JSON.parse(created.body).detail, /composite key/)
+})

@@ -34,7 +34,7 @@ t.test('a minimal mapping loads, with defaults filled', async (t) => {
   t.equal(model.timezone, 'America/Sao_Paulo')
   t.same(model.states.values, ['WAITING', 'CONFIRMED', 'CANCELED', 'MISSED', 'DONE'])
   t.equal(model.states.initial, 'WAITING')
-  t.same(model.appointment.key, { column: 'ID', type: 'int' })
+  t.same(model.appointment.key, { column: 'ID', type: 'int', parts: [{ column: 'ID', type: 'int' }], separator: '-' })
   t.same(model.client.fields.name, { column: 'NOME', path: '/resources/client/fields/name' })
 })
 

@@ -5,6 +5,7 @@ import { toStoredDate, toStoredHour, type DateFormat, type HourFormat } from '..
 import type { EntityName, MappingModel, Value } from '../model.js'
 import type { SqlTypeName } from '../schema.js'
 import { CompileError } from './scope.js'
+import { idType } from './key.js'
 import { fieldWriter, insertPlan, updatePlan, uniqueColumns, writeValues, type FieldWriter, type InsertPlan, type NowParts } from './write.js'
 
 export const BOOKING_REFS = ['client', 'professional', 'service', 'healthInsurance', 'plan', 'location'] as const
@@ -22,7 +23,8 @@ export interface JoinedRef {
 }
 
 export interface CompiledAppointmentWrites {
-  insert: InsertPlan
+  /** Compiled on first use: a table whose key Ponte cannot generate still takes state moves. */
+  insert: () => InsertPlan
   refs: Partial<Record<BookingRef, FieldWriter>>
   joinedRefs: Partial<Record<BookingRef, JoinedRef>>
   /** Columns for a slot (start, and end where the mapping stores one). */
@@ -75,7 +77,8 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
     ...Object.values(joinedRefs).map((j) => j?.column as Columned),
     ...set, ...initial
   ])
-  const insert = insertPlan('appointment.insert', a, a.write, columns, dialect)
+  let insertCompiled: InsertPlan | undefined
+  const insert = () => (insertCompiled ??= insertPlan('appointment.insert', a, a.write, columns, dialect))
   const updates = new Map<string, Statement>()
   const values = (list: { column: string, value: (now: NowParts) => unknown }[], now: NowParts) =>
     Object.fromEntries(list.map((w) => [w.column, w.value(now)]))
@@ -101,9 +104,10 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
 }
 
 function keyType (model: MappingModel, name: EntityName): SqlTypeName {
-  if (name === 'client') return model.client.key.type
+  if (name === 'client') return idType(model.client.key)
   if (name === 'plan') return 'text'
-  return model.lookups[name]?.key.type ?? 'int'
+  const lookup = model.lookups[name]
+  return lookup ? idType(lookup.key) : 'int'
 }
 
 // The professional decided by rules is written to the rules' fallback column (the regular

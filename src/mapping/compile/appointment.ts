@@ -7,6 +7,7 @@ import { addDays, addMinutes } from '../../normalise/datetime.js'
 import type { EntityName, MappingModel, Value } from '../model.js'
 import type { SqlTypeName } from '../schema.js'
 import { clientReader } from './client.js'
+import { idType, keyMatch, keyReader, keyRefs, keyText } from './key.js'
 import { dateOf, hourOf, idOf, minutesOf, textOf, type Decoder } from './decode.js'
 import type { Row } from './entity.js'
 import { Scope } from './scope.js'
@@ -57,9 +58,7 @@ export function compileAppointments (mapping: MappingModel, dialect: Dialect, sh
   const cols = new Columns()
   const inputTypes: Record<string, SqlTypeName> = {}
 
-  const keyExpr = scope.ref(m.key.column, `${m.path}/key`)
-  const keyAlias = cols.add(keyExpr)
-  const id = idOf((row) => row[keyAlias])
+  const id = keyReader(m.key, scope, cols, `${m.path}/key`)
   const startDate = (m.start.datetime ?? m.start.date) as Value
   const dateFallback = m.start.datetime ? 'datetime' : 'date'
   const date = dateOf(startDate, valueReader(startDate, scope, cols), dateFallback)
@@ -86,20 +85,18 @@ export function compileAppointments (mapping: MappingModel, dialect: Dialect, sh
     const c = mapping.client
     const cScope = new Scope(dialect, c, 'c')
     client = clientReader(c, cScope, cols, mapping.phone)
-    const refType = clientRef.type ?? c.key.type
+    const refType = clientRef.type ?? idType(c.key)
     const left = valueSql(clientRef, scope, params)
-    const right = cScope.ref(c.key.column, `${c.path}/key`)
-    const on = isTextType(refType) === isTextType(c.key.type)
-      ? `${right} = ${left}`
-      : `${dialect.asText(right)} = ${dialect.trim(dialect.asText(left))}`
+    const on = c.key.parts.length === 1 && isTextType(refType) === isTextType(c.key.type)
+      ? `${cScope.ref(c.key.column, `${c.path}/key`)} = ${left}`
+      : `${keyText(c.key, cScope, params, `${c.path}/key`)} = ${dialect.trim(dialect.asText(left))}`
     const cWhere = cScope.where(params)
     joins.push({ table: dialect.table(c.table), alias: 'c', on: [on, ...cWhere].join(' AND ') }, ...cScope.joins(params))
   }
 
   where.push(...scope.where(params))
   if (shape.byId) {
-    where.push(`${keyExpr} = ${params.input('id', m.key.type)}`)
-    inputTypes.id = m.key.type
+    where.push(keyMatch(m.key, scope, params, `${m.path}/key`))
   } else {
     where.push(...dateRange(startDate, !!m.start.datetime, scope, params))
   }
@@ -109,14 +106,15 @@ export function compileAppointments (mapping: MappingModel, dialect: Dialect, sh
       continue
     }
     const ref = m.refs[f] as Value
-    const type = ref.type ?? (f === 'client' ? mapping.client.key.type : mapping.lookups[f]?.key.type ?? 'int')
+    const target = f === 'client' ? mapping.client : mapping.lookups[f]
+    const type = ref.type ?? (target ? idType(target.key) : 'int')
     inputTypes[f] = type
     where.push(`${valueSql(ref, scope, params)} = ${params.input(f, type)}`)
   }
 
   const hourExpr = m.start.hour && m.start.hour.column !== undefined ? scope.ref(m.start.hour.column, m.start.hour.path) : undefined
   const startExpr = scope.ref(startDate.column as string, startDate.path)
-  const orderBy = [startExpr, ...(hourExpr ? [hourExpr] : []), keyExpr]
+  const orderBy = [startExpr, ...(hourExpr ? [hourExpr] : []), ...keyRefs(m.key, scope, `${m.path}/key`)]
   const statement: Statement = {
     name: shapeName(shape),
     sql: dialect.select({

@@ -7,6 +7,7 @@ import { toStoredPhone } from '../../normalise/phone.js'
 import { toStoredDate, type DateFormat } from '../../normalise/datetime.js'
 import type { MappingModel } from '../model.js'
 import type { SqlTypeName } from '../schema.js'
+import { idType } from './key.js'
 import { fieldWriter, insertPlan, updatePlan, writeValues, uniqueColumns, type FieldWriter, type InsertPlan, type NowParts } from './write.js'
 
 export const PATCHABLE = ['name', 'email', 'cpf', 'birthday'] as const
@@ -14,7 +15,8 @@ export type ClientField = typeof PATCHABLE[number] | 'phone' | 'healthInsurance'
 
 export interface CompiledClientWrites {
   writers: Partial<Record<ClientField, FieldWriter>>
-  insert: InsertPlan
+  /** Compiled on first use: a table whose key Ponte cannot generate can still be corrected. */
+  insert: () => InsertPlan
   /** UPDATE for exactly these fields (built on first use). */
   update: (fields: ClientField[]) => Statement
   /** Values of the `set` columns for an insert at `now`. */
@@ -40,12 +42,14 @@ export function compileClientWrites (model: MappingModel, dialect: Dialect): Com
     const other = rel.between[1 - clientSide]
     if (other !== 'healthInsurance' && other !== 'location') continue
     if (rel.columns[clientSide].column !== c.key.column) continue
-    const type = rel.columns[1 - clientSide].type ?? model.lookups[other]?.key.type ?? 'int'
+    const lookup = model.lookups[other]
+    const type = rel.columns[1 - clientSide].type ?? (lookup ? idType(lookup.key) : 'int')
     writers[other] = fieldWriter(rel.columns[1 - clientSide], type)
   }
   const set = writeValues(model, write?.set, `${c.path}/write/set`)
   const fieldColumns = Object.values(writers).flatMap((w) => w?.columns ?? [])
-  const insert = insertPlan('client.insert', c, write, uniqueColumns([...fieldColumns, ...set]), dialect)
+  let insertCompiled: InsertPlan | undefined
+  const insert = () => (insertCompiled ??= insertPlan('client.insert', c, write, uniqueColumns([...fieldColumns, ...set]), dialect))
   const updates = new Map<string, Statement>()
   return {
     writers,

@@ -8,7 +8,8 @@ import type { ClientModel, MappingModel } from '../model.js'
 import { normaliseCpf } from '../../normalise/cpf.js'
 import { samePhone, toE164, type PhoneOptions } from '../../normalise/phone.js'
 import type { SearchKind } from '../../normalise/search-term.js'
-import { dateOf, idOf, textOf, type Decoder } from './decode.js'
+import { dateOf, textOf, type Decoder } from './decode.js'
+import { keyMatch, keyReader, keyRefs } from './key.js'
 import { objectReader, type Row } from './entity.js'
 import { Scope } from './scope.js'
 import { Columns, valueReader, valueSql } from './value.js'
@@ -17,8 +18,7 @@ export type ClientReader = (row: Row) => ClientT | undefined
 
 /** Adds what a client needs to `cols` and returns its reader; used alone or inside a join. */
 export function clientReader (model: ClientModel, scope: Scope, cols: Columns, phone: PhoneOptions): ClientReader {
-  const keyAlias = cols.add(scope.ref(model.key.column, `${model.path}/key`))
-  const id = idOf((row) => row[keyAlias])
+  const id = keyReader(model.key, scope, cols, `${model.path}/key`)
   const f = model.fields
   const text = (name: string): Decoder<unknown> | undefined => f[name] ? textOf(valueReader(f[name], scope, cols)) : undefined
   const decoders: Record<string, Decoder<unknown>> = {}
@@ -69,19 +69,18 @@ export function compileClients (mapping: MappingModel, dialect: Dialect): Compil
     const cols = new Columns()
     const read = clientReader(model, scope, cols, mapping.phone)
     const where = scope.where(params)
-    const key = scope.ref(model.key.column, `${model.path}/key`)
     const more = extra(scope, params)
     const page = more.page ? { limit: params.input('limit', 'int'), offset: params.input('offset', 'int') } : undefined
     const statement: Statement = {
       name,
-      sql: dialect.select({ columns: cols.list, from: { table: dialect.table(model.table), alias: 't' }, joins: scope.joins(params), where: [...where, ...more.where], orderBy: [key], page }),
+      sql: dialect.select({ columns: cols.list, from: { table: dialect.table(model.table), alias: 't' }, joins: scope.joins(params), where: [...where, ...more.where], orderBy: keyRefs(model.key, scope, `${model.path}/key`), page }),
       params: params.params
     }
     return { statement, read }
   }
   const page = build('client.page', () => ({ where: [], page: true }))
   const byId = build('client.byId', (scope, params) => ({
-    where: [`${scope.ref(model.key.column, `${model.path}/key`)} = ${params.input('id', model.key.type)}`]
+    where: [keyMatch(model.key, scope, params, `${model.path}/key`)]
   }))
   const searches = new Map<string, Statement>()
   return {

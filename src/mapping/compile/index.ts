@@ -103,12 +103,14 @@ export function writeStatements (model: MappingModel, dialect: Dialect): Stateme
   }
   attempt(() => {
     const c = compileClientWrites(model, dialect)
-    out.push(...c.insert.key.before, c.insert.statement, c.update([...PATCHABLE].filter((f) => c.writers[f])))
+    out.push(c.update([...PATCHABLE].filter((f) => c.writers[f])))
+    attempt(() => { const insert = c.insert(); out.push(...insert.key.before, insert.statement) })
   })
   attempt(() => {
     const a = compileAppointmentWrites(model, dialect)
-    out.push(...a.insert.key.before, ...Object.values(a.joinedRefs).map((j) => j.lookup), a.insert.statement,
-      ...model.states.values.flatMap((s) => { try { return [a.stateUpdate(s)] } catch { return [] } }), a.reschedule)
+    attempt(() => { const insert = a.insert(); out.push(...insert.key.before, ...Object.values(a.joinedRefs).map((j) => j.lookup), insert.statement) })
+    for (const state of model.states.values) attempt(() => { out.push(a.stateUpdate(state)) })
+    out.push(a.reschedule)
   })
   return out
 }

@@ -3,7 +3,8 @@
 import type { Dialect } from '../../sql/dialect.js'
 import { ParamList, type Statement } from '../../sql/statement.js'
 import type { LookupModel, LookupName, Value } from '../model.js'
-import { booleanOf, idOf, minutesOf, numberOf, textOf, type Decoder } from './decode.js'
+import { booleanOf, minutesOf, numberOf, textOf, type Decoder } from './decode.js'
+import { keyReader, keyRefs } from './key.js'
 import { objectReader, type Row } from './entity.js'
 import { Scope } from './scope.js'
 import { Columns, valueReader, type Reader } from './value.js'
@@ -31,9 +32,7 @@ export function compileLookup (model: LookupModel, dialect: Dialect): CompiledLo
   const scope = new Scope(dialect, model, 't')
   const params = new ParamList(dialect)
   const cols = new Columns()
-  const key = scope.ref(model.key.column, `${model.path}/key`)
-  const keyAlias = cols.add(key)
-  const id = idOf((row) => row[keyAlias])
+  const id = keyReader(model.key, scope, cols, `${model.path}/key`)
   const decoders: Record<string, Decoder<unknown>> = {}
   for (const [field, value] of Object.entries(model.fields)) {
     decoders[field] = fieldDecoder(KINDS[field] ?? 'text', value, valueReader(value, scope, cols))
@@ -43,7 +42,7 @@ export function compileLookup (model: LookupModel, dialect: Dialect): CompiledLo
   const where = scope.where(params)
   const all: Statement = {
     name: `${model.name}.all`,
-    sql: dialect.select({ columns: cols.list, from: { table: dialect.table(model.table), alias: 't' }, joins: scope.joins(params), where, orderBy: [key] }),
+    sql: dialect.select({ columns: cols.list, from: { table: dialect.table(model.table), alias: 't' }, joins: scope.joins(params), where, orderBy: keyRefs(model.key, scope, `${model.path}/key`) }),
     params: params.params
   }
   const required = REQUIRED[model.name]

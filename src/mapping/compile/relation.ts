@@ -4,6 +4,7 @@ import type { Dialect } from '../../sql/dialect.js'
 import { ParamList, type Statement } from '../../sql/statement.js'
 import type { AppointmentModel, EntityName, MappingModel, RelationModel, Value } from '../model.js'
 import { idOf } from './decode.js'
+import { idType } from './key.js'
 import type { Row } from './entity.js'
 import { Scope, type ScopeSource } from './scope.js'
 import { Columns, valueReader, valueSql } from './value.js'
@@ -51,7 +52,7 @@ export function compileRelation (rel: RelationModel, model: MappingModel, dialec
   const clientValue = values[clientSide]
   const readOther = idOf(valueReader(values[clientSide === 0 ? 1 : 0], scope, cols))
   const where = scope.where(params)
-  const clientType = clientValue.type ?? model.client.key.type
+  const clientType = clientValue.type ?? idType(model.client.key)
   where.push(`${valueSql(clientValue, scope, params)} = ${params.input('client', clientType)}`)
   return {
     between: rel.between,

@@ -8,6 +8,7 @@ import type { MappingModel, TableModel, Value } from '../model.js'
 import { literalType } from './condition.js'
 import { CompileError, Scope } from './scope.js'
 import { isTextType, templateParts } from './value.js'
+import { keyMatch } from './key.js'
 
 type WriteValueDoc = NonNullable<WriteSpecDoc['set']>[string]
 
@@ -110,8 +111,10 @@ export interface KeyPlan {
 
 export function keyPlan (table: TableModel, write: WriteSpecDoc | undefined, dialect: Dialect): KeyPlan {
   const gen = write?.key ?? { generate: 'identity' as const }
+  if (table.key.parts.length > 1) throw new CompileError(`${table.path}/key`, 'rows with a composite key cannot be created through Ponte (their key is not generated)')
   const base = { keyColumn: table.key.column, keyType: table.key.type, increment: false, before: [] as Statement[] }
   const path = `${table.path}/write/key`
+  const name = `${table.path.split('/').pop() ?? 'table'}.key`
   switch (gen.generate) {
     case 'identity':
       return { ...base, returning: table.key.column }
@@ -121,7 +124,7 @@ export function keyPlan (table: TableModel, write: WriteSpecDoc | undefined, dia
         columns: [{ expr: `MAX(${dialect.column('t', table.key.column)})`, alias: 'id' }],
         from: { table: dialect.table(table.table), alias: 't' }, joins: [], where: [], orderBy: [], lock: true
       })
-      return { ...base, increment: true, before: [{ name: `${path}.max`, sql, params: params.params }] }
+      return { ...base, increment: true, before: [{ name: `${name}.max`, sql, params: params.params }] }
     }
     case 'keyTable': {
       const bump = new ParamList(dialect)
@@ -133,7 +136,7 @@ export function keyPlan (table: TableModel, write: WriteSpecDoc | undefined, dia
         columns: [{ expr: col(gen.valueColumn), alias: 'id' }],
         from: { table: dialect.table(gen.table), alias: 'k' }, joins: [], where: [`${col(gen.nameColumn)} = ${read.constant(gen.name, 'text')}`], orderBy: []
       })
-      return { ...base, before: [{ name: `${path}.bump`, sql: update, params: bump.params }, { name: `${path}.read`, sql: select, params: read.params }] }
+      return { ...base, before: [{ name: `${name}.bump`, sql: update, params: bump.params }, { name: `${name}.read`, sql: select, params: read.params }] }
     }
     case 'sequence': {
       let sql: string
@@ -142,7 +145,7 @@ export function keyPlan (table: TableModel, write: WriteSpecDoc | undefined, dia
       } catch (err) {
         throw new CompileError(path, (err as Error).message)
       }
-      return { ...base, before: [{ name: `${path}.next`, sql, params: [] }] }
+      return { ...base, before: [{ name: `${name}.next`, sql, params: [] }] }
     }
   }
 }
@@ -172,7 +175,7 @@ export function updatePlan (name: string, table: TableModel, columns: { column: 
   const scope = new Scope(dialect, { ...table, joins: {} }, 't')
   const params = new ParamList(dialect)
   const sets = uniqueColumns(columns).map((c) => ({ column: c.column, value: params.input(`col:${c.column}`, c.type) }))
-  const where = [`${scope.ref(table.key.column, `${table.path}/key`)} = ${params.input('id', table.key.type)}`, ...scope.where(params)]
+  const where = [keyMatch(table.key, scope, params, `${table.path}/key`), ...scope.where(params)]
   return { name, sql: dialect.update(table.table, 't', sets, where), params: params.params }
 }
 
