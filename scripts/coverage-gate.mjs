@@ -2,7 +2,7 @@
 // Raise the numbers as coverage grows; never lower them to make a run pass.
 import { readFileSync } from 'node:fs'
 
-const THRESHOLDS = { lines: 92, statements: 92, functions: 90, branches: 82 }
+const THRESHOLDS = { lines: 94, statements: 94, functions: 92, branches: 85 }
 const file = '.tap/report/coverage-summary.json'
 let summary
 try {

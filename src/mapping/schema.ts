@@ -215,8 +215,6 @@ export const StateSettings = Type.Object({
   free: Type.Optional(Type.Array(Type.String(), { description: 'States whose appointments no longer hold their slot (default: CANCELED).' }))
 }, { additionalProperties: false })
 
-const Hour = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' })
-
 export const Availability = Type.Object({
   slotMinutes: Type.Optional(Type.Integer({ minimum: 5, maximum: 480 })),
   weekly: Type.Optional(Type.Object({

@@ -8,9 +8,9 @@ import type { BlockRow, CompiledAvailability, DatedRow, WeeklyRow } from '../map
 import { rangeArgs, type AppointmentRow } from '../mapping/compile/appointment.js'
 import type { EntityName, LookupName } from '../mapping/model.js'
 import type { SlotT } from '../schemas/resources.js'
-import { addDays, daysBetween, isCalendarDate, isClockHour, nowHourIn, parseApiDate, todayIn } from '../normalise/datetime.js'
+import { addDays, isCalendarDate, isClockHour, nowHourIn, todayIn } from '../normalise/datetime.js'
 import { dateRange } from './date-range.js'
-import { InvalidInputError, NotFoundError, type FieldIssue } from '../errors.js'
+import { NotFoundError } from '../errors.js'
 import type { Catalog, Snapshot } from './catalog.js'
 import { bindId, matchesType } from './ids.js'
 

@@ -2,31 +2,15 @@
 // concurrency.test.ts): requests with bodies, direct reads of the legacy tables (what the
 // clinic's own system would see), expected stored formats, and test data that the fixtures
 // do not already hold.
-import { existsSync } from 'node:fs'
 import type tap from 'tap'
-import { sampleApp, SAMPLES, TEST_KEY, type TestApp } from './app.js'
-import { sampleFixture } from '../../src/installation.js'
+import { TEST_KEY, type TestApp } from './app.js'
 import type { MappingModel } from '../../src/mapping/model.js'
 import { isProblem, tableNames } from './contract.js'
 
 export type Test = Parameters<Parameters<typeof tap.test>[0]>[0]
 export type { TestApp }
 
-/** One subtest per sample, on its own fresh copy (with an in-memory Idempotency-Key store). */
-export function forEachSample (t: Test | typeof tap, body: (t: Test, a: TestApp, name: string) => Promise<void>): void {
-  for (const mapping of SAMPLES) {
-    const name = mapping.replace(/^.*\//, '').replace(/\.ya?ml$/, '')
-    if (!existsSync(mapping) || !existsSync(sampleFixture(mapping))) {
-      t.test(name, { skip: `${mapping} or its fixture does not exist yet` }, async () => {})
-      continue
-    }
-    t.test(name, async (t) => {
-      const a = await sampleApp(mapping, { IDEMPOTENCY_STORE: ':memory:' })
-      t.teardown(async () => { await a.close() })
-      await body(t, a, name)
-    })
-  }
-}
+export { forEachSample } from './contract.js'
 
 export interface Reply { status: number, body: any, text: string, headers: Record<string, unknown> }
 

@@ -1,0 +1,225 @@
+// The baseline: what a developer would write by hand for Clínica Sorriso alone. Plain
+// fastify, SQL typed for this schema, rows mapped in plain JS, lookups cached in memory
+// (as Ponte caches them). Only the routes the benchmark measures, and only phone terms in
+// the client search. Phone and CPF parsing reuse src/normalise: that is domain logic any
+// hand-written version needs as well, not mapping machinery.
+import Database from 'better-sqlite3'
+import Fastify, { type FastifyInstance } from 'fastify'
+import { parsePhoneInput, phoneSearchFragment, samePhone, toE164 } from '../src/normalise/phone.js'
+import { normaliseCpf } from '../src/normalise/cpf.js'
+
+type Row = Record<string, any>
+type Obj = Record<string, unknown>
+
+const TTL_MS = 300_000
+const STATES: Record<string, string> = { X: 'CANCELED', F: 'MISSED', R: 'DONE' }
+const KINDS: Record<string, string> = { C: 'Consulta', R: 'Retorno', P: 'Primeira vez', U: 'Urgência', E: 'Encaixe' }
+const PHONE_OPTS = { defaultCountry: 'BR', defaultAreaCode: '11' }
+
+const APPOINTMENT_SQL = `
+  SELECT a.ID_AGENDA, a.DATA, a.HORA, a.DURACAO, a.SITUACAO, a.CONFIRMADO, a.TIPO_ATEND,
+         a.FL_HIGIENE, a.ID_HIGIENISTA, a.ID_PROFISSIONAL, a.ID_PROCEDIMENTO, a.ID_CONVENIO,
+         s.ID_UNIDADE, p.ID_ESPECIALIDADE,
+         c.ID_PACIENTE, c.NOME, c.NOME_SOCIAL, c.OBS, c.EMAIL, c.PRONTUARIO, c.CPF, c.DT_NASC,
+         c.CELULAR, c.FONE_RES, c.FONE_COM
+  FROM AGENDA a
+  LEFT JOIN SALA s ON s.ID_SALA = a.ID_SALA
+  LEFT JOIN PROCEDIMENTO p ON p.ID_PROCEDIMENTO = a.ID_PROCEDIMENTO
+  LEFT JOIN PACIENTE c ON c.ID_PACIENTE = a.ID_PACIENTE AND c.TIPO = 'P' AND c.DT_EXCLUSAO IS NULL
+  WHERE a.EXCLUIDO <> 'S'`
+const ORDER = ' ORDER BY a.DATA, a.HORA, a.ID_AGENDA'
+const digits = (col: string): string => [' ', '-', '(', ')', '.', '+', '/'].reduce((sql, c) => `REPLACE(${sql}, '${c}', '')`, col)
+const CLIENT_SQL = `
+  SELECT ID_PACIENTE, NOME, NOME_SOCIAL, OBS, EMAIL, PRONTUARIO, CPF, DT_NASC, CELULAR, FONE_RES, FONE_COM
+  FROM PACIENTE
+  WHERE TIPO = 'P' AND DT_EXCLUSAO IS NULL
+    AND (${digits('CELULAR')} LIKE @f OR ${digits('FONE_RES')} LIKE @f OR ${digits('FONE_COM')} LIKE @f)
+  ORDER BY ID_PACIENTE LIMIT 1000`
+
+const text = (x: unknown): string | undefined => {
+  if (x === null || x === undefined) return undefined
+  const s = String(x).trim()
+  return s === '' ? undefined : s
+}
+/** Template parts joined by the separator before each, written only between non-blank parts. */
+const joinParts = (parts: [string, unknown][]): string | undefined => {
+  let out = ''
+  for (const [sep, x] of parts) {
+    const t = text(x)
+    if (t !== undefined) out += (out === '' ? '' : sep) + t
+  }
+  return out === '' ? undefined : out
+}
+const num = (x: unknown): number | undefined => x === null || x === undefined || x === '' ? undefined : Number(x)
+/** Fields set only when present, as the interface wants. */
+const compact = (o: Obj): Obj => {
+  for (const k of Object.keys(o)) if (o[k] === undefined) delete o[k]
+  return o
+}
+const hourOf = (h: string): string => h.trim().padStart(5, '0') // '9:30 ' → '09:30'
+const plusMinutes = (hour: string, minutes: number): string | undefined => {
+  const total = Number(hour.slice(0, 2)) * 60 + Number(hour.slice(3)) + minutes
+  if (total >= 24 * 60) return undefined
+  return `${String(Math.floor(total / 60)).padStart(2, '0')}:${String(total % 60).padStart(2, '0')}`
+}
+
+function client (r: Row): Obj | undefined {
+  if (r.ID_PACIENTE === null) return undefined
+  const phones: string[] = []
+  for (const raw of [r.CELULAR, r.FONE_RES, r.FONE_COM]) {
+    const p = toE164(raw, PHONE_OPTS)
+    if (p !== undefined && !phones.some((q) => samePhone(q, p))) phones.push(p)
+  }
+  const birthday = text(r.DT_NASC)
+  return compact({
+    id: String(r.ID_PACIENTE),
+    name: text(r.NOME_SOCIAL) ?? text(r.NOME) ?? '',
+    description: text(r.OBS),
+    cpf: normaliseCpf(r.CPF),
+    email: text(r.EMAIL),
+    birthday: birthday !== undefined && birthday > '1900-01-01' ? birthday : undefined,
+    externalId: text(r.PRONTUARIO),
+    phone: phones[0],
+    allPhones: phones.length > 0 ? phones : undefined
+  })
+}
+
+interface Lookups {
+  loadedAt: number
+  professionals: Map<number, Obj>
+  locations: Map<number, Obj>
+  services: Map<number, Obj>
+  insurances: Map<number, Obj>
+  specialties: Map<number, Obj>
+  professionalsByService: Map<number, Obj[]>
+}
+
+function loadLookups (db: Database.Database): Lookups {
+  const all = (sql: string): Row[] => db.prepare(sql).all() as Row[]
+  const byId = (rows: Row[], read: (r: Row) => Obj): Map<number, Obj> => new Map(rows.map((r) => [Number(r.ID), read(r)]))
+  const specialties = byId(all('SELECT ID_ESPECIALIDADE ID, DESCRICAO, CBO FROM ESPECIALIDADE ORDER BY 1'),
+    (r) => compact({ id: String(r.ID), name: text(r.DESCRICAO) ?? '', cbo: text(r.CBO) }))
+  const profSpecialties = new Map<number, Obj[]>()
+  for (const r of all('SELECT ID_PROFISSIONAL, ID_ESPECIALIDADE FROM PROF_ESPECIALIDADE')) {
+    const s = specialties.get(r.ID_ESPECIALIDADE)
+    if (s) profSpecialties.set(r.ID_PROFISSIONAL, [...(profSpecialties.get(r.ID_PROFISSIONAL) ?? []), s])
+  }
+  const professionals = byId(all('SELECT ID_PROFISSIONAL ID, * FROM PROFISSIONAL ORDER BY 1'), (r) => compact({
+    id: String(r.ID),
+    name: text(r.NOME) ?? '',
+    description: text(r.CURRICULO),
+    image: text(r.FOTO_URL),
+    expertise: text(r.TITULO),
+    register: joinParts([['', r.CONSELHO], [' ', r.NR_CONSELHO], ['/', r.UF_CONSELHO]]),
+    specialties: (profSpecialties.get(r.ID) ?? []).sort((a, b) => String(a.name).localeCompare(String(b.name)))
+  }))
+  const locations = byId(all('SELECT ID_UNIDADE ID, * FROM UNIDADE ORDER BY 1'), (r) => {
+    return compact({
+      id: String(r.ID),
+      name: text(r.NOME),
+      address: joinParts([['', r.RUA], [', ', r.NUMERO], [', ', r.COMPLEMENTO], [' - ', r.BAIRRO]]) ?? '',
+      city: text(r.CIDADE),
+      state: text(r.UF),
+      cep: text(r.CEP),
+      lat: num(r.LATITUDE),
+      long: num(r.LONGITUDE)
+    })
+  })
+  const services = byId(all('SELECT ID_PROCEDIMENTO ID, * FROM PROCEDIMENTO ORDER BY 1'), (r) => compact({
+    id: String(r.ID),
+    name: text(r.DESCRICAO) ?? '',
+    price: num(r.VALOR),
+    duration: r.DURACAO_MIN > 0 ? r.DURACAO_MIN : undefined,
+    description: text(r.OBS),
+    preparation: text(r.PREPARO)
+  }))
+  const insurances = byId(all('SELECT ID_CONVENIO ID, NOME, COR FROM CONVENIO ORDER BY 1'),
+    (r) => compact({ id: String(r.ID), name: text(r.NOME) ?? '', color: text(r.COR) }))
+  const professionalsByService = new Map<number, Obj[]>()
+  for (const r of all('SELECT ID_PROCEDIMENTO, ID_PROFISSIONAL FROM PROF_PROCEDIMENTO ORDER BY ID_PROCEDIMENTO, ID_PROFISSIONAL')) {
+    const p = professionals.get(r.ID_PROFISSIONAL)
+    if (p) professionalsByService.set(r.ID_PROCEDIMENTO, [...(professionalsByService.get(r.ID_PROCEDIMENTO) ?? []), p])
+  }
+  return { loadedAt: Date.now(), professionals, locations, services, insurances, specialties, professionalsByService }
+}
+
+export async function buildHandWritten (file: string, apiKey: string): Promise<FastifyInstance> {
+  const db = new Database(file, { fileMustExist: true })
+  let cache = loadLookups(db)
+  const lookups = (): Lookups => Date.now() - cache.loadedAt > TTL_MS ? (cache = loadLookups(db)) : cache
+
+  const byRange = db.prepare(`${APPOINTMENT_SQL} AND a.DATA >= ? AND a.DATA <= ?${ORDER}`)
+  const byRangeProf = db.prepare(`${APPOINTMENT_SQL} AND a.DATA >= ? AND a.DATA <= ?
+    AND CASE WHEN a.FL_HIGIENE = 'S' THEN a.ID_HIGIENISTA ELSE a.ID_PROFISSIONAL END = ?${ORDER}`)
+  const byId = db.prepare(`${APPOINTMENT_SQL} AND a.ID_AGENDA = ?`)
+  const searchPhone = db.prepare(CLIENT_SQL)
+
+  const appointment = (r: Row, l: Lookups): Obj => {
+    const hour = hourOf(r.HORA)
+    const professional = r.FL_HIGIENE === 'S' ? r.ID_HIGIENISTA : r.ID_PROFISSIONAL
+    return compact({
+      id: String(r.ID_AGENDA),
+      date: r.DATA,
+      hour,
+      endHour: r.DURACAO > 0 ? plusMinutes(hour, r.DURACAO) : undefined,
+      state: STATES[r.SITUACAO] ?? (r.SITUACAO === 'C' || r.CONFIRMADO === 'S' ? 'CONFIRMED' : 'WAITING'),
+      classification: r.TIPO_ATEND === null ? undefined : KINDS[r.TIPO_ATEND.trim()],
+      client: client(r),
+      location: l.locations.get(r.ID_UNIDADE),
+      specialty: l.specialties.get(r.ID_ESPECIALIDADE),
+      healthInsurance: l.insurances.get(r.ID_CONVENIO),
+      professional: l.professionals.get(professional),
+      service: l.services.get(r.ID_PROCEDIMENTO)
+    })
+  }
+  const appointments = (rows: Row[]): Obj[] => {
+    const l = lookups()
+    // '9:30 ' sorts after '10:00' in SQL: sort again on the normalised hour (stable).
+    return rows.map((r) => appointment(r, l)).sort((x, y) => {
+      const [a, b] = [x as { date: string, hour: string }, y as { date: string, hour: string }]
+      return a.date < b.date ? -1 : a.date > b.date ? 1 : a.hour < b.hour ? -1 : a.hour > b.hour ? 1 : 0
+    })
+  }
+
+  const app = Fastify({ logger: false })
+  app.addHook('onClose', async () => { db.close() })
+  const expected = `Bearer ${apiKey}`
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.headers.authorization !== expected) return reply.code(401).send({ title: 'Unauthorized', status: 401 })
+  })
+  const DATE = /^\d{4}-\d{2}-\d{2}$/
+  const problem = { title: 'Invalid input', status: 400 }
+
+  app.get<{ Querystring: { start?: string, end?: string, professional?: string } }>('/appointments', async (request, reply) => {
+    const { start, end, professional } = request.query
+    if (!start || !end || !DATE.test(start) || !DATE.test(end) || end < start) return reply.code(400).send(problem)
+    if (professional === undefined) return appointments(byRange.all(start, end) as Row[])
+    if (!/^\d{1,9}$/.test(professional)) return []
+    return appointments(byRangeProf.all(start, end, Number(professional)) as Row[])
+  })
+
+  app.get<{ Params: { id: string } }>('/appointments/:id', async (request, reply) => {
+    const row = /^\d{1,9}$/.test(request.params.id) ? byId.get(Number(request.params.id)) as Row | undefined : undefined
+    if (!row) return reply.code(404).send({ title: 'Not found', status: 404 })
+    return appointment(row, lookups())
+  })
+
+  app.get<{ Querystring: { term?: string } }>('/clients/search', async (request, reply) => {
+    const phone = parsePhoneInput(request.query.term ?? '', PHONE_OPTS)
+    if (phone === undefined) return reply.code(400).send(problem)
+    const rows = searchPhone.all({ f: `%${phoneSearchFragment(phone)}%` }) as Row[]
+    return rows.flatMap((r) => {
+      const c = client(r)
+      return c && (c.allPhones as string[] | undefined)?.some((p) => samePhone(p, phone)) ? [c] : []
+    }).slice(0, 50)
+  })
+
+  app.get<{ Querystring: { service?: string } }>('/professionals', async (request) => {
+    const l = lookups()
+    const service = request.query.service
+    if (service === undefined) return [...l.professionals.values()]
+    return l.professionalsByService.get(Number(service)) ?? []
+  })
+
+  return app
+}

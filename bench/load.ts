@@ -1,0 +1,85 @@
+// Load generator, run in its own process (forked by run.ts) so it gets a core of its own.
+// `connections` keep-alive sockets to 127.0.0.1, each sending the next GET as soon as the
+// previous response is complete, until `durationMs` has passed; then it waits for the
+// requests in flight. Raw sockets rather than http.request: the client must cost less
+// than the servers it measures. Fastify answers with Content-Length, which is all the
+// parsing needed.
+import { connect } from 'node:net'
+import { performance } from 'node:perf_hooks'
+
+export interface LoadJob {
+  port: number
+  path: string
+  headers: Record<string, string>
+  connections: number
+  durationMs: number
+}
+
+export interface LoadResult {
+  requests: number
+  /** Non-2xx responses and socket errors. */
+  failures: number
+  rps: number
+  p50: number
+  p99: number
+}
+
+const HEAD_END = Buffer.from('\r\n\r\n')
+
+export async function load (job: LoadJob): Promise<LoadResult> {
+  const head = [`GET ${job.path} HTTP/1.1`, `Host: 127.0.0.1:${job.port}`, ...Object.entries(job.headers).map(([k, v]) => `${k}: ${v}`)]
+  const request = Buffer.from(`${head.join('\r\n')}\r\n\r\n`, 'latin1')
+  const latencies: number[] = []
+  let failures = 0
+  const started = performance.now()
+  const stopAt = started + job.durationMs
+
+  const connection = async (): Promise<void> => await new Promise((resolve) => {
+    const socket = connect(job.port, '127.0.0.1')
+    socket.setNoDelay(true)
+    let chunks: Buffer[] = []
+    let received = 0
+    let expected = -1 // total bytes of the current response, once its head is read
+    let ok = true
+    let sentAt = 0
+    const send = (): void => {
+      if (performance.now() >= stopAt) { socket.end(); resolve(); return }
+      chunks = []; received = 0; expected = -1
+      sentAt = performance.now()
+      socket.write(request)
+    }
+    socket.on('connect', send)
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk)
+      received += chunk.length
+      if (expected < 0) {
+        const buf = chunks.length === 1 ? chunk : Buffer.concat(chunks)
+        const end = buf.indexOf(HEAD_END)
+        if (end < 0) return
+        const text = buf.subarray(0, end).toString('latin1')
+        const length = /\r\ncontent-length:\s*(\d+)/i.exec(text)
+        if (!length) { failures++; socket.destroy(); resolve(); return }
+        expected = end + HEAD_END.length + Number(length[1])
+        ok = text.startsWith('HTTP/1.1 2')
+      }
+      if (received < expected) return
+      latencies.push(performance.now() - sentAt)
+      if (!ok) failures++
+      send()
+    })
+    socket.on('error', () => { failures++; resolve() })
+  })
+
+  await Promise.all(Array.from({ length: job.connections }, connection))
+  const seconds = (performance.now() - started) / 1000
+  latencies.sort((a, b) => a - b)
+  const at = (q: number): number => latencies.length === 0 ? NaN : latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]
+  return { requests: latencies.length, failures, rps: latencies.length / seconds, p50: at(0.5), p99: at(0.99) }
+}
+
+// Forked by run.ts: one job per message, one result back.
+if (process.send) {
+  process.on('message', (job: LoadJob) => {
+    void load(job).then((result) => process.send?.(result))
+  })
+}
