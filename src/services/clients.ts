@@ -54,7 +54,8 @@ function prefilterArgs (r: TermReading): Record<string, unknown> {
     case 'phone': return { phoneFragment: `%${phoneSearchFragment(r.value)}%` }
     case 'cpf': return { cpfFragment: `%${r.value.replace(/^0+/, '')}%` }
     case 'email': return { email: r.value }
-    case 'name': return { namePattern: `%${escapeLike(r.value).split(' ').join('%')}%` }
+    // Anchored at both ends: the whole name, spacing aside; a first name alone finds no one.
+    case 'name': return { namePattern: escapeLike(r.value).split(' ').join('%') }
   }
 }
 

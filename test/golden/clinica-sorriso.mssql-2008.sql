@@ -95,7 +95,7 @@ SELECT [c0], [c1], [c2], [c3], [c4], [c5], [c6], [c7], [c8], [c9], [c10] FROM (S
 -- @p2 ntext = input:namePattern
 -- @p3 int = input:limit
 -- @p4 int = input:offset
-SELECT [c0], [c1], [c2], [c3], [c4], [c5], [c6], [c7], [c8], [c9], [c10] FROM (SELECT [t].[ID_PACIENTE] AS [c0], [t].[NOME_SOCIAL] AS [c1], [t].[NOME] AS [c2], [t].[OBS] AS [c3], [t].[EMAIL] AS [c4], [t].[PRONTUARIO] AS [c5], [t].[CPF] AS [c6], [t].[DT_NASC] AS [c7], [t].[CELULAR] AS [c8], [t].[FONE_RES] AS [c9], [t].[FONE_COM] AS [c10], ROW_NUMBER() OVER (ORDER BY [t].[ID_PACIENTE]) AS [__rn] FROM [dbo].[PACIENTE] [t] WHERE RTRIM([t].[TIPO]) = @p1 AND [t].[DT_EXCLUSAO] IS NULL AND (CAST(COALESCE(NULLIF(LTRIM(RTRIM([t].[NOME_SOCIAL])), ''), NULLIF(LTRIM(RTRIM([t].[NOME])), '')) AS NVARCHAR(4000)) COLLATE Latin1_General_CI_AI LIKE @p2)) AS [__page] WHERE [__rn] > @p4 AND [__rn] <= @p4 + @p3 ORDER BY [__rn]
+SELECT [c0], [c1], [c2], [c3], [c4], [c5], [c6], [c7], [c8], [c9], [c10] FROM (SELECT [t].[ID_PACIENTE] AS [c0], [t].[NOME_SOCIAL] AS [c1], [t].[NOME] AS [c2], [t].[OBS] AS [c3], [t].[EMAIL] AS [c4], [t].[PRONTUARIO] AS [c5], [t].[CPF] AS [c6], [t].[DT_NASC] AS [c7], [t].[CELULAR] AS [c8], [t].[FONE_RES] AS [c9], [t].[FONE_COM] AS [c10], ROW_NUMBER() OVER (ORDER BY [t].[ID_PACIENTE]) AS [__rn] FROM [dbo].[PACIENTE] [t] WHERE RTRIM([t].[TIPO]) = @p1 AND [t].[DT_EXCLUSAO] IS NULL AND (LTRIM(RTRIM(CAST(COALESCE(NULLIF(LTRIM(RTRIM([t].[NOME_SOCIAL])), ''), NULLIF(LTRIM(RTRIM([t].[NOME])), '')) AS NVARCHAR(4000)))) COLLATE Latin1_General_CI_AI LIKE @p2)) AS [__page] WHERE [__rn] > @p4 AND [__rn] <= @p4 + @p3 ORDER BY [__rn]
 
 -- appointment.list[]
 -- @p1 text = "P"

@@ -79,7 +79,7 @@ SELECT [t].[id] AS [c0], [t].[first_name] AS [c1], [t].[last_name] AS [c2], [t].
 -- @p2 ntext = input:namePattern
 -- @p3 int = input:limit
 -- @p4 int = input:offset
-SELECT [t].[id] AS [c0], [t].[first_name] AS [c1], [t].[last_name] AS [c2], [t].[notes] AS [c3], [t].[photo_url] AS [c4], [t].[email] AS [c5], [t].[mrn] AS [c6], [t].[national_id] AS [c7], [t].[birth_date] AS [c8], [t].[mobile] AS [c9], [t].[home_phone] AS [c10] FROM [patients] [t] WHERE [t].[deleted_at] IS NULL AND (CAST(ISNULL(CAST([t].[first_name] AS NVARCHAR(4000)), N'') + ISNULL(CAST(@p1 AS NVARCHAR(4000)), N'') + ISNULL(CAST([t].[last_name] AS NVARCHAR(4000)), N'') AS NVARCHAR(4000)) COLLATE Latin1_General_CI_AI LIKE @p2) ORDER BY [t].[id] OFFSET @p4 ROWS FETCH NEXT @p3 ROWS ONLY
+SELECT [t].[id] AS [c0], [t].[first_name] AS [c1], [t].[last_name] AS [c2], [t].[notes] AS [c3], [t].[photo_url] AS [c4], [t].[email] AS [c5], [t].[mrn] AS [c6], [t].[national_id] AS [c7], [t].[birth_date] AS [c8], [t].[mobile] AS [c9], [t].[home_phone] AS [c10] FROM [patients] [t] WHERE [t].[deleted_at] IS NULL AND (LTRIM(RTRIM(CAST(ISNULL(CAST([t].[first_name] AS NVARCHAR(4000)), N'') + ISNULL(CAST(@p1 AS NVARCHAR(4000)), N'') + ISNULL(CAST([t].[last_name] AS NVARCHAR(4000)), N'') AS NVARCHAR(4000)))) COLLATE Latin1_General_CI_AI LIKE @p2) ORDER BY [t].[id] OFFSET @p4 ROWS FETCH NEXT @p3 ROWS ONLY
 
 -- appointment.list[]
 -- @p1 datetime = input:fromDatetime

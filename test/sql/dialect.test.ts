@@ -118,8 +118,8 @@ t.test('mssql expression helpers are valid on SQL Server 2008 R2', async (t) => 
     const sql = `SELECT ${exprs.map((e, i) => `${e} AS [c${i}]`).join(', ')} FROM [dbo].[PACIENTE] [t] WHERE ${d.foldedLike(col, d.placeholder(2))}`
     validTsql(t, sql, 2008, 'every helper in one statement')
   }
-  t.equal(mssql.foldedLike('[t].[N]', '@p1'), 'CAST([t].[N] AS NVARCHAR(4000)) COLLATE Latin1_General_CI_AI LIKE @p1')
-  t.equal(mssqlDialect({ searchCollation: 'Latin1_General_100_CI_AI' }).foldedLike('[t].[N]', '@p1'), 'CAST([t].[N] AS NVARCHAR(4000)) COLLATE Latin1_General_100_CI_AI LIKE @p1')
+  t.equal(mssql.foldedLike('[t].[N]', '@p1'), 'LTRIM(RTRIM(CAST([t].[N] AS NVARCHAR(4000)))) COLLATE Latin1_General_CI_AI LIKE @p1')
+  t.equal(mssqlDialect({ searchCollation: 'Latin1_General_100_CI_AI' }).foldedLike('[t].[N]', '@p1'), 'LTRIM(RTRIM(CAST([t].[N] AS NVARCHAR(4000)))) COLLATE Latin1_General_100_CI_AI LIKE @p1')
 })
 
 t.test('sqlite select and helpers run', async (t) => {
