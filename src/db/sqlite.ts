@@ -38,6 +38,7 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
     } catch (err) {
       const code = (err as { code?: string }).code ?? ''
       if (code === 'SQLITE_BUSY') throw new DatabaseUnavailableError('The database is locked by another writer.', err)
+      if (code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_CANTOPEN') || code === 'SQLITE_FULL') throw new DatabaseUnavailableError(undefined, err)
       if (code === 'SQLITE_CONSTRAINT_NOTNULL') throw missingValue(err)
       if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw new ConflictError('The clinic database already holds a row with that key.')
       if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw new InvalidInputError('A related record the clinic database requires does not exist.')

@@ -37,9 +37,7 @@ export class Appointments {
   async list (q: AppointmentQuery): Promise<AppointmentT[]> {
     const { timezone, states, appointment } = this.compiled.model
     const { start, end } = dateRange(q, timezone, this.limits.maxRangeDays)
-    if (q.state !== undefined && !states.values.includes(q.state)) {
-      throw new InvalidInputError(`Unknown state "${q.state}".`, [{ path: '/state', message: `must be one of ${states.values.join(', ')}` }])
-    }
+    const state = q.state === undefined ? undefined : stateName(q.state, states.values, '/state')
     const filters: AppointmentFilter[] = []
     const args = rangeArgs(start, end)
     for (const f of ['location', 'service', 'professional', 'client'] as const) {
@@ -49,7 +47,7 @@ export class Appointments {
       if (!appointment.refs[f]) return []
       filters.push(f)
     }
-    if (q.state !== undefined) { filters.push('state'); args.state = q.state }
+    if (state !== undefined) { filters.push('state'); args.state = state }
     const minimal = q.minimal === true
     const compiled = this.compiled.appointments({ filters, minimal })
     for (const f of filters) {
@@ -99,4 +97,11 @@ function strip (a: AppointmentRow): AppointmentT {
   if (a.endHour !== undefined) out.endHour = a.endHour
   if (a.classification !== undefined) out.classification = a.classification
   return out
+}
+
+/** A state of the installation's vocabulary, whatever its case ('confirmed' is CONFIRMED); else 400. */
+export function stateName (input: string, values: string[], path: string): string {
+  const name = input.trim().toUpperCase()
+  if (!values.includes(name)) throw new InvalidInputError(`Unknown state "${input}".`, [{ path, message: `must be one of ${values.join(', ')}` }])
+  return name
 }

@@ -11,7 +11,7 @@ import type { AppointmentT } from '../schemas/resources.js'
 import { addMinutes, isCalendarDate, isClockHour, parseApiDate } from '../normalise/datetime.js'
 import { ConflictError, InvalidInputError, NotFoundError, type FieldIssue } from '../errors.js'
 import { writable } from './writable.js'
-import type { Appointments } from './appointments.js'
+import { stateName, type Appointments } from './appointments.js'
 import type { Catalog, Snapshot } from './catalog.js'
 import type { Clients } from './clients.js'
 import { describe, insertRow, requiring } from './client-writes.js'
@@ -114,11 +114,9 @@ export class Booking {
     return await this.appointments.get(id)
   }
 
-  async changeState (id: string, state: string): Promise<string> {
+  async changeState (id: string, requested: string): Promise<string> {
     const { states } = this.compiled.model
-    if (!states.values.includes(state)) {
-      throw new InvalidInputError(`Unknown state "${state}".`, [{ path: '/body/state', message: `must be one of ${states.values.join(', ')}` }])
-    }
+    const state = stateName(requested, states.values, '/body/state')
     const key = this.keyOf(id)
     return await this.db.transaction(async (tx) => {
       const current = await this.current(tx, id)
