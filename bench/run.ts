@@ -2,7 +2,7 @@
 // "Ponte stays within 10% of a hand-written route"). Both serve the same fresh SQLite copy of
 // sample installation 1 on 127.0.0.1; the load comes from a forked process (bench/load.ts).
 // Prints figures and exits 0: it measures, it does not judge.
-//   BENCH_SECONDS (default 4), BENCH_WARMUP_SECONDS (1), BENCH_CONNECTIONS (8)
+//   BENCH_SECONDS (default 3), BENCH_WARMUP_SECONDS (2: Ponte's JIT needs ~2-3 s to settle), BENCH_CONNECTIONS (8)
 import { fork } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { isDeepStrictEqual } from 'node:util'
@@ -15,8 +15,8 @@ import { buildApp } from '../src/app.js'
 import { buildHandWritten } from './hand-written.js'
 import type { LoadJob, LoadResult } from './load.js'
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 4)
-const warmup = Number(process.env.BENCH_WARMUP_SECONDS ?? 1)
+const seconds = Number(process.env.BENCH_SECONDS ?? 3)
+const warmup = Number(process.env.BENCH_WARMUP_SECONDS ?? 2)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 8)
 const key = 'bench-key-0123456789abcdef'
 const headers = { authorization: `Bearer ${key}` }

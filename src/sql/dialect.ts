@@ -37,6 +37,8 @@ export interface Dialect {
   concat(parts: string[]): string
   /** Case- and accent-insensitive LIKE against a pattern already folded by the caller. */
   foldedLike(expr: string, pattern: string): string
+  /** 'DD/MM/YYYY' text as 'YYYY-MM-DD' text, so it compares as a date. */
+  dmyAsIso(expr: string): string
   /** Table hint that holds update locks on what a select reads ('' where the transaction already does). */
   readonly lockHint: string
   /** INSERT; with `returning`, the statement yields one row whose `id` is that column's new value. */

@@ -27,6 +27,7 @@ export function mssqlDialect (options: MssqlDialectOptions = {}): Dialect {
     // ISNULL(x, '') + … rather than CONCAT(): CONCAT arrived in SQL Server 2012.
     concat: (parts) => parts.map((p) => `ISNULL(CAST(${p} AS NVARCHAR(4000)), N'')`).join(' + '),
     foldedLike: (e, pattern) => `LTRIM(RTRIM(CAST(${e} AS NVARCHAR(4000)))) COLLATE ${collation} LIKE ${pattern}`,
+    dmyAsIso: (e) => `(SUBSTRING(${e}, 7, 4) + '-' + SUBSTRING(${e}, 4, 2) + '-' + SUBSTRING(${e}, 1, 2))`,
     // Booking reads the professional's day under these hints, so two bookings of one slot
     // serialise instead of both seeing it free.
     lockHint: ' WITH (UPDLOCK, HOLDLOCK)',

@@ -22,6 +22,7 @@ export const sqlite: Dialect = {
   concat: (parts) => parts.map((p) => `COALESCE(${p}, '')`).join(' || '),
   // ponte_fold is registered on every connection by the SQLite driver (db/sqlite.ts).
   foldedLike: (e, pattern) => `ponte_fold(${e}) LIKE ${pattern}`,
+  dmyAsIso: (e) => `(SUBSTR(${e}, 7, 4) || '-' || SUBSTR(${e}, 4, 2) || '-' || SUBSTR(${e}, 1, 2))`,
   // BEGIN IMMEDIATE already holds the database's write lock for the whole transaction.
   lockHint: '',
   insert (table, columns, values, returning) {

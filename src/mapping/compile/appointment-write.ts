@@ -152,13 +152,15 @@ function compileSlot (model: MappingModel): SlotWriter {
   }
   if (start.datetime) {
     const c = plain(start.datetime, 'the start')
-    columns.push({ column: c, type: 'datetime' })
+    // A datetime column, or text holding 'YYYY-MM-DD HH:MM:SS' (which sorts and compares the same).
+    columns.push({ column: c, type: start.datetime?.format === 'text' ? 'text' : 'datetime' })
     encoders.push((s) => ({ [c]: `${s.date} ${s.hour}:00` }))
   } else {
     const dc = plain(start.date, 'the date')
-    const df = (start.date?.format ?? 'date') as DateFormat
+    const format = start.date?.format ?? 'date'
+    const df = (format === 'dmy' ? 'text' : format) as DateFormat
     columns.push({ column: dc, type: df === 'int' ? 'int' : df === 'text' ? 'text' : df === 'datetime' ? 'datetime' : 'date' })
-    encoders.push((s) => ({ [dc]: df === 'datetime' ? `${s.date} 00:00:00` : toStoredDate(s.date, df) }))
+    encoders.push((s) => ({ [dc]: df === 'datetime' ? `${s.date} 00:00:00` : toStoredDate(s.date, df, format === 'dmy' ? 'dmy' : 'iso') }))
     const hc = plain(start.hour, 'the hour')
     const hf = (start.hour?.format ?? 'text') as HourFormat
     columns.push({ column: hc, type: hourType(hf) })

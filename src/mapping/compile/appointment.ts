@@ -61,9 +61,11 @@ export function compileAppointments (mapping: MappingModel, dialect: Dialect, sh
   const id = keyReader(m.key, scope, cols, `${m.path}/key`)
   const startDate = (m.start.datetime ?? m.start.date) as Value
   const dateFallback = m.start.datetime ? 'datetime' : 'date'
-  const date = dateOf(startDate, valueReader(startDate, scope, cols), dateFallback)
+  // One value holding date and time reads as a datetime, whether the column is one or text.
+  const startRead = m.start.datetime ? { ...startDate, format: 'datetime' as const } : startDate
+  const date = dateOf(startRead, valueReader(startDate, scope, cols), dateFallback)
   const hourValue = (m.start.datetime ?? m.start.hour) as Value
-  const hour = hourOf(hourValue, valueReader(hourValue, scope, cols), m.start.datetime ? 'datetime' : 'text')
+  const hour = hourOf(m.start.datetime ? startRead : hourValue, valueReader(hourValue, scope, cols), m.start.datetime ? 'datetime' : 'text')
   const endHour = endReader(m.end, scope, cols, hour)
   const state = textOf(valueReader(m.state, scope, cols))
   const classification = m.classification && !shape.occupancy ? textOf(valueReader(m.classification, scope, cols)) : () => undefined
@@ -177,22 +179,29 @@ export function dateRange (v: Value, isDatetime: boolean, scope: Scope, params: 
 // The two halves of `dateRange`, each bound with the column's type (inputs from `rangeArgs`):
 // also what an overlap test needs (a period's first day <= to AND its last day >= from).
 export function dateOnOrAfter (v: Value, isDatetime: boolean, scope: Scope, params: ParamList): string {
-  const { col, format, type, suffix } = storedDate(v, isDatetime, scope)
-  if (format === 'datetime') return `${col} >= ${params.input('fromDatetime', 'datetime')}`
-  return `${col} >= ${params.input(`from${suffix}`, type)}`
+  const s = storedDate(v, isDatetime, scope)
+  return `${s.col} >= ${params.input(s.from, s.type)}`
 }
 
 export function dateOnOrBefore (v: Value, isDatetime: boolean, scope: Scope, params: ParamList): string {
-  const { col, format, type, suffix } = storedDate(v, isDatetime, scope)
-  if (format === 'datetime') return `${col} < ${params.input('afterDatetime', 'datetime')}`
-  return `${col} <= ${params.input(`to${suffix}`, type)}`
+  const s = storedDate(v, isDatetime, scope)
+  return s.until === 'after' ? `${s.col} < ${params.input(s.to, s.type)}` : `${s.col} <= ${params.input(s.to, s.type)}`
 }
 
-function storedDate (v: Value, isDatetime: boolean, scope: Scope): { col: string, format: string, type: SqlTypeName, suffix: string } {
+/**
+ * How a stored date compares with a range, by its format. A date and time in one value
+ * (a datetime, or 'YYYY-MM-DD HH:MM' text) is compared with [first day, day after last);
+ * a plain date with [first day, last day]. 'DD/MM/YYYY' text is rearranged first, which
+ * costs its index: the only way to range over it.
+ */
+function storedDate (v: Value, isDatetime: boolean, scope: Scope): { col: string, type: SqlTypeName, from: string, to: string, until: 'after' | 'last' } {
   const col = scope.ref(v.column as string, v.path)
   const format = v.format ?? (isDatetime ? 'datetime' : 'date')
-  const type: SqlTypeName = format === 'int' ? 'int' : format === 'text' ? 'text' : 'date'
-  return { col, format, type, suffix: format === 'int' ? 'Int' : '' }
+  if (format === 'datetime') return { col, type: 'datetime', from: 'fromDatetime', to: 'afterDatetime', until: 'after' }
+  if (format === 'int') return { col, type: 'int', from: 'fromInt', to: 'toInt', until: 'last' }
+  if (format === 'dmy') return { col: scope.dialect.dmyAsIso(col), type: 'text', from: 'from', to: 'to', until: 'last' }
+  if (format === 'text' && isDatetime) return { col, type: 'text', from: 'from', to: 'after', until: 'after' }
+  return { col, type: format === 'text' ? 'text' : 'date', from: 'from', to: 'to', until: 'last' }
 }
 
 /** The inputs of a closed date range, in every form `dateRange` may have bound. */
@@ -200,6 +209,7 @@ export function rangeArgs (from: string, to: string): Record<string, unknown> {
   return {
     from,
     to,
+    after: addDays(to, 1),
     fromInt: Number(from.replace(/-/g, '')),
     toInt: Number(to.replace(/-/g, '')),
     fromDatetime: `${from} 00:00:00`,

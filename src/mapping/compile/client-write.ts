@@ -26,13 +26,14 @@ export interface CompiledClientWrites {
 export function compileClientWrites (model: MappingModel, dialect: Dialect): CompiledClientWrites {
   const c = model.client
   const write = c.write
-  const dateFormat = (c.fields.birthday?.format ?? 'date') as DateFormat
+  const format = c.fields.birthday?.format ?? 'date'
+  const dateFormat = (format === 'dmy' ? 'text' : format) as DateFormat
   const dateType: SqlTypeName = dateFormat === 'int' ? 'int' : dateFormat === 'text' ? 'text' : dateFormat === 'datetime' ? 'datetime' : 'date'
   const writers: Partial<Record<ClientField, FieldWriter>> = {
     name: fieldWriter(c.fields.name, 'ntext'),
     email: fieldWriter(c.fields.email, 'ntext'),
     cpf: fieldWriter(c.fields.cpf, 'text', (x) => formatCpf(String(x), write?.cpfFormat ?? 'digits')),
-    birthday: fieldWriter(c.fields.birthday, dateType, (x) => toStoredDate(String(x), dateFormat)),
+    birthday: fieldWriter(c.fields.birthday, dateType, (x) => toStoredDate(String(x), dateFormat, format === 'dmy' ? 'dmy' : 'iso')),
     phone: fieldWriter(c.phones[0], 'text', (x) => toStoredPhone(String(x), write?.phoneFormat ?? 'digits'))
   }
   // A client-side relation held in the client's own table (e.g. PACIENTE.ID_CONVENIO) is writable.
