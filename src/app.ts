@@ -33,6 +33,10 @@ export async function buildApp (ponte: Ponte, options: AppOptions = {}): Promise
     bodyLimit: 64 * 1024
   }).withTypeProvider<TypeBoxTypeProvider>()
   app.setValidatorCompiler(validatorCompiler())
+  // Responses are built field by field from the mapping, never from raw rows, so plain
+  // JSON.stringify is safe here; the response schemas document them (OpenAPI) and the
+  // contract tests check them. fast-json-stringify was twice as slow on accented text.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data))
 
   app.decorate('ponte', ponte)
   const store = options.idempotencyStore ?? new IdempotencyStore(ponte.config.idempotencyStore, { ttlMs: ponte.config.idempotencyTtlHours * HOUR_MS })

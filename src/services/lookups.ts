@@ -12,6 +12,7 @@ export type Entity = Record<string, unknown> & { id: string }
 
 export class Lookups {
   private readonly clientEdges = new Map<EntityName, CompiledEdge>()
+  private readonly presented = new WeakMap<Snapshot, Map<string, Entity>>()
 
   constructor (private readonly compiled: CompiledMapping, private readonly db: Database, private readonly catalog: Catalog) {
     for (const e of compiled.edges) {
@@ -50,11 +51,20 @@ export class Lookups {
     return rec ? this.present(snap, name, rec.entity) : undefined
   }
 
+  // A professional carries its specialties; built once per catalogue snapshot, since the
+  // same professional is nested in every appointment of a list.
   private present (snap: Snapshot, name: LookupName, entity: Entity): Entity {
     if (name !== 'professional' || !snap.hasRelation('professional', 'specialty')) return entity
-    const ids = snap.related('professional', entity.id, 'specialty') ?? new Set<string>()
-    const specialties = [...ids].flatMap((sid) => snap.record('specialty', sid)?.entity ?? []).sort(byName)
-    return { ...entity, specialties }
+    let presented = this.presented.get(snap)
+    if (!presented) this.presented.set(snap, presented = new Map())
+    let out = presented.get(entity.id)
+    if (!out) {
+      const ids = snap.related('professional', entity.id, 'specialty') ?? new Set<string>()
+      const specialties = [...ids].flatMap((sid) => snap.record('specialty', sid)?.entity ?? []).sort(byName)
+      out = { ...entity, specialties }
+      presented.set(entity.id, out)
+    }
+    return out
   }
 
   /**
