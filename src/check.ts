@@ -6,6 +6,8 @@ import { rangeArgs } from './mapping/compile/appointment.js'
 import { compileAppointmentWrites } from './mapping/compile/appointment-write.js'
 import { compileClientWrites } from './mapping/compile/client-write.js'
 import { CompileError } from './mapping/compile/scope.js'
+import { bindId } from './services/ids.js'
+import { inputType } from './sql/statement.js'
 import { Catalog } from './services/catalog.js'
 
 export interface CheckReport { ok: boolean, lines: string[] }
@@ -59,7 +61,9 @@ export async function checkInstallation (inst: Installation, today = todayIn(ins
     if (!edge.forClient || clients.length === 0) continue
     const ids = clients.slice(0, SAMPLE_IDS).map((c) => c.id)
     let ran = 0
-    for (const id of ids) if (await run(edge.forClient.name, async () => await db.query(edge.forClient as NonNullable<typeof edge.forClient>, { client: Number.isNaN(Number(id)) ? id : Number(id) }))) ran++
+    const statement = edge.forClient
+    const type = inputType(statement, 'client') ?? 'int'
+    for (const id of ids) if (await run(statement.name, async () => await db.query(statement, { client: bindId(id, type) }))) ran++
     if (ran === ids.length) fine(`${edge.between.join(' ↔ ')}: read for ${ran} clients`)
   }
 

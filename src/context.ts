@@ -26,9 +26,9 @@ export interface Ponte {
 
 export function createPonte (config: Config, db: Database, compiled: CompiledMapping): Ponte {
   const catalog = new Catalog(compiled, db)
-  const lookups = new Lookups(compiled, db, catalog)
-  const appointments = new Appointments(compiled, db, catalog, lookups, { maxRangeDays: config.maxRangeDays })
   const clients = new Clients(compiled, db)
+  const lookups = new Lookups(compiled, db, catalog, clients)
+  const appointments = new Appointments(compiled, db, catalog, lookups, { maxRangeDays: config.maxRangeDays })
   const free = compiled.model.states.free
   const availability = new Availability(compiled, db, catalog, { freeing: free })
   return {

@@ -32,3 +32,15 @@ export function loggerOptions (level: string) {
     }
   }
 }
+
+/**
+ * An error as it may be logged. Database messages quote the values they choked on
+ * ("Conversion failed when converting the varchar value 'Maria …'"), and a value may be a
+ * patient's: quoted text is cut out, the rest (type, code, number, stack frames) is kept.
+ */
+export function safeError (err: unknown): Record<string, unknown> {
+  if (!(err instanceof Error)) return { message: '[non-error value]' }
+  const scrub = (s: string | undefined) => s?.replace(/'[^']*'/g, "'…'").replace(/"[^"]*"/g, '"…"')
+  const e = err as Error & { code?: unknown, number?: unknown }
+  return { type: e.name, message: scrub(e.message), code: e.code, number: e.number, stack: scrub(e.stack) }
+}

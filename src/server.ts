@@ -5,6 +5,10 @@ import { openInstallation, openSample, type Installation } from './installation.
 import { createPonte } from './context.js'
 import { buildApp } from './app.js'
 
+// Dates bound to SQL Server are built from wall-clock parts (db/mssql.ts): a process time
+// zone without daylight saving means no such time is ever skipped or doubled.
+process.env.TZ = 'UTC'
+
 async function main (): Promise<void> {
   const config = loadConfig()
   const inst: Installation = config.databaseUrl

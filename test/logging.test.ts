@@ -2,7 +2,7 @@
 import t from 'tap'
 import { Writable } from 'node:stream'
 import pino from 'pino'
-import { loggerOptions, redactUrl } from '../src/logging.js'
+import { loggerOptions, redactUrl, safeError } from '../src/logging.js'
 import { sampleApp } from './helpers/app.js'
 
 t.test('personal query parameters are redacted from URLs', async (t) => {
@@ -36,4 +36,11 @@ t.test('a served search leaves no phone in the request log', async (t) => {
   t.match(text, '/clients/search?term=[redacted]')
   t.notMatch(text, '5511987654321')
   t.notMatch(text, 'test-key-0123456789abcdef')
+})
+
+t.test('database errors are logged without the values they quote', async (t) => {
+  const err = Object.assign(new Error("Conversion failed when converting the varchar value 'Maria da Silva' to data type int."), { number: 245 })
+  const logged = safeError(err)
+  t.notMatch(JSON.stringify(logged), 'Maria')
+  t.match(logged, { type: 'Error', number: 245, message: /converting the varchar value '…' to data type int/ })
 })

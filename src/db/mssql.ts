@@ -50,6 +50,8 @@ export function parseMssqlUrl (url: string): MssqlSettings {
   }
 }
 
+const NUMERIC = new Set<SqlTypeName>(['int', 'bigint', 'smallint', 'decimal', 'bit'])
+
 const TYPES: Record<SqlTypeName, () => sql.ISqlType> = {
   int: () => sql.Int(),
   bigint: () => sql.BigInt(),
@@ -96,12 +98,17 @@ export async function openMssql (url: string): Promise<Database> {
   const run = async (request: sql.Request, statement: Statement, args: Record<string, unknown>): Promise<Row[]> => {
     bindValues(statement, args).forEach((v, i) => {
       const type = statement.params[i].type
-      request.input(`p${i + 1}`, TYPES[type](), toMssqlValue(v, type))
+      // An id that cannot be a number (a text key behind a column declared int) binds as text
+      // rather than failing validation; SQL Server converts or refuses it like any literal.
+      const asText = NUMERIC.has(type) && typeof v === 'string' && !/^-?\d+$/.test(v)
+      request.input(`p${i + 1}`, asText ? sql.NVarChar(4000) : TYPES[type](), asText ? v : toMssqlValue(v, type))
     })
     stats.statements++
     try {
       const result = await request.query(statement.sql)
-      return result.recordset as Row[] ?? []
+      // The statement's own rows are the last result set: a legacy trigger may SELECT before them.
+      const sets = result.recordsets as Row[][] | undefined
+      return sets && sets.length > 0 ? sets[sets.length - 1] : (result.recordset as Row[] ?? [])
     } catch (err) {
       throw translate(err)
     }

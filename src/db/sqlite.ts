@@ -85,7 +85,8 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
 function toSqlite (v: unknown): unknown {
   if (v === undefined) return null
   if (typeof v === 'boolean') return v ? 1 : 0
-  if (v instanceof Date) return v.toISOString()
+  // Wall-clock text, as SQLite databases of legacy systems hold it (never shifted through UTC).
+  if (v instanceof Date) return `${v.getFullYear()}-${pad(v.getMonth() + 1)}-${pad(v.getDate())} ${pad(v.getHours())}:${pad(v.getMinutes())}:${pad(v.getSeconds())}`
   return v
 }
 
@@ -95,3 +96,5 @@ function missingValue (err: unknown): MissingValueError {
   const column = /failed: (?:\S+\.)?(\S+)/.exec((err as Error).message)?.[1]
   return new MissingValueError(column, err)
 }
+
+const pad = (n: number): string => String(n).padStart(2, '0')

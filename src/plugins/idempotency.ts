@@ -15,8 +15,8 @@
 //   onSend: the response of a claimed request is stored (2xx–4xx: same input, same answer; the
 //     schema-validation 400 included) or, for a 5xx, the claim is released so a retry runs again.
 //   onResponse: a claim still open here (onSend never saw it) is released.
-import { createHash } from 'node:crypto'
 import fp from 'fastify-plugin'
+import { sha256 } from '../config.js'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { presentedKey } from './auth.js'
 import { IdempotencyConflictError, IdempotencyMismatchError, InvalidInputError } from '../errors.js'
@@ -94,7 +94,6 @@ export function canonicalJson (value: unknown): string {
   return JSON.stringify(value) ?? 'null'
 }
 
-const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex')
 
 /** What makes two requests "the same request" for one key: method, URL and parsed body. */
 export function requestFingerprint (method: string, url: string, body: unknown): string {

@@ -3,6 +3,7 @@
 import fp from 'fastify-plugin'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { PonteError, type FieldIssue } from '../errors.js'
+import { safeError } from '../logging.js'
 
 export const PROBLEM_TYPE_BASE = 'https://ponte.dev/problems/'
 
@@ -31,7 +32,7 @@ export default fp(async function problems (app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | PonteError | Error, request, reply) => {
     if (error instanceof PonteError) {
       const errors = 'errors' in error && Array.isArray(error.errors) && error.errors.length > 0 ? error.errors as FieldIssue[] : undefined
-      if (error.status >= 500) request.log.warn({ err: error.cause ?? error, type: error.type }, error.message)
+      if (error.status >= 500) request.log.warn({ err: safeError(error.cause ?? error), type: error.type }, error.message)
       return sendProblem(reply, request, { type: PROBLEM_TYPE_BASE + error.type, title: error.title, status: error.status, detail: error.message, errors }, error.headers)
     }
     const fe = error as FastifyError
@@ -48,7 +49,7 @@ export default fp(async function problems (app: FastifyInstance) {
       const type = fe.statusCode === 413 ? 'payload-too-large' : fe.statusCode === 415 ? 'unsupported-media-type' : 'invalid-input'
       return sendProblem(reply, request, { type: PROBLEM_TYPE_BASE + type, title: fe.statusCode === 413 ? 'Payload too large' : 'Bad request', status: fe.statusCode, detail: fe.message })
     }
-    request.log.error({ err: error }, 'unhandled error')
+    request.log.error({ err: safeError(error) }, 'unhandled error')
     return sendProblem(reply, request, { type: PROBLEM_TYPE_BASE + 'internal', title: 'Internal error', status: 500, detail: 'Something went wrong inside Ponte; the log has the details.' })
   })
 

@@ -37,7 +37,7 @@ export class Appointments {
   async list (q: AppointmentQuery): Promise<AppointmentT[]> {
     const { timezone, states, appointment } = this.compiled.model
     const { start, end } = dateRange(q, timezone, this.limits.maxRangeDays)
-    const state = q.state === undefined ? undefined : stateName(q.state, states.values, '/state')
+    const state = q.state === undefined ? undefined : stateName(q.state, states.values, '/querystring/state')
     const filters: AppointmentFilter[] = []
     const args = rangeArgs(start, end)
     for (const f of ['location', 'service', 'professional', 'client'] as const) {

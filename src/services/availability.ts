@@ -220,16 +220,20 @@ export class Availability {
     return fitsIn({ start: minutesOf(hour), end: minutesOf(endHour) }, windows, blockedOn(date, professional, blocks))
   }
 
-  /** Where the professional works during the slot, when exactly one working window says so. */
-  async workplace (date: string, hour: string, endHour: string, professional: string): Promise<string | undefined> {
+  /**
+   * The working window a slot starting at `hour` falls in: its grid step (the length of an
+   * appointment with no service duration, as free slots are offered) and its location, when
+   * exactly one window says so. Undefined when availability is not mapped or no window holds it.
+   */
+  async windowAt (date: string, hour: string, professional: string): Promise<{ step: number, location?: string } | undefined> {
     const av = this.mapped
-    if (!av || !isCalendarDate(date) || !isClockHour(hour) || !isClockHour(endHour)) return undefined
+    if (!av || !isCalendarDate(date) || !isClockHour(hour)) return undefined
     const [weekly, dated] = await Promise.all([this.readWeekly(av), this.readDated(av, date, date)])
-    const slot = { start: minutesOf(hour), end: minutesOf(endHour) }
-    const places = new Set(windowsOn(date, weekly, dated)
-      .filter((w) => w.professional === professional && w.location !== undefined && fitsIn(slot, [w], []))
-      .map((w) => w.location as string))
-    return places.size === 1 ? [...places][0] : undefined
+    const at = minutesOf(hour)
+    const windows = windowsOn(date, weekly, dated).filter((w) => w.professional === professional && w.start <= at && at < w.end)
+    if (windows.length === 0) return undefined
+    const places = new Set(windows.flatMap((w) => w.location ?? []))
+    return { step: windows[0].interval ?? av.slotMinutes, ...(places.size === 1 ? { location: [...places][0] } : {}) }
   }
 
   // ---- pieces ----

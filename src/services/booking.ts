@@ -6,6 +6,7 @@ import type { CompiledMapping } from '../mapping/compile/index.js'
 import { rangeArgs, type AppointmentRow } from '../mapping/compile/appointment.js'
 import { compileAppointmentWrites, type BookingRef, type CompiledAppointmentWrites } from '../mapping/compile/appointment-write.js'
 import { nowIn } from '../mapping/compile/write.js'
+import { DEFAULT_SLOT_MINUTES } from '../mapping/compile/availability.js'
 import type { EntityName, LookupName } from '../mapping/model.js'
 import type { AppointmentT } from '../schemas/resources.js'
 import { addMinutes, isCalendarDate, isClockHour, parseApiDate } from '../normalise/datetime.js'
@@ -32,8 +33,8 @@ export interface NewAppointment {
 /** Working hours, where the mapping has them (services/availability.ts). */
 export interface Offers {
   offers: (date: string, hour: string, endHour: string, professional: string, location?: string) => Promise<boolean | undefined>
-  /** The location of the working window holding the slot, when there is exactly one. */
-  workplace: (date: string, hour: string, endHour: string, professional: string) => Promise<string | undefined>
+  /** The working window a slot starts in: its grid step and (when one) location. */
+  windowAt: (date: string, hour: string, professional: string) => Promise<{ step: number, location?: string } | undefined>
 }
 
 export interface BookingOptions {
@@ -43,7 +44,6 @@ export interface BookingOptions {
   freeing: string[]
 }
 
-const DEFAULT_MINUTES = 30
 /** Pairs that, when the mapping relates them, a booking must respect. */
 const CONSISTENT: [LookupName, LookupName][] = [
   ['professional', 'service'], ['professional', 'location'], ['professional', 'healthInsurance'],
@@ -77,14 +77,17 @@ export class Booking {
     await this.checkRefs(input, snap, issues)
     if (issues.length > 0) throw new InvalidInputError(describe(issues), issues)
 
-    const minutes = this.minutesFor(input.service, snap)
+    // The same length /availability offers: the service's duration, else the window's step.
+    const window = input.professional ? await this.hours?.windowAt(input.date, input.hour, input.professional) : undefined
+    const step = window?.step ?? this.defaultMinutes()
+    const minutes = this.serviceMinutes(input.service, snap) ?? step
     const endHour = addMinutes(input.hour, minutes)
     if (endHour === undefined) throw new InvalidInputError(`A ${minutes}-minute appointment at ${input.hour} would end after midnight.`, [{ path: '/body/hour', message: 'too late for the appointment\'s length' }])
     if (input.professional) {
       await this.checkHours(input.date, input.hour, endHour, input.professional, input.location)
       // The caller may leave the location out; the professional's hours (or only workplace) tell it.
       if (input.location === undefined && this.compiled.model.appointment.refs.location) {
-        input.location = await this.hours?.workplace(input.date, input.hour, endHour, input.professional) ?? onlyOne(snap.related('professional', input.professional, 'location'))
+        input.location = window?.location ?? onlyOne(snap.related('professional', input.professional, 'location'))
       }
     }
 
@@ -108,7 +111,7 @@ export class Booking {
     const insert = writable(() => this.plans.insert(), 'appointments')
     const writers = { ...this.plans.refs, ...Object.fromEntries(Object.entries(this.plans.joinedRefs).map(([k, j]) => [k, { columns: [j.column] }])) }
     const id = await requiring(writers, async () => await this.db.transaction(async (tx) => {
-      await this.checkFree(tx, { date: input.date, hour: input.hour, endHour, professional: input.professional, client: input.client })
+      await this.checkFree(tx, { date: input.date, hour: input.hour, endHour, step, professional: input.professional, client: input.client })
       return await insertRow(tx, insert, args)
     }))
     return await this.appointments.get(id)
@@ -118,17 +121,22 @@ export class Booking {
     const { states } = this.compiled.model
     const state = stateName(requested, states.values, '/body/state')
     const key = this.keyOf(id)
+    const stateUpdate = writable(() => this.plans.stateUpdate(state), 'appointments')
+    const values = writable(() => this.plans.state(state, nowIn(this.compiled.model.timezone)), 'appointments')
+    // Working hours are read before the transaction: SQLite serves one transaction at a time.
+    const step = await this.stepOf(await this.current(this.db, id, false))
     return await this.db.transaction(async (tx) => {
       const current = await this.current(tx, id)
       if (current.state === state) return `Appointment ${id} is already ${state}.`
       if (!(states.moves[current.state] ?? []).includes(state)) {
         throw new ConflictError(`An appointment in state ${current.state} cannot move to ${state} (allowed: ${(states.moves[current.state] ?? []).join(', ') || 'none'}).`)
       }
-      // Back from a state that freed the slot: the slot must still be free.
+      // Back from a state that freed the slot: the slot must still be free, as for a booking.
       if (this.frees(current.state) && !this.frees(state)) {
-        await this.checkFree(tx, { date: current.date, hour: current.hour, endHour: current.endHour ?? addMinutes(current.hour, DEFAULT_MINUTES) ?? '23:59', professional: current.refs.professional, except: id })
+        const endHour = current.endHour ?? addMinutes(current.hour, step) ?? '23:59'
+        await this.checkFree(tx, { date: current.date, hour: current.hour, endHour, step, professional: current.refs.professional, client: current.refs.client, except: id })
       }
-      await tx.query(this.plans.stateUpdate(state), { ...key, ...prefixed(this.plans.state(state, nowIn(this.compiled.model.timezone))) })
+      await tx.query(stateUpdate, { ...key, ...prefixed(values) })
       return `Appointment ${id} is now ${state}.`
     })
   }
@@ -142,7 +150,9 @@ export class Booking {
     const { states, timezone } = this.compiled.model
     // Working hours are read before the transaction: SQLite serves one transaction at a time.
     const before = await this.current(this.db, id, false)
-    const minutes = before.endHour ? minutesBetween(before.hour, before.endHour) : this.minutesFor(before.refs.service, await this.catalog.snapshot())
+    const window = before.refs.professional ? await this.hours?.windowAt(slot.date, slot.hour, before.refs.professional) : undefined
+    const step = window?.step ?? this.defaultMinutes()
+    const minutes = before.endHour ? minutesBetween(before.hour, before.endHour) : this.serviceMinutes(before.refs.service, await this.catalog.snapshot()) ?? step
     const endHour = addMinutes(slot.hour, minutes)
     if (endHour === undefined) throw new InvalidInputError(`A ${minutes}-minute appointment at ${slot.hour} would end after midnight.`, [{ path: '/body/hour', message: 'too late for the appointment\'s length' }])
     if (before.refs.professional) await this.checkHours(slot.date, slot.hour, endHour, before.refs.professional, before.refs.location)
@@ -154,7 +164,7 @@ export class Booking {
       if (this.frees(current.state) || (target !== current.state && !(states.moves[current.state] ?? []).includes(target))) {
         throw new ConflictError(`An appointment in state ${current.state} cannot be rescheduled.`)
       }
-      await this.checkFree(tx, { date: slot.date, hour: slot.hour, endHour, professional: current.refs.professional, except: id })
+      await this.checkFree(tx, { date: slot.date, hour: slot.hour, endHour, step, professional: current.refs.professional, client: current.refs.client, except: id })
       const now = nowIn(timezone)
       await tx.query(this.plans.reschedule, {
         ...key,
@@ -192,7 +202,8 @@ export class Booking {
   }
 
   /** 409 when another appointment of the professional (or of the client) overlaps the slot. */
-  private async checkFree (tx: Querier, s: { date: string, hour: string, endHour: string, professional?: string, client?: string, except?: string }): Promise<void> {
+  /** An appointment without a stored end holds `step` minutes (the grid of its window, as /availability counts it). */
+  private async checkFree (tx: Querier, s: { date: string, hour: string, endHour: string, step: number, professional?: string, client?: string, except?: string }): Promise<void> {
     for (const who of ['professional', 'client'] as const) {
       const id = s[who]
       if (id === undefined || !this.compiled.model.appointment.refs[who]) continue
@@ -200,7 +211,7 @@ export class Booking {
       if (!matchesType(id, shape.inputTypes[who])) continue
       const rows = await tx.query(shape.statement, { ...rangeArgs(s.date, s.date), [who]: bindId(id, shape.inputTypes[who]) })
       const clash = rows.map((r) => shape.read(r)).find((a) => a !== undefined && a.id !== s.except && !this.frees(a.state) &&
-        overlaps(s.hour, s.endHour, a.hour, a.endHour ?? addMinutes(a.hour, DEFAULT_MINUTES) ?? '23:59'))
+        overlaps(s.hour, s.endHour, a.hour, a.endHour ?? addMinutes(a.hour, s.step) ?? '23:59'))
       if (clash) {
         throw new ConflictError(who === 'professional'
           ? `The professional already has an appointment from ${clash.hour}${clash.endHour ? ` to ${clash.endHour}` : ''} on ${s.date}.`
@@ -246,9 +257,19 @@ export class Booking {
     }
   }
 
-  private minutesFor (service: string | undefined, snap: Snapshot): number {
+  private serviceMinutes (service: string | undefined, snap: Snapshot): number | undefined {
     const duration = service === undefined ? undefined : snap.record('service', service)?.entity.duration
-    return typeof duration === 'number' && duration > 0 ? duration : this.compiled.model.availability?.slotMinutes ?? DEFAULT_MINUTES
+    return typeof duration === 'number' && duration > 0 ? duration : undefined
+  }
+
+  private defaultMinutes (): number {
+    return this.compiled.model.availability?.slotMinutes ?? DEFAULT_SLOT_MINUTES
+  }
+
+  /** The grid step of the window an appointment sits in. */
+  private async stepOf (a: AppointmentRow): Promise<number> {
+    const window = a.refs.professional ? await this.hours?.windowAt(a.date, a.hour, a.refs.professional) : undefined
+    return window?.step ?? this.defaultMinutes()
   }
 }
 

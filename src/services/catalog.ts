@@ -13,8 +13,7 @@ export class Snapshot {
   constructor (
     readonly records: Map<LookupName, Map<string, LookupRecord>>,
     /** For each related pair of resources, "a~b" → (id of a → ids of b), both directions stored. */
-    private readonly edges: Map<string, Pairs>,
-    readonly loadedAt: number
+    private readonly edges: Map<string, Pairs>
   ) {}
 
   record (name: LookupName, id: string): LookupRecord | undefined {
@@ -59,10 +58,6 @@ export class Catalog {
     return s
   }
 
-  /** Drops the cached catalogue (tests, and after writes that change lookups). */
-  invalidate (): void {
-    this.cache.clear()
-  }
 
   private async load (): Promise<Snapshot> {
     const records = new Map<LookupName, Map<string, LookupRecord>>()
@@ -105,6 +100,6 @@ export class Catalog {
       const bc = edges.get(directed(t.through, c)) ?? new Map<string, Set<string>>()
       for (const [x, bs] of ab) for (const b of bs) for (const y of bc.get(b) ?? []) add(a, c, x, y)
     }
-    return new Snapshot(records, edges, Date.now())
+    return new Snapshot(records, edges)
   }
 }

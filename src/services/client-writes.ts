@@ -7,8 +7,8 @@ import { nowIn, type InsertPlan } from '../mapping/compile/write.js'
 import type { ClientT } from '../schemas/resources.js'
 import { parsePhoneInput } from '../normalise/phone.js'
 import { isValidCpf } from '../normalise/cpf.js'
-import { isCalendarDate, todayIn } from '../normalise/datetime.js'
-import { InvalidInputError, MissingValueError, type FieldIssue } from '../errors.js'
+import { parseApiDate, todayIn } from '../normalise/datetime.js'
+import { InvalidInputError, MissingValueError, NotWritableError, type FieldIssue } from '../errors.js'
 import type { Catalog } from './catalog.js'
 import type { Clients } from './clients.js'
 import { keyArgs } from '../mapping/compile/key.js'
@@ -56,6 +56,8 @@ export class ClientWrites {
     const fields = (Object.keys(patch) as ClientField[]).filter((f) => patch[f as keyof ClientPatch] !== undefined)
     const values = await this.validate(patch, false)
     const writable = fields.filter((f) => this.plans.writers[f])
+    const unwritable = fields.filter((f) => !this.plans.writers[f])
+    if (unwritable.length > 0) throw new NotWritableError(`This installation's mapping reads ${unwritable.join(' and ')} from something that cannot be written (an expression, a join or rules); nothing was changed.`)
     await this.clients.get(id) // 404 before anything else
     const key = keyArgs(this.compiled.model.client.key, id)
     if (writable.length > 0 && key) {
@@ -95,8 +97,9 @@ export class ClientWrites {
       else out.cpf = cpf
     }
     if (input.birthday !== undefined) {
-      const b = input.birthday.slice(0, 10)
-      if (!isCalendarDate(b) || b < '1900-01-01') issues.push({ path: '/body/birthday', message: 'must be a date (YYYY-MM-DD)' })
+      // The same reading as every date of the interface: YYYY-MM-DD, or an ISO date-time's local date.
+      const b = parseApiDate(input.birthday, timezone)
+      if (b === undefined || b < '1900-01-01') issues.push({ path: '/body/birthday', message: 'must be a date (YYYY-MM-DD)' })
       else if (b > todayIn(timezone)) issues.push({ path: '/body/birthday', message: 'must not be in the future' })
       else out.birthday = b
     }

@@ -28,18 +28,35 @@ export class Clients {
     return client
   }
 
+  async exists (id: string): Promise<boolean> {
+    try {
+      await this.get(id)
+      return true
+    } catch (err) {
+      if (err instanceof NotFoundError) return false
+      throw err
+    }
+  }
+
   async search (term: string, page: Page): Promise<ClientT[]> {
     const { search, phone } = this.compiled.model
     const readings = classifyTerm(term, search, phone)
     if (readings.length === 0) {
       throw new InvalidInputError(`"${term}" cannot be read as any enabled kind of search term (${search.join(', ')}).`,
-        [{ path: '/term', message: `must be a ${search.join(', a ')}` }])
+        [{ path: '/querystring/term', message: `must be a ${search.join(', a ')}` }])
     }
     const statement = this.compiled.clients.search(readings.map((r) => r.kind))
     const args: Record<string, unknown> = { limit: SEARCH_CANDIDATES, offset: 0 }
     for (const r of readings) Object.assign(args, prefilterArgs(r))
-    const candidates = this.readAll(await this.db.query(statement, args))
-    const exact = candidates.filter((client) => readings.some((r) => matches(client, r)))
+    // Candidates come a block at a time (in key order) until the page is full or they run
+    // out: one statement for any ordinary term, and no exact match lost behind a cap.
+    const exact: ClientT[] = []
+    for (;;) {
+      const rows = await this.db.query(statement, args)
+      exact.push(...this.readAll(rows).filter((client) => readings.some((r) => matches(client, r))))
+      if (rows.length < SEARCH_CANDIDATES || exact.length >= page.offset + page.limit) break
+      args.offset = (args.offset as number) + SEARCH_CANDIDATES
+    }
     return exact.slice(page.offset, page.offset + page.limit)
   }
 

@@ -5,7 +5,9 @@ import type { CompiledEdge } from '../mapping/compile/relation.js'
 import type { EntityName, LookupName } from '../mapping/model.js'
 import { NotFoundError } from '../errors.js'
 import type { Catalog, Snapshot } from './catalog.js'
+import type { Clients } from './clients.js'
 import { bindId, matchesType } from './ids.js'
+import { inputType } from '../sql/statement.js'
 
 export type LookupFilters = Partial<Record<EntityName, string>> & { enabled?: boolean }
 export type Entity = Record<string, unknown> & { id: string }
@@ -14,15 +16,11 @@ export class Lookups {
   private readonly clientEdges = new Map<EntityName, CompiledEdge>()
   private readonly presented = new WeakMap<Snapshot, Map<string, Entity>>()
 
-  constructor (private readonly compiled: CompiledMapping, private readonly db: Database, private readonly catalog: Catalog) {
+  constructor (compiled: CompiledMapping, private readonly db: Database, private readonly catalog: Catalog, private readonly clients: Clients) {
     for (const e of compiled.edges) {
       if (!e.forClient) continue
       this.clientEdges.set(e.between[0] === 'client' ? e.between[1] : e.between[0], e)
     }
-  }
-
-  isMapped (name: LookupName): boolean {
-    return this.compiled.model.lookups[name] !== undefined
   }
 
   async list (name: LookupName, filters: LookupFilters): Promise<Entity[]> {
@@ -81,8 +79,9 @@ export class Lookups {
 
   private async forClient (target: LookupName, clientId: string): Promise<Set<string> | undefined> {
     const edge = this.clientEdges.get(target)
-    if (!edge?.forClient || !edge.readOther) return undefined
-    const type = edge.forClient.params.find((p) => 'input' in p.source && p.source.input === 'client')?.type ?? 'int'
+    // No relation mapped: every record qualifies — for a client that exists.
+    if (!edge?.forClient || !edge.readOther) return await this.clients.exists(clientId) ? undefined : new Set()
+    const type = inputType(edge.forClient, 'client') ?? 'int'
     if (!matchesType(clientId, type)) return new Set()
     const rows = await this.db.query(edge.forClient, { client: bindId(clientId, type) })
     const ids = new Set<string>()

@@ -43,3 +43,8 @@ export class ParamList {
 export function bindValues (statement: Statement, args: Record<string, unknown>): unknown[] {
   return statement.params.map((p) => 'value' in p.source ? p.source.value : args[p.source.input])
 }
+
+/** The type an input of a statement binds with (ids are checked against it before a query). */
+export function inputType (statement: Statement, input: string): SqlTypeName | undefined {
+  return statement.params.find((p) => 'input' in p.source && p.source.input === input)?.type
+}

@@ -46,23 +46,23 @@ SELECT DISTINCT [t_p].[ID_ESPECIALIDADE] AS [c0], [t].[ID_PLANO] AS [c1] FROM [d
 -- relation.location~client.forClient
 -- @p1 text = "S"
 -- @p2 int = input:client
-SELECT DISTINCT [t_sala].[ID_UNIDADE] AS [c0] FROM [dbo].[AGENDA] [t] LEFT JOIN [dbo].[SALA] [t_sala] ON [t].[ID_SALA] = [t_sala].[ID_SALA] WHERE ([t].[EXCLUIDO] IS NULL OR RTRIM([t].[EXCLUIDO]) <> @p1) AND [t].[ID_PACIENTE] = @p2
+SELECT DISTINCT [t_sala].[ID_UNIDADE] AS [c0] FROM [dbo].[AGENDA] [t] LEFT JOIN [dbo].[SALA] [t_sala] ON [t].[ID_SALA] = [t_sala].[ID_SALA] WHERE ([t].[EXCLUIDO] IS NULL OR UPPER(RTRIM([t].[EXCLUIDO])) <> @p1) AND [t].[ID_PACIENTE] = @p2
 
 -- relation.service~client.forClient
 -- @p1 text = "S"
 -- @p2 int = input:client
-SELECT DISTINCT [t].[ID_PROCEDIMENTO] AS [c0] FROM [dbo].[AGENDA] [t] WHERE ([t].[EXCLUIDO] IS NULL OR RTRIM([t].[EXCLUIDO]) <> @p1) AND [t].[ID_PACIENTE] = @p2
+SELECT DISTINCT [t].[ID_PROCEDIMENTO] AS [c0] FROM [dbo].[AGENDA] [t] WHERE ([t].[EXCLUIDO] IS NULL OR UPPER(RTRIM([t].[EXCLUIDO])) <> @p1) AND [t].[ID_PACIENTE] = @p2
 
 -- client.page
 -- @p1 text = "P"
 -- @p2 int = input:limit
 -- @p3 int = input:offset
-SELECT [c0], [c1], [c2], [c3], [c4], [c5], [c6], [c7], [c8], [c9], [c10] FROM (SELECT [t].[ID_PACIENTE] AS [c0], [t].[NOME_SOCIAL] AS [c1], [t].[NOME] AS [c2], [t].[OBS] AS [c3], [t].[EMAIL] AS [c4], [t].[PRONTUARIO] AS [c5], [t].[CPF] AS [c6], [t].[DT_NASC] AS [c7], [t].[CELULAR] AS [c8], [t].[FONE_RES] AS [c9], [t].[FONE_COM] AS [c10], ROW_NUMBER() OVER (ORDER BY [t].[ID_PACIENTE]) AS [__rn] FROM [dbo].[PACIENTE] [t] WHERE RTRIM([t].[TIPO]) = @p1 AND [t].[DT_EXCLUSAO] IS NULL) AS [__page] WHERE [__rn] > @p3 AND [__rn] <= @p3 + @p2 ORDER BY [__rn]
+SELECT [c0], [c1], [c2], [c3], [c4], [c5], [c6], [c7], [c8], [c9], [c10] FROM (SELECT [t].[ID_PACIENTE] AS [c0], [t].[NOME_SOCIAL] AS [c1], [t].[NOME] AS [c2], [t].[OBS] AS [c3], [t].[EMAIL] AS [c4], [t].[PRONTUARIO] AS [c5], [t].[CPF] AS [c6], [t].[DT_NASC] AS [c7], [t].[CELULAR] AS [c8], [t].[FONE_RES] AS [c9], [t].[FONE_COM] AS [c10], ROW_NUMBER() OVER (ORDER BY [t].[ID_PACIENTE]) AS [__rn] FROM [dbo].[PACIENTE] [t] WHERE UPPER(RTRIM([t].[TIPO])) = @p1 AND [t].[DT_EXCLUSAO] IS NULL) AS [__page] WHERE [__rn] > @p3 AND [__rn] <= @p3 + @p2 ORDER BY [__rn]
 
 -- client.byId
 -- @p1 text = "P"
 -- @p2 int = input:id
-SELECT [t].[ID_PACIENTE] AS [c0], [t].[NOME_SOCIAL] AS [c1], [t].[NOME] AS [c2], [t].[OBS] AS [c3], [t].[EMAIL] AS [c4], [t].[PRONTUARIO] AS [c5], [t].[CPF] AS [c6], [t].[DT_NASC] AS [c7], [t].[CELULAR] AS [c8], [t].[FONE_RES] AS [c9], [t].[FONE_COM] AS [c10] FROM [dbo].[PACIENTE] [t] WHERE RTRIM([t].[TIPO]) = @p1 AND [t].[DT_EXCLUSAO] IS NULL AND [t].[ID_PACIENTE] = @p2 ORDER BY [t].[ID_PACIENTE]
+SELECT [t].[ID_PACIENTE] AS [c0], [t].[NOME_SOCIAL] AS [c1], [t].[NOME] AS [c2], [t].[OBS] AS [c3], [t].[EMAIL] AS [c4], [t].[PRONTUARIO] AS [c5], [t].[CPF] AS [c6], [t].[DT_NASC] AS [c7], [t].[CELULAR] AS [c8], [t].[FONE_RES] AS [c9], [t].[FONE_COM] AS [c10] FROM [dbo].[PACIENTE] [t] WHERE UPPER(RTRIM([t].[TIPO])) = @p1 AND [t].[DT_EXCLUSAO] IS NULL AND [t].[ID_PACIENTE] = @p2 ORDER BY [t].[ID_PACIENTE]
 
 -- client.search[phone]
 -- @p1 text = "P"
@@ -71,7 +71,7 @@ SELECT [t].[ID_PACIENTE] AS [c0], [t].[NOME_SOCIAL] AS [c1], [t].[NOME] AS [c2],
 -- @p4 text = input:phoneFragment
 -- @p5 int = input:limit
 -- @p6 int = input:offset
-SELECT [c0], [c1], [c2], [c3], [c4], [c5], [c6], [c7], [c8], [c9], [c10] FROM (SELECT [t].[ID_PACIENTE] AS [c0], [t].[NOME_SOCIAL] AS [c1], [t].[NOME] AS [c2], [t].[OBS] AS [c3], [t].[EMAIL] AS [c4], [t].[PRONTUARIO] AS [c5], [t].[CPF] AS [c6], [t].[DT_NASC] AS [c7], [t].[CELULAR] AS [c8], [t].[FONE_RES] AS [c9], [t].[FONE_COM] AS [c10], ROW_NUMBER() OVER (ORDER BY [t].[ID_PACIENTE]) AS [__rn] FROM [dbo].[PACIENTE] [t] WHERE RTRIM([t].[TIPO]) = @p1 AND [t].[DT_EXCLUSAO] IS NULL AND (REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(CAST([t].[CELULAR] AS NVARCHAR(4000)), ' ', ''), '-', ''), '(', ''), ')', ''), '.', ''), '+', ''), '/', '') LIKE @p2 OR REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(CAST([t].[FONE_RES] AS NVARCHAR(4000)), ' ', ''), '-', ''), '(', ''), ')', ''), '.', ''), '+', ''), '/', '') LIKE @p3 OR REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(CAST([t].[FONE_COM] AS NVARCHAR(4000)), ' ', ''), '-', ''), '(', ''), ')', ''), '.', ''), '+', ''), '/', '') LIKE @p4)) AS [__page] WHERE [__rn] > @p6 AND [__rn] <= @p6 + @p5 ORDER BY [__rn]
+SELECT [c0], [c1], [c2], [c3], [c4], [c5], [c6], [c7], [c8], [c9], [c10] FROM (SELECT [t].[ID_PACIENTE] AS [c0], [t].[NOME_SOCIAL] AS [c1], [t].[NOME] AS [c2], [t].[OBS] AS [c3], [t].[EMAIL] AS [c4], [t].[PRONTUARIO] AS [c5], [t].[CPF] AS [c6], [t].[DT_NASC] AS [c7], [t].[CELULAR] AS [c8], [t].[FONE_RES] AS [c9], [t].[FONE_COM] AS [c10], ROW_NUMBER() OVER (ORDER BY [t].[ID_PACIENTE]) AS [__rn] FROM [dbo].[PACIENTE] [t] WHERE UPPER(RTRIM([t].[TIPO])) = @p1 AND [t].[DT_EXCLUSAO] IS NULL AND (REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(CAST([t].[CELULAR] AS NVARCHAR(4000)), ' ', ''), '-', ''), '(', ''), ')', ''), '.', ''), '+', ''), '/', '') LIKE @p2 OR REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(CAST([t].[FONE_RES] AS NVARCHAR(4000)), ' ', ''), '-', ''), '(', ''), ')', ''), '.', ''), '+', ''), '/', '') LIKE @p3 OR REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(CAST([t].[FONE_COM] AS NVARCHAR(4000)), ' ', ''), '-', ''), '(', ''), ')', ''), '.', ''), '+', ''), '/', '') LIKE @p4)) AS [__page] WHERE [__rn] > @p6 AND [__rn] <= @p6 + @p5 ORDER BY [__rn]
 
 -- client.search[cpf,phone]
 -- @p1 text = "P"
@@ -81,34 +81,34 @@ SELECT [c0], [c1], [c2], [c3], [c4], [c5], [c6], [c7], [c8], [c9], [c10] FROM (S
 -- @p5 text = input:phoneFragment
 -- @p6 int = input:limit
 -- @p7 int = input:offset
-SELECT [c0], [c1], [c2], [c3], [c4], [c5], [c6], [c7], [c8], [c9], [c10] FROM (SELECT [t].[ID_PACIENTE] AS [c0], [t].[NOME_SOCIAL] AS [c1], [t].[NOME] AS [c2], [t].[OBS] AS [c3], [t].[EMAIL] AS [c4], [t].[PRONTUARIO] AS [c5], [t].[CPF] AS [c6], [t].[DT_NASC] AS [c7], [t].[CELULAR] AS [c8], [t].[FONE_RES] AS [c9], [t].[FONE_COM] AS [c10], ROW_NUMBER() OVER (ORDER BY [t].[ID_PACIENTE]) AS [__rn] FROM [dbo].[PACIENTE] [t] WHERE RTRIM([t].[TIPO]) = @p1 AND [t].[DT_EXCLUSAO] IS NULL AND (REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(CAST([t].[CPF] AS NVARCHAR(4000)), ' ', ''), '-', ''), '(', ''), ')', ''), '.', ''), '+', ''), '/', '') LIKE @p2 OR REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(CAST([t].[CELULAR] AS NVARCHAR(4000)), ' ', ''), '-', ''), '(', ''), ')', ''), '.', ''), '+', ''), '/', '') LIKE @p3 OR REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(CAST([t].[FONE_RES] AS NVARCHAR(4000)), ' ', ''), '-', ''), '(', ''), ')', ''), '.', ''), '+', ''), '/', '') LIKE @p4 OR REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(CAST([t].[FONE_COM] AS NVARCHAR(4000)), ' ', ''), '-', ''), '(', ''), ')', ''), '.', ''), '+', ''), '/', '') LIKE @p5)) AS [__page] WHERE [__rn] > @p7 AND [__rn] <= @p7 + @p6 ORDER BY [__rn]
+SELECT [c0], [c1], [c2], [c3], [c4], [c5], [c6], [c7], [c8], [c9], [c10] FROM (SELECT [t].[ID_PACIENTE] AS [c0], [t].[NOME_SOCIAL] AS [c1], [t].[NOME] AS [c2], [t].[OBS] AS [c3], [t].[EMAIL] AS [c4], [t].[PRONTUARIO] AS [c5], [t].[CPF] AS [c6], [t].[DT_NASC] AS [c7], [t].[CELULAR] AS [c8], [t].[FONE_RES] AS [c9], [t].[FONE_COM] AS [c10], ROW_NUMBER() OVER (ORDER BY [t].[ID_PACIENTE]) AS [__rn] FROM [dbo].[PACIENTE] [t] WHERE UPPER(RTRIM([t].[TIPO])) = @p1 AND [t].[DT_EXCLUSAO] IS NULL AND (REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(CAST([t].[CPF] AS NVARCHAR(4000)), ' ', ''), '-', ''), '(', ''), ')', ''), '.', ''), '+', ''), '/', '') LIKE @p2 OR REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(CAST([t].[CELULAR] AS NVARCHAR(4000)), ' ', ''), '-', ''), '(', ''), ')', ''), '.', ''), '+', ''), '/', '') LIKE @p3 OR REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(CAST([t].[FONE_RES] AS NVARCHAR(4000)), ' ', ''), '-', ''), '(', ''), ')', ''), '.', ''), '+', ''), '/', '') LIKE @p4 OR REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(CAST([t].[FONE_COM] AS NVARCHAR(4000)), ' ', ''), '-', ''), '(', ''), ')', ''), '.', ''), '+', ''), '/', '') LIKE @p5)) AS [__page] WHERE [__rn] > @p7 AND [__rn] <= @p7 + @p6 ORDER BY [__rn]
 
 -- client.search[email]
 -- @p1 text = "P"
 -- @p2 ntext = input:email
 -- @p3 int = input:limit
 -- @p4 int = input:offset
-SELECT [c0], [c1], [c2], [c3], [c4], [c5], [c6], [c7], [c8], [c9], [c10] FROM (SELECT [t].[ID_PACIENTE] AS [c0], [t].[NOME_SOCIAL] AS [c1], [t].[NOME] AS [c2], [t].[OBS] AS [c3], [t].[EMAIL] AS [c4], [t].[PRONTUARIO] AS [c5], [t].[CPF] AS [c6], [t].[DT_NASC] AS [c7], [t].[CELULAR] AS [c8], [t].[FONE_RES] AS [c9], [t].[FONE_COM] AS [c10], ROW_NUMBER() OVER (ORDER BY [t].[ID_PACIENTE]) AS [__rn] FROM [dbo].[PACIENTE] [t] WHERE RTRIM([t].[TIPO]) = @p1 AND [t].[DT_EXCLUSAO] IS NULL AND (LOWER(LTRIM(RTRIM([t].[EMAIL]))) = @p2)) AS [__page] WHERE [__rn] > @p4 AND [__rn] <= @p4 + @p3 ORDER BY [__rn]
+SELECT [c0], [c1], [c2], [c3], [c4], [c5], [c6], [c7], [c8], [c9], [c10] FROM (SELECT [t].[ID_PACIENTE] AS [c0], [t].[NOME_SOCIAL] AS [c1], [t].[NOME] AS [c2], [t].[OBS] AS [c3], [t].[EMAIL] AS [c4], [t].[PRONTUARIO] AS [c5], [t].[CPF] AS [c6], [t].[DT_NASC] AS [c7], [t].[CELULAR] AS [c8], [t].[FONE_RES] AS [c9], [t].[FONE_COM] AS [c10], ROW_NUMBER() OVER (ORDER BY [t].[ID_PACIENTE]) AS [__rn] FROM [dbo].[PACIENTE] [t] WHERE UPPER(RTRIM([t].[TIPO])) = @p1 AND [t].[DT_EXCLUSAO] IS NULL AND (LOWER(LTRIM(RTRIM([t].[EMAIL]))) = @p2)) AS [__page] WHERE [__rn] > @p4 AND [__rn] <= @p4 + @p3 ORDER BY [__rn]
 
 -- client.search[name]
 -- @p1 text = "P"
 -- @p2 ntext = input:namePattern
 -- @p3 int = input:limit
 -- @p4 int = input:offset
-SELECT [c0], [c1], [c2], [c3], [c4], [c5], [c6], [c7], [c8], [c9], [c10] FROM (SELECT [t].[ID_PACIENTE] AS [c0], [t].[NOME_SOCIAL] AS [c1], [t].[NOME] AS [c2], [t].[OBS] AS [c3], [t].[EMAIL] AS [c4], [t].[PRONTUARIO] AS [c5], [t].[CPF] AS [c6], [t].[DT_NASC] AS [c7], [t].[CELULAR] AS [c8], [t].[FONE_RES] AS [c9], [t].[FONE_COM] AS [c10], ROW_NUMBER() OVER (ORDER BY [t].[ID_PACIENTE]) AS [__rn] FROM [dbo].[PACIENTE] [t] WHERE RTRIM([t].[TIPO]) = @p1 AND [t].[DT_EXCLUSAO] IS NULL AND (LTRIM(RTRIM(CAST(COALESCE(NULLIF(LTRIM(RTRIM([t].[NOME_SOCIAL])), ''), NULLIF(LTRIM(RTRIM([t].[NOME])), '')) AS NVARCHAR(4000)))) COLLATE Latin1_General_CI_AI LIKE @p2)) AS [__page] WHERE [__rn] > @p4 AND [__rn] <= @p4 + @p3 ORDER BY [__rn]
+SELECT [c0], [c1], [c2], [c3], [c4], [c5], [c6], [c7], [c8], [c9], [c10] FROM (SELECT [t].[ID_PACIENTE] AS [c0], [t].[NOME_SOCIAL] AS [c1], [t].[NOME] AS [c2], [t].[OBS] AS [c3], [t].[EMAIL] AS [c4], [t].[PRONTUARIO] AS [c5], [t].[CPF] AS [c6], [t].[DT_NASC] AS [c7], [t].[CELULAR] AS [c8], [t].[FONE_RES] AS [c9], [t].[FONE_COM] AS [c10], ROW_NUMBER() OVER (ORDER BY [t].[ID_PACIENTE]) AS [__rn] FROM [dbo].[PACIENTE] [t] WHERE UPPER(RTRIM([t].[TIPO])) = @p1 AND [t].[DT_EXCLUSAO] IS NULL AND (LTRIM(RTRIM(CAST(COALESCE(NULLIF(LTRIM(RTRIM([t].[NOME_SOCIAL])), ''), NULLIF(LTRIM(RTRIM([t].[NOME])), '')) AS NVARCHAR(4000)))) COLLATE Latin1_General_CI_AI LIKE @p2)) AS [__page] WHERE [__rn] > @p4 AND [__rn] <= @p4 + @p3 ORDER BY [__rn]
 
 -- appointment.list[]
 -- @p1 text = "P"
 -- @p2 text = "S"
 -- @p3 date = input:from
 -- @p4 date = input:to
-SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DURACAO] AS [c3], [t].[SITUACAO] AS [c4], [t].[CONFIRMADO] AS [c5], [t].[TIPO_ATEND] AS [c6], [t_sala].[ID_UNIDADE] AS [c7], [t_proc].[ID_ESPECIALIDADE] AS [c8], [t].[ID_CONVENIO] AS [c9], [t].[FL_HIGIENE] AS [c10], [t].[ID_HIGIENISTA] AS [c11], [t].[ID_PROFISSIONAL] AS [c12], [t].[ID_PROCEDIMENTO] AS [c13], [t].[ID_PACIENTE] AS [c14], [t].[PLANO] AS [c15], [c].[ID_PACIENTE] AS [c16], [c].[NOME_SOCIAL] AS [c17], [c].[NOME] AS [c18], [c].[OBS] AS [c19], [c].[EMAIL] AS [c20], [c].[PRONTUARIO] AS [c21], [c].[CPF] AS [c22], [c].[DT_NASC] AS [c23], [c].[CELULAR] AS [c24], [c].[FONE_RES] AS [c25], [c].[FONE_COM] AS [c26] FROM [dbo].[AGENDA] [t] LEFT JOIN [dbo].[PROCEDIMENTO] [t_proc] ON [t].[ID_PROCEDIMENTO] = [t_proc].[ID_PROCEDIMENTO] LEFT JOIN [dbo].[SALA] [t_sala] ON [t].[ID_SALA] = [t_sala].[ID_SALA] LEFT JOIN [dbo].[PACIENTE] [c] ON [c].[ID_PACIENTE] = [t].[ID_PACIENTE] AND RTRIM([c].[TIPO]) = @p1 AND [c].[DT_EXCLUSAO] IS NULL WHERE ([t].[EXCLUIDO] IS NULL OR RTRIM([t].[EXCLUIDO]) <> @p2) AND [t].[DATA] >= @p3 AND [t].[DATA] <= @p4 ORDER BY [t].[DATA], [t].[HORA], [t].[ID_AGENDA]
+SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DURACAO] AS [c3], [t].[SITUACAO] AS [c4], [t].[CONFIRMADO] AS [c5], [t].[TIPO_ATEND] AS [c6], [t_sala].[ID_UNIDADE] AS [c7], [t_proc].[ID_ESPECIALIDADE] AS [c8], [t].[ID_CONVENIO] AS [c9], [t].[FL_HIGIENE] AS [c10], [t].[ID_HIGIENISTA] AS [c11], [t].[ID_PROFISSIONAL] AS [c12], [t].[ID_PROCEDIMENTO] AS [c13], [t].[ID_PACIENTE] AS [c14], [t].[PLANO] AS [c15], [c].[ID_PACIENTE] AS [c16], [c].[NOME_SOCIAL] AS [c17], [c].[NOME] AS [c18], [c].[OBS] AS [c19], [c].[EMAIL] AS [c20], [c].[PRONTUARIO] AS [c21], [c].[CPF] AS [c22], [c].[DT_NASC] AS [c23], [c].[CELULAR] AS [c24], [c].[FONE_RES] AS [c25], [c].[FONE_COM] AS [c26] FROM [dbo].[AGENDA] [t] LEFT JOIN [dbo].[PROCEDIMENTO] [t_proc] ON [t].[ID_PROCEDIMENTO] = [t_proc].[ID_PROCEDIMENTO] LEFT JOIN [dbo].[SALA] [t_sala] ON [t].[ID_SALA] = [t_sala].[ID_SALA] LEFT JOIN [dbo].[PACIENTE] [c] ON [c].[ID_PACIENTE] = [t].[ID_PACIENTE] AND UPPER(RTRIM([c].[TIPO])) = @p1 AND [c].[DT_EXCLUSAO] IS NULL WHERE ([t].[EXCLUIDO] IS NULL OR UPPER(RTRIM([t].[EXCLUIDO])) <> @p2) AND [t].[DATA] >= @p3 AND [t].[DATA] <= @p4 ORDER BY [t].[DATA], [t].[HORA], [t].[ID_AGENDA]
 
 -- appointment.list[].minimal
 -- @p1 text = "S"
 -- @p2 date = input:from
 -- @p3 date = input:to
-SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DURACAO] AS [c3], [t].[SITUACAO] AS [c4], [t].[CONFIRMADO] AS [c5], [t].[TIPO_ATEND] AS [c6] FROM [dbo].[AGENDA] [t] WHERE ([t].[EXCLUIDO] IS NULL OR RTRIM([t].[EXCLUIDO]) <> @p1) AND [t].[DATA] >= @p2 AND [t].[DATA] <= @p3 ORDER BY [t].[DATA], [t].[HORA], [t].[ID_AGENDA]
+SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DURACAO] AS [c3], [t].[SITUACAO] AS [c4], [t].[CONFIRMADO] AS [c5], [t].[TIPO_ATEND] AS [c6] FROM [dbo].[AGENDA] [t] WHERE ([t].[EXCLUIDO] IS NULL OR UPPER(RTRIM([t].[EXCLUIDO])) <> @p1) AND [t].[DATA] >= @p2 AND [t].[DATA] <= @p3 ORDER BY [t].[DATA], [t].[HORA], [t].[ID_AGENDA]
 
 -- appointment.list[location]
 -- @p1 text = "P"
@@ -116,7 +116,7 @@ SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DUR
 -- @p3 date = input:from
 -- @p4 date = input:to
 -- @p5 int = input:location
-SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DURACAO] AS [c3], [t].[SITUACAO] AS [c4], [t].[CONFIRMADO] AS [c5], [t].[TIPO_ATEND] AS [c6], [t_sala].[ID_UNIDADE] AS [c7], [t_proc].[ID_ESPECIALIDADE] AS [c8], [t].[ID_CONVENIO] AS [c9], [t].[FL_HIGIENE] AS [c10], [t].[ID_HIGIENISTA] AS [c11], [t].[ID_PROFISSIONAL] AS [c12], [t].[ID_PROCEDIMENTO] AS [c13], [t].[ID_PACIENTE] AS [c14], [t].[PLANO] AS [c15], [c].[ID_PACIENTE] AS [c16], [c].[NOME_SOCIAL] AS [c17], [c].[NOME] AS [c18], [c].[OBS] AS [c19], [c].[EMAIL] AS [c20], [c].[PRONTUARIO] AS [c21], [c].[CPF] AS [c22], [c].[DT_NASC] AS [c23], [c].[CELULAR] AS [c24], [c].[FONE_RES] AS [c25], [c].[FONE_COM] AS [c26] FROM [dbo].[AGENDA] [t] LEFT JOIN [dbo].[PROCEDIMENTO] [t_proc] ON [t].[ID_PROCEDIMENTO] = [t_proc].[ID_PROCEDIMENTO] LEFT JOIN [dbo].[SALA] [t_sala] ON [t].[ID_SALA] = [t_sala].[ID_SALA] LEFT JOIN [dbo].[PACIENTE] [c] ON [c].[ID_PACIENTE] = [t].[ID_PACIENTE] AND RTRIM([c].[TIPO]) = @p1 AND [c].[DT_EXCLUSAO] IS NULL WHERE ([t].[EXCLUIDO] IS NULL OR RTRIM([t].[EXCLUIDO]) <> @p2) AND [t].[DATA] >= @p3 AND [t].[DATA] <= @p4 AND [t_sala].[ID_UNIDADE] = @p5 ORDER BY [t].[DATA], [t].[HORA], [t].[ID_AGENDA]
+SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DURACAO] AS [c3], [t].[SITUACAO] AS [c4], [t].[CONFIRMADO] AS [c5], [t].[TIPO_ATEND] AS [c6], [t_sala].[ID_UNIDADE] AS [c7], [t_proc].[ID_ESPECIALIDADE] AS [c8], [t].[ID_CONVENIO] AS [c9], [t].[FL_HIGIENE] AS [c10], [t].[ID_HIGIENISTA] AS [c11], [t].[ID_PROFISSIONAL] AS [c12], [t].[ID_PROCEDIMENTO] AS [c13], [t].[ID_PACIENTE] AS [c14], [t].[PLANO] AS [c15], [c].[ID_PACIENTE] AS [c16], [c].[NOME_SOCIAL] AS [c17], [c].[NOME] AS [c18], [c].[OBS] AS [c19], [c].[EMAIL] AS [c20], [c].[PRONTUARIO] AS [c21], [c].[CPF] AS [c22], [c].[DT_NASC] AS [c23], [c].[CELULAR] AS [c24], [c].[FONE_RES] AS [c25], [c].[FONE_COM] AS [c26] FROM [dbo].[AGENDA] [t] LEFT JOIN [dbo].[PROCEDIMENTO] [t_proc] ON [t].[ID_PROCEDIMENTO] = [t_proc].[ID_PROCEDIMENTO] LEFT JOIN [dbo].[SALA] [t_sala] ON [t].[ID_SALA] = [t_sala].[ID_SALA] LEFT JOIN [dbo].[PACIENTE] [c] ON [c].[ID_PACIENTE] = [t].[ID_PACIENTE] AND UPPER(RTRIM([c].[TIPO])) = @p1 AND [c].[DT_EXCLUSAO] IS NULL WHERE ([t].[EXCLUIDO] IS NULL OR UPPER(RTRIM([t].[EXCLUIDO])) <> @p2) AND [t].[DATA] >= @p3 AND [t].[DATA] <= @p4 AND [t_sala].[ID_UNIDADE] = @p5 ORDER BY [t].[DATA], [t].[HORA], [t].[ID_AGENDA]
 
 -- appointment.list[service]
 -- @p1 text = "P"
@@ -124,7 +124,7 @@ SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DUR
 -- @p3 date = input:from
 -- @p4 date = input:to
 -- @p5 int = input:service
-SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DURACAO] AS [c3], [t].[SITUACAO] AS [c4], [t].[CONFIRMADO] AS [c5], [t].[TIPO_ATEND] AS [c6], [t_sala].[ID_UNIDADE] AS [c7], [t_proc].[ID_ESPECIALIDADE] AS [c8], [t].[ID_CONVENIO] AS [c9], [t].[FL_HIGIENE] AS [c10], [t].[ID_HIGIENISTA] AS [c11], [t].[ID_PROFISSIONAL] AS [c12], [t].[ID_PROCEDIMENTO] AS [c13], [t].[ID_PACIENTE] AS [c14], [t].[PLANO] AS [c15], [c].[ID_PACIENTE] AS [c16], [c].[NOME_SOCIAL] AS [c17], [c].[NOME] AS [c18], [c].[OBS] AS [c19], [c].[EMAIL] AS [c20], [c].[PRONTUARIO] AS [c21], [c].[CPF] AS [c22], [c].[DT_NASC] AS [c23], [c].[CELULAR] AS [c24], [c].[FONE_RES] AS [c25], [c].[FONE_COM] AS [c26] FROM [dbo].[AGENDA] [t] LEFT JOIN [dbo].[PROCEDIMENTO] [t_proc] ON [t].[ID_PROCEDIMENTO] = [t_proc].[ID_PROCEDIMENTO] LEFT JOIN [dbo].[SALA] [t_sala] ON [t].[ID_SALA] = [t_sala].[ID_SALA] LEFT JOIN [dbo].[PACIENTE] [c] ON [c].[ID_PACIENTE] = [t].[ID_PACIENTE] AND RTRIM([c].[TIPO]) = @p1 AND [c].[DT_EXCLUSAO] IS NULL WHERE ([t].[EXCLUIDO] IS NULL OR RTRIM([t].[EXCLUIDO]) <> @p2) AND [t].[DATA] >= @p3 AND [t].[DATA] <= @p4 AND [t].[ID_PROCEDIMENTO] = @p5 ORDER BY [t].[DATA], [t].[HORA], [t].[ID_AGENDA]
+SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DURACAO] AS [c3], [t].[SITUACAO] AS [c4], [t].[CONFIRMADO] AS [c5], [t].[TIPO_ATEND] AS [c6], [t_sala].[ID_UNIDADE] AS [c7], [t_proc].[ID_ESPECIALIDADE] AS [c8], [t].[ID_CONVENIO] AS [c9], [t].[FL_HIGIENE] AS [c10], [t].[ID_HIGIENISTA] AS [c11], [t].[ID_PROFISSIONAL] AS [c12], [t].[ID_PROCEDIMENTO] AS [c13], [t].[ID_PACIENTE] AS [c14], [t].[PLANO] AS [c15], [c].[ID_PACIENTE] AS [c16], [c].[NOME_SOCIAL] AS [c17], [c].[NOME] AS [c18], [c].[OBS] AS [c19], [c].[EMAIL] AS [c20], [c].[PRONTUARIO] AS [c21], [c].[CPF] AS [c22], [c].[DT_NASC] AS [c23], [c].[CELULAR] AS [c24], [c].[FONE_RES] AS [c25], [c].[FONE_COM] AS [c26] FROM [dbo].[AGENDA] [t] LEFT JOIN [dbo].[PROCEDIMENTO] [t_proc] ON [t].[ID_PROCEDIMENTO] = [t_proc].[ID_PROCEDIMENTO] LEFT JOIN [dbo].[SALA] [t_sala] ON [t].[ID_SALA] = [t_sala].[ID_SALA] LEFT JOIN [dbo].[PACIENTE] [c] ON [c].[ID_PACIENTE] = [t].[ID_PACIENTE] AND UPPER(RTRIM([c].[TIPO])) = @p1 AND [c].[DT_EXCLUSAO] IS NULL WHERE ([t].[EXCLUIDO] IS NULL OR UPPER(RTRIM([t].[EXCLUIDO])) <> @p2) AND [t].[DATA] >= @p3 AND [t].[DATA] <= @p4 AND [t].[ID_PROCEDIMENTO] = @p5 ORDER BY [t].[DATA], [t].[HORA], [t].[ID_AGENDA]
 
 -- appointment.list[professional]
 -- @p1 text = "P"
@@ -133,7 +133,7 @@ SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DUR
 -- @p4 date = input:to
 -- @p5 text = "S"
 -- @p6 int = input:professional
-SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DURACAO] AS [c3], [t].[SITUACAO] AS [c4], [t].[CONFIRMADO] AS [c5], [t].[TIPO_ATEND] AS [c6], [t_sala].[ID_UNIDADE] AS [c7], [t_proc].[ID_ESPECIALIDADE] AS [c8], [t].[ID_CONVENIO] AS [c9], [t].[FL_HIGIENE] AS [c10], [t].[ID_HIGIENISTA] AS [c11], [t].[ID_PROFISSIONAL] AS [c12], [t].[ID_PROCEDIMENTO] AS [c13], [t].[ID_PACIENTE] AS [c14], [t].[PLANO] AS [c15], [c].[ID_PACIENTE] AS [c16], [c].[NOME_SOCIAL] AS [c17], [c].[NOME] AS [c18], [c].[OBS] AS [c19], [c].[EMAIL] AS [c20], [c].[PRONTUARIO] AS [c21], [c].[CPF] AS [c22], [c].[DT_NASC] AS [c23], [c].[CELULAR] AS [c24], [c].[FONE_RES] AS [c25], [c].[FONE_COM] AS [c26] FROM [dbo].[AGENDA] [t] LEFT JOIN [dbo].[PROCEDIMENTO] [t_proc] ON [t].[ID_PROCEDIMENTO] = [t_proc].[ID_PROCEDIMENTO] LEFT JOIN [dbo].[SALA] [t_sala] ON [t].[ID_SALA] = [t_sala].[ID_SALA] LEFT JOIN [dbo].[PACIENTE] [c] ON [c].[ID_PACIENTE] = [t].[ID_PACIENTE] AND RTRIM([c].[TIPO]) = @p1 AND [c].[DT_EXCLUSAO] IS NULL WHERE ([t].[EXCLUIDO] IS NULL OR RTRIM([t].[EXCLUIDO]) <> @p2) AND [t].[DATA] >= @p3 AND [t].[DATA] <= @p4 AND CASE WHEN RTRIM([t].[FL_HIGIENE]) = @p5 THEN [t].[ID_HIGIENISTA] ELSE [t].[ID_PROFISSIONAL] END = @p6 ORDER BY [t].[DATA], [t].[HORA], [t].[ID_AGENDA]
+SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DURACAO] AS [c3], [t].[SITUACAO] AS [c4], [t].[CONFIRMADO] AS [c5], [t].[TIPO_ATEND] AS [c6], [t_sala].[ID_UNIDADE] AS [c7], [t_proc].[ID_ESPECIALIDADE] AS [c8], [t].[ID_CONVENIO] AS [c9], [t].[FL_HIGIENE] AS [c10], [t].[ID_HIGIENISTA] AS [c11], [t].[ID_PROFISSIONAL] AS [c12], [t].[ID_PROCEDIMENTO] AS [c13], [t].[ID_PACIENTE] AS [c14], [t].[PLANO] AS [c15], [c].[ID_PACIENTE] AS [c16], [c].[NOME_SOCIAL] AS [c17], [c].[NOME] AS [c18], [c].[OBS] AS [c19], [c].[EMAIL] AS [c20], [c].[PRONTUARIO] AS [c21], [c].[CPF] AS [c22], [c].[DT_NASC] AS [c23], [c].[CELULAR] AS [c24], [c].[FONE_RES] AS [c25], [c].[FONE_COM] AS [c26] FROM [dbo].[AGENDA] [t] LEFT JOIN [dbo].[PROCEDIMENTO] [t_proc] ON [t].[ID_PROCEDIMENTO] = [t_proc].[ID_PROCEDIMENTO] LEFT JOIN [dbo].[SALA] [t_sala] ON [t].[ID_SALA] = [t_sala].[ID_SALA] LEFT JOIN [dbo].[PACIENTE] [c] ON [c].[ID_PACIENTE] = [t].[ID_PACIENTE] AND UPPER(RTRIM([c].[TIPO])) = @p1 AND [c].[DT_EXCLUSAO] IS NULL WHERE ([t].[EXCLUIDO] IS NULL OR UPPER(RTRIM([t].[EXCLUIDO])) <> @p2) AND [t].[DATA] >= @p3 AND [t].[DATA] <= @p4 AND CASE WHEN UPPER(RTRIM([t].[FL_HIGIENE])) = @p5 THEN [t].[ID_HIGIENISTA] ELSE [t].[ID_PROFISSIONAL] END = @p6 ORDER BY [t].[DATA], [t].[HORA], [t].[ID_AGENDA]
 
 -- appointment.list[client]
 -- @p1 text = "P"
@@ -141,7 +141,7 @@ SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DUR
 -- @p3 date = input:from
 -- @p4 date = input:to
 -- @p5 int = input:client
-SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DURACAO] AS [c3], [t].[SITUACAO] AS [c4], [t].[CONFIRMADO] AS [c5], [t].[TIPO_ATEND] AS [c6], [t_sala].[ID_UNIDADE] AS [c7], [t_proc].[ID_ESPECIALIDADE] AS [c8], [t].[ID_CONVENIO] AS [c9], [t].[FL_HIGIENE] AS [c10], [t].[ID_HIGIENISTA] AS [c11], [t].[ID_PROFISSIONAL] AS [c12], [t].[ID_PROCEDIMENTO] AS [c13], [t].[ID_PACIENTE] AS [c14], [t].[PLANO] AS [c15], [c].[ID_PACIENTE] AS [c16], [c].[NOME_SOCIAL] AS [c17], [c].[NOME] AS [c18], [c].[OBS] AS [c19], [c].[EMAIL] AS [c20], [c].[PRONTUARIO] AS [c21], [c].[CPF] AS [c22], [c].[DT_NASC] AS [c23], [c].[CELULAR] AS [c24], [c].[FONE_RES] AS [c25], [c].[FONE_COM] AS [c26] FROM [dbo].[AGENDA] [t] LEFT JOIN [dbo].[PROCEDIMENTO] [t_proc] ON [t].[ID_PROCEDIMENTO] = [t_proc].[ID_PROCEDIMENTO] LEFT JOIN [dbo].[SALA] [t_sala] ON [t].[ID_SALA] = [t_sala].[ID_SALA] LEFT JOIN [dbo].[PACIENTE] [c] ON [c].[ID_PACIENTE] = [t].[ID_PACIENTE] AND RTRIM([c].[TIPO]) = @p1 AND [c].[DT_EXCLUSAO] IS NULL WHERE ([t].[EXCLUIDO] IS NULL OR RTRIM([t].[EXCLUIDO]) <> @p2) AND [t].[DATA] >= @p3 AND [t].[DATA] <= @p4 AND [t].[ID_PACIENTE] = @p5 ORDER BY [t].[DATA], [t].[HORA], [t].[ID_AGENDA]
+SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DURACAO] AS [c3], [t].[SITUACAO] AS [c4], [t].[CONFIRMADO] AS [c5], [t].[TIPO_ATEND] AS [c6], [t_sala].[ID_UNIDADE] AS [c7], [t_proc].[ID_ESPECIALIDADE] AS [c8], [t].[ID_CONVENIO] AS [c9], [t].[FL_HIGIENE] AS [c10], [t].[ID_HIGIENISTA] AS [c11], [t].[ID_PROFISSIONAL] AS [c12], [t].[ID_PROCEDIMENTO] AS [c13], [t].[ID_PACIENTE] AS [c14], [t].[PLANO] AS [c15], [c].[ID_PACIENTE] AS [c16], [c].[NOME_SOCIAL] AS [c17], [c].[NOME] AS [c18], [c].[OBS] AS [c19], [c].[EMAIL] AS [c20], [c].[PRONTUARIO] AS [c21], [c].[CPF] AS [c22], [c].[DT_NASC] AS [c23], [c].[CELULAR] AS [c24], [c].[FONE_RES] AS [c25], [c].[FONE_COM] AS [c26] FROM [dbo].[AGENDA] [t] LEFT JOIN [dbo].[PROCEDIMENTO] [t_proc] ON [t].[ID_PROCEDIMENTO] = [t_proc].[ID_PROCEDIMENTO] LEFT JOIN [dbo].[SALA] [t_sala] ON [t].[ID_SALA] = [t_sala].[ID_SALA] LEFT JOIN [dbo].[PACIENTE] [c] ON [c].[ID_PACIENTE] = [t].[ID_PACIENTE] AND UPPER(RTRIM([c].[TIPO])) = @p1 AND [c].[DT_EXCLUSAO] IS NULL WHERE ([t].[EXCLUIDO] IS NULL OR UPPER(RTRIM([t].[EXCLUIDO])) <> @p2) AND [t].[DATA] >= @p3 AND [t].[DATA] <= @p4 AND [t].[ID_PACIENTE] = @p5 ORDER BY [t].[DATA], [t].[HORA], [t].[ID_AGENDA]
 
 -- appointment.list[state]
 -- @p1 text = "P"
@@ -159,7 +159,7 @@ SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DUR
 -- @p13 text = "S"
 -- @p14 text = "WAITING"
 -- @p15 text = input:state
-SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DURACAO] AS [c3], [t].[SITUACAO] AS [c4], [t].[CONFIRMADO] AS [c5], [t].[TIPO_ATEND] AS [c6], [t_sala].[ID_UNIDADE] AS [c7], [t_proc].[ID_ESPECIALIDADE] AS [c8], [t].[ID_CONVENIO] AS [c9], [t].[FL_HIGIENE] AS [c10], [t].[ID_HIGIENISTA] AS [c11], [t].[ID_PROFISSIONAL] AS [c12], [t].[ID_PROCEDIMENTO] AS [c13], [t].[ID_PACIENTE] AS [c14], [t].[PLANO] AS [c15], [c].[ID_PACIENTE] AS [c16], [c].[NOME_SOCIAL] AS [c17], [c].[NOME] AS [c18], [c].[OBS] AS [c19], [c].[EMAIL] AS [c20], [c].[PRONTUARIO] AS [c21], [c].[CPF] AS [c22], [c].[DT_NASC] AS [c23], [c].[CELULAR] AS [c24], [c].[FONE_RES] AS [c25], [c].[FONE_COM] AS [c26] FROM [dbo].[AGENDA] [t] LEFT JOIN [dbo].[PROCEDIMENTO] [t_proc] ON [t].[ID_PROCEDIMENTO] = [t_proc].[ID_PROCEDIMENTO] LEFT JOIN [dbo].[SALA] [t_sala] ON [t].[ID_SALA] = [t_sala].[ID_SALA] LEFT JOIN [dbo].[PACIENTE] [c] ON [c].[ID_PACIENTE] = [t].[ID_PACIENTE] AND RTRIM([c].[TIPO]) = @p1 AND [c].[DT_EXCLUSAO] IS NULL WHERE ([t].[EXCLUIDO] IS NULL OR RTRIM([t].[EXCLUIDO]) <> @p2) AND [t].[DATA] >= @p3 AND [t].[DATA] <= @p4 AND CASE WHEN RTRIM([t].[SITUACAO]) = @p6 THEN @p5 WHEN RTRIM([t].[SITUACAO]) = @p8 THEN @p7 WHEN RTRIM([t].[SITUACAO]) = @p10 THEN @p9 WHEN (RTRIM([t].[SITUACAO]) = @p12 OR RTRIM([t].[CONFIRMADO]) = @p13) THEN @p11 ELSE @p14 END = @p15 ORDER BY [t].[DATA], [t].[HORA], [t].[ID_AGENDA]
+SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DURACAO] AS [c3], [t].[SITUACAO] AS [c4], [t].[CONFIRMADO] AS [c5], [t].[TIPO_ATEND] AS [c6], [t_sala].[ID_UNIDADE] AS [c7], [t_proc].[ID_ESPECIALIDADE] AS [c8], [t].[ID_CONVENIO] AS [c9], [t].[FL_HIGIENE] AS [c10], [t].[ID_HIGIENISTA] AS [c11], [t].[ID_PROFISSIONAL] AS [c12], [t].[ID_PROCEDIMENTO] AS [c13], [t].[ID_PACIENTE] AS [c14], [t].[PLANO] AS [c15], [c].[ID_PACIENTE] AS [c16], [c].[NOME_SOCIAL] AS [c17], [c].[NOME] AS [c18], [c].[OBS] AS [c19], [c].[EMAIL] AS [c20], [c].[PRONTUARIO] AS [c21], [c].[CPF] AS [c22], [c].[DT_NASC] AS [c23], [c].[CELULAR] AS [c24], [c].[FONE_RES] AS [c25], [c].[FONE_COM] AS [c26] FROM [dbo].[AGENDA] [t] LEFT JOIN [dbo].[PROCEDIMENTO] [t_proc] ON [t].[ID_PROCEDIMENTO] = [t_proc].[ID_PROCEDIMENTO] LEFT JOIN [dbo].[SALA] [t_sala] ON [t].[ID_SALA] = [t_sala].[ID_SALA] LEFT JOIN [dbo].[PACIENTE] [c] ON [c].[ID_PACIENTE] = [t].[ID_PACIENTE] AND UPPER(RTRIM([c].[TIPO])) = @p1 AND [c].[DT_EXCLUSAO] IS NULL WHERE ([t].[EXCLUIDO] IS NULL OR UPPER(RTRIM([t].[EXCLUIDO])) <> @p2) AND [t].[DATA] >= @p3 AND [t].[DATA] <= @p4 AND CASE WHEN UPPER(RTRIM([t].[SITUACAO])) = @p6 THEN @p5 WHEN UPPER(RTRIM([t].[SITUACAO])) = @p8 THEN @p7 WHEN UPPER(RTRIM([t].[SITUACAO])) = @p10 THEN @p9 WHEN (UPPER(RTRIM([t].[SITUACAO])) = @p12 OR UPPER(RTRIM([t].[CONFIRMADO])) = @p13) THEN @p11 ELSE @p14 END = @p15 ORDER BY [t].[DATA], [t].[HORA], [t].[ID_AGENDA]
 
 -- appointment.list[location,service,professional,client,state]
 -- @p1 text = "P"
@@ -182,19 +182,19 @@ SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DUR
 -- @p18 text = "S"
 -- @p19 text = "WAITING"
 -- @p20 text = input:state
-SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DURACAO] AS [c3], [t].[SITUACAO] AS [c4], [t].[CONFIRMADO] AS [c5], [t].[TIPO_ATEND] AS [c6], [t_sala].[ID_UNIDADE] AS [c7], [t_proc].[ID_ESPECIALIDADE] AS [c8], [t].[ID_CONVENIO] AS [c9], [t].[FL_HIGIENE] AS [c10], [t].[ID_HIGIENISTA] AS [c11], [t].[ID_PROFISSIONAL] AS [c12], [t].[ID_PROCEDIMENTO] AS [c13], [t].[ID_PACIENTE] AS [c14], [t].[PLANO] AS [c15], [c].[ID_PACIENTE] AS [c16], [c].[NOME_SOCIAL] AS [c17], [c].[NOME] AS [c18], [c].[OBS] AS [c19], [c].[EMAIL] AS [c20], [c].[PRONTUARIO] AS [c21], [c].[CPF] AS [c22], [c].[DT_NASC] AS [c23], [c].[CELULAR] AS [c24], [c].[FONE_RES] AS [c25], [c].[FONE_COM] AS [c26] FROM [dbo].[AGENDA] [t] LEFT JOIN [dbo].[PROCEDIMENTO] [t_proc] ON [t].[ID_PROCEDIMENTO] = [t_proc].[ID_PROCEDIMENTO] LEFT JOIN [dbo].[SALA] [t_sala] ON [t].[ID_SALA] = [t_sala].[ID_SALA] LEFT JOIN [dbo].[PACIENTE] [c] ON [c].[ID_PACIENTE] = [t].[ID_PACIENTE] AND RTRIM([c].[TIPO]) = @p1 AND [c].[DT_EXCLUSAO] IS NULL WHERE ([t].[EXCLUIDO] IS NULL OR RTRIM([t].[EXCLUIDO]) <> @p2) AND [t].[DATA] >= @p3 AND [t].[DATA] <= @p4 AND [t_sala].[ID_UNIDADE] = @p5 AND [t].[ID_PROCEDIMENTO] = @p6 AND CASE WHEN RTRIM([t].[FL_HIGIENE]) = @p7 THEN [t].[ID_HIGIENISTA] ELSE [t].[ID_PROFISSIONAL] END = @p8 AND [t].[ID_PACIENTE] = @p9 AND CASE WHEN RTRIM([t].[SITUACAO]) = @p11 THEN @p10 WHEN RTRIM([t].[SITUACAO]) = @p13 THEN @p12 WHEN RTRIM([t].[SITUACAO]) = @p15 THEN @p14 WHEN (RTRIM([t].[SITUACAO]) = @p17 OR RTRIM([t].[CONFIRMADO]) = @p18) THEN @p16 ELSE @p19 END = @p20 ORDER BY [t].[DATA], [t].[HORA], [t].[ID_AGENDA]
+SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DURACAO] AS [c3], [t].[SITUACAO] AS [c4], [t].[CONFIRMADO] AS [c5], [t].[TIPO_ATEND] AS [c6], [t_sala].[ID_UNIDADE] AS [c7], [t_proc].[ID_ESPECIALIDADE] AS [c8], [t].[ID_CONVENIO] AS [c9], [t].[FL_HIGIENE] AS [c10], [t].[ID_HIGIENISTA] AS [c11], [t].[ID_PROFISSIONAL] AS [c12], [t].[ID_PROCEDIMENTO] AS [c13], [t].[ID_PACIENTE] AS [c14], [t].[PLANO] AS [c15], [c].[ID_PACIENTE] AS [c16], [c].[NOME_SOCIAL] AS [c17], [c].[NOME] AS [c18], [c].[OBS] AS [c19], [c].[EMAIL] AS [c20], [c].[PRONTUARIO] AS [c21], [c].[CPF] AS [c22], [c].[DT_NASC] AS [c23], [c].[CELULAR] AS [c24], [c].[FONE_RES] AS [c25], [c].[FONE_COM] AS [c26] FROM [dbo].[AGENDA] [t] LEFT JOIN [dbo].[PROCEDIMENTO] [t_proc] ON [t].[ID_PROCEDIMENTO] = [t_proc].[ID_PROCEDIMENTO] LEFT JOIN [dbo].[SALA] [t_sala] ON [t].[ID_SALA] = [t_sala].[ID_SALA] LEFT JOIN [dbo].[PACIENTE] [c] ON [c].[ID_PACIENTE] = [t].[ID_PACIENTE] AND UPPER(RTRIM([c].[TIPO])) = @p1 AND [c].[DT_EXCLUSAO] IS NULL WHERE ([t].[EXCLUIDO] IS NULL OR UPPER(RTRIM([t].[EXCLUIDO])) <> @p2) AND [t].[DATA] >= @p3 AND [t].[DATA] <= @p4 AND [t_sala].[ID_UNIDADE] = @p5 AND [t].[ID_PROCEDIMENTO] = @p6 AND CASE WHEN UPPER(RTRIM([t].[FL_HIGIENE])) = @p7 THEN [t].[ID_HIGIENISTA] ELSE [t].[ID_PROFISSIONAL] END = @p8 AND [t].[ID_PACIENTE] = @p9 AND CASE WHEN UPPER(RTRIM([t].[SITUACAO])) = @p11 THEN @p10 WHEN UPPER(RTRIM([t].[SITUACAO])) = @p13 THEN @p12 WHEN UPPER(RTRIM([t].[SITUACAO])) = @p15 THEN @p14 WHEN (UPPER(RTRIM([t].[SITUACAO])) = @p17 OR UPPER(RTRIM([t].[CONFIRMADO])) = @p18) THEN @p16 ELSE @p19 END = @p20 ORDER BY [t].[DATA], [t].[HORA], [t].[ID_AGENDA]
 
 -- appointment.byId[]
 -- @p1 text = "P"
 -- @p2 text = "S"
 -- @p3 int = input:id
-SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DURACAO] AS [c3], [t].[SITUACAO] AS [c4], [t].[CONFIRMADO] AS [c5], [t].[TIPO_ATEND] AS [c6], [t_sala].[ID_UNIDADE] AS [c7], [t_proc].[ID_ESPECIALIDADE] AS [c8], [t].[ID_CONVENIO] AS [c9], [t].[FL_HIGIENE] AS [c10], [t].[ID_HIGIENISTA] AS [c11], [t].[ID_PROFISSIONAL] AS [c12], [t].[ID_PROCEDIMENTO] AS [c13], [t].[ID_PACIENTE] AS [c14], [t].[PLANO] AS [c15], [c].[ID_PACIENTE] AS [c16], [c].[NOME_SOCIAL] AS [c17], [c].[NOME] AS [c18], [c].[OBS] AS [c19], [c].[EMAIL] AS [c20], [c].[PRONTUARIO] AS [c21], [c].[CPF] AS [c22], [c].[DT_NASC] AS [c23], [c].[CELULAR] AS [c24], [c].[FONE_RES] AS [c25], [c].[FONE_COM] AS [c26] FROM [dbo].[AGENDA] [t] LEFT JOIN [dbo].[PROCEDIMENTO] [t_proc] ON [t].[ID_PROCEDIMENTO] = [t_proc].[ID_PROCEDIMENTO] LEFT JOIN [dbo].[SALA] [t_sala] ON [t].[ID_SALA] = [t_sala].[ID_SALA] LEFT JOIN [dbo].[PACIENTE] [c] ON [c].[ID_PACIENTE] = [t].[ID_PACIENTE] AND RTRIM([c].[TIPO]) = @p1 AND [c].[DT_EXCLUSAO] IS NULL WHERE ([t].[EXCLUIDO] IS NULL OR RTRIM([t].[EXCLUIDO]) <> @p2) AND [t].[ID_AGENDA] = @p3 ORDER BY [t].[DATA], [t].[HORA], [t].[ID_AGENDA]
+SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DURACAO] AS [c3], [t].[SITUACAO] AS [c4], [t].[CONFIRMADO] AS [c5], [t].[TIPO_ATEND] AS [c6], [t_sala].[ID_UNIDADE] AS [c7], [t_proc].[ID_ESPECIALIDADE] AS [c8], [t].[ID_CONVENIO] AS [c9], [t].[FL_HIGIENE] AS [c10], [t].[ID_HIGIENISTA] AS [c11], [t].[ID_PROFISSIONAL] AS [c12], [t].[ID_PROCEDIMENTO] AS [c13], [t].[ID_PACIENTE] AS [c14], [t].[PLANO] AS [c15], [c].[ID_PACIENTE] AS [c16], [c].[NOME_SOCIAL] AS [c17], [c].[NOME] AS [c18], [c].[OBS] AS [c19], [c].[EMAIL] AS [c20], [c].[PRONTUARIO] AS [c21], [c].[CPF] AS [c22], [c].[DT_NASC] AS [c23], [c].[CELULAR] AS [c24], [c].[FONE_RES] AS [c25], [c].[FONE_COM] AS [c26] FROM [dbo].[AGENDA] [t] LEFT JOIN [dbo].[PROCEDIMENTO] [t_proc] ON [t].[ID_PROCEDIMENTO] = [t_proc].[ID_PROCEDIMENTO] LEFT JOIN [dbo].[SALA] [t_sala] ON [t].[ID_SALA] = [t_sala].[ID_SALA] LEFT JOIN [dbo].[PACIENTE] [c] ON [c].[ID_PACIENTE] = [t].[ID_PACIENTE] AND UPPER(RTRIM([c].[TIPO])) = @p1 AND [c].[DT_EXCLUSAO] IS NULL WHERE ([t].[EXCLUIDO] IS NULL OR UPPER(RTRIM([t].[EXCLUIDO])) <> @p2) AND [t].[ID_AGENDA] = @p3 ORDER BY [t].[DATA], [t].[HORA], [t].[ID_AGENDA]
 
 -- appointment.occupancy[]
 -- @p1 text = "S"
 -- @p2 date = input:from
 -- @p3 date = input:to
-SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DURACAO] AS [c3], [t].[SITUACAO] AS [c4], [t].[CONFIRMADO] AS [c5], [t].[FL_HIGIENE] AS [c6], [t].[ID_HIGIENISTA] AS [c7], [t].[ID_PROFISSIONAL] AS [c8] FROM [dbo].[AGENDA] [t] WHERE ([t].[EXCLUIDO] IS NULL OR RTRIM([t].[EXCLUIDO]) <> @p1) AND [t].[DATA] >= @p2 AND [t].[DATA] <= @p3 ORDER BY [t].[DATA], [t].[HORA], [t].[ID_AGENDA]
+SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DURACAO] AS [c3], [t].[SITUACAO] AS [c4], [t].[CONFIRMADO] AS [c5], [t].[FL_HIGIENE] AS [c6], [t].[ID_HIGIENISTA] AS [c7], [t].[ID_PROFISSIONAL] AS [c8], [t].[ID_PACIENTE] AS [c9], [t].[ID_PROCEDIMENTO] AS [c10], [t_sala].[ID_UNIDADE] AS [c11] FROM [dbo].[AGENDA] [t] LEFT JOIN [dbo].[SALA] [t_sala] ON [t].[ID_SALA] = [t_sala].[ID_SALA] WHERE ([t].[EXCLUIDO] IS NULL OR UPPER(RTRIM([t].[EXCLUIDO])) <> @p1) AND [t].[DATA] >= @p2 AND [t].[DATA] <= @p3 ORDER BY [t].[DATA], [t].[HORA], [t].[ID_AGENDA]
 
 -- appointment.occupancy[professional]
 -- @p1 text = "S"
@@ -202,7 +202,7 @@ SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DUR
 -- @p3 date = input:to
 -- @p4 text = "S"
 -- @p5 int = input:professional
-SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DURACAO] AS [c3], [t].[SITUACAO] AS [c4], [t].[CONFIRMADO] AS [c5], [t].[FL_HIGIENE] AS [c6], [t].[ID_HIGIENISTA] AS [c7], [t].[ID_PROFISSIONAL] AS [c8] FROM [dbo].[AGENDA] [t] WHERE ([t].[EXCLUIDO] IS NULL OR RTRIM([t].[EXCLUIDO]) <> @p1) AND [t].[DATA] >= @p2 AND [t].[DATA] <= @p3 AND CASE WHEN RTRIM([t].[FL_HIGIENE]) = @p4 THEN [t].[ID_HIGIENISTA] ELSE [t].[ID_PROFISSIONAL] END = @p5 ORDER BY [t].[DATA], [t].[HORA], [t].[ID_AGENDA]
+SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DURACAO] AS [c3], [t].[SITUACAO] AS [c4], [t].[CONFIRMADO] AS [c5], [t].[FL_HIGIENE] AS [c6], [t].[ID_HIGIENISTA] AS [c7], [t].[ID_PROFISSIONAL] AS [c8], [t].[ID_PACIENTE] AS [c9], [t].[ID_PROCEDIMENTO] AS [c10], [t_sala].[ID_UNIDADE] AS [c11] FROM [dbo].[AGENDA] [t] LEFT JOIN [dbo].[SALA] [t_sala] ON [t].[ID_SALA] = [t_sala].[ID_SALA] WHERE ([t].[EXCLUIDO] IS NULL OR UPPER(RTRIM([t].[EXCLUIDO])) <> @p1) AND [t].[DATA] >= @p2 AND [t].[DATA] <= @p3 AND CASE WHEN UPPER(RTRIM([t].[FL_HIGIENE])) = @p4 THEN [t].[ID_HIGIENISTA] ELSE [t].[ID_PROFISSIONAL] END = @p5 ORDER BY [t].[DATA], [t].[HORA], [t].[ID_AGENDA]
 
 -- availability.weekly
 SELECT [t].[ID_PROFISSIONAL] AS [c0], [t].[ID_UNIDADE] AS [c1], [t].[HORA_INICIO] AS [c2], [t].[HORA_FIM] AS [c3], [t].[INTERVALO] AS [c4], [t].[DIA_SEMANA] AS [c5], [t].[VIGENCIA_INI] AS [c6], [t].[VIGENCIA_FIM] AS [c7] FROM [dbo].[HORARIO] [t]
@@ -212,10 +212,10 @@ SELECT [t].[ID_PROFISSIONAL] AS [c0], [t].[ID_UNIDADE] AS [c1], [t].[HORA_INICIO
 -- @p2 date = input:from
 SELECT [t].[ID_PROFISSIONAL] AS [c0], [t].[DT_INICIO] AS [c1], [t].[DT_FIM] AS [c2], [t].[HORA_INICIO] AS [c3], [t].[HORA_FIM] AS [c4] FROM [dbo].[BLOQUEIO] [t] WHERE [t].[DT_INICIO] <= @p1 AND ([t].[DT_FIM] >= @p2 OR [t].[DT_FIM] IS NULL)
 
--- appointment.byId[].locked
+-- appointment.occupancybyId[].locked
 -- @p1 text = "S"
 -- @p2 int = input:id
-SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DURACAO] AS [c3], [t].[SITUACAO] AS [c4], [t].[CONFIRMADO] AS [c5], [t].[FL_HIGIENE] AS [c6], [t].[ID_HIGIENISTA] AS [c7], [t].[ID_PROFISSIONAL] AS [c8] FROM [dbo].[AGENDA] [t] WITH (UPDLOCK, HOLDLOCK) WHERE ([t].[EXCLUIDO] IS NULL OR RTRIM([t].[EXCLUIDO]) <> @p1) AND [t].[ID_AGENDA] = @p2 ORDER BY [t].[DATA], [t].[HORA], [t].[ID_AGENDA]
+SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DURACAO] AS [c3], [t].[SITUACAO] AS [c4], [t].[CONFIRMADO] AS [c5], [t].[FL_HIGIENE] AS [c6], [t].[ID_HIGIENISTA] AS [c7], [t].[ID_PROFISSIONAL] AS [c8], [t].[ID_PACIENTE] AS [c9], [t].[ID_PROCEDIMENTO] AS [c10], [t_sala].[ID_UNIDADE] AS [c11] FROM [dbo].[AGENDA] [t] WITH (UPDLOCK, HOLDLOCK) LEFT JOIN [dbo].[SALA] [t_sala] ON [t].[ID_SALA] = [t_sala].[ID_SALA] WHERE ([t].[EXCLUIDO] IS NULL OR UPPER(RTRIM([t].[EXCLUIDO])) <> @p1) AND [t].[ID_AGENDA] = @p2 ORDER BY [t].[DATA], [t].[HORA], [t].[ID_AGENDA]
 
 -- appointment.occupancy[professional].locked
 -- @p1 text = "S"
@@ -223,14 +223,14 @@ SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DUR
 -- @p3 date = input:to
 -- @p4 text = "S"
 -- @p5 int = input:professional
-SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DURACAO] AS [c3], [t].[SITUACAO] AS [c4], [t].[CONFIRMADO] AS [c5], [t].[FL_HIGIENE] AS [c6], [t].[ID_HIGIENISTA] AS [c7], [t].[ID_PROFISSIONAL] AS [c8] FROM [dbo].[AGENDA] [t] WITH (UPDLOCK, HOLDLOCK) WHERE ([t].[EXCLUIDO] IS NULL OR RTRIM([t].[EXCLUIDO]) <> @p1) AND [t].[DATA] >= @p2 AND [t].[DATA] <= @p3 AND CASE WHEN RTRIM([t].[FL_HIGIENE]) = @p4 THEN [t].[ID_HIGIENISTA] ELSE [t].[ID_PROFISSIONAL] END = @p5 ORDER BY [t].[DATA], [t].[HORA], [t].[ID_AGENDA]
+SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DURACAO] AS [c3], [t].[SITUACAO] AS [c4], [t].[CONFIRMADO] AS [c5], [t].[FL_HIGIENE] AS [c6], [t].[ID_HIGIENISTA] AS [c7], [t].[ID_PROFISSIONAL] AS [c8], [t].[ID_PACIENTE] AS [c9], [t].[ID_PROCEDIMENTO] AS [c10], [t_sala].[ID_UNIDADE] AS [c11] FROM [dbo].[AGENDA] [t] WITH (UPDLOCK, HOLDLOCK) LEFT JOIN [dbo].[SALA] [t_sala] ON [t].[ID_SALA] = [t_sala].[ID_SALA] WHERE ([t].[EXCLUIDO] IS NULL OR UPPER(RTRIM([t].[EXCLUIDO])) <> @p1) AND [t].[DATA] >= @p2 AND [t].[DATA] <= @p3 AND CASE WHEN UPPER(RTRIM([t].[FL_HIGIENE])) = @p4 THEN [t].[ID_HIGIENISTA] ELSE [t].[ID_PROFISSIONAL] END = @p5 ORDER BY [t].[DATA], [t].[HORA], [t].[ID_AGENDA]
 
 -- appointment.occupancy[client].locked
 -- @p1 text = "S"
 -- @p2 date = input:from
 -- @p3 date = input:to
 -- @p4 int = input:client
-SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DURACAO] AS [c3], [t].[SITUACAO] AS [c4], [t].[CONFIRMADO] AS [c5], [t].[FL_HIGIENE] AS [c6], [t].[ID_HIGIENISTA] AS [c7], [t].[ID_PROFISSIONAL] AS [c8] FROM [dbo].[AGENDA] [t] WITH (UPDLOCK, HOLDLOCK) WHERE ([t].[EXCLUIDO] IS NULL OR RTRIM([t].[EXCLUIDO]) <> @p1) AND [t].[DATA] >= @p2 AND [t].[DATA] <= @p3 AND [t].[ID_PACIENTE] = @p4 ORDER BY [t].[DATA], [t].[HORA], [t].[ID_AGENDA]
+SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DURACAO] AS [c3], [t].[SITUACAO] AS [c4], [t].[CONFIRMADO] AS [c5], [t].[FL_HIGIENE] AS [c6], [t].[ID_HIGIENISTA] AS [c7], [t].[ID_PROFISSIONAL] AS [c8], [t].[ID_PACIENTE] AS [c9], [t].[ID_PROCEDIMENTO] AS [c10], [t_sala].[ID_UNIDADE] AS [c11] FROM [dbo].[AGENDA] [t] WITH (UPDLOCK, HOLDLOCK) LEFT JOIN [dbo].[SALA] [t_sala] ON [t].[ID_SALA] = [t_sala].[ID_SALA] WHERE ([t].[EXCLUIDO] IS NULL OR UPPER(RTRIM([t].[EXCLUIDO])) <> @p1) AND [t].[DATA] >= @p2 AND [t].[DATA] <= @p3 AND [t].[ID_PACIENTE] = @p4 ORDER BY [t].[DATA], [t].[HORA], [t].[ID_AGENDA]
 
 -- client.update[birthday,cpf,email,name]
 -- @p1 ntext = input:col:NOME
@@ -239,7 +239,7 @@ SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DUR
 -- @p4 date = input:col:DT_NASC
 -- @p5 int = input:id
 -- @p6 text = "P"
-UPDATE [t] SET [NOME] = @p1, [EMAIL] = @p2, [CPF] = @p3, [DT_NASC] = @p4 FROM [dbo].[PACIENTE] [t] WHERE [t].[ID_PACIENTE] = @p5 AND RTRIM([t].[TIPO]) = @p6 AND [t].[DT_EXCLUSAO] IS NULL
+UPDATE [t] SET [NOME] = @p1, [EMAIL] = @p2, [CPF] = @p3, [DT_NASC] = @p4 FROM [dbo].[PACIENTE] [t] WHERE [t].[ID_PACIENTE] = @p5 AND UPPER(RTRIM([t].[TIPO])) = @p6 AND [t].[DT_EXCLUSAO] IS NULL
 
 -- client.key.bump
 -- @p1 text = "PACIENTE"
@@ -302,7 +302,7 @@ INSERT INTO [dbo].[AGENDA] ([ID_AGENDA], [DATA], [HORA], [DURACAO], [ID_PACIENTE
 -- @p4 text = input:col:USUARIO_ALT
 -- @p5 int = input:id
 -- @p6 text = "S"
-UPDATE [t] SET [SITUACAO] = @p1, [CONFIRMADO] = @p2, [DT_ALTERACAO] = @p3, [USUARIO_ALT] = @p4 FROM [dbo].[AGENDA] [t] WHERE [t].[ID_AGENDA] = @p5 AND ([t].[EXCLUIDO] IS NULL OR RTRIM([t].[EXCLUIDO]) <> @p6)
+UPDATE [t] SET [SITUACAO] = @p1, [CONFIRMADO] = @p2, [DT_ALTERACAO] = @p3, [USUARIO_ALT] = @p4 FROM [dbo].[AGENDA] [t] WHERE [t].[ID_AGENDA] = @p5 AND ([t].[EXCLUIDO] IS NULL OR UPPER(RTRIM([t].[EXCLUIDO])) <> @p6)
 
 -- appointment.state[CONFIRMED]
 -- @p1 text = input:col:SITUACAO
@@ -312,7 +312,7 @@ UPDATE [t] SET [SITUACAO] = @p1, [CONFIRMADO] = @p2, [DT_ALTERACAO] = @p3, [USUA
 -- @p5 text = input:col:USUARIO_ALT
 -- @p6 int = input:id
 -- @p7 text = "S"
-UPDATE [t] SET [SITUACAO] = @p1, [CONFIRMADO] = @p2, [DT_CONFIRMACAO] = @p3, [DT_ALTERACAO] = @p4, [USUARIO_ALT] = @p5 FROM [dbo].[AGENDA] [t] WHERE [t].[ID_AGENDA] = @p6 AND ([t].[EXCLUIDO] IS NULL OR RTRIM([t].[EXCLUIDO]) <> @p7)
+UPDATE [t] SET [SITUACAO] = @p1, [CONFIRMADO] = @p2, [DT_CONFIRMACAO] = @p3, [DT_ALTERACAO] = @p4, [USUARIO_ALT] = @p5 FROM [dbo].[AGENDA] [t] WHERE [t].[ID_AGENDA] = @p6 AND ([t].[EXCLUIDO] IS NULL OR UPPER(RTRIM([t].[EXCLUIDO])) <> @p7)
 
 -- appointment.state[CANCELED]
 -- @p1 text = input:col:SITUACAO
@@ -320,7 +320,7 @@ UPDATE [t] SET [SITUACAO] = @p1, [CONFIRMADO] = @p2, [DT_CONFIRMACAO] = @p3, [DT
 -- @p3 text = input:col:USUARIO_ALT
 -- @p4 int = input:id
 -- @p5 text = "S"
-UPDATE [t] SET [SITUACAO] = @p1, [DT_ALTERACAO] = @p2, [USUARIO_ALT] = @p3 FROM [dbo].[AGENDA] [t] WHERE [t].[ID_AGENDA] = @p4 AND ([t].[EXCLUIDO] IS NULL OR RTRIM([t].[EXCLUIDO]) <> @p5)
+UPDATE [t] SET [SITUACAO] = @p1, [DT_ALTERACAO] = @p2, [USUARIO_ALT] = @p3 FROM [dbo].[AGENDA] [t] WHERE [t].[ID_AGENDA] = @p4 AND ([t].[EXCLUIDO] IS NULL OR UPPER(RTRIM([t].[EXCLUIDO])) <> @p5)
 
 -- appointment.state[MISSED]
 -- @p1 text = input:col:SITUACAO
@@ -328,7 +328,7 @@ UPDATE [t] SET [SITUACAO] = @p1, [DT_ALTERACAO] = @p2, [USUARIO_ALT] = @p3 FROM 
 -- @p3 text = input:col:USUARIO_ALT
 -- @p4 int = input:id
 -- @p5 text = "S"
-UPDATE [t] SET [SITUACAO] = @p1, [DT_ALTERACAO] = @p2, [USUARIO_ALT] = @p3 FROM [dbo].[AGENDA] [t] WHERE [t].[ID_AGENDA] = @p4 AND ([t].[EXCLUIDO] IS NULL OR RTRIM([t].[EXCLUIDO]) <> @p5)
+UPDATE [t] SET [SITUACAO] = @p1, [DT_ALTERACAO] = @p2, [USUARIO_ALT] = @p3 FROM [dbo].[AGENDA] [t] WHERE [t].[ID_AGENDA] = @p4 AND ([t].[EXCLUIDO] IS NULL OR UPPER(RTRIM([t].[EXCLUIDO])) <> @p5)
 
 -- appointment.state[DONE]
 -- @p1 text = input:col:SITUACAO
@@ -336,7 +336,7 @@ UPDATE [t] SET [SITUACAO] = @p1, [DT_ALTERACAO] = @p2, [USUARIO_ALT] = @p3 FROM 
 -- @p3 text = input:col:USUARIO_ALT
 -- @p4 int = input:id
 -- @p5 text = "S"
-UPDATE [t] SET [SITUACAO] = @p1, [DT_ALTERACAO] = @p2, [USUARIO_ALT] = @p3 FROM [dbo].[AGENDA] [t] WHERE [t].[ID_AGENDA] = @p4 AND ([t].[EXCLUIDO] IS NULL OR RTRIM([t].[EXCLUIDO]) <> @p5)
+UPDATE [t] SET [SITUACAO] = @p1, [DT_ALTERACAO] = @p2, [USUARIO_ALT] = @p3 FROM [dbo].[AGENDA] [t] WHERE [t].[ID_AGENDA] = @p4 AND ([t].[EXCLUIDO] IS NULL OR UPPER(RTRIM([t].[EXCLUIDO])) <> @p5)
 
 -- appointment.reschedule
 -- @p1 date = input:col:DATA
@@ -347,5 +347,5 @@ UPDATE [t] SET [SITUACAO] = @p1, [DT_ALTERACAO] = @p2, [USUARIO_ALT] = @p3 FROM 
 -- @p6 text = input:col:CONFIRMADO
 -- @p7 int = input:id
 -- @p8 text = "S"
-UPDATE [t] SET [DATA] = @p1, [HORA] = @p2, [DT_ALTERACAO] = @p3, [USUARIO_ALT] = @p4, [SITUACAO] = @p5, [CONFIRMADO] = @p6 FROM [dbo].[AGENDA] [t] WHERE [t].[ID_AGENDA] = @p7 AND ([t].[EXCLUIDO] IS NULL OR RTRIM([t].[EXCLUIDO]) <> @p8)
+UPDATE [t] SET [DATA] = @p1, [HORA] = @p2, [DT_ALTERACAO] = @p3, [USUARIO_ALT] = @p4, [SITUACAO] = @p5, [CONFIRMADO] = @p6 FROM [dbo].[AGENDA] [t] WHERE [t].[ID_AGENDA] = @p7 AND ([t].[EXCLUIDO] IS NULL OR UPPER(RTRIM([t].[EXCLUIDO])) <> @p8)
 

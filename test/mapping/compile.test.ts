@@ -35,7 +35,8 @@ INSERT INTO VISIT VALUES
   (101, '2026-03-10', 1400, 0, 'A ', 'S', '2', 7, 8, 'S', 2, 0),
   (102, '2026-03-11', 800, 3600, 'X ', 'N', '1', 7, NULL, 'N', 1, 0),
   (103, '2026-03-11', 815, 600, 'A ', 'N', '3', 8, NULL, 'N', 1, 0),
-  (104, '2026-03-12', 900, 600, 'A ', 'N', '1', 7, NULL, 'N', 1, 1);
+  (104, '2026-03-12', 900, 600, 'A ', 'N', '1', 7, NULL, 'N', 1, 1),
+  (105, '2026-03-12', 1000, 600, 'x ', 'N', '1', 7, NULL, 'N', 1, 0);
 `
 
 const MAPPING = `
@@ -109,8 +110,9 @@ t.test('quirks of the mapping language, end to end on SQLite', async (t) => {
   }
 
   const { body: list } = await get('/appointments?start=2026-03-10&end=2026-03-12')
-  t.same(list.map((a: any) => a.id), ['100', '101', '102', '103'], 'base filter drops the deleted visit; ordered by date, hour')
-  const [a100, a101, a102, a103] = list
+  t.same(list.map((a: any) => a.id), ['100', '101', '102', '103', '105'], 'base filter drops the deleted visit; ordered by date, hour')
+  const [a100, a101, a102, a103, a105] = list
+  t.equal(a105.state, 'CANCELED', "a lower-case 'x ' is the code 'X', as SQL Server's collations read it")
   t.equal(a100.hour, '09:30', 'hhmm integer 930')
   t.equal(a100.endHour, '10:00', 'duration in seconds')
   t.notOk('endHour' in a101, 'duration 0 is a sentinel: no end')
@@ -144,7 +146,7 @@ t.test('quirks of the mapping language, end to end on SQLite', async (t) => {
   const { body: byLoc } = await get('/appointments?start=2026-03-10&end=2026-03-12&location=S2')
   t.same(byLoc.map((a: any) => a.id), ['101'], 'filter through a join')
   const { body: byClient } = await get('/appointments?start=2026-03-10&end=2026-03-12&client=1')
-  t.same(byClient.map((a: any) => a.id), ['100', '102'])
+  t.same(byClient.map((a: any) => a.id), ['100', '102', '105'])
   t.same((await get('/appointments?start=2026-03-10&end=2026-03-12&professional=abc')).body, [], 'a non-numeric id for an integer column matches nothing')
 
   const { body: docs } = await get('/professionals')

@@ -370,10 +370,10 @@ for (const mapping of SAMPLES) {
 
     t.test('bad input is a 400 problem', async (t) => {
       for (const [q, path] of [
-        ['start=someday&end=2027-01-20', '/start'],
-        ['start=2027-01-20&end=2027-02-30', '/end'],
-        ['start=2027-01-20&end=2027-01-19', '/end'],
-        [`start=2027-01-01&end=${addDays('2027-01-01', 31)}`, '/end'],
+        ['start=someday&end=2027-01-20', '/querystring/start'],
+        ['start=2027-01-20&end=2027-02-30', '/querystring/end'],
+        ['start=2027-01-20&end=2027-01-19', '/querystring/end'],
+        [`start=2027-01-01&end=${addDays('2027-01-01', 31)}`, '/querystring/end'],
         ['start=2027-01-20', '/querystring/end']
       ]) {
         const r = await a.get(`/availability?${q}`)

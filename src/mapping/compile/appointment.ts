@@ -16,6 +16,7 @@ import { Columns, isTextType, valueReader, valueSql } from './value.js'
 export const APPOINTMENT_FILTERS = ['location', 'service', 'professional', 'client', 'state'] as const
 export type AppointmentFilter = typeof APPOINTMENT_FILTERS[number]
 export const NESTED_REFS = ['location', 'specialty', 'healthInsurance', 'professional', 'service'] as const
+const OCCUPANCY_REFS = ['professional', 'client', 'service', 'location'] as const
 
 export interface AppointmentShape {
   filters: AppointmentFilter[]
@@ -47,7 +48,8 @@ export interface CompiledAppointments {
 }
 
 export function shapeName (shape: AppointmentShape): string {
-  const what = shape.byId ? 'byId' : shape.occupancy ? 'occupancy' : 'list'
+  // Every flag that changes the statement is in its name: the name is the cache key.
+  const what = `${shape.occupancy ? 'occupancy' : ''}${shape.byId ? 'byId' : ''}` || 'list'
   return `appointment.${what}[${shape.filters.join(',')}]${shape.minimal ? '.minimal' : ''}${shape.lock ? '.locked' : ''}`
 }
 
@@ -66,13 +68,14 @@ export function compileAppointments (mapping: MappingModel, dialect: Dialect, sh
   const date = dateOf(startRead, valueReader(startDate, scope, cols), dateFallback)
   const hourValue = (m.start.datetime ?? m.start.hour) as Value
   const hour = hourOf(m.start.datetime ? startRead : hourValue, valueReader(hourValue, scope, cols), m.start.datetime ? 'datetime' : 'text')
-  const endHour = endReader(m.end, scope, cols, hour)
+  const endHour = endReader(m.end, scope, cols)
   const state = textOf(valueReader(m.state, scope, cols))
   const classification = m.classification && !shape.occupancy ? textOf(valueReader(m.classification, scope, cols)) : () => undefined
 
   const refReaders: [EntityName, Decoder<string>][] = []
   if (!shape.minimal) {
-    for (const name of (shape.occupancy ? ['professional'] : [...NESTED_REFS, 'client', 'plan']) as EntityName[]) {
+    // Occupancy: who and where a slot is held for, enough to check a move against the same rules as a booking.
+    for (const name of (shape.occupancy ? OCCUPANCY_REFS : [...NESTED_REFS, 'client', 'plan']) as EntityName[]) {
       const v = m.refs[name]
       if (v) refReaders.push([name, idOf(valueReader(v, scope, cols))])
     }
@@ -157,7 +160,7 @@ export function compileAppointments (mapping: MappingModel, dialect: Dialect, sh
   }
 }
 
-function endReader (end: MappingModel['appointment']['end'], scope: Scope, cols: Columns, _hour: Decoder<string>): (row: Row, start: string) => string | undefined {
+function endReader (end: MappingModel['appointment']['end'], scope: Scope, cols: Columns): (row: Row, start: string) => string | undefined {
   if (!end) return () => undefined
   if (end.duration) {
     const minutes = minutesOf(end.duration, valueReader(end.duration, scope, cols))

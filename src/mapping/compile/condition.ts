@@ -1,6 +1,7 @@
 // Conditions of the mapping language, in SQL (filters, CASE) and in JS (reading rows).
 // Both sides must agree exactly: a row the SQL filter keeps for state X must also read as X.
-//  - text literals compare with the stored value's trailing spaces removed (char columns);
+//  - text literals compare with the stored value's trailing spaces removed (char columns),
+//    and without regard to case (SQL Server's usual collations ignore it: 'x' is 'X');
 //  - number and boolean literals compare numerically;
 //  - a NULL never equals anything, and `ne`/`notIn` hold for NULL.
 import type { ParamList } from '../../sql/statement.js'
@@ -14,22 +15,27 @@ export function literalType (v: LiteralValue): SqlTypeName {
   return Number.isInteger(v) ? 'int' : 'decimal'
 }
 
-function bindLiteral (v: LiteralValue, params: ParamList): string {
+export function bindLiteral (v: LiteralValue, params: ParamList): string {
   return params.constant(typeof v === 'boolean' ? (v ? 1 : 0) : v, literalType(v))
 }
 
+/** A literal a stored value is compared with: text upper-cased, as `compared` puts the column. */
+function bindCompared (v: LiteralValue, params: ParamList): string {
+  return bindLiteral(typeof v === 'string' ? v.toUpperCase() : v, params)
+}
+
 function compared (col: string, sample: LiteralValue, scope: Scope): string {
-  return typeof sample === 'string' ? scope.dialect.rtrim(col) : col
+  return typeof sample === 'string' ? `UPPER(${scope.dialect.rtrim(col)})` : col
 }
 
 function leafSql (c: ConditionLeafDoc, scope: Scope, params: ParamList, path: string): string {
   const col = scope.ref(c.column, path)
   const d = scope.dialect
   const parts: string[] = []
-  if (c.eq !== undefined) parts.push(`${compared(col, c.eq, scope)} = ${bindLiteral(c.eq, params)}`)
-  if (c.ne !== undefined) parts.push(`(${col} IS NULL OR ${compared(col, c.ne, scope)} <> ${bindLiteral(c.ne, params)})`)
-  if (c.in) parts.push(`${compared(col, c.in[0], scope)} IN (${c.in.map((v) => bindLiteral(v, params)).join(', ')})`)
-  if (c.notIn) parts.push(`(${col} IS NULL OR ${compared(col, c.notIn[0], scope)} NOT IN (${c.notIn.map((v) => bindLiteral(v, params)).join(', ')}))`)
+  if (c.eq !== undefined) parts.push(`${compared(col, c.eq, scope)} = ${bindCompared(c.eq, params)}`)
+  if (c.ne !== undefined) parts.push(`(${col} IS NULL OR ${compared(col, c.ne, scope)} <> ${bindCompared(c.ne, params)})`)
+  if (c.in) parts.push(`${compared(col, c.in[0], scope)} IN (${c.in.map((v) => bindCompared(v, params)).join(', ')})`)
+  if (c.notIn) parts.push(`(${col} IS NULL OR ${compared(col, c.notIn[0], scope)} NOT IN (${c.notIn.map((v) => bindCompared(v, params)).join(', ')}))`)
   if (c.isNull !== undefined) parts.push(`${col} IS ${c.isNull ? '' : 'NOT '}NULL`)
   if (c.blank !== undefined) {
     const empty = `${d.trim(d.asText(col))} = ''`
@@ -58,7 +64,7 @@ export function conditionTest (c: ConditionDoc, column: (name: string) => string
 
 function same (stored: unknown, lit: LiteralValue): boolean {
   if (stored === null || stored === undefined) return false
-  if (typeof lit === 'string') return String(stored).trimEnd() === lit
+  if (typeof lit === 'string') return String(stored).trimEnd().toUpperCase() === lit.toUpperCase()
   const n = typeof stored === 'boolean' ? (stored ? 1 : 0) : Number(stored)
   return n === (typeof lit === 'boolean' ? (lit ? 1 : 0) : lit)
 }

@@ -5,7 +5,7 @@
 import type { ParamList } from '../../sql/statement.js'
 import type { LiteralValue, SqlTypeName } from '../schema.js'
 import type { Value } from '../model.js'
-import { conditionSql, conditionTest, literalType } from './condition.js'
+import { bindLiteral, conditionSql, conditionTest } from './condition.js'
 import { CompileError, type Scope } from './scope.js'
 
 export type Row = Record<string, unknown>
@@ -39,28 +39,30 @@ export function valueSql (v: Value, scope: Scope, params: ParamList): string {
   else if (v.coalesce) expr = `COALESCE(${v.coalesce.map((c) => `NULLIF(${d.trim(scope.ref(c, v.path))}, '')`).join(', ')})`
   else if (v.template !== undefined) expr = d.concat(templateParts(v.template, v.path).flatMap((p) => p.column !== undefined ? [scope.ref(p.column, v.path)] : [params.constant(p.text, 'text')]))
   else if (v.rules) {
-    const branches = v.rules.map((r, i) => {
-      const then = r.column !== undefined ? scope.ref(r.column, `${v.path}/rules/${i}/column`) : r.value !== undefined ? literal(r.value, params) : 'NULL'
+    // Rules after the first unconditional one never apply (and bind nothing).
+    const cut = v.rules.findIndex((r) => !r.when)
+    const rules = cut < 0 ? v.rules : v.rules.slice(0, cut + 1)
+    // SQL Server types a CASE by its branches: text and numbers mixed would make it convert
+    // every text branch to a number and fail, so a CASE with any text literal is all text.
+    const textual = rules.some((r) => typeof r.value === 'string')
+    const branches = rules.map((r, i) => {
+      const then = r.column !== undefined
+        ? (textual ? d.asText(scope.ref(r.column, `${v.path}/rules/${i}/column`)) : scope.ref(r.column, `${v.path}/rules/${i}/column`))
+        : r.value !== undefined ? bindLiteral(textual ? String(r.value) : r.value, params) : 'NULL'
       return r.when ? `WHEN ${conditionSql(r.when, scope, params, `${v.path}/rules/${i}/when`)} THEN ${then}` : `ELSE ${then}`
     })
-    const cut = branches.findIndex((b) => b.startsWith('ELSE'))
-    const used = cut < 0 ? branches : branches.slice(0, cut + 1)
-    expr = used[0].startsWith('ELSE') ? used[0].slice(5) : `CASE ${used.join(' ')} END`
+    expr = branches[0].startsWith('ELSE') ? branches[0].slice(5) : `CASE ${branches.join(' ')} END`
   } else if (v.sql) expr = sqlEscape(v, scope)
-  else expr = literal(v.value as LiteralValue, params)
+  else expr = bindLiteral(v.value as LiteralValue, params)
 
   if (v.map) {
     const numeric = v.type !== undefined && !isTextType(v.type)
-    const subject = numeric ? expr : d.rtrim(expr)
+    const subject = numeric ? expr : `UPPER(${d.rtrim(expr)})`
     const whens = Object.entries(v.map).map(([k, out]) =>
-      `WHEN ${numeric ? params.constant(Number(k), v.type as SqlTypeName) : params.constant(k, 'text')} THEN ${literal(out, params)}`)
+      `WHEN ${numeric ? params.constant(Number(k), v.type as SqlTypeName) : params.constant(k.toUpperCase(), 'text')} THEN ${bindLiteral(out, params)}`)
     expr = `CASE ${subject} ${whens.join(' ')} END`
   }
   return expr
-}
-
-function literal (v: LiteralValue, params: ParamList): string {
-  return params.constant(typeof v === 'boolean' ? (v ? 1 : 0) : v, literalType(v))
 }
 
 function sqlEscape (v: Value, scope: Scope): string {
@@ -110,12 +112,13 @@ export function valueReader (v: Value, scope: Scope, cols: Columns): Reader {
 
 function withConverters (v: Value, read: Reader): Reader {
   const sentinels = v.nullIf
-  const map = v.map
+  // Stored codes match without regard to case or trailing spaces, as in SQL (condition.ts).
+  const map = v.map ? Object.fromEntries(Object.entries(v.map).map(([k, out]) => [k.toUpperCase(), out])) : undefined
   if (!sentinels && !map) return read
   return (row) => {
     let x = read(row)
     if (sentinels && isSentinel(x, sentinels)) x = undefined
-    if (map && x !== null && x !== undefined) x = map[String(x).trimEnd()]
+    if (map && x !== null && x !== undefined) x = map[String(x).trimEnd().toUpperCase()]
     return x
   }
 }

@@ -22,8 +22,6 @@ export interface FieldWriter {
   encode: (value: unknown) => ColumnValues
 }
 
-export type FieldKind = 'text' | 'id' | SqlTypeName
-
 /** undefined when the value cannot be written (an expression, rules, a joined column). */
 export function fieldWriter (v: Value | undefined, type: SqlTypeName, convert: (x: unknown) => unknown = (x) => x): FieldWriter | undefined {
   if (!v) return undefined

@@ -1,0 +1,32 @@
+// What /availability offers can be booked as offered: back-to-back slots both succeed, and
+// each booking lasts exactly its slot.
+import t from 'tap'
+import { forEachSample } from '../helpers/contract.js'
+import { TEST_KEY } from '../helpers/app.js'
+
+forEachSample(t, async (t, a) => {
+  const { body: professionals } = await a.get('/professionals?enabled=true')
+  let checked = 0
+  for (const p of professionals) {
+    if (checked >= 3) break
+    const { body: slots } = await a.get(`/availability?start=2027-02-08&end=2027-02-12&professional=${p.id}`)
+    const pair = slots.findIndex((s: any, i: number) => i + 1 < slots.length && slots[i + 1].date === s.date && slots[i + 1].hour === s.endHour)
+    if (pair < 0) continue
+    checked++
+    for (const slot of [slots[pair], slots[pair + 1]]) {
+      // A new client per booking, so only the professional's agenda can refuse it.
+      const created = await a.app.inject({
+        method: 'POST', url: '/clients', headers: { authorization: `Bearer ${TEST_KEY}` },
+        payload: { name: `Slot ${p.id} ${slot.hour}`, phone: `+55119${String(70000000 + checked * 10000 + Number(slot.hour.replace(':', ''))).slice(-8)}` }
+      })
+      const client = JSON.parse(created.body)
+      const res = await a.app.inject({
+        method: 'POST', url: '/appointments', headers: { authorization: `Bearer ${TEST_KEY}` },
+        payload: { date: slot.date, hour: slot.hour, client: client.id, professional: p.id, ...(slot.location ? { location: slot.location.id } : {}) }
+      })
+      t.equal(res.statusCode, 200, `${p.id} ${slot.date} ${slot.hour}-${slot.endHour} books: ${res.body.slice(0, 160)}`)
+      if (res.statusCode === 200) t.equal(JSON.parse(res.body).endHour, slot.endHour, 'the booking lasts its slot')
+    }
+  }
+  t.ok(checked > 0, 'found back-to-back slots to book')
+})
