@@ -48,7 +48,7 @@ function difference (a: unknown, b: unknown, path = ''): string | undefined {
 }
 
 const inst = await openSample('mappings/clinica-sorriso.yaml')
-const ponte = await buildApp(createPonte(loadConfig({ API_KEYS: key, IDEMPOTENCY_STORE: ':memory:', LOG_LEVEL: 'silent' }), inst.db, inst.compiled), { logLevel: false })
+const ponte = await buildApp(createPonte(loadConfig({ API_KEYS: key, IDEMPOTENCY_STORE: ':memory:', LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '0' }), inst.db, inst.compiled), { logLevel: false })
 const hand = await buildHandWritten(inst.file, key)
 const loader = fork(fileURLToPath(new URL('./load.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'] })
 try {

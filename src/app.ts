@@ -7,6 +7,7 @@ import problems from './plugins/problems.js'
 import openapi from './plugins/openapi.js'
 import { validatorCompiler } from './plugins/validation.js'
 import { requireApiKey } from './plugins/auth.js'
+import { limitPerKey } from './plugins/rate-limit.js'
 import idempotency from './plugins/idempotency.js'
 import { HOUR_MS, IdempotencyStore } from './idempotency/store.js'
 import health from './routes/health.js'
@@ -47,6 +48,7 @@ export async function buildApp (ponte: Ponte, options: AppOptions = {}): Promise
   await app.register(health)
   await app.register(async (api) => {
     requireApiKey(api, ponte.config.apiKeyHashes)
+    await limitPerKey(api, ponte.config.rateLimitPerMinute)
     // Idempotency-Key for routes with `config: { idempotent: true }` (after auth: scoped per API key).
     await api.register(idempotency, { store })
     await api.register(appointments)

@@ -17,6 +17,8 @@ export interface Config {
   basePath: string
   logLevel: string
   maxRangeDays: number
+  /** Requests a minute each API key may make (0: no limit). */
+  rateLimitPerMinute: number
   /** Accept bookings and reschedules into the past (back-office corrections); refused by default. */
   allowPastBookings: boolean
   production: boolean
@@ -115,6 +117,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     maxRangeDays: int('MAX_RANGE_DAYS', 92, 1, 3660),
     allowPastBookings: flag('ALLOW_PAST_BOOKINGS'),
+    rateLimitPerMinute: int('RATE_LIMIT_PER_MINUTE', 600, 0, 1_000_000),
     production,
     idempotencyStore,
     idempotencyTtlHours: int('IDEMPOTENCY_TTL_HOURS', 24, 24, 24 * 366)

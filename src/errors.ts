@@ -82,3 +82,9 @@ export class MissingValueError extends InvalidInputError {
     if (cause !== undefined) this.cause = cause
   }
 }
+
+export class RateLimitedError extends PonteError {
+  readonly status = 429
+  readonly type = 'rate-limited'
+  readonly title = 'Too many requests'
+}

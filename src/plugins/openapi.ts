@@ -10,7 +10,7 @@ export const DESCRIPTION = `The Scheduling Integration Interface, served by Pont
 
 Decisions where the interface specification is silent:
 - Authentication: \`Authorization: Bearer <key>\` or \`X-API-Key: <key>\` on every route here.
-- Errors: RFC 9457 problem details (application/problem+json) with \`errors[{path, message}]\` for invalid input; 400 invalid input, 401 key, 404 unknown id, 409 conflict (slot taken, forbidden state move, key in flight), 422 Idempotency-Key reused with another body, 501 not writable with this mapping, 503 database unavailable (Retry-After), 504 database timeout.
+- Errors: RFC 9457 problem details (application/problem+json) with \`errors[{path, message}]\` for invalid input; 400 invalid input, 401 key, 404 unknown id, 409 conflict (slot taken, forbidden state move, key in flight), 422 Idempotency-Key reused with another body, 429 over the per-key rate limit (Retry-After), 501 not writable with this mapping, 503 database unavailable (Retry-After), 504 database timeout.
 - Dates YYYY-MM-DD and hours HH:MM are the clinic's wall clock. GET /appointments ranges are closed and at most 92 days (configurable).
 - limit defaults to 50, at most 500.
 - Idempotency-Key on POST /clients and POST /appointments replays the first response.

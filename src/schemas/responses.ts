@@ -5,6 +5,7 @@ export const errorResponses = {
   400: Problem,
   401: Problem,
   404: Problem,
+  429: Problem,
   503: Problem,
   504: Problem
 }

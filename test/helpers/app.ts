@@ -19,7 +19,7 @@ export interface TestApp {
 
 export async function sampleApp (mapping: string, env: Record<string, string> = {}): Promise<TestApp> {
   const inst = await openSample(mapping)
-  const config = loadConfig({ API_KEYS: TEST_KEY, MAPPING: mapping, IDEMPOTENCY_STORE: ':memory:', ...env })
+  const config = loadConfig({ API_KEYS: TEST_KEY, MAPPING: mapping, IDEMPOTENCY_STORE: ':memory:', RATE_LIMIT_PER_MINUTE: '0', ...env })
   const ponte = createPonte(config, inst.db, inst.compiled)
   const app = await buildApp(ponte, { logLevel: false })
   return {
