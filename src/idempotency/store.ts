@@ -6,7 +6,7 @@
 // better-sqlite3 is synchronous, so within one process every operation is already serial;
 // begin() still runs in a BEGIN IMMEDIATE transaction so that two processes sharing the file
 // cannot both claim the same key.
-import { mkdirSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { randomUUID } from 'node:crypto'
 import BetterSqlite3 from 'better-sqlite3'
@@ -90,8 +90,10 @@ export class IdempotencyStore {
     this.ttlMs = options.ttlMs ?? 24 * HOUR_MS
     this.abandonAfterMs = options.abandonAfterMs ?? DEFAULT_ABANDON_AFTER_MS
     this.now = options.now ?? Date.now
-    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
+    // Replayed responses hold patient data (a created client): only this user may read them.
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
     this.db = new BetterSqlite3(file, { timeout: 5000 })
+    if (file !== ':memory:') for (const f of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(f)) chmodSync(f, 0o600)
     try {
       this.db.pragma('journal_mode = WAL')
       this.db.pragma('synchronous = NORMAL')

@@ -1,7 +1,7 @@
 import t from 'tap'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { HOUR_MS, IdempotencyStore, type StoredResponse } from '../../src/idempotency/store.js'
 
@@ -143,4 +143,13 @@ t.test('the background purge timer runs and stops on close', async (t) => {
   now = 0
   t.equal(store.begin('s', 'k', 'other').kind, 'new', 'the timer purged the expired key')
   store.close()
+})
+
+t.test('the store is readable by its user only (it holds patient data)', async (t) => {
+  const dir = join(mkdtempSync(join(tmpdir(), 'ponte-idem-perm-')), 'state')
+  t.teardown(() => rmSync(dirname(dir), { recursive: true, force: true }))
+  const store = new IdempotencyStore(join(dir, 'idempotency.sqlite'))
+  t.teardown(() => store.close())
+  t.equal(statSync(dir).mode & 0o777, 0o700)
+  t.equal(statSync(join(dir, 'idempotency.sqlite')).mode & 0o777, 0o600)
 })
