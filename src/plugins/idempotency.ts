@@ -116,8 +116,7 @@ export default fp(async function idempotency (app: FastifyInstance, options: Ide
   const { store } = options
   const claims = new WeakMap<FastifyRequest, Claim>()
 
-  app.addHook('preValidation', async (request, reply) => {
-    if (request.routeOptions.config?.idempotent !== true) return
+  const preValidation = async (request: FastifyRequest, reply: FastifyReply) => {
     const raw = request.headers[IDEMPOTENCY_HEADER]
     if (raw === undefined) return
     const key = parseIdempotencyKey(raw)
@@ -138,9 +137,9 @@ export default fp(async function idempotency (app: FastifyInstance, options: Ide
       case 'mismatch':
         throw new IdempotencyMismatchError('This Idempotency-Key was already used for a different request; use a new key for a new request.')
     }
-  })
+  }
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  const onSend = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const claim = claims.get(request)
     if (claim === undefined) return payload
     claims.delete(request)
@@ -157,12 +156,24 @@ export default fp(async function idempotency (app: FastifyInstance, options: Ide
       request.log.error({ err }, 'idempotency: could not record the response')
     }
     return payload
-  })
+  }
 
-  app.addHook('onResponse', async (request) => {
+  const onResponse = async (request: FastifyRequest) => {
     const claim = claims.get(request)
     if (claim === undefined) return
     claims.delete(request)
     try { store.release(claim.scope, claim.key, claim.lease) } catch (err) { request.log.error({ err }, 'idempotency: could not release a key') }
+  }
+
+  // Only routes that opt in carry the hooks: every other request pays nothing for them.
+  app.addHook('onRoute', (route) => {
+    if ((route.config as { idempotent?: boolean } | undefined)?.idempotent !== true) return
+    route.preValidation = [...asList(route.preValidation), preValidation]
+    route.onSend = [...asList(route.onSend), onSend]
+    route.onResponse = [...asList(route.onResponse), onResponse]
   })
 }, { name: 'ponte-idempotency' })
+
+function asList<T> (hooks: T | T[] | undefined): T[] {
+  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]
+}
