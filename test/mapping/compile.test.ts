@@ -1,20 +1,11 @@
 // The mapping language's quirks, each against a real SQLite database built for the test:
 // what the compiler reads must be what its SQL filters on.
 import t from 'tap'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import BetterSqlite3 from 'better-sqlite3'
 import { parseMapping } from '../../src/mapping/load.js'
 import { buildModel } from '../../src/mapping/model.js'
 import { compileMapping } from '../../src/mapping/compile/index.js'
 import { MappingError } from '../../src/mapping/errors.js'
-import { openSqlite } from '../../src/db/sqlite.js'
-import { loadConfig } from '../../src/config.js'
-import { createPonte } from '../../src/context.js'
-import { buildApp } from '../../src/app.js'
-
-const KEY = 'compile-test-key-0123456789'
+import { scratchInstallation } from '../helpers/scratch.js'
 
 const SCHEMA = `
 CREATE TABLE VISIT (ID INTEGER PRIMARY KEY, DAY TEXT, AT_HHMM INTEGER, LEN_S INTEGER, ST CHAR(2), CONF CHAR(1),
@@ -95,19 +86,7 @@ relations:
 `
 
 t.test('quirks of the mapping language, end to end on SQLite', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'ponte-quirks-'))
-  const file = join(dir, 'q.db')
-  const raw = new BetterSqlite3(file)
-  raw.exec(SCHEMA)
-  raw.close()
-  const db = openSqlite(file)
-  const compiled = compileMapping(buildModel(parseMapping(MAPPING, 'quirks.yaml')), db.dialect)
-  const app = await buildApp(createPonte(loadConfig({ API_KEYS: KEY }), db, compiled), { logLevel: false })
-  t.teardown(async () => { await app.close(); await db.close(); rmSync(dir, { recursive: true, force: true }) })
-  const get = async (url: string) => {
-    const res = await app.inject({ url, headers: { 'x-api-key': KEY } })
-    return { status: res.statusCode, body: JSON.parse(res.body) }
-  }
+  const { get } = await scratchInstallation(t, SCHEMA, MAPPING)
 
   const { body: list } = await get('/appointments?start=2026-03-10&end=2026-03-12')
   t.same(list.map((a: any) => a.id), ['100', '101', '102', '103', '105'], 'base filter drops the deleted visit; ordered by date, hour')
@@ -182,18 +161,14 @@ t.test('compile errors point into the mapping file', async (t) => {
 })
 
 t.test('composite keys: ids are the key values joined by idSeparator', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'ponte-composite-'))
-  const file = join(dir, 'c.db')
-  const raw = new BetterSqlite3(file)
-  raw.exec(`
+  const schema = `
     CREATE TABLE AG (UNIT INTEGER, NUM INTEGER, DAY TEXT, AT TEXT, ST TEXT, PAT INTEGER, DOC TEXT, PRIMARY KEY (UNIT, NUM));
     CREATE TABLE PROF (UNIT INTEGER, CODE TEXT, NAME TEXT, PRIMARY KEY (UNIT, CODE));
     CREATE TABLE PAT (ID INTEGER PRIMARY KEY, NAME TEXT);
     INSERT INTO PROF VALUES (1, 'A', 'Dr. A'), (2, 'A', 'Dr. A (unit 2)');
     INSERT INTO PAT VALUES (5, 'Paciente');
     INSERT INTO AG VALUES (1, 100, '2026-03-10', '09:00', 'A', 5, 'A'), (2, 100, '2026-03-10', '10:00', 'A', 5, 'A'), (2, 101, '2026-03-11', '10:00', 'C', 5, 'A');
-  `)
-  raw.close()
+  `
   const mapping = `
 version: 1
 installation: composite
@@ -215,15 +190,8 @@ resources:
 relations:
   - { between: [professional, client], via: appointment }
 `
-  const db = openSqlite(file)
-  const compiled = compileMapping(buildModel(parseMapping(mapping, 'composite.yaml')), db.dialect)
-  const app = await buildApp(createPonte(loadConfig({ API_KEYS: KEY, IDEMPOTENCY_STORE: ':memory:' }), db, compiled), { logLevel: false })
-  t.teardown(async () => { await app.close(); await db.close(); rmSync(dir, { recursive: true, force: true }) })
-  const get = async (url: string) => {
-    const res = await app.inject({ url, headers: { 'x-api-key': KEY } })
-    return { status: res.statusCode, body: JSON.parse(res.body) }
-  }
-  const patch = async (url: string, payload: unknown) => (await app.inject({ method: 'PATCH', url, payload: payload as object, headers: { 'x-api-key': KEY } })).statusCode
+  const { get, call } = await scratchInstallation(t, schema, mapping)
+  const patch = async (url: string, payload: object) => (await call('PATCH', url, payload)).status
 
   const { body: list } = await get('/appointments?start=2026-03-10&end=2026-03-11')
   t.same(list.map((a: any) => [a.id, a.professional?.id]), [['1-100', '1-A'], ['2-100', '2-A'], ['2-101', '2-A']])
@@ -235,7 +203,7 @@ relations:
   t.same((await get('/professionals/1-A')).body, { id: '1-A', name: 'Dr. A' })
   t.equal(await patch('/appointments/1-100/state', { state: 'CONFIRMED' }), 200, 'state moves update by every key column')
   t.same((await get('/appointments?start=2026-03-10&end=2026-03-10&state=CONFIRMED')).body.map((a: any) => a.id), ['1-100'])
-  const created = await app.inject({ method: 'POST', url: '/appointments', payload: { date: '2099-01-01', hour: '10:00', client: '5' }, headers: { 'x-api-key': KEY } })
-  t.equal(created.statusCode, 501, 'a composite key Ponte cannot generate: not writable, said plainly')
-  t.match(JSON.parse(created.body).detail, /composite key/)
+  const created = await call('POST', '/appointments', { date: '2099-01-01', hour: '10:00', client: '5' })
+  t.equal(created.status, 501, 'a composite key Ponte cannot generate: not writable, said plainly')
+  t.match(created.body.detail, /composite key/)
 })

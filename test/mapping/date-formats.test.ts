@@ -1,27 +1,12 @@
 // Appointment dates as legacy systems store them: 'DD/MM/YYYY' text, and date and time in
 // one 'YYYY-MM-DD HH:MM' text column. Ranges stay closed; bookings are written back alike.
 import t, { type Test } from 'tap'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import BetterSqlite3 from 'better-sqlite3'
-import { parseMapping } from '../../src/mapping/load.js'
-import { buildModel } from '../../src/mapping/model.js'
-import { compileMapping } from '../../src/mapping/compile/index.js'
-import { openSqlite } from '../../src/db/sqlite.js'
-import { loadConfig } from '../../src/config.js'
-import { createPonte } from '../../src/context.js'
-import { buildApp } from '../../src/app.js'
-
-const KEY = 'date-formats-key-0123456789'
+import { scratchInstallation } from '../helpers/scratch.js'
 
 async function installation (t: Test, schema: string, start: string) {
-  const dir = mkdtempSync(join(tmpdir(), 'ponte-dates-'))
-  const file = join(dir, 'd.db')
-  const raw = new BetterSqlite3(file)
-  raw.exec(`CREATE TABLE P (ID INTEGER PRIMARY KEY, NAME TEXT, BORN TEXT);
+  const tables = `CREATE TABLE P (ID INTEGER PRIMARY KEY, NAME TEXT, BORN TEXT);
     INSERT INTO P VALUES (1, 'Ana', '15/07/1990');
-    ${schema}`)
+    ${schema}`
   const mapping = `
 version: 1
 installation: dates
@@ -39,15 +24,7 @@ resources:
     fields: { name: NAME, birthday: { column: BORN, format: dmy } }
     write: { key: { generate: max } }
 `
-  const db = openSqlite(file)
-  const compiled = compileMapping(buildModel(parseMapping(mapping, 'dates.yaml')), db.dialect)
-  const app = await buildApp(createPonte(loadConfig({ API_KEYS: KEY, IDEMPOTENCY_STORE: ':memory:' }), db, compiled), { logLevel: false })
-  t.teardown(async () => { await app.close(); await db.close(); raw.close(); rmSync(dir, { recursive: true, force: true }) })
-  const call = async (method: string, url: string, payload?: object) => {
-    const res = await app.inject({ method: method as 'GET', url, payload, headers: { 'x-api-key': KEY } })
-    return { status: res.statusCode, body: JSON.parse(res.body) }
-  }
-  return { raw, call }
+  return await scratchInstallation(t, tables, mapping)
 }
 
 t.test("'DD/MM/YYYY' text dates", async (t) => {

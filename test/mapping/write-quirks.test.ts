@@ -2,19 +2,7 @@
 // dates as YYYYMMDD integers, hours as HHMM integers, durations in seconds, numeric state
 // codes written back through a reversed map, names split over two columns, ids held as text.
 import t from 'tap'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import BetterSqlite3 from 'better-sqlite3'
-import { parseMapping } from '../../src/mapping/load.js'
-import { buildModel } from '../../src/mapping/model.js'
-import { compileMapping } from '../../src/mapping/compile/index.js'
-import { openSqlite } from '../../src/db/sqlite.js'
-import { loadConfig } from '../../src/config.js'
-import { createPonte } from '../../src/context.js'
-import { buildApp } from '../../src/app.js'
-
-const KEY = 'write-quirks-key-0123456789'
+import { scratchInstallation } from '../helpers/scratch.js'
 
 const SCHEMA = `
 CREATE TABLE VISITS (VNO INT PRIMARY KEY NOT NULL, VDATE INT NOT NULL, VTIME INT NOT NULL, SECS INT NOT NULL,
@@ -72,18 +60,7 @@ resources:
 `
 
 t.test('writes in the installation formats', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'ponte-wq-'))
-  const file = join(dir, 'w.db')
-  const raw = new BetterSqlite3(file)
-  raw.exec(SCHEMA)
-  const db = openSqlite(file)
-  const compiled = compileMapping(buildModel(parseMapping(MAPPING, 'write-quirks.yaml')), db.dialect)
-  const app = await buildApp(createPonte(loadConfig({ API_KEYS: KEY, IDEMPOTENCY_STORE: ':memory:' }), db, compiled), { logLevel: false })
-  t.teardown(async () => { await app.close(); await db.close(); raw.close(); rmSync(dir, { recursive: true, force: true }) })
-  const call = async (method: string, url: string, payload?: object) => {
-    const res = await app.inject({ method: method as 'GET', url, payload, headers: { 'x-api-key': KEY } })
-    return { status: res.statusCode, body: res.headers['content-type']?.toString().includes('json') ? JSON.parse(res.body) : res.body }
-  }
+  const { raw, call } = await scratchInstallation(t, SCHEMA, MAPPING)
 
   const created = await call('POST', '/clients', { name: 'Bruno de Souza Costa', phone: '+5521987650000', cpf: '52998224725', birthday: '1990-07-15' })
   t.equal(created.status, 200)
