@@ -89,14 +89,9 @@ export function buildModel (source: SourceDoc): MappingModel {
   const fail = (path: string, message: string) => issues.push({ path, message })
 
   const value = (v: ValueDoc, path: string): Value => {
-    const obj: ValueObjectDoc = typeof v === 'string' ? { column: v } : v
-    const present = SOURCES.filter((s) => obj[s] !== undefined)
-    if (present.length !== 1) {
-      fail(path, present.length === 0
-        ? `needs one of ${SOURCES.join(', ')}`
-        : `has ${present.join(' and ')}: give exactly one source`)
-    }
-    return { ...obj, path }
+    const { value: out, problem } = asValue(v, path)
+    if (problem) fail(path, problem)
+    return out
   }
 
   const table = (t: { table: string, key: unknown, where?: WhereDoc, joins?: Record<string, JoinDoc> }, path: string): TableModel => {
@@ -181,6 +176,15 @@ export function buildModel (source: SourceDoc): MappingModel {
     availability: doc.availability,
     doc
   }
+}
+
+/** A column name or value object as a Value, and what is wrong with its sources, if anything. */
+export function asValue (v: ValueDoc, path: string): { value: Value, problem?: string } {
+  const obj: ValueObjectDoc = typeof v === 'string' ? { column: v } : v
+  const present = SOURCES.filter((s) => obj[s] !== undefined)
+  const problem = present.length === 1 ? undefined
+    : present.length === 0 ? `needs one of ${SOURCES.join(', ')}` : `has ${present.join(' and ')}: give exactly one source`
+  return { value: { ...obj, path }, problem }
 }
 
 export function whereList (where: WhereDoc | undefined): ConditionDoc[] {

@@ -131,7 +131,7 @@ export const WriteSpec = Type.Object({
     description: 'Columns written to put an appointment in each interface state.'
   })),
   reschedule: Type.Optional(Type.Record(Type.String(), WriteValue, { description: 'Extra columns written on a reschedule.' })),
-  triggers: Type.Optional(Type.Boolean({ description: 'The table has triggers (SQL Server: use OUTPUT … INTO).' }))
+  triggers: Type.Optional(Type.Boolean({ description: 'The table has triggers. Documentation only: Ponte always inserts with OUTPUT … INTO, which SQL Server accepts on tables with triggers.' }))
 }, { additionalProperties: false, title: 'WriteSpec' })
 
 const Table = {

@@ -193,7 +193,8 @@ function integerOf(raw: unknown): number | undefined {
   return undefined;
 }
 
-function minutesOf(hour: string): number {
+/** Minutes since midnight of an 'HH:MM' (or 'HH:MM:SS') hour. */
+export function minutesOf(hour: string): number {
   return Number(hour.slice(0, 2)) * 60 + Number(hour.slice(3, 5));
 }
 
@@ -209,7 +210,7 @@ function pad2(n: number): string {
 // Building an Intl.DateTimeFormat is costly relative to formatting; zones are few.
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-function wallClockIn(timeZone: string, instant: Date): { date: string; hour: string } {
+function wallClockIn(timeZone: string, instant: Date): { date: string; hour: string; second: string } {
   let fmt = formatters.get(timeZone);
   if (fmt === undefined) {
     fmt = new Intl.DateTimeFormat('en-US', {
@@ -220,6 +221,7 @@ function wallClockIn(timeZone: string, instant: Date): { date: string; hour: str
       day: '2-digit',
       hour: '2-digit',
       minute: '2-digit',
+      second: '2-digit',
     });
     formatters.set(timeZone, fmt);
   }
@@ -228,7 +230,17 @@ function wallClockIn(timeZone: string, instant: Date): { date: string; hour: str
   return {
     date: `${parts.year!.padStart(4, '0')}-${parts.month}-${parts.day}`,
     hour: `${parts.hour}:${parts.minute}`,
+    second: parts.second!,
   };
+}
+
+export interface NowParts { date: string; time: string; datetime: string }
+
+/** The clinic's wall clock now, in the forms a legacy column may want ('now' in write.set). */
+export function nowIn(timeZone: string, at: Date = new Date()): NowParts {
+  const { date, hour, second } = wallClockIn(timeZone, at);
+  const time = `${hour}:${second}`;
+  return { date, time, datetime: `${date} ${time}` };
 }
 
 /** The calendar date `days` after (or before) `date`, both YYYY-MM-DD. */

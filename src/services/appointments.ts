@@ -4,7 +4,7 @@ import type { Database } from '../db/database.js'
 import type { CompiledMapping } from '../mapping/compile/index.js'
 import { NESTED_REFS, rangeArgs, type AppointmentFilter, type AppointmentRow, type CompiledAppointments } from '../mapping/compile/appointment.js'
 import type { AppointmentT } from '../schemas/resources.js'
-import { dateRange } from './date-range.js'
+import { queryDateRange } from './date-range.js'
 import { InvalidInputError, NotFoundError } from '../errors.js'
 import type { Catalog } from './catalog.js'
 import type { Lookups } from './lookups.js'
@@ -36,7 +36,7 @@ export class Appointments {
 
   async list (q: AppointmentQuery): Promise<AppointmentT[]> {
     const { timezone, states, appointment } = this.compiled.model
-    const { start, end } = dateRange(q, timezone, this.limits.maxRangeDays)
+    const { start, end } = queryDateRange(q, timezone, this.limits.maxRangeDays)
     const state = q.state === undefined ? undefined : stateName(q.state, states.values, '/querystring/state')
     const filters: AppointmentFilter[] = []
     const args = rangeArgs(start, end)

@@ -8,8 +8,8 @@ import type { BlockRow, CompiledAvailability, DatedRow, WeeklyRow } from '../map
 import { rangeArgs, type AppointmentRow } from '../mapping/compile/appointment.js'
 import type { EntityName, LookupName } from '../mapping/model.js'
 import type { SlotT } from '../schemas/resources.js'
-import { addDays, isCalendarDate, isClockHour, nowHourIn, todayIn } from '../normalise/datetime.js'
-import { dateRange } from './date-range.js'
+import { addDays, isCalendarDate, isClockHour, minutesOf, nowHourIn, todayIn } from '../normalise/datetime.js'
+import { queryDateRange } from './date-range.js'
 import { NotFoundError } from '../errors.js'
 import type { Catalog, Snapshot } from './catalog.js'
 import { bindId, matchesType } from './ids.js'
@@ -50,7 +50,6 @@ export interface Window extends Span {
   interval?: number
 }
 
-export const minutesOf = (hour: string): number => Number(hour.slice(0, 2)) * 60 + Number(hour.slice(3, 5))
 export const hourOfMinutes = (m: number): string => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`
 const DAY: Span = { start: 0, end: 24 * 60 }
 
@@ -145,7 +144,7 @@ export class Availability {
     const av = this.mapped
     if (!av) throw new NotFoundError('Availability is not mapped for this installation.')
     const { timezone } = this.compiled.model
-    const { start, end } = dateRange(q, timezone, this.maxRangeDays)
+    const { start, end } = queryDateRange(q, timezone, this.maxRangeDays)
     const now = this.now()
     const today = todayIn(timezone, now)
     const from = start < today ? today : start

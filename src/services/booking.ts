@@ -5,11 +5,10 @@ import type { Database, Querier } from '../db/database.js'
 import type { CompiledMapping } from '../mapping/compile/index.js'
 import { rangeArgs, type AppointmentRow } from '../mapping/compile/appointment.js'
 import { compileAppointmentWrites, type BookingRef, type CompiledAppointmentWrites } from '../mapping/compile/appointment-write.js'
-import { nowIn } from '../mapping/compile/write.js'
 import { DEFAULT_SLOT_MINUTES } from '../mapping/compile/availability.js'
 import type { EntityName, LookupName } from '../mapping/model.js'
 import type { AppointmentT } from '../schemas/resources.js'
-import { addMinutes, isCalendarDate, isClockHour, parseApiDate } from '../normalise/datetime.js'
+import { addMinutes, isCalendarDate, isClockHour, minutesOf, nowIn, parseApiDate } from '../normalise/datetime.js'
 import { ConflictError, InvalidInputError, NotFoundError, type FieldIssue } from '../errors.js'
 import { writable } from './writable.js'
 import { stateName, type Appointments } from './appointments.js'
@@ -281,11 +280,11 @@ function prefixed (values: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(values).map(([c, v]) => [`col:${c}`, v]))
 }
 
+// Zero-padded 'HH:MM' hours order as text, so spans compare without conversion.
 function overlaps (start: string, end: string, otherStart: string, otherEnd: string): boolean {
   return start < otherEnd && otherStart < end
 }
 
 function minutesBetween (from: string, to: string): number {
-  const m = (h: string) => Number(h.slice(0, 2)) * 60 + Number(h.slice(3, 5))
-  return Math.max(m(to) - m(from), 1)
+  return Math.max(minutesOf(to) - minutesOf(from), 1)
 }

@@ -2,7 +2,7 @@ import { daysBetween, parseApiDate } from '../normalise/datetime.js'
 import { InvalidInputError, type FieldIssue } from '../errors.js'
 
 /** A closed range of the clinic's dates from query parameters, at most `maxDays` long. */
-export function dateRange (q: { start: string, end: string }, timezone: string, maxDays: number): { start: string, end: string } {
+export function queryDateRange (q: { start: string, end: string }, timezone: string, maxDays: number): { start: string, end: string } {
   const start = parseApiDate(q.start, timezone)
   const end = parseApiDate(q.end, timezone)
   const issues: FieldIssue[] = []

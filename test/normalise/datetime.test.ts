@@ -1,5 +1,6 @@
 import t from 'tap';
 import {
+  nowIn,
   addMinutes,
   daysBetween,
   isCalendarDate,
@@ -234,3 +235,9 @@ t.test('toStoredHour and toStoredDate invert the readers', async (t) => {
   }
   t.equal(readDate(toStoredDate('2026-03-05', 'text', 'dmy'), 'text'), '2026-03-05');
 });
+
+t.test('nowIn: the clinic wall clock in the forms legacy columns take', async (t) => {
+  // 2026-05-01T02:30:15Z is 2026-04-30 23:30:15 in São Paulo (UTC−3).
+  t.same(nowIn('America/Sao_Paulo', new Date('2026-05-01T02:30:15Z')), { date: '2026-04-30', time: '23:30:15', datetime: '2026-04-30 23:30:15' })
+  t.same(nowIn('UTC', new Date('2026-05-01T00:00:00Z')).time, '00:00:00', 'midnight is 00, not 24')
+})

@@ -6,7 +6,8 @@ import type { EntityName, MappingModel, Value } from '../model.js'
 import type { SqlTypeName } from '../schema.js'
 import { CompileError } from './scope.js'
 import { idType } from './key.js'
-import { fieldWriter, insertPlan, updatePlan, uniqueColumns, writeValues, type FieldWriter, type InsertPlan, type NowParts } from './write.js'
+import { fieldWriter, insertPlan, updatePlan, uniqueColumns, writeValues, type FieldWriter, type InsertPlan } from './write.js'
+import type { NowParts } from '../../normalise/datetime.js'
 
 export const BOOKING_REFS = ['client', 'professional', 'service', 'healthInsurance', 'plan', 'location'] as const
 export type BookingRef = typeof BOOKING_REFS[number]

@@ -4,7 +4,7 @@
 import type { Dialect } from '../../sql/dialect.js'
 import { ParamList, type Statement } from '../../sql/statement.js'
 import type { MappingModel, Value } from '../model.js'
-import { whereList } from '../model.js'
+import { asValue, whereList } from '../model.js'
 import type { JoinDoc, ValueDoc, WhereDoc } from '../schema.js'
 import { dateOnOrAfter, dateOnOrBefore, dateRange } from './appointment.js'
 import { dateOf, hourOf, idOf, minutesOf, numberOf, type Decoder } from './decode.js'
@@ -174,17 +174,12 @@ function part (doc: PartDoc, path: string, dialect: Dialect): { scope: Scope, pa
   return { scope, params: new ParamList(dialect), cols: new Columns(), value: (v, field) => toValue(v, `${path}/${field}`) }
 }
 
-const SOURCES = ['column', 'coalesce', 'template', 'rules', 'sql', 'value'] as const
-
-// The model keeps the availability block as written; expand a value here the way the model
-// expands the resources' values (a bare string is a column), with the same one-source rule.
+// The availability block is kept as written in the model; its values are expanded here,
+// by the same rule as every other value of the mapping.
 function toValue (v: ValueDoc, path: string): Value {
-  const obj = typeof v === 'string' ? { column: v } : v
-  const present = SOURCES.filter((s) => obj[s] !== undefined)
-  if (present.length !== 1) {
-    throw new CompileError(path, present.length === 0 ? `needs one of ${SOURCES.join(', ')}` : `has ${present.join(' and ')}: give exactly one source`)
-  }
-  return { ...obj, path }
+  const { value, problem } = asValue(v, path)
+  if (problem) throw new CompileError(path, problem)
+  return value
 }
 
 function plainColumn (v: Value): Value {

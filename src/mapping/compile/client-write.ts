@@ -8,7 +8,8 @@ import { toStoredDate, type DateFormat } from '../../normalise/datetime.js'
 import type { MappingModel } from '../model.js'
 import type { SqlTypeName } from '../schema.js'
 import { idType } from './key.js'
-import { fieldWriter, insertPlan, updatePlan, writeValues, uniqueColumns, type FieldWriter, type InsertPlan, type NowParts } from './write.js'
+import { fieldWriter, insertPlan, updatePlan, writeValues, uniqueColumns, type FieldWriter, type InsertPlan } from './write.js'
+import type { NowParts } from '../../normalise/datetime.js'
 
 export const PATCHABLE = ['name', 'email', 'cpf', 'birthday'] as const
 export type ClientField = typeof PATCHABLE[number] | 'phone' | 'healthInsurance' | 'location'

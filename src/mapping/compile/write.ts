@@ -8,6 +8,7 @@ import type { MappingModel, TableModel, Value } from '../model.js'
 import { literalType } from './condition.js'
 import { CompileError, Scope } from './scope.js'
 import { isTextType, templateParts } from './value.js'
+import type { NowParts } from '../../normalise/datetime.js'
 import { keyMatch } from './key.js'
 
 type WriteValueDoc = NonNullable<WriteSpecDoc['set']>[string]
@@ -81,17 +82,6 @@ export function writeValues (model: MappingModel, entries: Record<string, WriteV
     const value = w.value as LiteralValue | null
     return { column, type: value === null ? 'text' as const : literalType(value), value: () => value }
   })
-}
-
-export interface NowParts { date: string, time: string, datetime: string }
-
-export function nowIn (timeZone: string, at = new Date()): NowParts {
-  const parts = Object.fromEntries(new Intl.DateTimeFormat('en-CA', {
-    timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23'
-  }).formatToParts(at).map((p) => [p.type, p.value]))
-  const date = `${parts.year}-${parts.month}-${parts.day}`
-  const time = `${parts.hour}:${parts.minute}:${parts.second}`
-  return { date, time, datetime: `${date} ${time}` }
 }
 
 // ---- statements ----
