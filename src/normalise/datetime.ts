@@ -9,7 +9,11 @@ export type HourFormat = 'text' | 'time' | 'datetime' | 'hhmm' | 'minutes';
 export type TextDateStyle = 'iso' | 'dmy';
 
 const MINUTES_PER_DAY = 24 * 60;
-const MS_PER_DAY = 86_400_000;
+const DAYS_PER_ERA = 146_097; // 400 Gregorian years
+const DAYS_0000_03_01_TO_1970 = 719_468;
+// 0001-01-01 and 9999-12-31: the dates a four-digit year can spell (and SQL Server's date holds).
+const FIRST_DAY = -719_162;
+const LAST_DAY = 2_932_896;
 
 // Zero dates of MySQL, .NET/ODBC, SQL Server and Delphi (1899-12-30) all sort
 // at or before 1900-01-01; no appointment or living patient's birth is there.
@@ -19,7 +23,7 @@ const TIME_TAIL = String.raw`(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?`;
 const ISO_DATE = new RegExp(String.raw`^(\d{4})-(\d{2})-(\d{2})${TIME_TAIL}$`);
 const DMY_DATE = new RegExp(String.raw`^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})${TIME_TAIL}$`);
 const COMPACT_DATE = /^(\d{4})(\d{2})(\d{2})$/;
-const API_INSTANT = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):(\d{2}))$/;
+const API_INSTANT = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|([+-])(\d{2}):(\d{2}))$/;
 
 // '9h30', '9h', '9:30', '09:30:00.000', the last two optionally after a date.
 const CLOCK_H = /^(\d{1,2})\s*[hH]\s*(\d{2})?$/;
@@ -69,7 +73,9 @@ export function isClockHour(s: string): boolean {
 
 /**
  * API date input: a calendar date as is, or an RFC 3339 instant (with Z or an
- * offset) turned into the date it is on the clinic's wall calendar.
+ * offset) turned into the date it is on the clinic's wall calendar. An instant
+ * within a day of the ends of years 1–9999 gives undefined: its wall-clock date
+ * may have no four-digit year (and Intl prints year 0 as "1").
  */
 export function parseApiDate(s: string, timeZone: string): string | undefined {
   if (typeof s !== 'string') return undefined;
@@ -77,14 +83,61 @@ export function parseApiDate(s: string, timeZone: string): string | undefined {
   const m = API_INSTANT.exec(s);
   if (m === null || !isCalendarDate(m[1]!)) return undefined;
   // Date.parse rolls '02-30' over into March and accepts '24:00'; reject those first.
-  const [hh, mm, ss, offH, offM] = m.slice(2).map((v) => Number(v ?? 0));
-  if (hh! > 23 || mm! > 59 || ss! > 59 || offH! > 23 || offM! > 59) return undefined;
+  const [hh, mm, ss, offH, offM] = [m[2], m[3], m[4], m[6], m[7]].map((v) => Number(v ?? 0)) as [number, number, number, number, number];
+  if (hh > 23 || mm > 59 || ss > 59 || offH > 23 || offM > 59) return undefined;
+  const offset = (m[5] === '-' ? -1 : 1) * (offH * 60 + offM);
+  const utcDay = dayNumber(m[1]!) + Math.floor((hh * 60 + mm - offset) / MINUTES_PER_DAY);
+  if (utcDay <= FIRST_DAY || utcDay >= LAST_DAY) return undefined;
   return wallClockIn(timeZone, new Date(s)).date;
 }
 
 /** b − a in calendar days. */
 export function daysBetween(a: string, b: string): number {
-  return (utcDay(b) - utcDay(a)) / MS_PER_DAY;
+  return dayNumber(b) - dayNumber(a);
+}
+
+/** The calendar date `days` after (or before) `date`; RangeError when that leaves years 1–9999. */
+export function addDays(date: string, days: number): string {
+  return dateOfDay(dayNumber(date) + days);
+}
+
+/** 0 = Sunday … 6 = Saturday. */
+export function weekdayOf(date: string): number {
+  // 1970-01-01 was a Thursday.
+  return (((dayNumber(date) + 4) % 7) + 7) % 7;
+}
+
+/**
+ * Days since 1970-01-01 of a 'YYYY-MM-DD' date (proleptic Gregorian), by plain
+ * arithmetic: Date.UTC and new Date(y, …) read years 0–99 as 1900–1999.
+ */
+export function dayNumber(date: string): number {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  if (m === null || !isRealDate(Number(m[1]), Number(m[2]), Number(m[3]))) throw new RangeError(`not a YYYY-MM-DD date: ${date}`);
+  // Howard Hinnant's days_from_civil: years start in March, so the leap day ends one.
+  const month = Number(m[2]);
+  const y = Number(m[1]) - (month <= 2 ? 1 : 0);
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + Number(m[3]) - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * DAYS_PER_ERA + dayOfEra - DAYS_0000_03_01_TO_1970;
+}
+
+/** The 'YYYY-MM-DD' date of a day number; RangeError outside 0001-01-01…9999-12-31. */
+export function dateOfDay(day: number): string {
+  if (!Number.isInteger(day) || day < FIRST_DAY || day > LAST_DAY) throw new RangeError(`day ${day} is outside the years 1–9999`);
+  // Hinnant's civil_from_days, the inverse of dayNumber.
+  const z = day + DAYS_0000_03_01_TO_1970;
+  const era = Math.floor(z / DAYS_PER_ERA);
+  const dayOfEra = z - era * DAYS_PER_ERA;
+  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36524) - Math.floor(dayOfEra / 146096)) / 365);
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const mp = Math.floor((5 * dayOfYear + 2) / 153);
+  const d = dayOfYear - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp + (mp < 10 ? 3 : -9);
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  return `${String(year).padStart(4, '0')}-${pad2(month)}-${pad2(d)}`;
 }
 
 /** Today's date on the clinic's wall calendar. Throws RangeError on an unknown zone. */
@@ -157,9 +210,10 @@ function ymd(y: number, m: number, d: number): string | undefined {
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
-// Plain arithmetic: Date.UTC maps years 0–99 to 1900–1999.
+// Plain arithmetic: Date.UTC maps years 0–99 to 1900–1999. Years 1–9999 only: the ones
+// 'YYYY' spells without a sign (year 0 is 1 BC) and SQL Server's date type holds.
 function isRealDate(y: number, m: number, d: number): boolean {
-  if (m < 1 || m > 12 || d < 1) return false;
+  if (y < 1 || y > 9999 || m < 1 || m > 12 || d < 1) return false;
   const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
   return d <= (m === 2 && leap ? 29 : DAYS_IN_MONTH[m - 1]!);
 }
@@ -196,11 +250,6 @@ function integerOf(raw: unknown): number | undefined {
 /** Minutes since midnight of an 'HH:MM' (or 'HH:MM:SS') hour. */
 export function minutesOf(hour: string): number {
   return Number(hour.slice(0, 2)) * 60 + Number(hour.slice(3, 5));
-}
-
-function utcDay(date: string): number {
-  if (!isCalendarDate(date)) throw new RangeError(`not a YYYY-MM-DD date: ${date}`);
-  return Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)));
 }
 
 function pad2(n: number): string {
@@ -241,11 +290,4 @@ export function nowIn(timeZone: string, at: Date = new Date()): NowParts {
   const { date, hour, second } = wallClockIn(timeZone, at);
   const time = `${hour}:${second}`;
   return { date, time, datetime: `${date} ${time}` };
-}
-
-/** The calendar date `days` after (or before) `date`, both YYYY-MM-DD. */
-export function addDays (date: string, days: number): string {
-  const d = new Date(`${date}T00:00:00Z`)
-  d.setUTCDate(d.getUTCDate() + days)
-  return d.toISOString().slice(0, 10)
 }

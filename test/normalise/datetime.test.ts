@@ -1,7 +1,10 @@
 import t from 'tap';
 import {
   nowIn,
+  addDays,
   addMinutes,
+  dateOfDay,
+  dayNumber,
   daysBetween,
   isCalendarDate,
   isClockHour,
@@ -12,6 +15,7 @@ import {
   todayIn,
   toStoredDate,
   toStoredHour,
+  weekdayOf,
 } from '../../src/normalise/datetime.js';
 
 const SP = 'America/Sao_Paulo';
@@ -241,3 +245,83 @@ t.test('nowIn: the clinic wall clock in the forms legacy columns take', async (t
   t.same(nowIn('America/Sao_Paulo', new Date('2026-05-01T02:30:15Z')), { date: '2026-04-30', time: '23:30:15', datetime: '2026-04-30 23:30:15' })
   t.same(nowIn('UTC', new Date('2026-05-01T00:00:00Z')).time, '00:00:00', 'midnight is 00, not 24')
 })
+
+// Issue 7, defect 1: dates are day numbers. String arithmetic stepped from 9999-12-31 to
+// '+010000-01-01', which sorts before it, and a loop over dates never ended.
+t.test('dayNumber and dateOfDay: plain arithmetic over every day of years 1–9999', async (t) => {
+  t.equal(dayNumber('1970-01-01'), 0);
+  t.equal(dayNumber('0001-01-01'), -719_162);
+  t.equal(dayNumber('9999-12-31'), 2_932_896);
+  // Every day of the first and last 400-year cycles (the whole Gregorian pattern) and of the
+  // window around today, checked against the ISO form of an epoch-day Date (toISOString reads
+  // four-digit years right; it is new Date(y, …) and Date.UTC that map 0–99 to the 1900s).
+  let wrong = 0;
+  for (const [from, to] of [['0001-01-01', '0401-12-31'], ['1899-01-01', '2200-12-31'], ['9599-01-01', '9999-12-31']] as const) {
+    let previous = '';
+    for (let day = dayNumber(from); day <= dayNumber(to); day++) {
+      const iso = new Date(day * 86_400_000).toISOString().slice(0, 10);
+      const date = dateOfDay(day);
+      if (date !== iso || dayNumber(date) !== day || !(date > previous)) wrong++;
+      previous = date;
+    }
+  }
+  t.equal(wrong, 0, 'dateOfDay and dayNumber agree with the calendar, and dates as text sort as their day numbers');
+  // Every year boundary from 1 to 9999: each year is 365 or 366 days after the one before.
+  for (let year = 2; year <= 9999; year++) {
+    const leap = (year - 1) % 4 === 0 && ((year - 1) % 100 !== 0 || (year - 1) % 400 === 0);
+    const first = `${String(year).padStart(4, '0')}-01-01`;
+    const before = `${String(year - 1).padStart(4, '0')}-12-31`;
+    if (dayNumber(first) - dayNumber(before) !== 1 || dateOfDay(dayNumber(first) - 1) !== before ||
+      daysBetween(`${String(year - 1).padStart(4, '0')}-01-01`, first) !== (leap ? 366 : 365)) wrong++;
+  }
+  t.equal(wrong, 0, 'every year boundary');
+  for (const day of [dayNumber('0001-01-01') - 1, dayNumber('9999-12-31') + 1, 1.5, NaN]) {
+    t.throws(() => dateOfDay(day), RangeError, `day ${day}`);
+  }
+  for (const s of ['0000-12-31', '10000-01-01', '+010000-01-01', '2026-02-29', '2026-13-01', '']) {
+    t.throws(() => dayNumber(s), RangeError, s);
+    t.notOk(isCalendarDate(s), s);
+  }
+});
+
+t.test('addDays: calendar steps, years 0–99 included, never past 9999', async (t) => {
+  t.equal(addDays('2026-03-15', 1), '2026-03-16');
+  t.equal(addDays('2026-03-01', -1), '2026-02-28');
+  t.equal(addDays('2024-02-28', 1), '2024-02-29');
+  t.equal(addDays('1900-02-28', 1), '1900-03-01', '1900 is not a leap year');
+  t.equal(addDays('2000-02-28', 1), '2000-02-29', '2000 is');
+  t.equal(addDays('0001-01-01', 365), '0002-01-01');
+  t.equal(addDays('0099-12-31', 1), '0100-01-01');
+  t.equal(addDays('0004-02-28', 1), '0004-02-29', 'year 4 is a leap year, 1904 too, but the answer stays in year 4');
+  t.equal(addDays('9999-12-30', 1), '9999-12-31');
+  t.equal(addDays('2199-12-31', 1), '2200-01-01');
+  t.equal(addDays('2026-03-15', 0), '2026-03-15');
+  t.throws(() => addDays('9999-12-31', 1), RangeError, 'no YYYY-MM-DD after 9999-12-31');
+  t.throws(() => addDays('0001-01-01', -1), RangeError);
+  t.equal(daysBetween('0001-01-01', '9999-12-31'), 3_652_058);
+  t.equal(daysBetween('0099-12-31', '0100-01-01'), 1, 'not 1900 years apart');
+});
+
+t.test('weekdayOf counts from day numbers', async (t) => {
+  t.equal(weekdayOf('1970-01-01'), 4, 'a Thursday');
+  t.equal(weekdayOf('2027-01-03'), 0);
+  t.equal(weekdayOf('2027-01-09'), 6);
+  t.equal(weekdayOf('0001-01-01'), 1, 'a Monday, proleptic Gregorian');
+  t.equal(weekdayOf('9999-12-31'), 5);
+  t.equal(weekdayOf('1900-01-01'), 1);
+});
+
+t.test('parseApiDate at the ends of the calendar: no year 0, no year 10000, no exception', async (t) => {
+  t.equal(parseApiDate('0001-01-01', SP), '0001-01-01');
+  t.equal(parseApiDate('9999-12-31', SP), '9999-12-31');
+  t.equal(parseApiDate('9999-12-30T23:59:59Z', SP), '9999-12-30');
+  t.equal(parseApiDate('0001-01-02T12:00:00Z', 'UTC'), '0001-01-02');
+  t.equal(parseApiDate('2199-12-31T23:59:59-12:00', SP), '2200-01-01', 'the clinic\'s date, not the caller\'s');
+  // Within a day of the ends the clinic's date may be 0000-12-31 or 10000-01-01 (Intl would
+  // print year 0 as "1"): no date.
+  t.equal(parseApiDate('9999-12-31T00:00:00+14:00', SP), '9999-12-30', '10:00 UTC the day before');
+  for (const s of ['9999-12-31T23:59:59Z', '9999-12-31T12:00:00-03:00', '0001-01-01T00:00:00-03:00', '0001-01-01T00:00:00Z',
+    '0000-12-31', '0000-12-31T12:00:00Z', '10000-01-01', '10000-01-01T00:00:00Z', '+010000-01-01']) {
+    t.equal(parseApiDate(s, SP), undefined, s);
+  }
+});
