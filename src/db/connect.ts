@@ -1,10 +1,29 @@
 // DATABASE_URL → a driver. Add a scheme here and a dialect in sql/ to support a new server.
 import type { Database } from './database.js'
-import { openSqlite } from './sqlite.js'
+import { openSqlite, type SqliteOptions } from './sqlite.js'
 import { openMssql } from './mssql.js'
 
 export async function connect (url: string): Promise<Database> {
-  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, ''))
+  if (url.startsWith('sqlite:')) {
+    const { file, options } = parseSqliteUrl(url)
+    return openSqlite(file, options)
+  }
   if (url.startsWith('mssql:') || url.startsWith('sqlserver:')) return await openMssql(url.replace(/^sqlserver:/, 'mssql:'))
   throw new Error(`DATABASE_URL: unsupported scheme in "${url.split(':')[0]}:…" (use sqlite: or mssql:)`)
+}
+
+/** `sqlite:/data/clinic.db?busyTimeoutMs=2000` (also `sqlite:///data/clinic.db`). */
+export function parseSqliteUrl (url: string): { file: string, options: SqliteOptions } {
+  const rest = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '')
+  const at = rest.indexOf('?')
+  const file = at < 0 ? rest : rest.slice(0, at)
+  const options: SqliteOptions = {}
+  for (const [name, value] of new URLSearchParams(at < 0 ? '' : rest.slice(at + 1))) {
+    // A misspelt option silently ignored would leave the default in force unnoticed.
+    if (name !== 'busyTimeoutMs') throw new Error(`DATABASE_URL: unknown SQLite option "${name}" (known: busyTimeoutMs)`)
+    const n = Number(value)
+    if (!/^\d+$/.test(value) || n > 600_000) throw new Error('DATABASE_URL: busyTimeoutMs must be a whole number of milliseconds up to 600000')
+    options.busyTimeoutMs = n
+  }
+  return { file, options }
 }

@@ -1,85 +1,199 @@
 // The embedded default: better-sqlite3 on a local file. Synchronous underneath, which is
 // fine for a single clinic's volume and keeps transactions trivially serial.
+//
+// Synchronous also means a lock held by another process must never be waited for inside the
+// driver (busy_timeout would block the event loop, /health included): busy_timeout is 0, and a
+// statement that meets the lock is tried again on short timers until the request's deadline.
 import BetterSqlite3 from 'better-sqlite3'
 import { sqlite } from '../sql/sqlite.js'
 import { bindValues, type Statement } from '../sql/statement.js'
 import { foldName } from '../normalise/text.js'
 import { ConflictError, DatabaseUnavailableError, InvalidInputError, MissingValueError } from '../errors.js'
 import type { Database, Row } from './database.js'
+import { canWrite, FileIdentity } from './sqlite-file.js'
 
 export interface SqliteOptions {
   readonly?: boolean
-  /** How long to wait for another writer's lock before giving up (ms). */
+  /**
+   * How long a request waits for another process's lock before a 503 (ms), counted from when
+   * it asked for the database, not from when its turn on the one connection came.
+   */
   busyTimeoutMs?: number
 }
 
-export function openSqlite (file: string, options: SqliteOptions = {}): Database & { raw: BetterSqlite3.Database } {
+export const DEFAULT_BUSY_TIMEOUT_MS = 5000
+
+const LOCKED = 'The clinic database is locked by another process.'
+const GONE = 'The database file was removed or moved.'
+
+/** One open connection and the statements prepared on it (a reopen starts both afresh). */
+interface Connection {
+  db: BetterSqlite3.Database
+  prepared: WeakMap<Statement, BetterSqlite3.Statement>
+}
+
+export function openSqlite (file: string, options: SqliteOptions = {}): Database & { readonly raw: BetterSqlite3.Database } {
+  const bound = Math.max(0, Math.trunc(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS))
+  let conn = openConnection(file, options)
+  const identity = new FileIdentity(file)
+  const stats = { statements: 0 }
+
+  // Called at the start of each turn, so no transaction spans a reopen.
+  const ensureFile = async (): Promise<Connection> => {
+    const state = await identity.current()
+    if (state === 'gone') throw new DatabaseUnavailableError(GONE)
+    if (state === 'replaced') {
+      // A file is back at the path (restored, or moved back as a copy): serve that one.
+      let fresh: Connection
+      try {
+        fresh = openConnection(file, options)
+      } catch (err) {
+        throw new DatabaseUnavailableError('The database file was replaced by one that cannot be opened.', err)
+      }
+      conn.db.close()
+      conn = fresh
+      identity.remember()
+    }
+    return conn
+  }
+
+  const run = (c: Connection, statement: Statement, args: Record<string, unknown>): Row[] => {
+    let stmt = c.prepared.get(statement)
+    if (!stmt) {
+      stmt = c.db.prepare(statement.sql)
+      c.prepared.set(statement, stmt)
+    }
+    const values = Object.fromEntries(bindValues(statement, args).map((v, i) => [`p${i + 1}`, toSqlite(v)]))
+    return stmt.reader ? stmt.all(values) as Row[] : (stmt.run(values), [])
+  }
+
+  // One connection serves every request, and a transaction spans awaits: everything else
+  // waits its turn, so no request reads another's uncommitted rows. The deadline is taken
+  // when the request asks: N requests queued behind a lock all answer within the bound.
+  let turn: Promise<unknown> = Promise.resolve()
+  const exclusive = <T>(fn: (deadline: number) => Promise<T>): Promise<T> => {
+    const deadline = performance.now() + bound
+    const go = async (): Promise<T> => await fn(deadline)
+    const next = turn.then(go, go)
+    turn = next.catch(() => undefined)
+    return next
+  }
+
+  return {
+    dialect: sqlite,
+    get raw () { return conn.db },
+    stats,
+    async query (statement, args = {}) {
+      return await exclusive(async (deadline) => {
+        const c = await ensureFile()
+        stats.statements++
+        try {
+          return await whileLocked(() => run(c, statement, args), deadline)
+        } catch (err) {
+          throw translate(err)
+        }
+      })
+    },
+    async transaction (fn) {
+      return await exclusive(async (deadline) => {
+        const c = await ensureFile()
+        try {
+          await whileLocked(() => c.db.exec('BEGIN IMMEDIATE'), deadline)
+        } catch (err) {
+          throw translate(err)
+        }
+        try {
+          // Inside the transaction a statement that meets a lock is not retried: SQLite asks
+          // for a rollback then (only COMMIT may be tried again).
+          const result = await fn({
+            query: async (statement, args = {}) => {
+              stats.statements++
+              try { return run(c, statement, args) } catch (err) { throw translate(err) }
+            }
+          })
+          await whileLocked(() => c.db.exec('COMMIT'), deadline)
+          return result
+        } catch (err) {
+          try {
+            if (c.db.inTransaction) c.db.exec('ROLLBACK')
+          } catch { /* the original failure is the one to report */ }
+          throw translate(err)
+        }
+      })
+    },
+    async ping () {
+      await exclusive(async (deadline) => {
+        const c = await ensureFile()
+        // Reads the file's header and schema: a lock, a truncated or foreign file shows here.
+        try {
+          await whileLocked(() => c.db.prepare('SELECT count(*) FROM sqlite_master').get(), deadline)
+        } catch (err) {
+          throw translate(err)
+        }
+      })
+      if (options.readonly !== true && !await canWrite(file)) {
+        throw new DatabaseUnavailableError('The database file or its folder cannot be written.')
+      }
+    },
+    async close () { conn.db.close() }
+  }
+}
+
+function openConnection (file: string, options: SqliteOptions): Connection {
   let db: BetterSqlite3.Database
   try {
     db = new BetterSqlite3(file, { fileMustExist: true, readonly: options.readonly ?? false })
   } catch (err) {
     throw new DatabaseUnavailableError(`cannot open the SQLite database ${file}: ${(err as Error).message}`, err)
   }
-  db.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`)
+  db.pragma('busy_timeout = 0')
   // Name search folds case and accents on both sides (see sql/sqlite.ts foldedLike).
   db.function('ponte_fold', { deterministic: true }, (x: unknown) => x === null || x === undefined ? null : foldName(String(x)))
-  const prepared = new WeakMap<Statement, BetterSqlite3.Statement>()
-  const stats = { statements: 0 }
-  const run = (statement: Statement, args: Record<string, unknown>): Row[] => {
-    let stmt = prepared.get(statement)
-    if (!stmt) {
-      stmt = db.prepare(statement.sql)
-      prepared.set(statement, stmt)
-    }
-    stats.statements++
-    const values = Object.fromEntries(bindValues(statement, args).map((v, i) => [`p${i + 1}`, toSqlite(v)]))
+  return { db, prepared: new WeakMap() }
+}
+
+const sqliteCode = (err: unknown): string => (err as { code?: unknown }).code as string ?? ''
+const isBusy = (err: unknown): boolean => sqliteCode(err).startsWith('SQLITE_BUSY')
+
+/**
+ * Runs `attempt` until it does not meet another process's lock, waiting on timers (1, 2, 4 …
+ * 50 ms) so the event loop stays free, and gives up with a 503 at `deadline`. Always tries once.
+ */
+async function whileLocked<T> (attempt: () => T, deadline: number): Promise<T> {
+  // Every wait lasts at least 1 ms, so this many tries always outlast the deadline.
+  const tries = Math.max(1, Math.ceil(deadline - performance.now()) + 1)
+  let wait = 1
+  for (let i = 0; i < tries; i++) {
     try {
-      return stmt.reader ? stmt.all(values) as Row[] : (stmt.run(values), [])
+      return attempt()
     } catch (err) {
-      const code = (err as { code?: string }).code ?? ''
-      if (code === 'SQLITE_BUSY') throw new DatabaseUnavailableError('The database is locked by another writer.', err)
-      if (code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_CANTOPEN') || code === 'SQLITE_FULL') throw new DatabaseUnavailableError(undefined, err)
-      if (code === 'SQLITE_CONSTRAINT_NOTNULL') throw missingValue(err)
-      if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw new ConflictError('The clinic database already holds a row with that key.')
-      if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw new InvalidInputError('A related record the clinic database requires does not exist.')
-      throw err
+      if (!isBusy(err)) throw err
+      const left = deadline - performance.now()
+      if (left <= 0) break
+      await new Promise((resolve) => setTimeout(resolve, Math.min(wait, left)))
+      wait = Math.min(wait * 2, 50)
     }
   }
-  // One connection serves every request, and a transaction spans awaits: everything else
-  // waits its turn, so no request reads another's uncommitted rows.
-  let turn: Promise<unknown> = Promise.resolve()
-  const exclusive = <T>(fn: () => Promise<T> | T): Promise<T> => {
-    const next = turn.then(fn, fn)
-    turn = next.catch(() => undefined)
-    return next
-  }
-  return {
-    dialect: sqlite,
-    raw: db,
-    stats,
-    async query (statement, args = {}) {
-      return await exclusive(() => run(statement, args))
-    },
-    async transaction (fn) {
-      return await exclusive(async () => {
-        try {
-          db.exec('BEGIN IMMEDIATE')
-        } catch (err) {
-          throw new DatabaseUnavailableError('The database is locked by another writer.', err)
-        }
-        try {
-          const result = await fn({ query: async (statement, args = {}) => run(statement, args) })
-          db.exec('COMMIT')
-          return result
-        } catch (err) {
-          if (db.inTransaction) db.exec('ROLLBACK')
-          throw err
-        }
-      })
-    },
-    async ping () { db.prepare('SELECT 1').get() },
-    async close () { db.close() }
-  }
+  throw new DatabaseUnavailableError(LOCKED)
+}
+
+// The file, its folder or the disk failing (removed, read-only, full, not a database, torn
+// by a crash) or a lock: the database is unavailable, not Ponte broken. Messages stay ours:
+// SQLite's name paths.
+const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|READONLY|CANTOPEN|IOERR|FULL|NOTADB|CORRUPT|PROTOCOL|PERM)/
+
+function translate (err: unknown): unknown {
+  const code = sqliteCode(err)
+  if (err instanceof DatabaseUnavailableError || code === '') return err
+  if (isBusy(err)) return new DatabaseUnavailableError(LOCKED, err)
+  if (code.startsWith('SQLITE_READONLY')) return new DatabaseUnavailableError('The clinic database cannot be written right now.', err)
+  if (UNAVAILABLE.test(code)) return new DatabaseUnavailableError(undefined, err)
+  if (code === 'SQLITE_CONSTRAINT_NOTNULL') return missingValue(err)
+  if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return new ConflictError('The clinic database already holds a row with that key.')
+  if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return new InvalidInputError('A related record the clinic database requires does not exist.')
+  // A value of the wrong type for an INTEGER PRIMARY KEY: SQL Server's conversion errors answer the same.
+  if (code === 'SQLITE_MISMATCH') return new InvalidInputError('A value does not fit the type of its clinic database column.')
+  return err
 }
 
 function toSqlite (v: unknown): unknown {

@@ -1,14 +1,25 @@
 // Liveness and readiness, without an API key (load balancers and orchestrators call these).
+// /health never touches the database: it answers while the database is down or locked.
 import type { FastifyPluginAsync } from 'fastify'
+import { PonteError } from '../errors.js'
+import { PROBLEM_TYPE_BASE, sendProblem } from '../plugins/problems.js'
 
 const health: FastifyPluginAsync = async (app) => {
   app.get('/health', { schema: { hide: true } as Record<string, unknown> }, async () => ({ status: 'ok' }))
-  app.get('/ready', { schema: { hide: true } as Record<string, unknown> }, async (_request, reply) => {
+  app.get('/ready', { schema: { hide: true } as Record<string, unknown> }, async (request, reply) => {
     try {
       await app.ponte.db.ping()
       return { status: 'ready' }
-    } catch {
-      return await reply.code(503).header('retry-after', '5').send({ status: 'database unavailable' })
+    } catch (err) {
+      // The reason is the driver's own message for the caller (never a path or driver text).
+      const known = err instanceof PonteError ? err : undefined
+      request.log.warn({ type: known?.type ?? 'database-unavailable' }, 'not ready')
+      return sendProblem(reply, request, {
+        type: PROBLEM_TYPE_BASE + (known?.type ?? 'database-unavailable'),
+        title: 'Not ready',
+        status: 503,
+        detail: known?.message ?? 'The clinic database cannot be reached right now.'
+      }, { 'retry-after': '5' })
     }
   })
 }

@@ -3,6 +3,7 @@
 // the database is briefly down; only a cold start with no database fails.
 import { LRUCache } from 'lru-cache'
 import type { Database } from '../db/database.js'
+import { DatabaseUnavailableError } from '../errors.js'
 import type { CompiledMapping } from '../mapping/compile/index.js'
 import type { LookupRecord } from '../mapping/compile/lookup.js'
 import type { EntityName, LookupName } from '../mapping/model.js'
@@ -40,6 +41,8 @@ const directed = (from: EntityName, to: EntityName) => `${from}>${to}`
 
 export class Catalog {
   private readonly cache: LRUCache<'snapshot', Snapshot>
+  /** Why the last load failed: what a cold start with no database answers (the driver's typed 503/504). */
+  private lastFailure: unknown
 
   constructor (private readonly compiled: CompiledMapping, private readonly db: Database, ttlMs = compiled.model.cacheTtlSeconds * 1000) {
     this.cache = new LRUCache<'snapshot', Snapshot>({
@@ -48,16 +51,23 @@ export class Catalog {
       allowStale: true,
       allowStaleOnFetchRejection: true,
       noDeleteOnFetchRejection: true,
-      fetchMethod: async () => await this.load()
+      fetchMethod: async () => {
+        try {
+          return await this.load()
+        } catch (err) {
+          this.lastFailure = err
+          throw err
+        }
+      }
     })
   }
 
   async snapshot (): Promise<Snapshot> {
     const s = await this.cache.fetch('snapshot')
-    if (!s) throw new Error('lookup catalogue could not be loaded')
+    // lru-cache answers a failed fetch with the stale snapshot, or undefined when it has none.
+    if (!s) throw this.lastFailure ?? new DatabaseUnavailableError()
     return s
   }
-
 
   private async load (): Promise<Snapshot> {
     const records = new Map<LookupName, Map<string, LookupRecord>>()
