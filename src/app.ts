@@ -3,9 +3,13 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { Ponte } from './context.js'
 import { loggerOptions } from './logging.js'
-import problems from './plugins/problems.js'
+import problems, { frameworkProblemOptions } from './plugins/problems.js'
+import methods from './plugins/methods.js'
+import input from './plugins/input.js'
+import draining from './plugins/draining.js'
 import openapi from './plugins/openapi.js'
-import { validatorCompiler } from './plugins/validation.js'
+import { parseQuery, validatorCompiler } from './plugins/validation.js'
+import { MAX_ID_LENGTH } from './schemas/queries.js'
 import { requireApiKey } from './plugins/auth.js'
 import { limitPerKey } from './plugins/rate-limit.js'
 import idempotency from './plugins/idempotency.js'
@@ -31,7 +35,11 @@ export async function buildApp (ponte: Ponte, options: AppOptions = {}): Promise
   const level = options.logLevel ?? ponte.config.logLevel
   const app = Fastify({
     logger: level === false ? false : { ...loggerOptions(level), ...(options.logStream ? { stream: options.logStream } : {}) },
-    bodyLimit: 64 * 1024
+    bodyLimit: 64 * 1024,
+    routerOptions: { maxParamLength: MAX_ID_LENGTH, querystringParser: parseQuery },
+    // Whatever refuses a request (router, HTTP parser, shutdown) answers with a problem document.
+    ...frameworkProblemOptions({ 'ponte-interface-version': INTERFACE_VERSION }),
+    return503OnClosing: false
   }).withTypeProvider<TypeBoxTypeProvider>()
   app.setValidatorCompiler(validatorCompiler())
   // Responses are built field by field from the mapping, never from raw rows, so plain
@@ -43,6 +51,10 @@ export async function buildApp (ponte: Ponte, options: AppOptions = {}): Promise
   const store = options.idempotencyStore ?? new IdempotencyStore(ponte.config.idempotencyStore, { ttlMs: ponte.config.idempotencyTtlHours * HOUR_MS })
   if (options.idempotencyStore === undefined) app.addHook('onClose', async () => { store.close() })
   await app.register(problems)
+  // Before any route: these watch routes being added.
+  await app.register(methods)
+  await app.register(input)
+  await app.register(draining)
   await app.register(openapi, { version: INTERFACE_VERSION, basePath: ponte.config.basePath })
   app.addHook('onSend', async (_request, reply) => { reply.header('ponte-interface-version', INTERFACE_VERSION) })
   await app.register(health)

@@ -88,3 +88,31 @@ export class RateLimitedError extends PonteError {
   readonly type = 'rate-limited'
   readonly title = 'Too many requests'
 }
+
+/** The path exists, the method does not: `Allow` lists the ones it has. */
+export class MethodNotAllowedError extends PonteError {
+  readonly status = 405
+  readonly type = 'method-not-allowed'
+  readonly title = 'Method not allowed'
+  override readonly headers: Record<string, string>
+  constructor (method: string, path: string, allowed: string[]) {
+    super(`${path} does not answer ${method}; it answers ${allowed.join(', ')}.`)
+    this.headers = { allow: allowed.join(', ') }
+  }
+}
+
+/** A body Ponte cannot read as it is labelled: compressed, or in a charset other than UTF-8. */
+export class UnsupportedMediaTypeError extends PonteError {
+  readonly status = 415
+  readonly type = 'unsupported-media-type'
+  readonly title = 'Unsupported media type'
+}
+
+/** Ponte is draining before exit: a request that arrives now goes to another instance. */
+export class ShuttingDownError extends PonteError {
+  readonly status = 503
+  readonly type = 'shutting-down'
+  readonly title = 'Shutting down'
+  override readonly headers = { 'retry-after': '5', connection: 'close' }
+  constructor () { super('This Ponte instance is shutting down; retry the request.') }
+}

@@ -1,9 +1,14 @@
 // Start-up: config → database → app → listen; graceful shutdown on SIGINT/SIGTERM.
+// This process must be the one a supervisor signals: `npm start` execs node in place of its
+// shell (a shell does not pass SIGTERM on) and loads TypeScript with `--import tsx` in this
+// same process (the `tsx` command would run the server in a child of its own).
+import closeWithGrace from 'close-with-grace'
 import { ConfigError, loadConfig } from './config.js'
 import { MappingError } from './mapping/errors.js'
 import { openInstallation, openSample, type Installation } from './installation.js'
 import { createPonte } from './context.js'
 import { buildApp } from './app.js'
+import { safeError } from './logging.js'
 
 // Dates bound to SQL Server are built from wall-clock parts (db/mssql.ts): a process time
 // zone without daylight saving means no such time is ever skipped or doubled.
@@ -16,17 +21,18 @@ async function main (): Promise<void> {
     : await openSample(config.mapping)
   const app = await buildApp(createPonte(config, inst.db, inst.compiled))
 
-  let closing = false
-  const shutdown = async (signal: string) => {
-    if (closing) return
-    closing = true
-    app.log.info({ signal }, 'shutting down')
+  // In-flight requests finish, new ones get a 503 problem (plugins/draining.ts); past the
+  // deadline, or on a second signal, the process exits anyway (code 1).
+  closeWithGrace({
+    delay: config.shutdownTimeoutMs,
+    logger: { error: (message: unknown) => { app.log.error(String(message)) } },
+    onTimeout: (delay) => { app.log.error({ delay }, 'shutdown deadline passed; exiting with requests unfinished') }
+  }, async ({ signal, err }) => {
+    if (err) app.log.error({ err: safeError(err) }, 'shutting down after an unhandled error')
+    else app.log.info({ signal }, 'shutting down')
     await app.close()
     await inst.close()
-    process.exit(0)
-  }
-  process.once('SIGINT', () => { void shutdown('SIGINT') })
-  process.once('SIGTERM', () => { void shutdown('SIGTERM') })
+  })
 
   await app.listen({ port: config.port, host: config.host })
   const where = config.databaseUrl ? 'the configured database' : 'the bundled sample installation (a fresh SQLite copy)'

@@ -10,10 +10,11 @@ export const errorResponses = {
   504: Problem
 }
 
-/** Writes may also conflict (409: slot taken, forbidden move), be too large or repeat a key. */
+/** Writes may also conflict (409: slot taken, forbidden move), be too large, compressed or not UTF-8 (415), or repeat a key. */
 export const writeErrorResponses = {
   ...errorResponses,
   409: Problem,
   413: Problem,
+  415: Problem,
   422: Problem
 }

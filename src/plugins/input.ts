@@ -1,0 +1,58 @@
+// What a request may carry besides its validated fields (validation.ts checks those):
+//  - a body is read only as it is: uncompressed (Ponte decodes no Content-Encoding, and must
+//    not parse gzip bytes as if they were JSON) and UTF-8 (a declared charset=utf-16 is not
+//    ignored); anything else is a 415. Bytes that are not UTF-8 are a 400, not U+FFFD
+//    replacement characters stored in a name;
+//  - a route that declares no query parameters accepts none, so a misspelt filter on it is a
+//    400 too (every interface route then has a query schema, with additionalProperties: false).
+import fp from 'fastify-plugin'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import Type from 'typebox'
+import { InvalidInputError, UnsupportedMediaTypeError } from '../errors.js'
+
+/** The query of a route without query parameters. */
+export const NoQuery = Type.Object({}, { additionalProperties: false })
+
+function hasBody (request: FastifyRequest): boolean {
+  return request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0
+}
+
+/** The charset parameter of a Content-Type, lower case, if any. */
+export function charsetOf (contentType: string): string | undefined {
+  const match = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(contentType)
+  return match ? match[1].toLowerCase() : undefined
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false })
+
+export default fp(async function input (app: FastifyInstance) {
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema as (Record<string, unknown> & { hide?: boolean }) | undefined
+    if (schema && !schema.hide && schema.querystring === undefined) schema.querystring = NoQuery
+  })
+
+  app.addHook('preParsing', async (request) => {
+    if (!hasBody(request)) return
+    const encoding = String(request.headers['content-encoding'] ?? 'identity').trim().toLowerCase()
+    if (encoding !== 'identity' && encoding !== '') {
+      throw new UnsupportedMediaTypeError(`Content-Encoding "${encoding}" is not accepted: send the body uncompressed.`)
+    }
+    const charset = charsetOf(String(request.headers['content-type'] ?? ''))
+    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+      throw new UnsupportedMediaTypeError(`charset=${charset} is not accepted: send the body as UTF-8.`)
+    }
+  })
+
+  const parseJson = app.getDefaultJsonParser('error', 'error')
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    let text: string
+    try {
+      text = utf8.decode(body as Buffer)
+    } catch {
+      done(new InvalidInputError('The body is not valid UTF-8.', [{ path: '/body', message: 'must be UTF-8 text' }]), undefined)
+      return
+    }
+    parseJson(request, text, done)
+  })
+}, { name: 'ponte-input' })

@@ -1,0 +1,111 @@
+// Contract: every error Ponte sends is an RFC 9457 problem of our own types, whoever produced
+// it: the router (bad percent-encoding, an overlong id, an unknown method), Node's HTTP parser
+// (headers too large, a request that is not HTTP) on the raw socket, or the body parser.
+// Over a real socket: some of these never reach fastify's inject().
+import t from 'tap'
+import net from 'node:net'
+import { sampleApp, SAMPLES, TEST_KEY } from '../helpers/app.js'
+import { MAX_ID_LENGTH } from '../../src/schemas/queries.js'
+
+const TYPE = /^https:\/\/ponte\.dev\/problems\/[a-z-]+$/
+
+interface Raw { status: number, headers: Record<string, string>, body: any, text: string }
+
+/** Sends bytes as they are and reads until the server closes (every request here says Connection: close). */
+async function exchange (port: number, bytes: string | Buffer): Promise<Raw> {
+  const socket = net.connect(port, '127.0.0.1')
+  let text = ''
+  socket.on('data', (d: Buffer) => { text += d.toString() })
+  await new Promise((resolve) => { socket.once('close', resolve); socket.once('error', resolve); socket.write(bytes) })
+  const [head, ...rest] = text.split('\r\n\r\n')
+  const [statusLine, ...lines] = head.split('\r\n')
+  const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]))
+  let body: any
+  try { body = JSON.parse(rest.join('\r\n\r\n')) } catch { body = undefined }
+  return { status: Number(statusLine.split(' ')[1]), headers, body, text }
+}
+
+const get = (path: string, extra = ''): string =>
+  `GET ${path} HTTP/1.1\r\nHost: ponte.test\r\nAuthorization: Bearer ${TEST_KEY}\r\nConnection: close\r\n${extra}\r\n`
+
+function isOurProblem (t: any, r: Raw, status: number, what: string): any {
+  t.equal(r.status, status, `${what}: ${status}`, { text: r.text.slice(0, 300) })
+  t.match(r.headers['content-type'] ?? '', /^application\/problem\+json/, `${what}: problem+json`)
+  t.match(r.body?.type, TYPE, `${what}: one of our types (${r.body?.type})`)
+  t.equal(r.body?.status, status, `${what}: body.status`)
+  t.equal(typeof r.body?.detail, 'string', `${what}: a detail`)
+  t.notMatch(r.text, /FST_|"statusCode"|Client Error/, `${what}: no framework code or body`)
+  t.equal(r.headers['ponte-interface-version'], '1', `${what}: the interface version header`)
+  return r.body
+}
+
+t.test('router and HTTP-parser refusals are problems', async (t) => {
+  const a = await sampleApp(SAMPLES[0])
+  t.teardown(async () => { await a.close() })
+  await a.app.listen({ port: 0, host: '127.0.0.1' })
+  const { port } = a.app.server.address() as net.AddressInfo
+
+  t.test('a path that is not valid percent-encoded UTF-8 → 400', async (t) => {
+    for (const path of ['/clients/%E0%A4%A', '/clients/%', '/professionals/%C0%AF']) isOurProblem(t, await exchange(port, get(path)), 400, `GET ${path}`)
+  })
+
+  t.test(`ids up to ${MAX_ID_LENGTH} characters are looked up; longer ones are a 400`, async (t) => {
+    const fits = await exchange(port, get(`/clients/${'1'.repeat(MAX_ID_LENGTH)}`))
+    isOurProblem(t, fits, 404, `a ${MAX_ID_LENGTH}-character id`)
+    for (const n of [MAX_ID_LENGTH + 1, 5000]) {
+      const b = isOurProblem(t, await exchange(port, get(`/appointments/${'1'.repeat(n)}`)), 400, `a ${n}-character id`)
+      t.equal(b.type, 'https://ponte.dev/problems/invalid-input', 'invalid input')
+    }
+  })
+
+  t.test('headers over 16 KB → 431 problem, connection closed', async (t) => {
+    const r = await exchange(port, get('/professionals', `X-Padding: ${'a'.repeat(17 * 1024)}\r\n`))
+    isOurProblem(t, r, 431, 'a 17 KB header')
+    t.equal(r.headers.connection, 'close', 'Connection: close')
+    t.equal(Number(r.headers['content-length']), Buffer.byteLength(JSON.stringify(r.body)), 'Content-Length is the body\'s')
+  })
+
+  t.test('bytes that are not an HTTP request → 400 problem, connection closed', async (t) => {
+    for (const [bytes, what] of [
+      ['GET /health HTTP/1.1\r\nHost\r\n\r\n', 'a header without a colon'],
+      ['BLAH\r\n\r\n', 'no request line'],
+      ['GET /health HTTP/9.9\r\nHost: x\r\n\r\n', 'an unknown HTTP version'],
+      ['POST /clients HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello', 'two Content-Lengths'],
+      ['GET /health HTTP/1.1\r\nHost: x\r\nX-Bad: a\u0000b\r\n\r\n', 'NUL in a header']
+    ] as const) {
+      const r = await exchange(port, bytes)
+      const b = isOurProblem(t, r, 400, what)
+      t.equal(b.type, 'https://ponte.dev/problems/malformed-request', `${what}: malformed-request`)
+      t.equal(r.headers.connection, 'close', `${what}: Connection: close`)
+    }
+  })
+
+  t.test('a wrong method on an existing route → 405 with Allow', async (t) => {
+    for (const [method, path, allow] of [
+      ['DELETE', '/clients/1', ['GET', 'HEAD', 'PATCH']],
+      ['PUT', '/clients', ['GET', 'HEAD', 'POST']],
+      ['POST', '/professionals', ['GET', 'HEAD']],
+      ['DELETE', '/appointments/1', ['GET', 'HEAD']],
+      ['GET', '/appointments/1/state', ['PATCH']]
+    ] as const) {
+      const r = await exchange(port, `${method} ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`)
+      isOurProblem(t, r, 405, `${method} ${path}`)
+      t.same(r.headers.allow?.split(', '), allow, `${method} ${path}: Allow: ${allow.join(', ')}`)
+    }
+    // Every method Allow names is one the route answers (not a 404/405).
+    for (const method of ['GET', 'HEAD', 'PATCH']) {
+      const r = await a.app.inject({ method: method as 'GET', url: '/clients/1', headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' }, ...(method === 'PATCH' ? { payload: '{}' } : {}) })
+      t.notOk([404, 405].includes(r.statusCode), `${method} /clients/1 is routed (${r.statusCode})`)
+    }
+    isOurProblem(t, await exchange(port, get('/nope')), 404, 'an unknown path is still 404')
+    isOurProblem(t, await exchange(port, 'DELETE /nope HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'), 404, 'an unknown path with any method is 404')
+  })
+
+  t.test('body parser refusals are problems', async (t) => {
+    const post = (type: string, body: string): string => `POST /clients HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\nConnection: close\r\nContent-Type: ${type}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+    isOurProblem(t, await exchange(port, post('application/json', '{"name":')), 400, 'truncated JSON')
+    isOurProblem(t, await exchange(port, post('application/json', '{"__proto__":{"x":1}}')), 400, 'a prototype key')
+    isOurProblem(t, await exchange(port, post('application/xml', '<a/>')), 415, 'XML')
+    isOurProblem(t, await exchange(port, post('application/json', `{"name":"${'a'.repeat(70 * 1024)}"}`)), 413, 'a 70 KB body')
+  })
+})
