@@ -26,6 +26,8 @@ export interface Config {
   idempotencyStore: string
   /** How long an Idempotency-Key and its response are kept (hours, at least 24). */
   idempotencyTtlHours: number
+  /** After SIGTERM/SIGINT, in-flight requests get this long to finish before the process exits anyway. */
+  shutdownTimeoutMs: number
 }
 
 export const SAMPLE_MAPPING = 'mappings/clinica-sorriso.yaml'
@@ -95,7 +97,13 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
   if (databaseUrl && !/^(sqlite|mssql|sqlserver):/.test(databaseUrl)) {
     problems.push(`DATABASE_URL: expected sqlite:<file> or mssql://user:password@host:port/database, got "${databaseUrl.split(':')[0]}:…"`)
   }
-  if (databaseUrl && !env.MAPPING) problems.push('MAPPING is required with DATABASE_URL (which mapping describes that database?)')
+  // In production the bundled sample clinic is never a fallback: a deployment that lost its
+  // DATABASE_URL must stop, not answer with a fake clinic's patients and slots.
+  if (production && !databaseUrl) problems.push('DATABASE_URL is required when NODE_ENV=production (without it Ponte would serve the bundled sample clinic)')
+  if (!env.MAPPING?.trim()) {
+    if (databaseUrl) problems.push('MAPPING is required with DATABASE_URL (which mapping describes that database?)')
+    else if (production) problems.push('MAPPING is required when NODE_ENV=production (the mapping of the clinic\'s database)')
+  }
 
   const basePath = (env.BASE_PATH ?? '').trim().replace(/\/+$/, '')
   if (basePath && !/^\/[A-Za-z0-9._~\-/]*$/.test(basePath)) problems.push(`BASE_PATH="${env.BASE_PATH}": expected a path like /v1`)
@@ -111,7 +119,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST?.trim() || '0.0.0.0',
     apiKeyHashes,
     generatedKey,
-    mapping: resolve(env.MAPPING ?? SAMPLE_MAPPING),
+    mapping: resolve(env.MAPPING?.trim() || SAMPLE_MAPPING),
     databaseUrl,
     basePath,
     logLevel,
@@ -120,7 +128,8 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: int('RATE_LIMIT_PER_MINUTE', 600, 0, 1_000_000),
     production,
     idempotencyStore,
-    idempotencyTtlHours: int('IDEMPOTENCY_TTL_HOURS', 24, 24, 24 * 366)
+    idempotencyTtlHours: int('IDEMPOTENCY_TTL_HOURS', 24, 24, 24 * 366),
+    shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000)
   }
   if (problems.length > 0) throw new ConfigError(problems)
   return config

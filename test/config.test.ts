@@ -34,6 +34,19 @@ t.test('production refuses to run without keys', async (t) => {
   t.throws(() => loadConfig({ NODE_ENV: 'production' }), /API_KEYS is required/)
 })
 
+t.test('production never falls back to the bundled sample clinic', async (t) => {
+  const keys = { NODE_ENV: 'production', API_KEYS: 'prod-key-0123456789abcdef' }
+  const problems = (env: Record<string, string>): string[] => {
+    try { loadConfig({ ...keys, ...env }); return [] } catch (err) { return (err as ConfigError).problems }
+  }
+  t.match(problems({}), [/DATABASE_URL is required when NODE_ENV=production/, /MAPPING is required when NODE_ENV=production/], 'neither: both named at once')
+  t.match(problems({ MAPPING: 'mappings/northwind-health.yaml' }), [/DATABASE_URL is required/])
+  t.match(problems({ DATABASE_URL: 'sqlite:/srv/clinic.db' }), [/MAPPING is required with DATABASE_URL/])
+  t.match(problems({ DATABASE_URL: 'sqlite:/srv/clinic.db', MAPPING: '  ' }), [/MAPPING is required/], 'a blank MAPPING is no mapping')
+  t.equal(problems({ DATABASE_URL: 'sqlite:/srv/clinic.db', MAPPING: 'mappings/northwind-health.yaml' }).length, 0, 'both given: starts')
+  t.equal(loadConfig({ NODE_ENV: 'development' }).databaseUrl, undefined, 'outside production the sample stays the default')
+})
+
 t.test('a malformed digest is refused', async (t) => {
   t.throws(() => loadConfig({ API_KEYS: 'sha256:abc' }), /64 hex digits/)
 })

@@ -8,7 +8,7 @@ import { queryDateRange } from './date-range.js'
 import { InvalidInputError, NotFoundError } from '../errors.js'
 import type { Catalog } from './catalog.js'
 import type { Lookups } from './lookups.js'
-import { bindId, matchesType } from './ids.js'
+import { bindId, carryingId, matchesType } from './ids.js'
 import { keyArgs } from '../mapping/compile/key.js'
 import type { LookupName } from '../mapping/model.js'
 
@@ -25,6 +25,9 @@ export interface AppointmentQuery {
 
 export interface AppointmentLimits { maxRangeDays: number }
 
+const ID_FILTERS = ['location', 'service', 'professional', 'client'] as const
+type IdFilter = typeof ID_FILTERS[number]
+
 export class Appointments {
   constructor (
     private readonly compiled: CompiledMapping,
@@ -38,44 +41,45 @@ export class Appointments {
     const { timezone, states, appointment } = this.compiled.model
     const { start, end } = queryDateRange(q, timezone, this.limits.maxRangeDays)
     const state = q.state === undefined ? undefined : stateName(q.state, states.values, '/querystring/state')
-    const filters: AppointmentFilter[] = []
-    const args = rangeArgs(start, end)
-    for (const f of ['location', 'service', 'professional', 'client'] as const) {
+    const ids: [IdFilter, string][] = []
+    for (const f of ID_FILTERS) {
       const id = q[f]
       if (id === undefined) continue
       // A relation the mapping does not hold: no appointment can have it.
       if (!appointment.refs[f]) return []
-      filters.push(f)
+      ids.push([f, id])
     }
+    const filters: AppointmentFilter[] = ids.map(([f]) => f)
+    const args = rangeArgs(start, end)
     if (state !== undefined) { filters.push('state'); args.state = state }
     const minimal = q.minimal === true
     const compiled = this.compiled.appointments({ filters, minimal })
-    for (const f of filters) {
-      if (f === 'state') continue
-      const id = q[f] as string
+    for (const [f, id] of ids) {
       const type = compiled.inputTypes[f]
       if (!matchesType(id, type)) return []
       args[f] = bindId(id, type)
     }
-    return await this.run(compiled, args, minimal)
+    let found = await this.read(compiled, args)
+    for (const [f, id] of ids) found = carryingId(found, id, (a) => a.refs[f])
+    return await this.present(found, minimal)
   }
 
   async get (id: string): Promise<AppointmentT> {
     const compiled = this.compiled.appointments({ filters: [], minimal: false, byId: true })
     const args = keyArgs(this.compiled.model.appointment.key, id)
-    const [found] = args ? await this.run(compiled, args, false) : []
+    const [found] = args ? carryingId(await this.read(compiled, args), id, (a) => a.id) : []
     if (!found) throw new NotFoundError(`No appointment with id "${id}".`)
-    return found
+    return (await this.present([found], false))[0]
   }
 
-  private async run (compiled: CompiledAppointments, args: Record<string, unknown>, minimal: boolean): Promise<AppointmentT[]> {
+  private async read (compiled: CompiledAppointments, args: Record<string, unknown>): Promise<AppointmentRow[]> {
     const rows = await this.db.query(compiled.statement, args)
+    return rows.flatMap((row) => compiled.read(row) ?? [])
+  }
+
+  private async present (found: AppointmentRow[], minimal: boolean): Promise<AppointmentT[]> {
     const snap = minimal ? undefined : await this.catalog.snapshot()
-    const out: AppointmentT[] = []
-    for (const row of rows) {
-      const a = compiled.read(row)
-      if (a) out.push(snap ? this.nest(a, snap) : strip(a))
-    }
+    const out = found.map((a) => snap ? this.nest(a, snap) : strip(a))
     // The SQL orders by the legacy columns, and a text hour column sorts '8:30 ' after '09:00':
     // order again on the normalised date and hour (stable, so ties keep the SQL's key order).
     return out.sort((x, y) => x.date < y.date ? -1 : x.date > y.date ? 1 : x.hour < y.hour ? -1 : x.hour > y.hour ? 1 : 0)

@@ -9,6 +9,7 @@ import { phoneSearchFragment, samePhone } from '../normalise/phone.js'
 import { foldName, normaliseEmail } from '../normalise/text.js'
 import { InvalidInputError, NotFoundError } from '../errors.js'
 import { keyArgs } from '../mapping/compile/key.js'
+import { carryingId } from './ids.js'
 
 export interface Page { limit: number, offset: number }
 
@@ -23,7 +24,7 @@ export class Clients {
   async get (id: string): Promise<ClientT> {
     const args = keyArgs(this.compiled.model.client.key, id)
     const rows = args ? await this.db.query(this.compiled.clients.byId, args) : []
-    const [client] = this.readAll(rows)
+    const [client] = carryingId(this.readAll(rows), id, (c) => c.id)
     if (!client) throw new NotFoundError(`No client with id "${id}".`)
     return client
   }
@@ -40,11 +41,11 @@ export class Clients {
 
   async search (term: string, page: Page): Promise<ClientT[]> {
     const { search, phone } = this.compiled.model
+    if (term.trim() === '') throw new InvalidInputError('The search term is empty.', [{ path: '/querystring/term', message: 'must not be blank' }])
+    // Search is exact: a term no enabled kind can read (a phone with a digit missing) is a
+    // term nobody holds, an answer the caller acts on ("no such client, create one").
     const readings = classifyTerm(term, search, phone)
-    if (readings.length === 0) {
-      throw new InvalidInputError(`"${term}" cannot be read as any enabled kind of search term (${search.join(', ')}).`,
-        [{ path: '/querystring/term', message: `must be a ${search.join(', a ')}` }])
-    }
+    if (readings.length === 0) return []
     const statement = this.compiled.clients.search(readings.map((r) => r.kind))
     const args: Record<string, unknown> = { limit: SEARCH_CANDIDATES, offset: 0 }
     for (const r of readings) Object.assign(args, prefilterArgs(r))

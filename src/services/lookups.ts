@@ -6,8 +6,9 @@ import type { EntityName, LookupName } from '../mapping/model.js'
 import { NotFoundError } from '../errors.js'
 import type { Catalog, Snapshot } from './catalog.js'
 import type { Clients } from './clients.js'
-import { bindId, matchesType } from './ids.js'
+import { bindId, carryingId, matchesType } from './ids.js'
 import { inputType } from '../sql/statement.js'
+import { planExists } from './plans.js'
 
 export type LookupFilters = Partial<Record<EntityName, string>> & { enabled?: boolean }
 export type Entity = Record<string, unknown> & { id: string }
@@ -16,7 +17,7 @@ export class Lookups {
   private readonly clientEdges = new Map<EntityName, CompiledEdge>()
   private readonly presented = new WeakMap<Snapshot, Map<string, Entity>>()
 
-  constructor (compiled: CompiledMapping, private readonly db: Database, private readonly catalog: Catalog, private readonly clients: Clients) {
+  constructor (private readonly compiled: CompiledMapping, private readonly db: Database, private readonly catalog: Catalog, private readonly clients: Clients) {
     for (const e of compiled.edges) {
       if (!e.forClient) continue
       this.clientEdges.set(e.between[0] === 'client' ? e.between[1] : e.between[0], e)
@@ -73,19 +74,20 @@ export class Lookups {
   private relatedIds (snap: Snapshot, other: EntityName, id: string, target: LookupName): Set<string> | undefined {
     const related = snap.related(other, id, target)
     if (related) return related
-    if (other !== 'plan' && other !== 'client' && !snap.record(other, id)) return new Set()
+    if (other === 'plan') return planExists(this.compiled.model, snap, id) === false ? new Set() : undefined
+    if (other !== 'client' && !snap.record(other, id)) return new Set()
     return undefined
   }
 
   private async forClient (target: LookupName, clientId: string): Promise<Set<string> | undefined> {
     const edge = this.clientEdges.get(target)
     // No relation mapped: every record qualifies — for a client that exists.
-    if (!edge?.forClient || !edge.readOther) return await this.clients.exists(clientId) ? undefined : new Set()
+    if (!edge?.forClient || !edge.readOther || !edge.readClient) return await this.clients.exists(clientId) ? undefined : new Set()
     const type = inputType(edge.forClient, 'client') ?? 'int'
     if (!matchesType(clientId, type)) return new Set()
     const rows = await this.db.query(edge.forClient, { client: bindId(clientId, type) })
     const ids = new Set<string>()
-    for (const row of rows) {
+    for (const row of carryingId(rows, clientId, edge.readClient)) {
       const other = edge.readOther(row)
       if (other !== undefined) ids.add(other)
     }

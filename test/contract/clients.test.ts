@@ -197,6 +197,15 @@ forEachSample(t, async (t, a) => {
     }
   })
 
+  t.test('a term no enabled kind can read → 200 [] (search is exact: nobody holds it)', async (t) => {
+    // A phone with a digit missing, too few digits for anything, punctuation alone.
+    for (const term of ['+5511998246', '123', '-./', '(11)']) {
+      const r = await a.get(`/clients/search?term=${q(term)}`)
+      t.equal(r.status, 200, `"${term}" → 200`)
+      t.same(r.body, [], `"${term}" → []`)
+    }
+  })
+
   t.test('an empty or missing term → 400', async (t) => {
     for (const qs of ['term=', 'term=%20%20%20', '']) {
       const b = isProblem(t, await a.get(`/clients/search?${qs}`), 400, `search ?${qs}`, tables)

@@ -46,12 +46,12 @@ SELECT DISTINCT [t_p].[ID_ESPECIALIDADE] AS [c0], [t].[ID_PLANO] AS [c1] FROM [d
 -- relation.location~client.forClient
 -- @p1 text = "S"
 -- @p2 int = input:client
-SELECT DISTINCT [t_sala].[ID_UNIDADE] AS [c0] FROM [dbo].[AGENDA] [t] LEFT JOIN [dbo].[SALA] [t_sala] ON [t].[ID_SALA] = [t_sala].[ID_SALA] WHERE ([t].[EXCLUIDO] IS NULL OR UPPER(RTRIM([t].[EXCLUIDO])) <> @p1) AND [t].[ID_PACIENTE] = @p2
+SELECT DISTINCT [t_sala].[ID_UNIDADE] AS [c0], [t].[ID_PACIENTE] AS [c1] FROM [dbo].[AGENDA] [t] LEFT JOIN [dbo].[SALA] [t_sala] ON [t].[ID_SALA] = [t_sala].[ID_SALA] WHERE ([t].[EXCLUIDO] IS NULL OR UPPER(RTRIM([t].[EXCLUIDO])) <> @p1) AND [t].[ID_PACIENTE] = @p2
 
 -- relation.service~client.forClient
 -- @p1 text = "S"
 -- @p2 int = input:client
-SELECT DISTINCT [t].[ID_PROCEDIMENTO] AS [c0] FROM [dbo].[AGENDA] [t] WHERE ([t].[EXCLUIDO] IS NULL OR UPPER(RTRIM([t].[EXCLUIDO])) <> @p1) AND [t].[ID_PACIENTE] = @p2
+SELECT DISTINCT [t].[ID_PROCEDIMENTO] AS [c0], [t].[ID_PACIENTE] AS [c1] FROM [dbo].[AGENDA] [t] WHERE ([t].[EXCLUIDO] IS NULL OR UPPER(RTRIM([t].[EXCLUIDO])) <> @p1) AND [t].[ID_PACIENTE] = @p2
 
 -- client.page
 -- @p1 text = "P"

@@ -38,11 +38,11 @@ SELECT DISTINCT [t].[id] AS [c0], [t].[specialty_id] AS [c1] FROM [treatments] [
 
 -- relation.location~client.forClient
 -- @p1 int = input:client
-SELECT DISTINCT [t].[clinic_id] AS [c0] FROM [appointments] [t] WHERE [t].[deleted_at] IS NULL AND [t].[patient_id] = @p1
+SELECT DISTINCT [t].[clinic_id] AS [c0], [t].[patient_id] AS [c1] FROM [appointments] [t] WHERE [t].[deleted_at] IS NULL AND [t].[patient_id] = @p1
 
 -- relation.service~client.forClient
 -- @p1 int = input:client
-SELECT DISTINCT [t].[treatment_id] AS [c0] FROM [appointments] [t] WHERE [t].[deleted_at] IS NULL AND [t].[patient_id] = @p1
+SELECT DISTINCT [t].[treatment_id] AS [c0], [t].[patient_id] AS [c1] FROM [appointments] [t] WHERE [t].[deleted_at] IS NULL AND [t].[patient_id] = @p1
 
 -- client.page
 -- @p1 int = input:limit

@@ -33,7 +33,7 @@ export function keyMatch (key: KeyModel, scope: Scope, params: ParamList, path: 
   return refs.map((ref, i) => `${ref} = ${params.input(refs.length === 1 ? input : `${input}#${i}`, key.parts[i].type)}`).join(' AND ')
 }
 
-/** The inputs of keyMatch for an id, or undefined when no row can have it (wrong shape or type). */
+/** The inputs of keyMatch for an id, or undefined when no row can have it (not canonical for its column types: services/ids.ts). */
 export function keyArgs (key: KeyModel, id: string, input = 'id'): Record<string, unknown> | undefined {
   const values = key.parts.length === 1 ? [id] : id.split(key.separator)
   if (values.length !== key.parts.length || !values.every((v, i) => matchesType(v, key.parts[i].type))) return undefined

@@ -17,6 +17,8 @@ export interface CompiledEdge {
   /** The other side's ids for one client, for relations with clients (read per request). */
   forClient?: Statement
   readOther?: (row: Row) => string | undefined
+  /** The client id a forClient row carries, to keep only rows of exactly the requested client (services/ids.ts carryingId). */
+  readClient?: (row: Row) => string | undefined
 }
 
 export function compileRelation (rel: RelationModel, model: MappingModel, dialect: Dialect): CompiledEdge | undefined {
@@ -51,6 +53,7 @@ export function compileRelation (rel: RelationModel, model: MappingModel, dialec
   const cols = new Columns()
   const clientValue = values[clientSide]
   const readOther = idOf(valueReader(values[clientSide === 0 ? 1 : 0], scope, cols))
+  const readClient = idOf(valueReader(clientValue, scope, cols))
   const where = scope.where(params)
   const clientType = clientValue.type ?? idType(model.client.key)
   where.push(`${valueSql(clientValue, scope, params)} = ${params.input('client', clientType)}`)
@@ -61,7 +64,8 @@ export function compileRelation (rel: RelationModel, model: MappingModel, dialec
       sql: dialect.select({ distinct: true, columns: cols.list, from: { table: dialect.table(source.table), alias: 't' }, joins: scope.joins(params), where, orderBy: [] }),
       params: params.params
     },
-    readOther
+    readOther,
+    readClient
   }
 }
 
