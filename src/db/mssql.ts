@@ -38,7 +38,10 @@ export function parseMssqlUrl (url: string): MssqlSettings {
       database: database || undefined,
       connectionTimeout: int('connectTimeoutMs', 5000),
       requestTimeout: int('requestTimeoutMs', 15000),
-      pool: { min: 0, max: int('poolMax', 5), idleTimeoutMillis: 30000 },
+      // A request waits for a connection no longer than it would wait for a new one: against
+      // a server that stopped answering, queued requests fail within connectTimeoutMs each,
+      // not one after another.
+      pool: { min: 0, max: int('poolMax', 5), idleTimeoutMillis: 30000, acquireTimeoutMillis: int('connectTimeoutMs', 5000) },
       options: {
         useUTC: false,
         encrypt: flag('encrypt', true),
@@ -67,18 +70,42 @@ const TYPES: Record<SqlTypeName, () => sql.ISqlType> = {
   bit: () => sql.Bit()
 }
 
-/** Values arrive as the interface's text ('2026-03-15', '2026-03-15 09:30:00', '09:30'); dates bind as local Date objects. */
+/**
+ * Values arrive as the interface's text ('2026-03-15', '2026-03-15 09:30:00', '09:30:00'); dates
+ * and times bind as Date objects, which tedious (useUTC: false) sends by their local fields.
+ */
 export function toMssqlValue (value: unknown, type: SqlTypeName): unknown {
   if (value === undefined || value === null) return null
   if ((type === 'date' || type === 'datetime') && typeof value === 'string') {
-    const m = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?/.exec(value)
-    if (m) return new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0))
+    const m = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?$/.exec(value)
+    if (m) {
+      const [year, month, day, hour, minute, second] = m.slice(1, 7).map((p) => Number(p ?? 0))
+      // A date column keeps only the day: noon keeps clear of a DST gap at midnight.
+      return wallClockDate(value, type === 'date' ? [year, month, day, 12, 0, 0] : [year, month, day, hour, minute, second])
+    }
   }
   if (type === 'time' && typeof value === 'string') {
     const m = /^(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value)
-    if (m) return new Date(1970, 0, 1, Number(m[1]), Number(m[2]), Number(m[3] ?? 0))
+    if (m) return wallClockDate(value, [1970, 1, 1, Number(m[1]), Number(m[2]), Number(m[3] ?? 0)])
   }
   return value
+}
+
+/**
+ * A Date whose local getters give back exactly these parts. new Date(y, …) reads years 0–99
+ * as 1900–1999 (the "no birthday" 0001-01-01 would be written as 1901-01-01); setFullYear
+ * does not. A wall-clock time the process's zone skips (a DST gap) has no such Date: that is
+ * refused rather than written an hour off (server.ts runs with TZ=UTC, which skips none).
+ */
+function wallClockDate (text: string, [year, month, day, hour, minute, second]: number[]): Date {
+  const d = new Date(2000, 0, 1, 12)
+  d.setFullYear(year, month - 1, day)
+  d.setHours(hour, minute, second, 0)
+  if (d.getFullYear() !== year || d.getMonth() !== month - 1 || d.getDate() !== day ||
+    d.getHours() !== hour || d.getMinutes() !== minute || d.getSeconds() !== second) {
+    throw new RangeError(`${text} is not a time on this process's clock (TZ=${process.env.TZ ?? 'unset'})`)
+  }
+  return d
 }
 
 export async function openMssql (url: string): Promise<Database> {
@@ -87,10 +114,16 @@ export async function openMssql (url: string): Promise<Database> {
   // Connect lazily per request too: a clinic server that is down at start-up must not keep Ponte down.
   pool.on('error', () => { /* surfaced per request as 503 */ })
   const stats = { statements: 0 }
-  const ready = async () => {
+  // One connection attempt at a time, shared by every request that arrives during it (one
+  // socket against a silent server, not one per request). A failed attempt leaves the pool
+  // unconnected and forgotten here, so the next request tries again: Ponte recovers when the
+  // server comes back, without a restart (mssql resets a pool whose connect failed).
+  let connecting: Promise<sql.ConnectionPool> | undefined
+  const ready = async (): Promise<sql.ConnectionPool> => {
     if (pool.connected) return pool
+    connecting ??= pool.connect().finally(() => { connecting = undefined })
     try {
-      return await pool.connect()
+      return await connecting
     } catch (err) {
       throw new DatabaseUnavailableError(undefined, err)
     }
@@ -121,7 +154,7 @@ export async function openMssql (url: string): Promise<Database> {
     },
     async transaction (fn) {
       // A deadlock victim (1205) lost a race that a retry usually wins.
-      for (let attempt = 1; ; attempt++) {
+      for (let attempt = 1; attempt <= 3; attempt++) {
         const tx = new sql.Transaction(await ready())
         try {
           await tx.begin(sql.ISOLATION_LEVEL.READ_COMMITTED)
@@ -137,15 +170,20 @@ export async function openMssql (url: string): Promise<Database> {
           const number = (err as { number?: number, originalError?: { info?: { number?: number } } }).number ??
             (err as { originalError?: { info?: { number?: number } } }).originalError?.info?.number
           if (number === 1205 && attempt < 3) continue
-          throw err
+          throw translate(err)
         }
       }
+      throw new DatabaseUnavailableError('The clinic database kept choosing this request as a deadlock victim.')
     },
     async ping () {
       const request = (await ready()).request()
       try { await request.query('SELECT 1 AS ok') } catch (err) { throw translate(err) }
     },
-    async close () { await pool.close() }
+    async close () {
+      // mssql refuses to close a pool while it connects; the attempt ends within connectTimeoutMs.
+      await connecting?.catch(() => undefined)
+      await pool.close()
+    }
   }
 }
 
@@ -155,9 +193,19 @@ function translate (err: unknown): unknown {
   if (number === 2627 || number === 2601) return new ConflictError('The clinic database already holds a row with that key.')
   if (number === 547) return new InvalidInputError('A related record the clinic database requires does not exist.')
   if (number === 8152 || number === 2628) return new InvalidInputError('A value is longer than the clinic database column allows.')
+  // A value the column's type cannot hold (Ponte checks ids and dates first; this is the last
+  // line): conversion failed (245, 8114), arithmetic overflow (8115, 220), a date or time out
+  // of its type's range (241, 242, 517). The server's message quotes the value: never passed on.
+  if (number !== undefined && [245, 8114, 8115, 220, 241, 242, 517].includes(number)) return new InvalidInputError('A value does not fit the type of the clinic database column it is compared with or written to.')
+  // Not reaching the server (refused, reset, no answer to the login within connectTimeoutMs,
+  // no free connection within that time) is a 503; a statement the server took too long to
+  // answer (requestTimeoutMs) is a 504.
+  if (err instanceof sql.ConnectionError) return new DatabaseUnavailableError(undefined, err)
+  // tarn's TimeoutError (not a dependency of ours, so known by name): waiting for a connection.
+  if ((err as Error | undefined)?.constructor?.name === 'TimeoutError') return new DatabaseUnavailableError(undefined, err)
   const code = (err as { code?: string }).code
   if (code === 'ETIMEOUT') return new DatabaseTimeoutError(undefined, err)
-  if (code === 'ESOCKET' || code === 'ECONNCLOSED' || code === 'ENOTOPEN' || code === 'ELOGIN' || code === 'ECONNRESET') {
+  if (code === 'ESOCKET' || code === 'ECONNCLOSED' || code === 'ENOTOPEN' || code === 'ELOGIN' || code === 'ECONNRESET' || code === 'ECLOSE' || code === 'ENOCONN') {
     return new DatabaseUnavailableError(undefined, err)
   }
   return err

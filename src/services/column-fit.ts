@@ -1,0 +1,53 @@
+// The one place that says whether a value fits the column it is written to. SQL Server
+// refuses text longer than the column and turns characters outside a VARCHAR's code page
+// into `?`; SQLite does neither. Checking here makes every dialect behave alike: text for
+// a column without Unicode is folded (normalise/fold.ts), then too long is a 400.
+import type { FieldWriter, WrittenColumn } from '../mapping/compile/write.js'
+import { isTextType } from '../mapping/compile/value.js'
+import type { SqlTypeName } from '../mapping/schema.js'
+import type { TextColumn, TextColumns } from '../db/columns.js'
+import { foldToCodePage } from '../normalise/fold.js'
+
+const UNICODE = new Set<SqlTypeName>(['ntext', 'nchar'])
+
+/**
+ * How a written column stores text: what the mapping declares, else what the database
+ * declares, else the type the column binds with (a length then is unknown and not checked).
+ * undefined when the column does not hold text.
+ */
+export function storedAs (column: WrittenColumn, live: TextColumns): TextColumn | undefined {
+  const { declared } = column
+  if (declared.type !== undefined && !isTextType(declared.type)) return undefined
+  const found = live.get(column.column.toLowerCase())
+  if (declared.type === undefined && found === undefined && !isTextType(column.type)) return undefined
+  return {
+    unicode: declared.type !== undefined ? UNICODE.has(declared.type) : found?.unicode ?? UNICODE.has(column.type),
+    length: declared.length ?? found?.length
+  }
+}
+
+export type Fit = { value: unknown } | { problem: string }
+
+/**
+ * The value a field is written with, folded where one of its columns holds no Unicode;
+ * or why it cannot be written. Lengths are counted after folding, as the database counts
+ * them: UTF-16 code units for NVARCHAR, and for a code page column bytes, which after
+ * folding are its characters.
+ */
+export function fitField (writer: FieldWriter, value: unknown, live: TextColumns): Fit {
+  if (typeof value !== 'string') return { value }
+  const columns = writer.columns.map((c) => ({ column: c.column, text: storedAs(c, live) }))
+  const folded = columns.some((c) => c.text?.unicode === false) ? foldToCodePage(value) : value
+  if (folded.trim() === '' && value.trim() !== '') return { problem: 'holds no character this installation\'s database can store' }
+  const stored = writer.encode(folded)
+  for (const { column, text } of columns) {
+    const s = stored[column]
+    if (text?.length === undefined || typeof s !== 'string' || s.length <= text.length) continue
+    return {
+      problem: columns.length === 1
+        ? `must be at most ${text.length} characters long (as this installation stores it)`
+        : `is too long for this installation (one of the parts it is stored in holds at most ${text.length} characters)`
+    }
+  }
+  return { value: folded }
+}
