@@ -83,6 +83,17 @@ export async function checkInstallation (inst: Installation, today = todayIn(ins
     if (dropped.length === 0 && unknown.length === 0) fine(`appointment: ${rows.length} rows between ${from} and ${to}, all readable`)
     if (danglingRefs > 0) lines.push(`! appointment: ${danglingRefs} rows name a professional, location or service that is not listed (deleted or filtered out)`)
   }
+  // Working hours and every block source: rows the readers cannot use offer (or block) nothing.
+  const av = compiled.availability
+  const sources = av ? [av.weekly, av.dated, ...av.blocks].filter((p): p is NonNullable<typeof p> => p !== undefined) : []
+  for (const source of sources) {
+    const name = source.statement.name
+    const got = await run(name, async () => await db.query(source.statement, rangeArgs(from, to)))
+    if (!got) continue
+    const unreadable = got.filter((r) => source.read(r) === undefined).length
+    if (unreadable > 0) problem(`${name}: ${unreadable} of ${got.length} rows between ${from} and ${to} cannot be read (dates, hours or ids); they ${name.startsWith('availability.blocks') ? 'block' : 'offer'} nothing`)
+    else fine(`${name}: ${got.length} rows between ${from} and ${to}, all readable`)
+  }
   for (const [what, compile] of [
     ['clients', () => compileClientWrites(inst.model, db.dialect).insert()],
     ['appointments', () => compileAppointmentWrites(inst.model, db.dialect).insert()]

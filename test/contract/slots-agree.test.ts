@@ -3,6 +3,7 @@
 import t from 'tap'
 import { forEachSample } from '../helpers/contract.js'
 import { TEST_KEY } from '../helpers/app.js'
+import { schedulesInstallation } from '../helpers/schedules-installation.js'
 
 forEachSample(t, async (t, a) => {
   const { body: professionals } = await a.get('/professionals?enabled=true')
@@ -29,4 +30,24 @@ forEachSample(t, async (t, a) => {
     }
   }
   t.ok(checked > 0, 'found back-to-back slots to book')
+})
+
+// The generated installation with every schedule form (test/helpers/schedules-installation.ts): every slot
+// offered around the holidays, closures and slot-holding rows books, and lasts its slot.
+t.test('clinica-andina: every offered slot books', async (t) => {
+  const { get, call } = await schedulesInstallation(t)
+  const days = ['2027-12-02', '2027-12-03', '2027-12-08', '2027-12-13', '2027-12-20', '2027-12-21', '2027-12-24', '2027-12-25']
+  let booked = 0
+  for (const date of days) {
+    const { body: slots } = await get(`/availability?start=${date}&end=${date}`)
+    for (const slot of slots) {
+      // One client per professional: only the professional's agenda can refuse, and never does.
+      const res = await call('POST', '/appointments', { date: slot.date, hour: slot.hour, client: slot.professional.id, professional: slot.professional.id, location: slot.location?.id })
+      t.equal(res.status, 200, `${slot.date} ${slot.hour}-${slot.endHour} with ${slot.professional.id}: ${JSON.stringify(res.body).slice(0, 160)}`)
+      if (res.status === 200) t.equal(res.body.endHour, slot.endHour, 'the booking lasts its slot')
+      booked++
+    }
+    t.same((await get(`/availability?start=${date}&end=${date}`)).body, [], `${date}: nothing left once every offered slot is booked`)
+  }
+  t.ok(booked > 50, `${booked} slots booked`)
 })

@@ -5,7 +5,8 @@ import type { Dialect } from '../../sql/dialect.js'
 import { ParamList, type Statement } from '../../sql/statement.js'
 import type { MappingModel, Value } from '../model.js'
 import { asValue, whereList } from '../model.js'
-import type { JoinDoc, ValueDoc, WhereDoc } from '../schema.js'
+import type { Static } from 'typebox'
+import type { BlockSource, JoinDoc, ValueDoc, WhereDoc } from '../schema.js'
 import { dateOnOrAfter, dateOnOrBefore, dateRange } from './appointment.js'
 import { dateOf, hourOf, idOf, minutesOf, numberOf, type Decoder } from './decode.js'
 import type { Row } from './entity.js'
@@ -37,16 +38,19 @@ export interface DatedRow {
 }
 
 /**
- * A blocked period: every day from `from` to `to` (a NULL or unmapped `to` = the one day
- * `from`), between `start` and `end` on each of those days (missing = from the day's start /
- * to its end; both missing = the whole day). No `professional` = everybody (holidays).
+ * A blocked period. Whole days from `from` to `to`, each between `start` and `end` (missing =
+ * from the day's start / to its end). `exact`: one stretch of time instead, from `start` on
+ * `from` to `end` on `to` (a datetime block: 2026-12-24 12:00 … 2026-12-24 18:00 is one
+ * afternoon). Scope: `professional`, every professional at `location`, or (neither) everybody.
  */
 export interface BlockRow {
   professional?: string
+  location?: string
   from: string
   to: string
   start?: string
   end?: string
+  exact?: boolean
 }
 
 export interface CompiledPart<T> {
@@ -60,12 +64,13 @@ export interface CompiledAvailability {
   weekly?: CompiledPart<WeeklyRow>
   /** Rows dated within a closed range: inputs from `rangeArgs(from, to)`. */
   dated?: CompiledPart<DatedRow>
-  /** Blocks overlapping a closed range: inputs from `rangeArgs(from, to)`. */
-  blocks?: CompiledPart<BlockRow>
+  /** Each block source, its rows overlapping a closed range: inputs from `rangeArgs(from, to)`. */
+  blocks: CompiledPart<BlockRow>[]
   statements: () => Statement[]
 }
 
 type Doc = NonNullable<MappingModel['availability']>
+type BlockSourceDoc = Static<typeof BlockSource>
 const PATH = '/availability'
 
 export function compileAvailability (model: MappingModel, dialect: Dialect): CompiledAvailability | undefined {
@@ -73,14 +78,16 @@ export function compileAvailability (model: MappingModel, dialect: Dialect): Com
   if (!doc) return undefined
   const weekly = doc.weekly ? compileWeekly(doc.weekly, dialect) : undefined
   const dated = doc.dated ? compileDated(doc.dated, dialect) : undefined
-  const blocks = doc.blocks ? compileBlocks(doc.blocks, dialect) : undefined
+  // One source keeps the statement name it always had; a list numbers them.
+  const sources = doc.blocks === undefined ? [] : Array.isArray(doc.blocks) ? doc.blocks : [doc.blocks]
+  const blocks = sources.map((b, i) => compileBlocks(b, Array.isArray(doc.blocks) ? i : undefined, dialect))
   if (!weekly && !dated) throw new CompileError(PATH, 'availability needs working hours: `weekly`, `dated` or both')
   return {
     slotMinutes: doc.slotMinutes ?? DEFAULT_SLOT_MINUTES,
     weekly,
     dated,
     blocks,
-    statements: () => [weekly, dated, blocks].flatMap((p) => p ? [p.statement] : [])
+    statements: () => [weekly, dated, ...blocks].flatMap((p) => p ? [p.statement] : [])
   }
 }
 
@@ -114,7 +121,9 @@ function compileDated (d: NonNullable<Doc['dated']>, dialect: Dialect): Compiled
   const path = `${PATH}/dated`
   const { scope, params, cols, value } = part(d, path, dialect)
   const common = windowReaders(d, value, scope, cols)
-  const dateValue = plainColumn(value(d.date, 'date'))
+  // Without `date`, the start is a datetime and says the day too.
+  const dateValue = plainColumn(d.date ? value(d.date, 'date') : value(d.start, 'start'))
+  if (!d.date && dateValue.format !== 'datetime') throw new CompileError(`${path}/date`, 'give `date`, or a `start` stored as datetime (`format: datetime`)')
   const date = dateOf(dateValue, valueReader(dateValue, scope, cols))
   const where = [...scope.where(params), ...dateRange(dateValue, false, scope, params)]
   return {
@@ -127,18 +136,26 @@ function compileDated (d: NonNullable<Doc['dated']>, dialect: Dialect): Compiled
   }
 }
 
-function compileBlocks (b: NonNullable<Doc['blocks']>, dialect: Dialect): CompiledPart<BlockRow> {
-  const path = `${PATH}/blocks`
-  const { scope, params, cols, value } = part({ ...b, joins: {} }, path, dialect)
-  const professional = b.professional ? idOf(valueReader(value(b.professional, 'professional'), scope, cols)) : () => undefined
+function compileBlocks (b: BlockSourceDoc, index: number | undefined, dialect: Dialect): CompiledPart<BlockRow> {
+  const path = index === undefined ? `${PATH}/blocks` : `${PATH}/blocks/${index}`
+  const { scope, params, cols, value } = part(b, path, dialect)
+  const id = (v: ValueDoc | undefined, field: string): Decoder<string> => v ? idOf(valueReader(value(v, field), scope, cols)) : () => undefined
+  const professional = id(b.professional, 'professional')
+  const location = id(b.location, 'location')
   const fromValue = plainColumn(value(b.from, 'from'))
   const toValue = b.to ? plainColumn(value(b.to, 'to')) : undefined
+  // Datetime bounds block exactly the time between them; date bounds whole days (or hours of each).
+  const exact = fromValue.format === 'datetime'
+  if (toValue && (toValue.format === 'datetime') !== exact) throw new CompileError(`${path}/to`, '`from` and `to` must both be dates or both datetimes')
+  if (exact && (b.start || b.end)) throw new CompileError(`${path}/${b.start ? 'start' : 'end'}`, 'datetime bounds carry their hours: `start`/`end` go with date bounds')
   const from = dateOf(fromValue, valueReader(fromValue, scope, cols))
-  const to = toValue ? dateOf(toValue, valueReader(toValue, scope, cols)) : () => undefined
-  const start = optionalHour(b.start, 'start', value, scope, cols)
-  const end = optionalHour(b.end, 'end', value, scope, cols)
+  const toRaw = toValue ? valueReader(toValue, scope, cols) : () => undefined
+  const to = toValue ? dateOf(toValue, toRaw) : () => undefined
+  const start = exact ? hourOf(fromValue, valueReader(fromValue, scope, cols)) : optionalHour(b.start, 'start', value, scope, cols)
+  const end = exact && toValue ? hourOf(toValue, valueReader(toValue, scope, cols)) : optionalHour(b.end, 'end', value, scope, cols)
   // Overlaps [from, to]: starts on or before `to`, and ends on or after `from` (or has no end,
   // then it is the one day `from`; the reader decides, the SQL only keeps the candidates).
+  // A datetime compares with [first day 00:00, day after the last), as appointment starts do.
   const where = [...scope.where(params), dateOnOrBefore(fromValue, false, scope, params)]
   if (toValue) {
     where.push(`(${dateOnOrAfter(toValue, false, scope, params)} OR ${valueSql(toValue, scope, params)} IS NULL)`)
@@ -146,19 +163,24 @@ function compileBlocks (b: NonNullable<Doc['blocks']>, dialect: Dialect): Compil
     where.push(dateOnOrAfter(fromValue, false, scope, params))
   }
   return {
-    statement: select('availability.blocks', dialect, b.table, scope, params, cols, where),
+    statement: select(index === undefined ? 'availability.blocks' : `availability.blocks[${index}]`, dialect, b.table, scope, params, cols, where),
     read (row) {
       const first = from(row)
-      if (first === undefined) return undefined
-      const last = to(row) ?? first
-      if (last < first) return undefined
+      // NULL `to` is the one day `from`; a `to` that holds something unreadable makes the row unreadable.
+      const open = isBlank(toRaw(row))
+      const last = open ? first : to(row)
+      if (first === undefined || last === undefined || last < first) return undefined
       const out: BlockRow = { from: first, to: last }
       const p = professional(row)
+      const l = location(row)
       const s = start(row)
-      const e = end(row)
+      // A datetime block without an end runs to the end of its day.
+      const e = exact && open ? undefined : end(row)
       if (p !== undefined) out.professional = p
+      if (l !== undefined) out.location = l
       if (s !== undefined) out.start = s
       if (e !== undefined) out.end = e
+      if (exact) out.exact = true
       return out
     }
   }
@@ -183,8 +205,8 @@ function toValue (v: ValueDoc, path: string): Value {
 }
 
 function plainColumn (v: Value): Value {
-  if (v.column === undefined || !['date', 'text', 'int', undefined].includes(v.format)) {
-    throw new CompileError(v.path, 'must be a plain `column` stored as date, text (YYYY-MM-DD) or int (YYYYMMDD), so date ranges can use its index')
+  if (v.column === undefined || !['date', 'datetime', 'text', 'int', undefined].includes(v.format)) {
+    throw new CompileError(v.path, 'must be a plain `column` stored as date, datetime, text (YYYY-MM-DD) or int (YYYYMMDD), so date ranges can use its index')
   }
   return v
 }
@@ -233,3 +255,5 @@ function select (name: string, dialect: Dialect, table: string, scope: Scope, pa
     params: params.params
   }
 }
+
+const isBlank = (x: unknown): boolean => x === null || x === undefined || (typeof x === 'string' && x.trim() === '')

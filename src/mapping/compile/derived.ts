@@ -1,0 +1,95 @@
+// `write.set` columns derived from the write itself rather than constants: from the booked
+// slot (its start, end or length, in the column's stored form, or a length as a pattern
+// string such as 'XXXXXXXXX' for 45 minutes at 5 a character), and from the new row's own key
+// (a patient who is their own guarantor). Values are computed in JS and bound as parameters,
+// so every dialect writes them alike, inside the insert's transaction.
+import type { Dialect } from '../../sql/dialect.js'
+import { ParamList, type Statement } from '../../sql/statement.js'
+import { toStoredDate, toStoredHour, type NowParts } from '../../normalise/datetime.js'
+import type { SqlTypeName, WriteSpecDoc } from '../schema.js'
+import type { TableModel } from '../model.js'
+import { CompileError, Scope } from './scope.js'
+import { keyMatch } from './key.js'
+
+type WriteValueDoc = NonNullable<WriteSpecDoc['set']>[string]
+type SlotDoc = Extract<WriteValueDoc, { slot: unknown }>
+
+/** What a derived value is computed from. */
+export interface WriteContext {
+  slot?: { date: string, hour: string, endHour?: string, minutes?: number }
+}
+
+export interface WrittenValue {
+  column: string
+  type: SqlTypeName
+  value: (now: NowParts, context?: WriteContext) => unknown
+  /** Holds the key of the row being inserted (filled by insertRow). */
+  newKey?: boolean
+  /** Follows the slot: rewritten when the appointment moves. */
+  fromSlot?: boolean
+}
+
+export const isDerived = (w: WriteValueDoc): w is SlotDoc | { newKey: true } => 'slot' in w || 'newKey' in w
+
+const PER_MINUTE = { minutes: 1, seconds: 60, hours: 1 / 60 }
+
+export function derivedValue (w: SlotDoc | { newKey: true }, column: string, path: string, keyType: SqlTypeName): WrittenValue {
+  // Bound NULL in the INSERT when the key comes back from it (identity), then set by an UPDATE.
+  if ('newKey' in w) return { column, type: keyType, value: () => null, newKey: true }
+  if (w.slot === 'length') {
+    if (w.repeat !== undefined) {
+      const per = w.per ?? 5
+      const text = w.repeat
+      return { column, type: 'text', fromSlot: true, value: (_now, c) => c?.slot?.minutes === undefined ? null : text.repeat(Math.max(1, Math.ceil(c.slot.minutes / per))) }
+    }
+    if (w.format !== undefined || w.per !== undefined) throw new CompileError(path, 'a length takes `unit`, or `repeat` (with `per`)')
+    const factor = PER_MINUTE[w.unit ?? 'minutes']
+    return { column, type: 'int', fromSlot: true, value: (_now, c) => c?.slot?.minutes === undefined ? null : Math.round(c.slot.minutes * factor) }
+  }
+  if (w.repeat !== undefined || w.per !== undefined || w.unit !== undefined) throw new CompileError(path, '`repeat`, `per` and `unit` go with `slot: length`')
+  const end = w.slot === 'end'
+  const format = w.format ?? 'datetime'
+  const type: SqlTypeName = format === 'date' ? 'date' : format === 'datetime' ? 'datetime' : format === 'time' ? 'time'
+    : format === 'int' || format === 'hhmm' || format === 'minutes' ? 'int' : 'text'
+  return {
+    column,
+    type,
+    fromSlot: true,
+    value: (_now, c) => {
+      const s = c?.slot
+      const hour = end ? s?.endHour : s?.hour
+      if (!s || hour === undefined) return null
+      switch (format) {
+        case 'datetime': return `${s.date} ${hour}:00`
+        case 'date': return toStoredDate(s.date, 'date')
+        case 'int': return toStoredDate(s.date, 'int')
+        case 'dmy': return toStoredDate(s.date, 'text', 'dmy')
+        default: return toStoredHour(hour, format)
+      }
+    }
+  }
+}
+
+/** The new row's own key, for columns that hold it: bound with the insert, or (identity) set right after it. */
+export interface SelfKey {
+  columns: string[]
+  /** Identity keys only: UPDATE … SET those columns = `col:<column>` inputs WHERE key = the new id. */
+  update?: Statement
+}
+
+/** The insert plan, told which columns hold the new row's own key. */
+export function withSelfKey<P extends { key: { returning?: string }, selfKey?: SelfKey }> (plan: P, table: TableModel, values: WrittenValue[], dialect: Dialect): P {
+  const own = selfKey(table, values, plan.key.returning !== undefined, dialect)
+  return own ? { ...plan, selfKey: own } : plan
+}
+
+function selfKey (table: TableModel, values: WrittenValue[], identity: boolean, dialect: Dialect): SelfKey | undefined {
+  const columns = values.filter((v) => v.newKey).map((v) => v.column)
+  if (columns.length === 0) return undefined
+  if (!identity) return { columns }
+  const scope = new Scope(dialect, { ...table, joins: {}, where: [] }, 't')
+  const params = new ParamList(dialect)
+  const sets = columns.map((column) => ({ column, value: params.input(`col:${column}`, table.key.type) }))
+  const where = [keyMatch(table.key, scope, params, `${table.path}/key`)]
+  return { columns, update: { name: `${table.path.split('/').pop() ?? 'row'}.ownKey`, sql: dialect.update(table.table, 't', sets, where), params: params.params } }
+}

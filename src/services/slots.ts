@@ -1,0 +1,151 @@
+// What holds a slot, in one place: working windows, every block source (scoped to everybody,
+// a professional or a location), and the rows of the appointment table that keep their time
+// (appointments not in a free state, and slot-holding rows). /availability offers and booking
+// refuses by these same functions, so the two cannot disagree. Arithmetic is on minutes since
+// midnight; reading is one statement per source for a whole range.
+import type { Database, Querier } from '../db/database.js'
+import type { CompiledMapping } from '../mapping/compile/index.js'
+import type { BlockRow, CompiledAvailability, DatedRow, WeeklyRow } from '../mapping/compile/availability.js'
+import { rangeArgs, type AppointmentRow } from '../mapping/compile/appointment.js'
+import { minutesOf, weekdayOf } from '../normalise/datetime.js'
+import { bindId, matchesType } from './ids.js'
+
+/** [start, end) in minutes since midnight. */
+export interface Span { start: number, end: number }
+
+/** Where and when a professional works on one date. */
+export interface Window extends Span {
+  date: string
+  professional: string
+  location?: string
+  interval?: number
+}
+
+export const hourOfMinutes = (m: number): string => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`
+const DAY: Span = { start: 0, end: 24 * 60 }
+// The last minute a legacy system can write ('23:59', '23:59:59') is the end of the day.
+const endOfDay = (m: number): number => m >= DAY.end - 1 ? DAY.end : m
+
+// 0 = Sunday … 6 = Saturday, from day numbers (normalise/datetime.ts).
+export { weekdayOf }
+
+/** The working windows of one date: template rows of its weekday valid that day, and dated rows of that day. */
+export function windowsOn (date: string, weekly: WeeklyRow[], dated: DatedRow[]): Window[] {
+  const weekday = weekdayOf(date)
+  const out: Window[] = []
+  const add = (r: { professional: string, location?: string, start: string, end: string, interval?: number }) => {
+    const w: Window = { date, professional: r.professional, start: minutesOf(r.start), end: minutesOf(r.end) }
+    if (r.location !== undefined) w.location = r.location
+    if (r.interval !== undefined) w.interval = r.interval
+    if (w.end > w.start) out.push(w)
+  }
+  for (const r of weekly) {
+    if (r.weekday !== weekday) continue
+    if (r.validFrom !== undefined && date < r.validFrom) continue
+    if (r.validTo !== undefined && date > r.validTo) continue
+    add(r)
+  }
+  for (const r of dated) if (r.date === date) add(r)
+  return out
+}
+
+/**
+ * What blocks take from one professional's day (at `location`, where the slot has one).
+ * A block without scope is everybody's; a location's block closes every professional there,
+ * and, as nobody can tell where a slot without a location is, those slots too.
+ */
+export function blockedOn (date: string, professional: string, blocks: BlockRow[], location?: string): Span[] {
+  const out: Span[] = []
+  for (const b of blocks) {
+    if (date < b.from || date > b.to) continue
+    if (b.professional !== undefined && b.professional !== professional) continue
+    if (b.location !== undefined && location !== undefined && b.location !== location) continue
+    // An exact (datetime) block holds from its start on the first day to its end on the last;
+    // a block of whole days holds its hours on each of them.
+    const starts = b.start !== undefined && (!b.exact || date === b.from)
+    const ends = b.end !== undefined && (!b.exact || date === b.to)
+    const span = { start: starts ? minutesOf(b.start as string) : DAY.start, end: ends ? endOfDay(minutesOf(b.end as string)) : DAY.end }
+    if (span.end > span.start) out.push(span)
+  }
+  return out
+}
+
+export const overlaps = (a: Span, b: Span): boolean => a.start < b.end && b.start < a.end
+
+/**
+ * Slots of `length` minutes stepping from the window's start, each inside the window, none
+ * overlapping a busy span, none starting before `notBefore` (minutes; today's "now").
+ */
+export function slotsIn (window: Span, length: number, busy: Span[], notBefore = 0): Span[] {
+  const out: Span[] = []
+  if (!(length > 0)) return out
+  for (let start = window.start; start + length <= window.end; start += length) {
+    const slot = { start, end: start + length }
+    if (start < notBefore) continue
+    if (busy.some((b) => overlaps(slot, b))) continue
+    out.push(slot)
+  }
+  return out
+}
+
+/** Whether [start, end) lies inside one of the windows and outside every blocked span. */
+export function fitsIn (span: Span, windows: Span[], blocked: Span[]): boolean {
+  return windows.some((w) => span.start >= w.start && span.end <= w.end) && !blocked.some((b) => overlaps(span, b))
+}
+
+// ---- what the appointment table holds ----
+
+/** A row of the appointment table as occupancy reads it: `holding` marks a slot-holding row (not an appointment). */
+export type HeldRow = AppointmentRow & { holding?: boolean }
+
+/** Whether a row of the appointment table keeps its time: a slot-holding row always, an appointment unless its state frees it. */
+export function holdsSlot (a: HeldRow, freeing: ReadonlySet<string> | readonly string[]): boolean {
+  if (a.holding === true) return true
+  return !(Array.isArray(freeing) ? freeing.includes(a.state) : (freeing as ReadonlySet<string>).has(a.state))
+}
+
+/** The time a row holds: to its end, or `step` minutes (the grid of its window) when it has none that makes sense. */
+export function heldSpan (a: { hour: string, endHour?: string }, step: number): Span {
+  const start = minutesOf(a.hour)
+  const end = a.endHour !== undefined && a.endHour > a.hour ? minutesOf(a.endHour) : Math.min(start + step, DAY.end)
+  return { start, end }
+}
+
+/**
+ * The rows of the appointment table on [from, to] (of one professional or client, when given)
+ * that hold their slot. `lock`: read under update locks, inside booking's transaction.
+ */
+export async function heldRows (q: Querier, compiled: CompiledMapping, freeing: ReadonlySet<string> | readonly string[],
+  range: { from: string, to: string }, who: { professional?: string, client?: string } = {}, lock = false): Promise<AppointmentRow[]> {
+  const filter = who.professional !== undefined ? 'professional' : who.client !== undefined ? 'client' : undefined
+  if (filter && !compiled.model.appointment.refs[filter]) return []
+  const shape = compiled.appointments({ filters: filter ? [filter] : [], minimal: false, occupancy: true, ...(lock ? { lock } : {}) })
+  const args = rangeArgs(range.from, range.to)
+  if (filter) {
+    const id = who[filter] as string
+    const type = shape.inputTypes[filter]
+    if (!matchesType(id, type)) return []
+    args[filter] = bindId(id, type)
+  }
+  const out: AppointmentRow[] = []
+  for (const row of await q.query(shape.statement, args)) {
+    const a = shape.read(row)
+    if (a && holdsSlot(a, freeing)) out.push(a)
+  }
+  return out
+}
+
+/** Every block source's rows overlapping [from, to]: one statement per source. */
+export async function readBlocks (db: Database, av: CompiledAvailability, from: string, to: string): Promise<BlockRow[]> {
+  const lists = await Promise.all(av.blocks.map(async (source) => readAll(await db.query(source.statement, rangeArgs(from, to)), source.read)))
+  return lists.flat()
+}
+
+export function readAll<T> (rows: Record<string, unknown>[], read: (row: Record<string, unknown>) => T | undefined): T[] {
+  const out: T[] = []
+  for (const row of rows) {
+    const x = read(row)
+    if (x !== undefined) out.push(x)
+  }
+  return out
+}
