@@ -43,6 +43,8 @@ export interface AppointmentModel extends TableModel {
   start: { datetime?: Value, date?: Value, hour?: Value }
   end?: { datetime?: Value, hour?: Value, duration?: Value }
   state: Value
+  /** Rows that hold a slot without being appointments (all of these conditions hold). */
+  slotHolding: ConditionDoc[]
   classification?: Value
   refs: Partial<Record<EntityName, Value>>
   write?: MappingDoc['resources']['appointment']['write']
@@ -108,6 +110,7 @@ export function buildModel (source: SourceDoc): MappingModel {
     start: mapValues(r.appointment.start, (v, k) => value(v, `${apptPath}/start/${k}`)),
     end: r.appointment.end ? mapValues(r.appointment.end, (v, k) => value(v, `${apptPath}/end/${k}`)) : undefined,
     state: value(r.appointment.state, `${apptPath}/state`),
+    slotHolding: whereList(r.appointment.slotHolding),
     classification: r.appointment.classification ? value(r.appointment.classification, `${apptPath}/classification`) : undefined,
     refs: mapValues(r.appointment.refs ?? {}, (v, k) => value(v, `${apptPath}/refs/${k}`)),
     write: r.appointment.write

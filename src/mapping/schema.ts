@@ -85,7 +85,11 @@ export const ValueObject = Type.Object({
   format: Type.Optional(ValueFormat),
   unit: Type.Optional(Type.Union([Type.Literal('minutes'), Type.Literal('seconds'), Type.Literal('hours')])),
   divide: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'Stored number / divide (prices in cents: 100).' })),
-  type: Type.Optional(SqlType)
+  type: Type.Optional(SqlType),
+  length: Type.Optional(Type.Integer({
+    minimum: 1,
+    description: 'Declared length of the text column(s) written (VARCHAR(100) → 100): longer input is a 400. Default: the length the database declares.'
+  }))
 }, { additionalProperties: false })
 
 export const Value = Type.Union([ColumnName, ValueObject], {
@@ -106,7 +110,18 @@ export const Key = Type.Union([KeyPart, Type.Array(KeyPart, { minItems: 2, descr
 export const WriteValue = Type.Union([
   Type.Object({ value: Type.Union([Literal, Type.Null()]) }, { additionalProperties: false }),
   Type.Object({ now: Type.Union([Type.Literal('datetime'), Type.Literal('date'), Type.Literal('time')]) }, { additionalProperties: false }),
-  Type.Object({ setting: Type.String({ description: 'A value from the installation settings, e.g. `userId`.' }) }, { additionalProperties: false })
+  Type.Object({ setting: Type.String({ description: 'A value from the installation settings, e.g. `userId`.' }) }, { additionalProperties: false }),
+  Type.Object({
+    slot: Type.Union([Type.Literal('start'), Type.Literal('end'), Type.Literal('length')]),
+    format: Type.Optional(ValueFormat),
+    unit: Type.Optional(Type.Union([Type.Literal('minutes'), Type.Literal('seconds'), Type.Literal('hours')])),
+    repeat: Type.Optional(Type.String({ minLength: 1, description: 'length as a pattern: this text once per `per` minutes (`X`, 45 min → `XXXXXXXXX`).' })),
+    per: Type.Optional(Type.Integer({ minimum: 1, maximum: 60, description: 'Minutes each `repeat` stands for (default 5).' }))
+  }, {
+    additionalProperties: false,
+    description: 'From the booked slot: `start`/`end` in `format` (datetime by default; `text`, `time`, `hhmm`, `minutes` give the hour; `date`, `int`, `dmy` the date), `length` in `unit` (minutes by default) or as a `repeat` pattern.'
+  }),
+  Type.Object({ newKey: Type.Literal(true, { description: 'The key of the row being inserted (a patient who is their own guarantor).' }) }, { additionalProperties: false })
 ], { title: 'WriteValue' })
 
 export const KeyGeneration = Type.Union([
@@ -162,6 +177,9 @@ export const Appointment = Type.Object({
     duration: Type.Optional(Value)
   }, { additionalProperties: false, description: 'One of `datetime`, `hour`, or `duration` (with `unit`).' })),
   state: Value,
+  slotHolding: Type.Optional(Type.Union([Condition, Type.Array(Condition)], {
+    description: 'Rows of the table that hold a slot without being an appointment (a blocked row with no patient, a lunch, a meeting): never listed, never offered, whatever their state. A list means all of them.'
+  })),
   classification: Type.Optional(Value),
   refs: Type.Optional(Type.Object({
     client: Type.Optional(Value),
@@ -215,6 +233,24 @@ export const StateSettings = Type.Object({
   free: Type.Optional(Type.Array(Type.String(), { description: 'States whose appointments no longer hold their slot (default: CANCELED).' }))
 }, { additionalProperties: false })
 
+export const BlockSource = Type.Object({
+  table: TableName,
+  where: Type.Optional(Where),
+  joins: Type.Optional(Type.Record(Type.String(), Join)),
+  professional: Type.Optional(Value),
+  location: Type.Optional(Value),
+  from: Value,
+  to: Type.Optional(Value),
+  start: Type.Optional(Value),
+  end: Type.Optional(Value)
+}, {
+  additionalProperties: false,
+  title: 'BlockSource',
+  description: 'Blocked time. Scope: a row blocks its `professional`, every professional at its `location` (a unit closed), or, with neither (or both NULL), everybody. ' +
+    '`from`/`to` as dates block whole days (or `start`…`end` hours on each of them); as datetimes (`format: datetime`) exactly the hours between them, ' +
+    'an end at 23:59 meaning the end of the day. A NULL `to` is the one day `from`.'
+})
+
 export const Availability = Type.Object({
   slotMinutes: Type.Optional(Type.Integer({ minimum: 5, maximum: 480 })),
   weekly: Type.Optional(Type.Object({
@@ -237,20 +273,14 @@ export const Availability = Type.Object({
     joins: Type.Optional(Type.Record(Type.String(), Join)),
     professional: Value,
     location: Type.Optional(Value),
-    date: Value,
+    date: Type.Optional(Value),
     start: Value,
     end: Value,
     interval: Type.Optional(Value)
-  }, { additionalProperties: false })),
-  blocks: Type.Optional(Type.Object({
-    table: TableName,
-    where: Type.Optional(Where),
-    professional: Type.Optional(Value),
-    from: Value,
-    to: Type.Optional(Value),
-    start: Type.Optional(Value),
-    end: Type.Optional(Value)
-  }, { additionalProperties: false }))
+  }, { additionalProperties: false, description: '`date` and hours, or `start`/`end` stored as datetimes (then `date` may be left out: it is the start\'s).' })),
+  blocks: Type.Optional(Type.Union([BlockSource, Type.Array(BlockSource, { minItems: 1 })], {
+    description: 'Where blocked time is kept: one source, or a list (holidays, absences, closed units…).'
+  }))
 }, { additionalProperties: false })
 
 export const SearchKind = Type.Union([Type.Literal('phone'), Type.Literal('cpf'), Type.Literal('email'), Type.Literal('name')])

@@ -1,18 +1,17 @@
 // Free slots: the professionals' working windows (weekly template and/or dated rows), minus
 // blocks and occupied appointments, cut into slots of the service's duration or the row's
-// interval. A call costs at most four statements (hours, dated rows, blocks, occupancy: each
-// once for the whole range) plus the cached catalogue, however long the range.
+// interval. A call costs one statement per source (hours, dated rows, each block source,
+// occupancy: each once for the whole range) plus the cached catalogue, however long the range.
 import type { Database } from '../db/database.js'
 import type { CompiledMapping } from '../mapping/compile/index.js'
-import type { BlockRow, CompiledAvailability, DatedRow, WeeklyRow } from '../mapping/compile/availability.js'
-import { rangeArgs, type AppointmentRow } from '../mapping/compile/appointment.js'
+import type { CompiledAvailability, DatedRow, WeeklyRow } from '../mapping/compile/availability.js'
+import { rangeArgs } from '../mapping/compile/appointment.js'
 import type { EntityName, LookupName } from '../mapping/model.js'
 import type { SlotT } from '../schemas/resources.js'
-import { addDays, isCalendarDate, isClockHour, minutesOf, nowHourIn, todayIn } from '../normalise/datetime.js'
+import { dateOfDay, dayNumber, isCalendarDate, isClockHour, minutesOf, nowHourIn, todayIn } from '../normalise/datetime.js'
 import { queryDateRange } from './date-range.js'
 import { NotFoundError } from '../errors.js'
 import type { Catalog, Snapshot } from './catalog.js'
-import { bindId, matchesType } from './ids.js'
 
 export type Slot = SlotT
 
@@ -37,85 +36,14 @@ export interface AvailabilityOptions {
 
 export const MAX_RANGE_DAYS = 31
 
-// ---- the arithmetic, on minutes since midnight (exported for unit tests) ----
-
-/** [start, end) in minutes since midnight. */
-export interface Span { start: number, end: number }
-
-/** Where and when a professional works on one date. */
-export interface Window extends Span {
-  date: string
-  professional: string
-  location?: string
-  interval?: number
-}
-
-export const hourOfMinutes = (m: number): string => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`
-const DAY: Span = { start: 0, end: 24 * 60 }
-
-/** 0 = Sunday … 6 = Saturday. */
-export function weekdayOf (date: string): number {
-  return new Date(`${date}T00:00:00Z`).getUTCDay()
-}
-
-/** The working windows of one date: template rows of its weekday valid that day, and dated rows of that day. */
-export function windowsOn (date: string, weekly: WeeklyRow[], dated: DatedRow[]): Window[] {
-  const weekday = weekdayOf(date)
-  const out: Window[] = []
-  const add = (r: { professional: string, location?: string, start: string, end: string, interval?: number }) => {
-    const w: Window = { date, professional: r.professional, start: minutesOf(r.start), end: minutesOf(r.end) }
-    if (r.location !== undefined) w.location = r.location
-    if (r.interval !== undefined) w.interval = r.interval
-    if (w.end > w.start) out.push(w)
-  }
-  for (const r of weekly) {
-    if (r.weekday !== weekday) continue
-    if (r.validFrom !== undefined && date < r.validFrom) continue
-    if (r.validTo !== undefined && date > r.validTo) continue
-    add(r)
-  }
-  for (const r of dated) if (r.date === date) add(r)
-  return out
-}
-
-/** What blocks take from one professional's day: a block without professional is everybody's. */
-export function blockedOn (date: string, professional: string, blocks: BlockRow[]): Span[] {
-  const out: Span[] = []
-  for (const b of blocks) {
-    if (date < b.from || date > b.to) continue
-    if (b.professional !== undefined && b.professional !== professional) continue
-    const span = { start: b.start !== undefined ? minutesOf(b.start) : DAY.start, end: b.end !== undefined ? minutesOf(b.end) : DAY.end }
-    if (span.end > span.start) out.push(span)
-  }
-  return out
-}
-
-const overlaps = (a: Span, b: Span): boolean => a.start < b.end && b.start < a.end
-
-/**
- * Slots of `length` minutes stepping from the window's start, each inside the window, none
- * overlapping a busy span, none starting before `notBefore` (minutes; today's "now").
- */
-export function slotsIn (window: Span, length: number, busy: Span[], notBefore = 0): Span[] {
-  const out: Span[] = []
-  if (!(length > 0)) return out
-  for (let start = window.start; start + length <= window.end; start += length) {
-    const slot = { start, end: start + length }
-    if (start < notBefore) continue
-    if (busy.some((b) => overlaps(slot, b))) continue
-    out.push(slot)
-  }
-  return out
-}
-
-/** Whether [start, end) lies inside one of the windows and outside every blocked span. */
-export function fitsIn (span: Span, windows: Span[], blocked: Span[]): boolean {
-  return windows.some((w) => span.start >= w.start && span.end <= w.end) && !blocked.some((b) => overlaps(span, b))
-}
+// The arithmetic and what holds a slot live in services/slots.ts (booking uses them too);
+// re-exported here for the unit tests.
+export { blockedOn, fitsIn, hourOfMinutes, slotsIn, weekdayOf, windowsOn, type Span, type Window } from './slots.js'
+import { blockedOn, fitsIn, heldRows, heldSpan, hourOfMinutes, readAll, readBlocks, slotsIn, windowsOn, type Window } from './slots.js'
 
 // ---- the service ----
 
-type Occupancy = Map<string, { start: number, end?: number }[]>
+type Occupancy = Map<string, { hour: string, endHour?: string }[]>
 const occupancyKey = (professional: string, date: string): string => `${professional}|${date}`
 
 export class Availability {
@@ -167,13 +95,16 @@ export class Availability {
     const [weekly, dated, blocks, occupancy] = await Promise.all([
       this.readWeekly(av),
       this.readDated(av, from, end),
-      this.readBlocks(av, from, end),
+      readBlocks(this.db, av, from, end),
       this.readOccupancy(from, end, single)
     ])
 
     const nowMinutes = minutesOf(nowHourIn(timezone, now))
     const byKey = new Map<string, Slot>()
-    for (let date = from; date <= end; date = addDays(date, 1)) {
+    // Day numbers, not dates as text: the loop's bound is fixed before it starts (the range
+    // is at most maxRangeDays, checked by queryDateRange).
+    for (let day = dayNumber(from), last = dayNumber(end); day <= last; day++) {
+      const date = dateOfDay(day)
       for (const w of windowsOn(date, weekly, dated)) {
         if (!professionals.has(w.professional)) continue
         const location = this.slotLocation(snap, w, q.location)
@@ -181,8 +112,8 @@ export class Availability {
         if (location !== undefined && serviceLocations && !serviceLocations.has(location)) continue
         const step = w.interval ?? av.slotMinutes
         const length = service?.duration ?? step
-        const taken = (occupancy.get(occupancyKey(w.professional, date)) ?? []).map((a) => ({ start: a.start, end: a.end ?? a.start + step }))
-        const busy = [...blockedOn(date, w.professional, blocks), ...taken]
+        const taken = (occupancy.get(occupancyKey(w.professional, date)) ?? []).map((a) => heldSpan(a, step))
+        const busy = [...blockedOn(date, w.professional, blocks, location), ...taken]
         for (const s of slotsIn(w, length, busy, date === today ? nowMinutes : 0)) {
           const slot: Slot = {
             date,
@@ -212,11 +143,15 @@ export class Availability {
       this.catalog.snapshot(),
       this.readWeekly(av),
       this.readDated(av, date, date),
-      this.readBlocks(av, date, date)
+      readBlocks(this.db, av, date, date)
     ])
-    const windows = windowsOn(date, weekly, dated)
-      .filter((w) => w.professional === professional && (location === undefined || this.slotLocation(snap, w, location) !== null))
-    return fitsIn({ start: minutesOf(hour), end: minutesOf(endHour) }, windows, blockedOn(date, professional, blocks))
+    const span = { start: minutesOf(hour), end: minutesOf(endHour) }
+    // Each window with the blocks of its own location (a closed unit closes only its windows).
+    return windowsOn(date, weekly, dated).some((w) => {
+      if (w.professional !== professional) return false
+      const at = this.slotLocation(snap, w, location)
+      return at !== null && fitsIn(span, [w], blockedOn(date, professional, blocks, at))
+    })
   }
 
   /**
@@ -291,46 +226,20 @@ export class Availability {
     return readAll(await this.db.query(av.dated.statement, rangeArgs(from, to)), av.dated.read)
   }
 
-  private async readBlocks (av: CompiledAvailability, from: string, to: string): Promise<BlockRow[]> {
-    if (!av.blocks) return []
-    return readAll(await this.db.query(av.blocks.statement, rangeArgs(from, to)), av.blocks.read)
-  }
-
-  /** Appointments that hold their slot, by professional and date: one statement for the whole range. */
+  /** What holds its slot (services/slots.ts), by professional and date: one statement for the whole range. */
   private async readOccupancy (from: string, to: string, professional: string | undefined): Promise<Occupancy> {
     const out: Occupancy = new Map()
     if (!this.compiled.model.appointment.refs.professional) return out
-    const filtered = professional !== undefined
-    const compiled = this.compiled.appointments({ filters: filtered ? ['professional'] : [], minimal: false, occupancy: true })
-    const args = rangeArgs(from, to)
-    if (filtered) {
-      const type = compiled.inputTypes.professional
-      if (!matchesType(professional, type)) return out
-      args.professional = bindId(professional, type)
-    }
-    for (const row of await this.db.query(compiled.statement, args)) {
-      const a: AppointmentRow | undefined = compiled.read(row)
-      const p = a?.refs.professional
-      if (!a || p === undefined || this.freeing.has(a.state)) continue
-      const start = minutesOf(a.hour)
-      // No (or a nonsensical) end: the slot grid of its window decides (see freeSlots).
-      const end = a.endHour !== undefined && a.endHour > a.hour ? minutesOf(a.endHour) : undefined
+    for (const a of await heldRows(this.db, this.compiled, this.freeing, { from, to }, { professional })) {
+      const p = a.refs.professional
+      if (p === undefined) continue
       const key = occupancyKey(p, a.date)
       let list = out.get(key)
       if (!list) out.set(key, list = [])
-      list.push({ start, end })
+      list.push(a)
     }
     return out
   }
-}
-
-function readAll<T> (rows: Record<string, unknown>[], read: (row: Record<string, unknown>) => T | undefined): T[] {
-  const out: T[] = []
-  for (const row of rows) {
-    const x = read(row)
-    if (x !== undefined) out.push(x)
-  }
-  return out
 }
 
 function compareIds (a: string, b: string): number {

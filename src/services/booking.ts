@@ -3,20 +3,25 @@
 // transaction as the write, reading under locks (see Database.transaction).
 import type { Database, Querier } from '../db/database.js'
 import type { CompiledMapping } from '../mapping/compile/index.js'
-import { rangeArgs, type AppointmentRow } from '../mapping/compile/appointment.js'
+import type { AppointmentRow } from '../mapping/compile/appointment.js'
 import { compileAppointmentWrites, type BookingRef, type CompiledAppointmentWrites } from '../mapping/compile/appointment-write.js'
 import { DEFAULT_SLOT_MINUTES } from '../mapping/compile/availability.js'
 import type { EntityName, LookupName } from '../mapping/model.js'
+import { planExists } from './plans.js'
+import type { SqlTypeName } from '../mapping/schema.js'
+import { inputType } from '../sql/statement.js'
 import type { AppointmentT } from '../schemas/resources.js'
-import { addMinutes, isCalendarDate, isClockHour, minutesOf, nowIn, parseApiDate } from '../normalise/datetime.js'
+import { addMinutes, isClockHour, minutesOf, nowIn, parseApiDate } from '../normalise/datetime.js'
+import { readApiDate } from '../normalise/date-window.js'
 import { ConflictError, InvalidInputError, NotFoundError, type FieldIssue } from '../errors.js'
 import { writable } from './writable.js'
 import { stateName, type Appointments } from './appointments.js'
 import type { Catalog, Snapshot } from './catalog.js'
 import type { Clients } from './clients.js'
 import { describe, insertRow, requiring } from './client-writes.js'
-import { bindId, matchesType } from './ids.js'
+import { bindId, carryingId, isIntegerType, matchesType } from './ids.js'
 import { keyArgs } from '../mapping/compile/key.js'
+import { heldRows, heldSpan, overlaps } from './slots.js'
 
 export interface NewAppointment {
   date: string
@@ -93,8 +98,9 @@ export class Booking {
     const now = nowIn(this.compiled.model.timezone)
     const args: Record<string, unknown> = {}
     const put = (values: Record<string, unknown>) => { for (const [c, v] of Object.entries(values)) args[`col:${c}`] = v }
-    put(this.plans.constants(now))
-    put(this.plans.slot({ date: input.date, hour: input.hour, endHour, minutes }))
+    const booked = { date: input.date, hour: input.hour, endHour, minutes }
+    put(this.plans.constants(now, booked))
+    put(this.plans.slot(booked))
     for (const [name, writer] of Object.entries(this.plans.refs) as [BookingRef, NonNullable<CompiledAppointmentWrites['refs'][BookingRef]>][]) {
       const id = input[name]
       put(writer.encode(id === undefined ? undefined : bindId(id, writer.columns[0].type)))
@@ -167,7 +173,7 @@ export class Booking {
       const now = nowIn(timezone)
       await tx.query(this.plans.reschedule, {
         ...key,
-        ...prefixed(this.plans.rescheduleValues(now)),
+        ...prefixed(this.plans.rescheduleValues(now, { date: slot.date, hour: slot.hour, endHour, minutes })),
         ...prefixed(this.plans.slot({ date: slot.date, hour: slot.hour, endHour, minutes }))
       })
       return `Appointment ${id} moved to ${slot.date} ${slot.hour}${target !== current.state ? ` and is now ${target}` : ''}.`
@@ -194,8 +200,8 @@ export class Booking {
 
   private async current (tx: Querier, id: string, lock = true): Promise<AppointmentRow> {
     const shape = this.compiled.appointments({ filters: [], minimal: false, byId: true, occupancy: true, lock })
-    const [row] = await tx.query(shape.statement, this.keyOf(id))
-    const current = row ? shape.read(row) : undefined
+    const rows = await tx.query(shape.statement, this.keyOf(id))
+    const [current] = carryingId(rows.flatMap((row) => shape.read(row) ?? []), id, (a) => a.id)
     if (!current) throw new NotFoundError(`No appointment with id "${id}".`)
     return current
   }
@@ -203,17 +209,16 @@ export class Booking {
   /** 409 when another appointment of the professional (or of the client) overlaps the slot. */
   /** An appointment without a stored end holds `step` minutes (the grid of its window, as /availability counts it). */
   private async checkFree (tx: Querier, s: { date: string, hour: string, endHour: string, step: number, professional?: string, client?: string, except?: string }): Promise<void> {
+    // What holds a slot is decided in one place (services/slots.ts), as /availability decides it.
+    const wanted = { start: minutesOf(s.hour), end: minutesOf(s.endHour) }
     for (const who of ['professional', 'client'] as const) {
       const id = s[who]
-      if (id === undefined || !this.compiled.model.appointment.refs[who]) continue
-      const shape = this.compiled.appointments({ filters: [who], minimal: false, occupancy: true, lock: true })
-      if (!matchesType(id, shape.inputTypes[who])) continue
-      const rows = await tx.query(shape.statement, { ...rangeArgs(s.date, s.date), [who]: bindId(id, shape.inputTypes[who]) })
-      const clash = rows.map((r) => shape.read(r)).find((a) => a !== undefined && a.id !== s.except && !this.frees(a.state) &&
-        overlaps(s.hour, s.endHour, a.hour, a.endHour ?? addMinutes(a.hour, s.step) ?? '23:59'))
+      if (id === undefined) continue
+      const held = await heldRows(tx, this.compiled, this.options.freeing, { from: s.date, to: s.date }, { [who]: id }, true)
+      const clash = held.find((a) => a.id !== s.except && (who === 'professional' || !a.holding) && overlaps(wanted, heldSpan(a, s.step)))
       if (clash) {
         throw new ConflictError(who === 'professional'
-          ? `The professional already has an appointment from ${clash.hour}${clash.endHour ? ` to ${clash.endHour}` : ''} on ${s.date}.`
+          ? `The professional already has ${clash.holding ? 'that time taken' : 'an appointment'} from ${clash.hour}${clash.endHour ? ` to ${clash.endHour}` : ''} on ${s.date}.`
           : `The client already has an appointment at ${clash.hour} on ${s.date}.`)
       }
     }
@@ -225,9 +230,8 @@ export class Booking {
   }
 
   private checkSlotInput (date: string, hour: string, issues: FieldIssue[]): void {
-    const validDate = isCalendarDate(date)
+    const validDate = readApiDate(date, this.compiled.model.timezone, '/body/date', issues) !== undefined
     const validHour = isClockHour(hour)
-    if (!validDate) issues.push({ path: '/body/date', message: 'must be a real calendar date (YYYY-MM-DD)' })
     if (!validHour) issues.push({ path: '/body/hour', message: 'must be an hour from 00:00 to 23:59 (HH:MM)' })
     if (validDate && validHour && this.options.refusePast) {
       const now = nowIn(this.compiled.model.timezone)
@@ -235,25 +239,42 @@ export class Booking {
     }
   }
 
+  /**
+   * Every id in the body, checked before anything is written: the client must exist (exact
+   * id), lookups must be in the catalogue, and a plan among those the mapping's relations
+   * name. A ref the mapping writes but cannot look up must at least have the form its column
+   * holds (an INT column takes only canonical integers: "abc" and "01" are refused here,
+   * never converted by the database or stored as text).
+   */
   private async checkRefs (input: NewAppointment, snap: Snapshot, issues: FieldIssue[]): Promise<void> {
-    try {
-      await this.clients.get(input.client)
-    } catch (err) {
-      if (!(err instanceof NotFoundError)) throw err
-      issues.push({ path: '/body/client', message: `no client with id "${input.client}"` })
-    }
-    for (const name of ['professional', 'service', 'location', 'healthInsurance'] as const) {
+    if (!await this.clients.exists(input.client)) issues.push({ path: '/body/client', message: `no client with id "${input.client}"` })
+    for (const name of ['professional', 'service', 'location', 'healthInsurance', 'plan'] as const) {
       const id = input[name]
-      if (id !== undefined && this.compiled.model.lookups[name] && !snap.record(name, id)) issues.push({ path: `/body/${name}`, message: `no ${name} with id "${id}"` })
+      const problem = id === undefined ? undefined : this.refProblem(name, id, snap)
+      if (problem) issues.push({ path: `/body/${name}`, message: problem })
     }
     if (issues.length > 0) return
-    for (const [a, b] of CONSISTENT) {
+    for (const [a, b] of [...CONSISTENT, ['healthInsurance', 'plan']] as [EntityName, EntityName][]) {
       const x = input[a as keyof NewAppointment]
       const y = input[b as keyof NewAppointment]
       if (x === undefined || y === undefined) continue
-      const related = snap.related(a as EntityName, x, b as EntityName)
+      const related = snap.related(a, x, b)
       if (related && !related.has(y)) issues.push({ path: `/body/${b}`, message: `${b} "${y}" is not offered with ${a} "${x}"` })
     }
+  }
+
+  private refProblem (name: Exclude<BookingRef, 'client'>, id: string, snap: Snapshot): string | undefined {
+    if (name !== 'plan' && this.compiled.model.lookups[name]) return snap.record(name, id) ? undefined : `no ${name} with id "${id}"`
+    if (name === 'plan' && planExists(this.compiled.model, snap, id) === false) return `no plan with id "${id}"`
+    const type = this.writtenType(name)
+    return type === undefined || matchesType(id, type) ? undefined : `"${id}" cannot be a ${name} id here (expected ${isIntegerType(type) ? `a whole number, as the ${type} column holds it` : 'text without surrounding spaces'})`
+  }
+
+  /** The type a ref is written with; undefined when the mapping does not write it (the value is ignored). */
+  private writtenType (name: BookingRef): SqlTypeName | undefined {
+    if (!this.compiled.model.appointment.refs[name]) return undefined
+    const joined = this.plans.joinedRefs[name]
+    return this.plans.refs[name]?.columns[0]?.type ?? (joined ? inputType(joined.lookup, 'value') : undefined)
   }
 
   private serviceMinutes (service: string | undefined, snap: Snapshot): number | undefined {
@@ -278,11 +299,6 @@ function onlyOne (ids: Set<string> | undefined): string | undefined {
 
 function prefixed (values: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(values).map(([c, v]) => [`col:${c}`, v]))
-}
-
-// Zero-padded 'HH:MM' hours order as text, so spans compare without conversion.
-function overlaps (start: string, end: string, otherStart: string, otherEnd: string): boolean {
-  return start < otherEnd && otherStart < end
 }
 
 function minutesBetween (from: string, to: string): number {

@@ -7,12 +7,15 @@ import type { InsertPlan } from '../mapping/compile/write.js'
 import type { ClientT } from '../schemas/resources.js'
 import { parsePhoneInput } from '../normalise/phone.js'
 import { isValidCpf } from '../normalise/cpf.js'
-import { nowIn, parseApiDate, todayIn } from '../normalise/datetime.js'
+import { nowIn, todayIn } from '../normalise/datetime.js'
+import { readApiDate } from '../normalise/date-window.js'
 import { InvalidInputError, MissingValueError, NotWritableError, type FieldIssue } from '../errors.js'
 import type { Catalog } from './catalog.js'
 import type { Clients } from './clients.js'
 import { keyArgs } from '../mapping/compile/key.js'
 import { writable } from './writable.js'
+import { LiveSchema } from '../db/columns.js'
+import { fitField } from './column-fit.js'
 
 export interface NewClient {
   name: string
@@ -31,7 +34,11 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 export class ClientWrites {
   private compiledPlans?: CompiledClientWrites
 
-  constructor (private readonly compiled: CompiledMapping, private readonly db: Database, private readonly catalog: Catalog, private readonly clients: Clients) {}
+  private readonly live: LiveSchema
+
+  constructor (private readonly compiled: CompiledMapping, private readonly db: Database, private readonly catalog: Catalog, private readonly clients: Clients) {
+    this.live = new LiveSchema(db)
+  }
 
   private get plans (): CompiledClientWrites {
     this.compiledPlans ??= writable(() => compileClientWrites(this.compiled.model, this.compiled.dialect), 'clients')
@@ -97,20 +104,35 @@ export class ClientWrites {
       else out.cpf = cpf
     }
     if (input.birthday !== undefined) {
-      // The same reading as every date of the interface: YYYY-MM-DD, or an ISO date-time's local date.
-      const b = parseApiDate(input.birthday, timezone)
-      if (b === undefined || b < '1900-01-01') issues.push({ path: '/body/birthday', message: 'must be a date (YYYY-MM-DD)' })
-      else if (b > todayIn(timezone)) issues.push({ path: '/body/birthday', message: 'must not be in the future' })
-      else out.birthday = b
+      // The same reading and window as every date of the interface.
+      const b = readApiDate(input.birthday, timezone, '/body/birthday', issues)
+      if (b !== undefined && b > todayIn(timezone)) issues.push({ path: '/body/birthday', message: 'must not be in the future' })
+      else if (b !== undefined) out.birthday = b
     }
+    // An id that names nothing is a mistake worth hearing about even where the mapping does not
+    // store it ("may be ignored if not applicable" is about storing, not about checking).
     for (const ref of ['healthInsurance', 'location'] as const) {
       const id = input[ref]
-      if (id === undefined || !this.plans.writers[ref]) continue // "may be ignored if not applicable"
+      if (id === undefined || !this.compiled.model.lookups[ref]) continue
       const snap = await this.catalog.snapshot()
       if (!snap.record(ref, id)) issues.push({ path: `/body/${ref}`, message: `no ${ref} with id "${id}"` })
-      else out[ref] = id
+      else if (this.plans.writers[ref]) out[ref] = id
     }
+    const stored = await this.asStored(out, issues)
     if (issues.length > 0) throw new InvalidInputError(describe(issues), issues)
+    return stored
+  }
+
+  /** The values as the clinic's columns will hold them (see column-fit.ts); what cannot fit is an issue. */
+  private async asStored (values: Partial<Record<ClientField, string>>, issues: FieldIssue[]): Promise<Partial<Record<ClientField, string>>> {
+    const live = await this.live.textColumns(this.compiled.model.client.table)
+    const out: Partial<Record<ClientField, string>> = {}
+    for (const [field, value] of Object.entries(values) as [ClientField, string][]) {
+      const writer = this.plans.writers[field]
+      const fit = writer ? fitField(writer, value, live) : { value }
+      if ('problem' in fit) issues.push({ path: `/body/${field}`, message: fit.problem })
+      else out[field] = fit.value as string
+    }
     return out
   }
 }
@@ -130,10 +152,16 @@ export async function insertRow (tx: Querier, plan: InsertPlan, args: Record<str
     if (plan.key.increment) id = Number(id ?? 0) + 1
     if (id === undefined || id === null) throw new Error(`key generation (${plan.key.before.at(-1)?.name}) returned no value: is the key table row there?`)
     args[`col:${plan.key.keyColumn}`] = id
+    // Columns holding the row's own key (a patient who is their own guarantor) bind it at once…
+    for (const c of plan.selfKey?.columns ?? []) args[`col:${c}`] = id
   }
   const rows = await tx.query(plan.statement, args)
   if (plan.key.returning) id = rows[0]?.id
   if (id === undefined || id === null) throw new Error(`${plan.statement.name} returned no key`)
+  // … or, for an identity key, get it right after the insert, in the same transaction.
+  if (plan.selfKey?.update) {
+    await tx.query(plan.selfKey.update, { id, ...Object.fromEntries(plan.selfKey.columns.map((c) => [`col:${c}`, id])) })
+  }
   return String(id).trim()
 }
 

@@ -8,6 +8,7 @@ import { CompileError } from './scope.js'
 import { idType } from './key.js'
 import { fieldWriter, insertPlan, updatePlan, uniqueColumns, writeValues, type FieldWriter, type InsertPlan } from './write.js'
 import type { NowParts } from '../../normalise/datetime.js'
+import { withSelfKey, type WriteContext } from './derived.js'
 
 export const BOOKING_REFS = ['client', 'professional', 'service', 'healthInsurance', 'plan', 'location'] as const
 export type BookingRef = typeof BOOKING_REFS[number]
@@ -30,13 +31,14 @@ export interface CompiledAppointmentWrites {
   joinedRefs: Partial<Record<BookingRef, JoinedRef>>
   /** Columns for a slot (start, and end where the mapping stores one). */
   slot: (slot: Slot) => Encoded
-  /** `set` columns and the initial state's columns, at `now`. */
-  constants: (now: NowParts) => Encoded
+  /** `set` columns (those derived from the slot, from `slot`) and the initial state's columns, at `now`. */
+  constants: (now: NowParts, slot?: Slot) => Encoded
   /** Columns written to put an appointment in a state. */
   state: (state: string, now: NowParts) => Encoded
   stateUpdate: (state: string) => Statement
   reschedule: Statement
-  rescheduleValues: (now: NowParts) => Encoded
+  /** `reschedule` columns, the state after it, and the `set` columns that follow the slot. */
+  rescheduleValues: (now: NowParts, slot?: Slot) => Encoded
 }
 
 export function compileAppointmentWrites (model: MappingModel, dialect: Dialect): CompiledAppointmentWrites {
@@ -79,17 +81,18 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
     ...set, ...initial
   ])
   let insertCompiled: InsertPlan | undefined
-  const insert = () => (insertCompiled ??= insertPlan('appointment.insert', a, a.write, columns, dialect))
+  const insert = () => (insertCompiled ??= withSelfKey(insertPlan('appointment.insert', a, a.write, columns, dialect), a, set, dialect))
   const updates = new Map<string, Statement>()
-  const values = (list: { column: string, value: (now: NowParts) => unknown }[], now: NowParts) =>
-    Object.fromEntries(list.map((w) => [w.column, w.value(now)]))
+  const values = (list: { column: string, value: (now: NowParts, context?: WriteContext) => unknown }[], now: NowParts, slot?: Slot) =>
+    Object.fromEntries(list.map((w) => [w.column, w.value(now, { slot })]))
+  const followsSlot = set.filter((w) => w.fromSlot)
 
   return {
     insert,
     refs,
     joinedRefs,
     slot: slotWriter.encode,
-    constants: (now) => ({ ...values(set, now), ...values(initial, now) }),
+    constants: (now, slot) => ({ ...values(set, now, slot), ...values(initial, now) }),
     state: (state, now) => values(states.get(state) ?? stateWrites(state), now),
     stateUpdate (state) {
       let s = updates.get(state)
@@ -99,8 +102,8 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
       }
       return s
     },
-    reschedule: updatePlan('appointment.reschedule', a, uniqueColumns([...slotWriter.columns.filter((c) => !slotWriter.durationColumns.includes(c.column)), ...reschedule, ...after]), dialect),
-    rescheduleValues: (now) => ({ ...values(reschedule, now), ...values(after, now) })
+    reschedule: updatePlan('appointment.reschedule', a, uniqueColumns([...slotWriter.columns.filter((c) => !slotWriter.durationColumns.includes(c.column)), ...reschedule, ...after, ...followsSlot]), dialect),
+    rescheduleValues: (now, slot) => ({ ...values(reschedule, now), ...values(after, now), ...values(followsSlot, now, slot) })
   }
 }
 
@@ -116,7 +119,7 @@ function keyType (model: MappingModel, name: EntityName): SqlTypeName {
 function defaultColumn (v: Value): Value {
   if (!v.rules) return v
   const fallback = v.rules.at(-1)
-  return fallback && !fallback.when && fallback.column ? { column: fallback.column, type: v.type, path: v.path } : v
+  return fallback && !fallback.when && fallback.column ? { column: fallback.column, type: v.type, length: v.length, path: v.path } : v
 }
 
 function joinedRef (model: MappingModel, v: Value, type: SqlTypeName, dialect: Dialect): JoinedRef | undefined {

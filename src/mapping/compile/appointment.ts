@@ -11,6 +11,7 @@ import { idType, keyMatch, keyReader, keyRefs, keyText } from './key.js'
 import { dateOf, hourOf, idOf, minutesOf, textOf, type Decoder } from './decode.js'
 import type { Row } from './entity.js'
 import { Scope } from './scope.js'
+import { conditionSql, conditionTest } from './condition.js'
 import { Columns, isTextType, valueReader, valueSql } from './value.js'
 
 export const APPOINTMENT_FILTERS = ['location', 'service', 'professional', 'client', 'state'] as const
@@ -36,8 +37,11 @@ export interface AppointmentRow {
   endHour?: string
   state: string
   classification?: string
+  /** Ids of related records: every ref in full shapes, only the filtered ones in minimal shapes. */
   refs: Partial<Record<EntityName, string>>
   client?: ClientT
+  /** A slot-holding row, not an appointment (occupancy shapes only: other shapes leave them out). */
+  holding?: boolean
 }
 
 export interface CompiledAppointments {
@@ -72,13 +76,18 @@ export function compileAppointments (mapping: MappingModel, dialect: Dialect, sh
   const state = textOf(valueReader(m.state, scope, cols))
   const classification = m.classification && !shape.occupancy ? textOf(valueReader(m.classification, scope, cols)) : () => undefined
 
+  // Occupancy: who and where a slot is held for, enough to check a move against the same rules
+  // as a booking. Minimal lists: only the refs they are filtered by, which the service checks
+  // against the requested ids (services/ids.ts carryingId): one more column, no join.
+  const idFilters = shape.filters.filter((f): f is Exclude<AppointmentFilter, 'state'> => f !== 'state')
+  const refNames = new Set<EntityName>([
+    ...(shape.occupancy ? OCCUPANCY_REFS : shape.minimal ? [] : [...NESTED_REFS, 'client', 'plan'] as const),
+    ...idFilters
+  ])
   const refReaders: [EntityName, Decoder<string>][] = []
-  if (!shape.minimal) {
-    // Occupancy: who and where a slot is held for, enough to check a move against the same rules as a booking.
-    for (const name of (shape.occupancy ? OCCUPANCY_REFS : [...NESTED_REFS, 'client', 'plan']) as EntityName[]) {
-      const v = m.refs[name]
-      if (v) refReaders.push([name, idOf(valueReader(v, scope, cols))])
-    }
+  for (const name of refNames) {
+    const v = m.refs[name]
+    if (v) refReaders.push([name, idOf(valueReader(v, scope, cols))])
   }
 
   // The client comes in the same statement: a LEFT JOIN on the client's key.
@@ -100,6 +109,15 @@ export function compileAppointments (mapping: MappingModel, dialect: Dialect, sh
   }
 
   where.push(...scope.where(params))
+  // Slot-holding rows are occupancy, never appointments: read (and flagged) only to know what is taken.
+  const flagsHolding = shape.occupancy === true && !shape.byId && m.slotHolding.length > 0
+  const holdingTests = flagsHolding ? m.slotHolding.map((c, i) => conditionTest(c, (name) => cols.add(scope.ref(name, `${m.path}/slotHolding/${i}`)))) : []
+  const holding = flagsHolding ? (row: Row) => holdingTests.every((test) => test(row)) : undefined
+  if (m.slotHolding.length > 0 && !flagsHolding) {
+    const all = m.slotHolding.map((c, i) => conditionSql(c, scope, params, `${m.path}/slotHolding/${i}`)).join(' AND ')
+    // CASE keeps rows whose columns are NULL (NOT of a NULL comparison would drop them).
+    where.push(`CASE WHEN ${all} THEN 1 ELSE 0 END = 0`)
+  }
   if (shape.byId) {
     where.push(keyMatch(m.key, scope, params, `${m.path}/key`))
   } else {
@@ -145,6 +163,7 @@ export function compileAppointments (mapping: MappingModel, dialect: Dialect, sh
       const out: AppointmentRow = { id: rowId, date: d, hour: h, state: state(row) ?? 'UNKNOWN', refs: {} }
       const end = endHour(row, h)
       if (end !== undefined) out.endHour = end
+      if (holding?.(row)) out.holding = true
       const cls = classification(row)
       if (cls !== undefined) out.classification = cls
       for (const [name, read] of refReaders) {

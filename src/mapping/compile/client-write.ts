@@ -10,6 +10,7 @@ import type { SqlTypeName } from '../schema.js'
 import { idType } from './key.js'
 import { fieldWriter, insertPlan, updatePlan, writeValues, uniqueColumns, type FieldWriter, type InsertPlan } from './write.js'
 import type { NowParts } from '../../normalise/datetime.js'
+import { withSelfKey } from './derived.js'
 
 export const PATCHABLE = ['name', 'email', 'cpf', 'birthday'] as const
 export type ClientField = typeof PATCHABLE[number] | 'phone' | 'healthInsurance' | 'location'
@@ -51,7 +52,7 @@ export function compileClientWrites (model: MappingModel, dialect: Dialect): Com
   const set = writeValues(model, write?.set, `${c.path}/write/set`)
   const fieldColumns = Object.values(writers).flatMap((w) => w?.columns ?? [])
   let insertCompiled: InsertPlan | undefined
-  const insert = () => (insertCompiled ??= insertPlan('client.insert', c, write, uniqueColumns([...fieldColumns, ...set]), dialect))
+  const insert = () => (insertCompiled ??= withSelfKey(insertPlan('client.insert', c, write, uniqueColumns([...fieldColumns, ...set]), dialect), c, set, dialect))
   const updates = new Map<string, Statement>()
   return {
     writers,

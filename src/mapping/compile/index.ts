@@ -104,7 +104,7 @@ export function writeStatements (model: MappingModel, dialect: Dialect): Stateme
   attempt(() => {
     const c = compileClientWrites(model, dialect)
     out.push(c.update([...PATCHABLE].filter((f) => c.writers[f])))
-    attempt(() => { const insert = c.insert(); out.push(...insert.key.before, insert.statement) })
+    attempt(() => { const insert = c.insert(); out.push(...insert.key.before, insert.statement, ...(insert.selfKey?.update ? [insert.selfKey.update] : [])) })
   })
   attempt(() => {
     const a = compileAppointmentWrites(model, dialect)

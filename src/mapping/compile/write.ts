@@ -10,15 +10,26 @@ import { CompileError, Scope } from './scope.js'
 import { isTextType, templateParts } from './value.js'
 import type { NowParts } from '../../normalise/datetime.js'
 import { keyMatch } from './key.js'
+import { derivedValue, isDerived, type SelfKey, type WrittenValue } from './derived.js'
 
 type WriteValueDoc = NonNullable<WriteSpecDoc['set']>[string]
 
 /** Column values to bind, by column name. */
 export type ColumnValues = Record<string, unknown>
 
+/** What the mapping itself says about a written column; the live schema fills the rest. */
+export interface ColumnDeclaration { type?: SqlTypeName, length?: number }
+
+export interface WrittenColumn {
+  column: string
+  /** The type it binds with (the mapping's, else the field's usual one). */
+  type: SqlTypeName
+  declared: ColumnDeclaration
+}
+
 /** How one interface field is written: its columns and the encoder into them. */
 export interface FieldWriter {
-  columns: { column: string, type: SqlTypeName }[]
+  columns: WrittenColumn[]
   /** undefined → the field is cleared (the mapping's first `null` sentinel, else NULL). */
   encode: (value: unknown) => ColumnValues
 }
@@ -28,8 +39,9 @@ export function fieldWriter (v: Value | undefined, type: SqlTypeName, convert: (
   if (!v) return undefined
   const none = v.nullIf?.find((s) => s !== undefined) ?? null
   const finalType = v.type ?? type
+  const declared: ColumnDeclaration = { type: v.type, length: v.length }
   const single = (column: string): FieldWriter => ({
-    columns: [{ column, type: finalType }],
+    columns: [{ column, type: finalType, declared }],
     encode: (value) => ({ [column]: value === undefined || value === null ? none : storedFromMap(v, convert(value)) })
   })
   if (v.column !== undefined && !v.column.includes('.')) return single(v.column)
@@ -38,7 +50,7 @@ export function fieldWriter (v: Value | undefined, type: SqlTypeName, convert: (
     const last = v.coalesce[v.coalesce.length - 1]
     return last.includes('.') ? undefined : single(last)
   }
-  if (v.template !== undefined) return templateWriter(v, finalType)
+  if (v.template !== undefined) return templateWriter(v, finalType, declared)
   return undefined
 }
 
@@ -50,14 +62,15 @@ function storedFromMap (v: Value, value: unknown): unknown {
 }
 
 // `{first_name} {last_name}`: words go to the parts in order, the rest to the last part.
-// Templates with other separators (an address) are read-only.
-function templateWriter (v: Value, type: SqlTypeName): FieldWriter | undefined {
+// Templates with other separators (an address) are read-only. The template's `type` and
+// `length` describe each of its columns.
+function templateWriter (v: Value, type: SqlTypeName, declared: ColumnDeclaration): FieldWriter | undefined {
   const parts = templateParts(v.template as string, v.path)
   const columns = parts.filter((p) => p.column !== undefined).map((p) => p.column as string)
   const separators = parts.filter((p) => p.text !== undefined).map((p) => p.text as string)
   if (columns.some((c) => c.includes('.')) || separators.some((s) => s.trim() !== '') || parts[0].text !== undefined) return undefined
   return {
-    columns: columns.map((column) => ({ column, type })),
+    columns: columns.map((column) => ({ column, type, declared })),
     encode (value) {
       const words = value === undefined || value === null ? [] : String(value).trim().split(/\s+/)
       const out: ColumnValues = {}
@@ -71,8 +84,10 @@ function templateWriter (v: Value, type: SqlTypeName): FieldWriter | undefined {
 }
 
 /** `set`, `states.X` and `reschedule` entries: constants, the clinic's `now`, or settings. */
-export function writeValues (model: MappingModel, entries: Record<string, WriteValueDoc> | undefined, path: string): { column: string, type: SqlTypeName, value: (now: NowParts) => unknown }[] {
-  return Object.entries(entries ?? {}).map(([column, w]) => {
+export function writeValues (model: MappingModel, entries: Record<string, WriteValueDoc> | undefined, path: string): WrittenValue[] {
+  return Object.entries(entries ?? {}).map(([column, w]): WrittenValue => {
+    // From the slot or the new row's key (derived.ts).
+    if (isDerived(w)) return derivedValue(w, column, `${path}/${column}`, (path.startsWith(model.client.path) ? model.client : model.appointment).key.type)
     if ('now' in w) return { column, type: w.now === 'date' ? 'date' as const : w.now === 'time' ? 'time' as const : 'datetime' as const, value: (now: NowParts) => now[w.now] }
     if ('setting' in w) {
       const setting = model.settings[w.setting]
@@ -141,6 +156,8 @@ export function keyPlan (table: TableModel, write: WriteSpecDoc | undefined, dia
 export interface InsertPlan {
   statement: Statement
   key: KeyPlan
+  /** Columns that hold the new row's own key (derived.ts), filled by insertRow. */
+  selfKey?: SelfKey
   /** Columns bound as inputs, `col:<name>` → type. */
   columns: { column: string, type: SqlTypeName }[]
 }
