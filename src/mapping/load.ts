@@ -29,10 +29,14 @@ export function parseMapping (text: string, file = '<mapping>'): SourceDoc {
   const lines = new LineCounter()
   const document = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true })
   if (document.errors.length > 0) {
-    throw new MappingError(document.errors.map((e) => {
-      const pos = lines.linePos(e.pos[0])
-      return { file, path: '', line: pos.line, column: pos.col, message: e.message.split('\n')[0] }
-    }))
+    // One mistake often trips several errors (an unclosed `[` is both a flow sequence and a
+    // map not ended): the first per line is the one to read, at the line that holds it.
+    const byLine = new Map<number, MappingIssue>()
+    for (const e of document.errors) {
+      const pos = lines.linePos(unclosedAt(text, e.message, e.pos[0]))
+      if (!byLine.has(pos.line)) byLine.set(pos.line, { file, path: '', line: pos.line, column: pos.col, message: e.message.split('\n')[0] })
+    }
+    throw new MappingError([...byLine.values()].slice(0, 1))
   }
   const locate = locator(document, lines)
   const doc: unknown = document.toJS()
@@ -84,14 +88,38 @@ function schemaIssues (doc: unknown, file: string, locate: SourceDoc['locate']):
   }))
 }
 
+/** An unclosed `[` or `{` is found where the next line starts; the mistake is where it opened. */
+function unclosedAt (text: string, message: string, at: number): number {
+  const bracket = /must be sufficiently indented and end with a ([\]}])/.exec(message)?.[1]
+  if (!bracket) return at
+  const open = bracket === ']' ? '[' : '{'
+  let depth = 0
+  for (let i = Math.min(at, text.length) - 1; i >= 0; i--) {
+    if (text[i] === bracket) depth++
+    else if (text[i] === open && depth-- === 0) return i
+  }
+  return at
+}
+
 function joinExpectations (messages: string[]): string {
-  const types = messages.filter((m) => m.startsWith('must be ') && !m.includes('equal'))
+  const types = messages.filter((m) => m.startsWith('must be ') && !m.includes('equal') && !m.startsWith('must be one of'))
   const rest = messages.filter((m) => !types.includes(m))
   const typeLine = types.length > 1 ? `must be ${types.map((m) => m.slice(8)).join(' or ')}` : types[0]
   return [typeLine, ...rest].filter(Boolean).join('; ')
 }
 
-function describe (e: { keyword: string, message: string, params: Record<string, unknown> }): string {
+/** The constants of the union a `…/anyOf/N` const branch belongs to, when all its branches are constants. */
+function enumAt (schemaPath: string | undefined): string[] | undefined {
+  const m = /^#(.*)\/anyOf\/\d+$/.exec(schemaPath ?? '')
+  if (!m) return undefined
+  let node: unknown = Mapping
+  for (const k of m[1].split('/').slice(1)) node = (node as Record<string, unknown> | undefined)?.[unescapePointer(k)]
+  const branches = (node as { anyOf?: { const?: unknown }[] } | undefined)?.anyOf
+  if (!branches?.every((b) => b.const !== undefined)) return undefined
+  return branches.map((b) => String(b.const))
+}
+
+function describe (e: { keyword: string, message: string, params: Record<string, unknown>, schemaPath?: string }): string {
   if (e.keyword === 'additionalProperties') {
     const extra = e.params.additionalProperties
     return `unknown key ${JSON.stringify(Array.isArray(extra) ? extra.join(', ') : extra)}`
@@ -100,6 +128,10 @@ function describe (e: { keyword: string, message: string, params: Record<string,
     const missing = e.params.requiredProperties
     return `missing ${Array.isArray(missing) ? missing.join(', ') : String(missing)}`
   }
+  // An enum is a union of constants: every branch says the same one line listing them all
+  // (taken from the schema: the validator stops reporting after a few branches).
+  const allowed = e.keyword === 'const' ? enumAt(e.schemaPath) : undefined
+  if (allowed) return `must be one of ${allowed.join(', ')}`
   if (e.keyword === 'const' || e.keyword === 'enum') {
     return `${e.message} (${JSON.stringify(e.params.allowedValue ?? e.params.allowedValues)})`
   }

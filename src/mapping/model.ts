@@ -83,7 +83,7 @@ export interface MappingModel {
   doc: MappingDoc
 }
 
-const SOURCES = ['column', 'coalesce', 'template', 'rules', 'sql', 'value'] as const
+const SOURCES = ['column', 'coalesce', 'template', 'rules', 'sql', 'value', 'minutes', 'collect'] as const
 
 export function buildModel (source: SourceDoc): MappingModel {
   const { doc } = source
@@ -187,7 +187,9 @@ export function asValue (v: ValueDoc, path: string): { value: Value, problem?: s
   const present = SOURCES.filter((s) => obj[s] !== undefined)
   const problem = present.length === 1 ? undefined
     : present.length === 0 ? `needs one of ${SOURCES.join(', ')}` : `has ${present.join(' and ')}: give exactly one source`
-  return { value: { ...obj, path }, problem }
+  const rule = (obj.rules ?? []).findIndex((r) => [r.value, r.column, r.template, r.coalesce].filter((x) => x !== undefined).length > 1)
+  const ruleProblem = rule < 0 ? undefined : `rule ${rule} has more than one outcome: give one of value, column, template, coalesce`
+  return { value: { ...obj, path }, problem: problem ?? ruleProblem }
 }
 
 export function whereList (where: WhereDoc | undefined): ConditionDoc[] {

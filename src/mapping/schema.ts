@@ -51,14 +51,26 @@ export const Join = Type.Object({
   on: Type.Record(Type.String(), Type.String(), {
     description: 'Columns of `from` → columns of this table, compared for equality.'
   }),
-  where: Type.Optional(Where)
+  where: Type.Optional(Where),
+  first: Type.Optional(Type.Object({
+    key: Type.String({ description: 'A column of the joined table unique per row (its key).' }),
+    by: Type.Optional(Type.Array(Type.Union([Type.String(), Type.Object({
+      column: Type.String(),
+      desc: Type.Optional(Type.Boolean())
+    }, { additionalProperties: false })]), { description: 'Order deciding which row is first (the key breaks ties).' }))
+  }, {
+    additionalProperties: false,
+    description: 'Of the rows matching `on` and `where`, join only the first by `by` (a person\'s preferred name): the parent row is never repeated.'
+  }))
 }, { additionalProperties: false, title: 'Join' })
 
 export const Rule = Type.Object({
   when: Type.Optional(Condition),
   value: Type.Optional(Literal),
-  column: Type.Optional(ColumnName)
-}, { additionalProperties: false, description: 'First rule whose `when` holds wins; a rule without `when` always holds.' })
+  column: Type.Optional(ColumnName),
+  template: Type.Optional(Type.String({ description: 'The outcome as text from columns, as a value\'s `template`.' })),
+  coalesce: Type.Optional(Type.Array(ColumnName, { minItems: 1, description: 'The outcome: first non-blank of these columns.' }))
+}, { additionalProperties: false, description: 'First rule whose `when` holds wins; a rule without `when` always holds. Its outcome is one of value, column, template, coalesce.' })
 
 export const DialectName = Type.Union([
   Type.Literal('mssql'), Type.Literal('sqlite'), Type.Literal('mysql'), Type.Literal('postgres')
@@ -78,6 +90,20 @@ export const ValueObject = Type.Object({
     description: 'Read-only escape hatch: a SQL expression per dialect (mssql, sqlite, mysql, postgres) over the resource\'s aliases.'
   })),
   value: Type.Optional(Literal),
+  minutes: Type.Optional(Type.Object({
+    from: ColumnName,
+    to: ColumnName
+  }, { additionalProperties: false, description: 'Minutes between two date-time columns (a slot\'s length from its start and end).' })),
+  collect: Type.Optional(Type.Object({
+    table: TableName,
+    on: Type.Record(Type.String(), Type.String(), { description: 'Columns of the resource (`COL` or `alias.COL`) → columns of `table`, compared for equality.' }),
+    where: Type.Optional(Where),
+    column: Type.String({ description: 'The column of `table` holding each value.' }),
+    by: Type.Optional(Type.Array(Type.String(), { description: 'Columns of `table` ordering the values (the first is the preferred one).' }))
+  }, {
+    additionalProperties: false,
+    description: 'Read-only: every value of `column` in the rows of a child table (phones kept as attribute rows), in the same statement; blank and repeated values are dropped. Values are listed with `|` between them, so a value holding `|` reads as two.'
+  })),
   nullIf: Type.Optional(Type.Array(Literal, { description: 'Stored values that mean "none" (\'\', \'0000-00-00\', 0, -1).' })),
   map: Type.Optional(Type.Record(Type.String(), Literal, { description: 'Stored value → interface value (used both ways for writes).' })),
   true: Type.Optional(Type.Array(Literal, { description: 'Stored values read as true (default: 1, \'S\', \'Y\', \'YES\', \'SIM\', \'T\', \'TRUE\').' })),
@@ -94,7 +120,7 @@ export const ValueObject = Type.Object({
 
 export const Value = Type.Union([ColumnName, ValueObject], {
   title: 'Value',
-  description: 'A column name, or an object with exactly one of column, coalesce, template, rules, sql, value.'
+  description: 'A column name, or an object with exactly one of column, coalesce, template, rules, sql, value, minutes, collect.'
 })
 
 const KeyPart = Type.Union([ColumnName, Type.Object({
@@ -121,7 +147,17 @@ export const WriteValue = Type.Union([
     additionalProperties: false,
     description: 'From the booked slot: `start`/`end` in `format` (datetime by default; `text`, `time`, `hhmm`, `minutes` give the hour; `date`, `int`, `dmy` the date), `length` in `unit` (minutes by default) or as a `repeat` pattern.'
   }),
-  Type.Object({ newKey: Type.Literal(true, { description: 'The key of the row being inserted (a patient who is their own guarantor).' }) }, { additionalProperties: false })
+  Type.Object({ newKey: Type.Literal(true, { description: 'The key of the row being inserted (a patient who is their own guarantor).' }) }, { additionalProperties: false }),
+  Type.Object({ uuid: Type.Literal(true, { description: 'A new random UUID (version 4) for each row written.' }) }, { additionalProperties: false }),
+  Type.Object({
+    identifier: Type.Object({
+      check: Type.Literal('luhn', { description: 'Luhn mod N over `characters` (N = their number): mod 10 with digits, OpenMRS\'s mod 30 with `0123456789ACDEFGHJKLMNPRTUVWXY`.' }),
+      characters: Type.Optional(Type.String({ minLength: 2, description: 'The alphabet, in value order (default 0123456789).' })),
+      prefix: Type.Optional(Type.String({ description: 'Text before the number (not part of the check).' })),
+      digits: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, description: 'The number left-padded with zeros to this many digits.' }))
+    }, { additionalProperties: false })
+  }, { additionalProperties: false, description: 'An identifier made from the new record\'s key followed by its check character.' }),
+  Type.Object({ state: Type.Literal(true, { description: 'The new state as stored (through the state\'s `map`).' }) }, { additionalProperties: false })
 ], { title: 'WriteValue' })
 
 export const KeyGeneration = Type.Union([
@@ -137,6 +173,21 @@ export const KeyGeneration = Type.Union([
   }, { additionalProperties: false })
 ])
 
+export const ExtraRow = Type.Object({
+  join: Type.Optional(Type.String({ description: 'A join of the resource: a row of its table is inserted, the columns of its `on` shared with the row it hangs from.' })),
+  phones: Type.Optional(Type.Integer({ minimum: 0, description: 'An entry of `phones` that collects from a child table: a row holding the phone is inserted there.' })),
+  key: Type.Optional(KeyGeneration),
+  set: Type.Optional(Type.Record(Type.String(), WriteValue, { description: 'Other columns of the row.' }))
+}, { additionalProperties: false, title: 'ExtraRow', description: 'One more row written with the resource\'s, in the same transaction: give `join` or `phones`. A `before` row\'s `key` makes the key its join\'s `on` shares (a person\'s id, which the patient row takes as its own).' })
+
+export const StatusHistory = Type.Object({
+  table: TableName,
+  key: Type.String({ description: 'The column holding the appointment\'s key.' }),
+  current: Where,
+  open: Type.Record(Type.String(), WriteValue, { description: 'Columns of the row opened for the new state (on booking too).' }),
+  close: Type.Record(Type.String(), WriteValue, { description: 'Columns set on the current row(s) when the state changes.' })
+}, { additionalProperties: false, title: 'StatusHistory', description: 'A status-history table: each state change closes the current row and opens a new one, in the same transaction.' })
+
 export const WriteSpec = Type.Object({
   key: Type.Optional(KeyGeneration),
   set: Type.Optional(Type.Record(Type.String(), WriteValue, { description: 'Columns an insert fills besides the mapped fields.' })),
@@ -146,6 +197,15 @@ export const WriteSpec = Type.Object({
     description: 'Columns written to put an appointment in each interface state.'
   })),
   reschedule: Type.Optional(Type.Record(Type.String(), WriteValue, { description: 'Extra columns written on a reschedule.' })),
+  slot: Type.Optional(Type.Object({
+    join: Type.String({ description: 'The appointment\'s join whose row is the booked time slot (its start, and the refs read through it, come from there).' })
+  }, {
+    additionalProperties: false,
+    description: 'Slot-based booking: the appointment row points at a time slot. Booking finds the slot by its start and the professional and location read through it, and writes only the pointer; rescheduling finds another slot.'
+  })),
+  before: Type.Optional(Type.Array(ExtraRow, { description: 'Rows inserted before the resource\'s own, in order (a person before the patient).' })),
+  after: Type.Optional(Type.Array(ExtraRow, { description: 'Rows inserted after it, in order (names, identifiers, phone attributes).' })),
+  history: Type.Optional(StatusHistory),
   triggers: Type.Optional(Type.Boolean({ description: 'The table has triggers. Documentation only: Ponte always inserts with OUTPUT … INTO, which SQL Server accepts on tables with triggers.' }))
 }, { additionalProperties: false, title: 'WriteSpec' })
 
@@ -209,11 +269,14 @@ const Lookup = <N extends string>(names: N[], extra: Record<string, ReturnType<t
 
 export const Professional = Lookup(['name', 'description', 'image', 'expertise', 'register'],
   { enabled: Type.Optional(Value) })
-export const Location = Lookup(['name', 'address', 'city', 'state', 'cep', 'lat', 'long'])
+// `enabled` on every lookup: a disabled one is not offered for new bookings, and is still
+// shown on the past appointments that name it.
+const Enabled = { enabled: Type.Optional(Value) }
+export const Location = Lookup(['name', 'address', 'city', 'state', 'cep', 'lat', 'long'], Enabled)
 export const Service = Lookup(['name', 'price', 'duration', 'description', 'preparation'],
   { enabled: Type.Optional(Value) })
-export const HealthInsurance = Lookup(['name', 'color'])
-export const Specialty = Lookup(['name', 'description', 'cbo'])
+export const HealthInsurance = Lookup(['name', 'color'], Enabled)
+export const Specialty = Lookup(['name', 'description', 'cbo'], Enabled)
 
 export const Relation = Type.Object({
   between: Type.Array(RefName, { minItems: 2, maxItems: 2, description: 'The two related resources.' }),

@@ -94,7 +94,17 @@ function parseCleaned(cleaned: string, opts: PhoneOptions): string | undefined {
   if (opts.defaultCountry.toUpperCase() === 'BR' && !international) {
     return brFromDomesticDigits(digits, opts.defaultAreaCode);
   }
-  return viaLibphonenumber(cleaned, opts.defaultCountry);
+  return viaLibphonenumber(cleaned, opts.defaultCountry) ?? viaItuPrefix(digits, opts.defaultCountry);
+}
+
+// '00591 74114552', '0044 20 …': the ITU's international prefix, as people write foreign
+// numbers down wherever they are. libphonenumber only strips the default country's own
+// prefix, and Brazil's is 00 + a carrier code ('0021 1 202 …', tried first above), so a
+// bare 00 + country code is read here. A Brazilian long-distance '0 XX 11 …' (trunk 0 and a
+// carrier code) never reaches this: its second digit is not 0.
+function viaItuPrefix(digits: string, country: string): string | undefined {
+  if (!digits.startsWith('00') || digits.startsWith('000')) return undefined;
+  return viaLibphonenumber(`+${digits.slice(2)}`, country);
 }
 
 function viaLibphonenumber(text: string, country: string): string | undefined {

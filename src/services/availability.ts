@@ -183,7 +183,8 @@ export class Availability {
       const id = q[name]
       if (id === undefined) continue
       const rec = snap.record(name, id)
-      if (!rec || (name === 'service' && !rec.enabled)) return new Set()
+      // A disabled service, specialty or health insurance is offered nothing new.
+      if (!rec || (name !== 'location' && !rec.enabled)) return new Set()
       // Locations restrict through the windows' rows (slotLocation), not here.
       if (name === 'location') continue
       const related = snap.related(name as EntityName, id, 'professional')
@@ -201,7 +202,8 @@ export class Availability {
     if (w.location !== undefined) {
       if (wanted !== undefined && w.location !== wanted) return null
       // A location the catalogue does not hold (closed, deleted) offers nothing.
-      if (this.compiled.model.lookups.location && !snap.record('location', w.location)) return null
+      // A disabled one (retired) neither: it still shows on the past appointments that name it.
+      if (this.compiled.model.lookups.location && !snap.record('location', w.location)?.enabled) return null
       return w.location
     }
     const related = snap.related('professional', w.professional, 'location')

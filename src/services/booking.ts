@@ -103,6 +103,8 @@ export class Booking {
     put(this.plans.slot(booked))
     for (const [name, writer] of Object.entries(this.plans.refs) as [BookingRef, NonNullable<CompiledAppointmentWrites['refs'][BookingRef]>][]) {
       const id = input[name]
+      // A ref the request leaves out keeps the mapping's `write.set` value for its column, if any (a default appointment type).
+      if (id === undefined && writer.columns.every((c) => args[`col:${c.column}`] !== undefined && args[`col:${c.column}`] !== null)) continue
       put(writer.encode(id === undefined ? undefined : bindId(id, writer.columns[0].type)))
     }
     for (const [name, joined] of Object.entries(this.plans.joinedRefs) as [BookingRef, NonNullable<CompiledAppointmentWrites['joinedRefs'][BookingRef]>][]) {
@@ -117,7 +119,10 @@ export class Booking {
     const writers = { ...this.plans.refs, ...Object.fromEntries(Object.entries(this.plans.joinedRefs).map(([k, j]) => [k, { columns: [j.column] }])) }
     const id = await requiring(writers, async () => await this.db.transaction(async (tx) => {
       await this.checkFree(tx, { date: input.date, hour: input.hour, endHour, step, professional: input.professional, client: input.client })
-      return await insertRow(tx, insert, args)
+      Object.assign(args, await this.findSlot(tx, input.date, input.hour, input))
+      const id = await insertRow(tx, insert, args)
+      await this.recordState(tx, id, this.compiled.model.states.initial, now, false)
+      return id
     }))
     return await this.appointments.get(id)
   }
@@ -142,6 +147,7 @@ export class Booking {
         await this.checkFree(tx, { date: current.date, hour: current.hour, endHour, step, professional: current.refs.professional, client: current.refs.client, except: id })
       }
       await tx.query(stateUpdate, { ...key, ...prefixed(values) })
+      await this.recordState(tx, id, state, nowIn(this.compiled.model.timezone), true)
       return `Appointment ${id} is now ${state}.`
     })
   }
@@ -173,11 +179,42 @@ export class Booking {
       const now = nowIn(timezone)
       await tx.query(this.plans.reschedule, {
         ...key,
+        ...await this.findSlot(tx, slot.date, slot.hour, current.refs),
         ...prefixed(this.plans.rescheduleValues(now, { date: slot.date, hour: slot.hour, endHour, minutes })),
         ...prefixed(this.plans.slot({ date: slot.date, hour: slot.hour, endHour, minutes }))
       })
+      if (target !== current.state) await this.recordState(tx, id, target, now, true)
       return `Appointment ${id} moved to ${slot.date} ${slot.hour}${target !== current.state ? ` and is now ${target}` : ''}.`
     })
+  }
+
+  /**
+   * Slot-based booking: the pointer to the slot starting then, of this professional (and
+   * location), as `col:` inputs; nothing where the appointment row holds its own time.
+   * Inside the transaction, after checkFree, so the slot found is the one checked free.
+   */
+  private async findSlot (tx: Querier, date: string, hour: string, refs: Partial<Record<string, string>>): Promise<Record<string, unknown>> {
+    const booking = this.plans.slotBooking
+    if (!booking) return {}
+    const wanted = booking.refs.filter((r) => refs[r] !== undefined)
+    const lookup = booking.lookup(wanted)
+    const args: Record<string, unknown> = { start: booking.start(date, hour) }
+    for (const r of wanted) args[r] = bindId(refs[r] as string, inputType(lookup, r) ?? 'text')
+    const [row] = await tx.query(lookup, args)
+    if (row?.id === undefined || row.id === null) {
+      throw new ConflictError(`No time slot starts at ${hour} on ${date}${wanted.map((r) => ` for ${r} ${refs[r]}`).join('')}: only the slots /availability offers can be booked.`)
+    }
+    return { [`col:${booking.column.column}`]: row.id }
+  }
+
+  /** The status-history rows of a state entered (history.ts): close the current one, open the new one. */
+  private async recordState (tx: Querier, id: string, state: string, now: ReturnType<typeof nowIn>, closing: boolean): Promise<void> {
+    const history = this.plans.history
+    if (!history) return
+    const key = this.keyOf(id)
+    const values = history.values(Object.values(key)[0], state, now)
+    if (closing) await tx.query(history.close, values.close)
+    await tx.query(history.open, values.open)
   }
 
   /** '9:30' is 09:30; an ISO date-time stands for its date at the clinic. */
@@ -264,7 +301,13 @@ export class Booking {
   }
 
   private refProblem (name: Exclude<BookingRef, 'client'>, id: string, snap: Snapshot): string | undefined {
-    if (name !== 'plan' && this.compiled.model.lookups[name]) return snap.record(name, id) ? undefined : `no ${name} with id "${id}"`
+    if (name !== 'plan' && this.compiled.model.lookups[name]) {
+      const rec = snap.record(name, id)
+      if (!rec) return `no ${name} with id "${id}"`
+      // Retired places and insurances take no new appointments (professionals and services
+      // keep their own rules: /availability leaves the disabled ones out).
+      return (name === 'location' || name === 'healthInsurance') && !rec.enabled ? `${name} "${id}" is not enabled for new appointments` : undefined
+    }
     if (name === 'plan' && planExists(this.compiled.model, snap, id) === false) return `no plan with id "${id}"`
     const type = this.writtenType(name)
     return type === undefined || matchesType(id, type) ? undefined : `"${id}" cannot be a ${name} id here (expected ${isIntegerType(type) ? `a whole number, as the ${type} column holds it` : 'text without surrounding spaces'})`

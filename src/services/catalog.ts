@@ -43,6 +43,9 @@ export class Catalog {
   private readonly cache: LRUCache<'snapshot', Snapshot>
   /** Why the last load failed: what a cold start with no database answers (the driver's typed 503/504). */
   private lastFailure: unknown
+  /** When the snapshot served was read (ms since the epoch), and how many loads failed: for metrics and /ready. */
+  loadedAt: number | undefined
+  failures = 0
 
   constructor (private readonly compiled: CompiledMapping, private readonly db: Database, ttlMs = compiled.model.cacheTtlSeconds * 1000) {
     this.cache = new LRUCache<'snapshot', Snapshot>({
@@ -53,9 +56,12 @@ export class Catalog {
       noDeleteOnFetchRejection: true,
       fetchMethod: async () => {
         try {
-          return await this.load()
+          const snapshot = await this.load()
+          this.loadedAt = Date.now()
+          return snapshot
         } catch (err) {
           this.lastFailure = err
+          this.failures++
           throw err
         }
       }

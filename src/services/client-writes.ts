@@ -16,6 +16,7 @@ import { keyArgs } from '../mapping/compile/key.js'
 import { writable } from './writable.js'
 import { LiveSchema } from '../db/columns.js'
 import { fitField } from './column-fit.js'
+import { insertWithRows } from './extra-rows.js'
 
 export interface NewClient {
   name: string
@@ -54,8 +55,14 @@ export class ClientWrites {
       if (!writer) continue
       for (const [column, value] of Object.entries(writer.encode(values[field as ClientField]))) args[`col:${column}`] = value
     }
+    // Fields kept in the rows written with the client's (a name row, a phone attribute).
+    const fields: Record<string, unknown> = {}
+    for (const [field, writer] of Object.entries(this.plans.rowWriters)) Object.assign(fields, writer?.encode(values[field as ClientField]))
     const insert = writable(() => this.plans.insert(), 'clients')
-    const id = await requiring(this.plans.writers, async () => await this.db.transaction(async (tx) => await insertRow(tx, insert, args)))
+    const rows = this.plans.rows
+    const writers = { ...this.plans.rowWriters, ...this.plans.writers }
+    const id = await requiring(writers, async () => await this.db.transaction(async (tx) =>
+      rows ? await insertWithRows(tx, rows, insert, args, fields, now) : await insertRow(tx, insert, args)))
     return await this.clients.get(id)
   }
 
@@ -63,17 +70,23 @@ export class ClientWrites {
     const fields = (Object.keys(patch) as ClientField[]).filter((f) => patch[f as keyof ClientPatch] !== undefined)
     const values = await this.validate(patch, false)
     const writable = fields.filter((f) => this.plans.writers[f])
-    const unwritable = fields.filter((f) => !this.plans.writers[f])
+    // Fields kept in joined rows (a name row, the person's birthdate): an UPDATE of each row.
+    const inRows = fields.filter((f) => !this.plans.writers[f] && this.plans.rowWriters[f])
+    const unwritable = fields.filter((f) => !this.plans.writers[f] && !this.plans.rowWriters[f])
     if (unwritable.length > 0) throw new NotWritableError(`This installation's mapping reads ${unwritable.join(' and ')} from something that cannot be written (an expression, a join or rules); nothing was changed.`)
     await this.clients.get(id) // 404 before anything else
     const key = keyArgs(this.compiled.model.client.key, id)
-    if (writable.length > 0 && key) {
+    if ((writable.length > 0 || inRows.length > 0) && key) {
       const args: Record<string, unknown> = { ...key }
-      for (const f of writable) {
-        for (const [column, value] of Object.entries(this.plans.writers[f]?.encode(values[f]) ?? {})) args[`col:${column}`] = value
+      for (const f of [...writable, ...inRows]) {
+        const writer = this.plans.writers[f] ?? this.plans.rowWriters[f]
+        for (const [column, value] of Object.entries(writer?.encode(values[f]) ?? {})) args[`col:${column}`] = value
       }
-      const statement = this.plans.update(writable)
-      await this.db.transaction(async (tx) => { await tx.query(statement, args) })
+      const statements = [
+        ...writable.length > 0 ? [this.plans.update(writable)] : [],
+        ...inRows.length > 0 ? writableOr501(() => this.plans.rowUpdates(inRows)) : []
+      ]
+      await this.db.transaction(async (tx) => { for (const s of statements) await tx.query(s, args) })
     }
     return await this.clients.get(id)
   }
@@ -128,13 +141,17 @@ export class ClientWrites {
     const live = await this.live.textColumns(this.compiled.model.client.table)
     const out: Partial<Record<ClientField, string>> = {}
     for (const [field, value] of Object.entries(values) as [ClientField, string][]) {
-      const writer = this.plans.writers[field]
+      const writer = this.plans.writers[field] ?? this.plans.rowWriters[field]
       const fit = writer ? fitField(writer, value, live) : { value }
       if ('problem' in fit) issues.push({ path: `/body/${field}`, message: fit.problem })
       else out[field] = fit.value as string
     }
     return out
   }
+}
+
+function writableOr501<T> (compile: () => T): T {
+  return writable(compile, 'these client fields')
 }
 
 export function describe (issues: FieldIssue[]): string {

@@ -16,6 +16,8 @@ export interface SelectSpec {
   orderBy: string[]
   /** Placeholders of the limit and offset parameters. */
   page?: { limit: string, offset: string }
+  /** Only the first row by `orderBy` (a scalar subquery choosing one child row). */
+  first?: boolean
   /** Lock the rows read (and the gaps between them) until the transaction ends. */
   lock?: boolean
 }
@@ -37,6 +39,13 @@ export interface Dialect {
   concat(parts: string[]): string
   /** Case- and accent-insensitive LIKE against a pattern already folded by the caller. */
   foldedLike(expr: string, pattern: string): string
+  /**
+   * A scalar subquery: the text of `expr` over the rows of `from` that match `where`, in
+   * `orderBy` order, joined by `LIST_SEPARATOR` (NULL when there are none).
+   */
+  textList(expr: string, from: { table: string, alias: string }, where: string[], orderBy: string[]): string
+  /** Whole minutes from one datetime expression to another. */
+  minutesBetween(from: string, to: string): string
   /** 'DD/MM/YYYY' text as 'YYYY-MM-DD' text, so it compares as a date. */
   dmyAsIso(expr: string): string
   /** Table hint that holds update locks on what a select reads ('' where the transaction already does). */
@@ -55,3 +64,6 @@ export const DIGIT_NOISE = [' ', '-', '(', ')', '.', '+', '/']
 export function digitsOnly (d: Dialect, expr: string): string {
   return DIGIT_NOISE.reduce((acc, ch) => `REPLACE(${acc}, '${ch}', '')`, d.asText(expr))
 }
+
+/** Between the values of a `textList`: printable (SQL Server's FOR XML refuses control characters). */
+export const LIST_SEPARATOR = '|'

@@ -1,4 +1,4 @@
-import type { Dialect, SelectSpec } from './dialect.js'
+import { LIST_SEPARATOR, type Dialect, type SelectSpec } from './dialect.js'
 import { renderSelectBody } from './render.js'
 
 export interface MssqlDialectOptions {
@@ -17,6 +17,8 @@ export function mssqlDialect (options: MssqlDialectOptions = {}): Dialect {
     column: (alias, column) => `${quote(alias)}.${quote(column)}`,
     placeholder: (i) => `@p${i}`,
     select (spec: SelectSpec) {
+      // TOP 1 exists on every version (2008 R2 included).
+      if (spec.first) return renderSelectBody(this, spec).replace(/^SELECT /, 'SELECT TOP 1 ') + orderBy(spec)
       return options.legacyPaging ? legacySelect(this, spec) : modernSelect(this, spec)
     },
     // LTRIM(RTRIM()) rather than TRIM(): TRIM arrived in SQL Server 2017.
@@ -27,6 +29,13 @@ export function mssqlDialect (options: MssqlDialectOptions = {}): Dialect {
     // ISNULL(x, '') + … rather than CONCAT(): CONCAT arrived in SQL Server 2012.
     concat: (parts) => parts.map((p) => `ISNULL(CAST(${p} AS NVARCHAR(4000)), N'')`).join(' + '),
     foldedLike: (e, pattern) => `LTRIM(RTRIM(CAST(${e} AS NVARCHAR(4000)))) COLLATE ${collation} LIKE ${pattern}`,
+    minutesBetween: (from, to) => `DATEDIFF(minute, ${from}, ${to})`,
+    // FOR XML PATH rather than STRING_AGG (SQL Server 2017+); TYPE … value() undoes XML escaping.
+    textList (expr, from, where, orderBy) {
+      const w = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''
+      const o = orderBy.length > 0 ? ` ORDER BY ${orderBy.join(', ')}` : ''
+      return `STUFF((SELECT N'${LIST_SEPARATOR}' + CAST(${expr} AS NVARCHAR(4000)) FROM ${from.table} ${quote(from.alias)}${w}${o} FOR XML PATH(''), TYPE).value('.', 'NVARCHAR(MAX)'), 1, 1, N'')`
+    },
     dmyAsIso: (e) => `(SUBSTRING(${e}, 7, 4) + '-' + SUBSTRING(${e}, 4, 2) + '-' + SUBSTRING(${e}, 1, 2))`,
     // Booking reads the professional's day under these hints, so two bookings of one slot
     // serialise instead of both seeing it free.

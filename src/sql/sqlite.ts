@@ -1,4 +1,4 @@
-import type { Dialect, SelectSpec } from './dialect.js'
+import { LIST_SEPARATOR, type Dialect, type SelectSpec } from './dialect.js'
 import { renderSelectBody } from './render.js'
 
 // SQLite has one namespace per database file, so a schema qualifier (`dbo.AGENDA`) is
@@ -12,7 +12,7 @@ export const sqlite: Dialect = {
   select (spec: SelectSpec) {
     const body = renderSelectBody(this, spec)
     const order = spec.orderBy.length > 0 ? ` ORDER BY ${spec.orderBy.join(', ')}` : ''
-    const page = spec.page ? ` LIMIT ${spec.page.limit} OFFSET ${spec.page.offset}` : ''
+    const page = spec.page ? ` LIMIT ${spec.page.limit} OFFSET ${spec.page.offset}` : spec.first ? ' LIMIT 1' : ''
     return body + order + page
   },
   trim: (e) => `TRIM(${e})`,
@@ -22,6 +22,13 @@ export const sqlite: Dialect = {
   concat: (parts) => parts.map((p) => `COALESCE(${p}, '')`).join(' || '),
   // ponte_fold is registered on every connection by the SQLite driver (db/sqlite.ts).
   foldedLike: (e, pattern) => `ponte_fold(${e}) LIKE ${pattern}`,
+  minutesBetween: (from, to) => `CAST(ROUND((JULIANDAY(${to}) - JULIANDAY(${from})) * 1440) AS INTEGER)`,
+  textList (expr, from, where, orderBy) {
+    const w = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''
+    const o = orderBy.length > 0 ? ` ORDER BY ${orderBy.join(', ')}` : ''
+    // The ordered inner select fixes GROUP_CONCAT's order.
+    return `(SELECT GROUP_CONCAT("v", '${LIST_SEPARATOR}') FROM (SELECT CAST(${expr} AS TEXT) AS "v" FROM ${from.table} ${quote(from.alias)}${w}${o}))`
+  },
   dmyAsIso: (e) => `(SUBSTR(${e}, 7, 4) || '-' || SUBSTR(${e}, 4, 2) || '-' || SUBSTR(${e}, 1, 2))`,
   // BEGIN IMMEDIATE already holds the database's write lock for the whole transaction.
   lockHint: '',

@@ -11,7 +11,7 @@ import {
   ABSENCE, CLOSURE, HALF_DAY, HOLDING_ROWS, HOLIDAY, NIGHT_CLOSURE, PARTIAL_ABSENCE, SCHEDULES_MAPPING, schedulesInstallation, schedulesSql
 } from '../helpers/schedules-installation.js'
 import { openInstallation } from '../../src/installation.js'
-import { checkInstallation } from '../../src/check.js'
+import { checkInstallation } from '../../src/check/index.js'
 import { scratchInstallation } from '../helpers/scratch.js'
 import { blockedOn, hourOfMinutes } from '../../src/services/slots.js'
 
@@ -130,10 +130,10 @@ t.test('ponte check reads every block source and counts what it cannot read', as
   t.teardown(async () => { await inst.close() })
   const report = await checkInstallation(inst, '2027-12-15')
   const line = (name: string) => report.lines.find((l) => l.includes(`${name}:`)) ?? ''
-  t.match(line('availability.dated'), /^✓ availability\.dated: \d+ rows/)
-  t.match(line('availability.blocks[0]'), /^✗ availability\.blocks\[0\]: 1 of 4 rows .* cannot be read/, 'the holiday row with an unreadable end is counted')
-  t.match(line('availability.blocks[1]'), /^✓ availability\.blocks\[1\]: 2 rows/)
-  t.match(line('availability.blocks[2]'), /^✓ availability\.blocks\[2\]: 2 rows/)
+  t.match(line('availability dated'), /^✓ availability dated: \d+ rows/)
+  t.match(line('availability blocks[0]'), /^✗ \S*mapping\.yaml:\d+:\d+: availability blocks\[0\]: 1 of 4 rows .* cannot be read/, 'the holiday row with an unreadable end is counted')
+  t.match(line('availability blocks[1]'), /^✓ availability blocks\[1\]: 2 rows/)
+  t.match(line('availability blocks[2]'), /^✓ availability blocks\[2\]: 2 rows/)
   t.notOk(report.ok)
 })
 
@@ -147,6 +147,11 @@ t.test('blockedOn: exact datetime blocks, the end of the day, location scope', a
   t.same(show(blockedOn('2027-12-21', '7', [across])), ['00:00-24:00'], 'a slot whose location is unknown is taken to be there')
   t.same(show(blockedOn('2027-12-25', '7', [{ from: '2027-12-25', to: '2027-12-25', start: '00:00', end: '23:59', exact: true }])), ['00:00-24:00'], '23:59 is the end of the day')
   t.same(show(blockedOn('2027-12-07', '7', [{ from: '2027-12-06', to: '2027-12-08', start: '14:00', end: '16:00' }])), ['14:00-16:00'], 'date bounds: the hours on each day')
+  const typedAsDate = { from: '2027-01-11', to: '2027-01-11', start: '00:00', end: '00:00', exact: true }
+  t.same(show(blockedOn('2027-01-11', '7', [typedAsDate])), ['00:00-24:00'], 'a date in a datetime column (midnight to the same midnight): the whole day')
+  t.same(blockedOn('2027-01-12', '7', [typedAsDate]), [], '… and only that day')
+  t.same(show(blockedOn('2027-01-11', '7', [{ ...typedAsDate, to: '2027-01-12' }])), ['00:00-24:00'], 'midnight to the next midnight: the day')
+  t.same(blockedOn('2027-01-12', '7', [{ ...typedAsDate, to: '2027-01-12' }]), [], '… ending where the next day starts')
 })
 
 t.test('the own key with an identity key: set right after the insert', async (t) => {

@@ -9,6 +9,8 @@ import { idType } from './key.js'
 import { fieldWriter, insertPlan, updatePlan, uniqueColumns, writeValues, type FieldWriter, type InsertPlan } from './write.js'
 import type { NowParts } from '../../normalise/datetime.js'
 import { withSelfKey, type WriteContext } from './derived.js'
+import { compileSlotBooking, type SlotBooking, type SlotRef } from './slot-booking.js'
+import { compileHistory, type StatusHistory } from './history.js'
 
 export const BOOKING_REFS = ['client', 'professional', 'service', 'healthInsurance', 'plan', 'location'] as const
 export type BookingRef = typeof BOOKING_REFS[number]
@@ -27,6 +29,10 @@ export interface JoinedRef {
 export interface CompiledAppointmentWrites {
   /** Compiled on first use: a table whose key Ponte cannot generate still takes state moves. */
   insert: () => InsertPlan
+  /** Slot-based booking (slot-booking.ts), where the mapping declares it. */
+  slotBooking?: SlotBooking
+  /** The status-history rows written with each state change (history.ts). */
+  history?: StatusHistory
   refs: Partial<Record<BookingRef, FieldWriter>>
   joinedRefs: Partial<Record<BookingRef, JoinedRef>>
   /** Columns for a slot (start, and end where the mapping stores one). */
@@ -44,12 +50,14 @@ export interface CompiledAppointmentWrites {
 export function compileAppointmentWrites (model: MappingModel, dialect: Dialect): CompiledAppointmentWrites {
   const a = model.appointment
   const path = `${a.path}/write`
-  const slotWriter = compileSlot(model)
+  const slotBooking = compileSlotBooking(model, dialect)
+  // Booking into a slot writes only the pointer to it: the time is the slot's.
+  const slotWriter: SlotWriter = slotBooking ? { columns: [slotBooking.column], durationColumns: [], encode: () => ({}) } : compileSlot(model)
   const refs: Partial<Record<BookingRef, FieldWriter>> = {}
   const joinedRefs: Partial<Record<BookingRef, JoinedRef>> = {}
   for (const name of BOOKING_REFS) {
     const v = a.refs[name]
-    if (!v) continue
+    if (!v || slotBooking?.refs.includes(name as SlotRef)) continue
     const type = v.type ?? keyType(model, name)
     const writer = fieldWriter(defaultColumn(v), type)
     if (writer) refs[name] = writer
@@ -89,6 +97,8 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
 
   return {
     insert,
+    slotBooking,
+    history: compileHistory(model, dialect),
     refs,
     joinedRefs,
     slot: slotWriter.encode,

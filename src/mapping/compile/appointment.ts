@@ -73,8 +73,8 @@ export function compileAppointments (mapping: MappingModel, dialect: Dialect, sh
   const hourValue = (m.start.datetime ?? m.start.hour) as Value
   const hour = hourOf(m.start.datetime ? startRead : hourValue, valueReader(hourValue, scope, cols), m.start.datetime ? 'datetime' : 'text')
   const endHour = endReader(m.end, scope, cols)
-  const state = textOf(valueReader(m.state, scope, cols))
-  const classification = m.classification && !shape.occupancy ? textOf(valueReader(m.classification, scope, cols)) : () => undefined
+  const state = textOf(valueReader(m.state, scope, cols, params))
+  const classification = m.classification && !shape.occupancy ? textOf(valueReader(m.classification, scope, cols, params)) : () => undefined
 
   // Occupancy: who and where a slot is held for, enough to check a move against the same rules
   // as a booking. Minimal lists: only the refs they are filtered by, which the service checks
@@ -87,7 +87,7 @@ export function compileAppointments (mapping: MappingModel, dialect: Dialect, sh
   const refReaders: [EntityName, Decoder<string>][] = []
   for (const name of refNames) {
     const v = m.refs[name]
-    if (v) refReaders.push([name, idOf(valueReader(v, scope, cols))])
+    if (v) refReaders.push([name, idOf(valueReader(v, scope, cols, params))])
   }
 
   // The client comes in the same statement: a LEFT JOIN on the client's key.
@@ -98,14 +98,18 @@ export function compileAppointments (mapping: MappingModel, dialect: Dialect, sh
   if (!shape.minimal && !shape.occupancy && clientRef) {
     const c = mapping.client
     const cScope = new Scope(dialect, c, 'c')
-    client = clientReader(c, cScope, cols, mapping.phone)
+    const reader = clientReader(c, cScope, cols, mapping.phone, params)
     const refType = clientRef.type ?? idType(c.key)
     const left = valueSql(clientRef, scope, params)
     const on = c.key.parts.length === 1 && isTextType(refType) === isTextType(c.key.type)
       ? `${cScope.ref(c.key.column, `${c.path}/key`)} = ${left}`
       : `${keyText(c.key, cScope, params, `${c.path}/key`)} = ${dialect.trim(dialect.asText(left))}`
-    const cWhere = cScope.where(params)
-    joins.push({ table: dialect.table(c.table), alias: 'c', on: [on, ...cWhere].join(' AND ') }, ...cScope.joins(params))
+    const cWhere = cScope.whereByReach(params)
+    // Conditions on the client's joins are selected as a flag (every join exists by then):
+    // an appointment whose client fails them is still listed, without a client.
+    const visible = cWhere.joined.length === 0 ? undefined : cols.add(`CASE WHEN ${cWhere.joined.join(' AND ')} THEN 1 ELSE 0 END`)
+    client = visible === undefined ? reader : (row) => Number(row[visible]) === 1 ? reader(row) : undefined
+    joins.push({ table: dialect.table(c.table), alias: 'c', on: [on, ...cWhere.own].join(' AND ') }, ...cScope.joins(params))
   }
 
   where.push(...scope.where(params))

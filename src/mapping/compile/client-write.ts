@@ -5,22 +5,31 @@ import type { Statement } from '../../sql/statement.js'
 import { formatCpf } from '../../normalise/cpf.js'
 import { toStoredPhone } from '../../normalise/phone.js'
 import { toStoredDate, type DateFormat } from '../../normalise/datetime.js'
-import type { MappingModel } from '../model.js'
+import type { MappingModel, Value } from '../model.js'
+import { CompileError } from './scope.js'
 import type { SqlTypeName } from '../schema.js'
 import { idType } from './key.js'
 import { fieldWriter, insertPlan, updatePlan, writeValues, uniqueColumns, type FieldWriter, type InsertPlan } from './write.js'
 import type { NowParts } from '../../normalise/datetime.js'
 import { withSelfKey } from './derived.js'
+import { compileRows, joinedFieldWriter, joinedRowUpdates, sharedKeyInsert, writtenRows, type RowsPlan } from './rows.js'
 
 export const PATCHABLE = ['name', 'email', 'cpf', 'birthday'] as const
 export type ClientField = typeof PATCHABLE[number] | 'phone' | 'healthInsurance' | 'location'
 
 export interface CompiledClientWrites {
+  /** Fields in the client's own table: written on insert and PATCH. */
   writers: Partial<Record<ClientField, FieldWriter>>
+  /** Fields in rows written with the client's (columns `alias.column`): on insert only. */
+  rowWriters: Partial<Record<ClientField, FieldWriter>>
+  /** The rows written before and after the client's own (rows.ts). */
+  rows?: RowsPlan
   /** Compiled on first use: a table whose key Ponte cannot generate can still be corrected. */
   insert: () => InsertPlan
   /** UPDATE for exactly these fields (built on first use). */
   update: (fields: ClientField[]) => Statement
+  /** UPDATEs of the joined rows holding these `rowWriters` fields, one per row (built on first use). */
+  rowUpdates: (fields: ClientField[]) => Statement[]
   /** Values of the `set` columns for an insert at `now`. */
   constants: (now: NowParts) => Record<string, unknown>
 }
@@ -49,15 +58,54 @@ export function compileClientWrites (model: MappingModel, dialect: Dialect): Com
     const type = rel.columns[1 - clientSide].type ?? (lookup ? idType(lookup.key) : 'int')
     writers[other] = fieldWriter(rel.columns[1 - clientSide], type)
   }
+  // Fields kept in rows of other tables written with the client's (rows.ts): inserts only.
+  const written = writtenRows(write)
+  const rowWriters: Partial<Record<ClientField, FieldWriter>> = {}
+  const joined = (f: ClientField, v: Value | undefined, type: SqlTypeName, convert?: (x: unknown) => unknown) => {
+    const w = writers[f] ? undefined : joinedFieldWriter(v, type, written, convert)
+    if (w) rowWriters[f] = w
+  }
+  joined('name', c.fields.name, 'ntext')
+  joined('email', c.fields.email, 'ntext')
+  joined('birthday', c.fields.birthday, dateType, (x) => toStoredDate(String(x), dateFormat, format === 'dmy' ? 'dmy' : 'iso'))
+  const phoneRow = c.phones.findIndex((p, i) => p.collect !== undefined && written.has(`phones/${i}`))
+  if (!writers.phone && phoneRow >= 0) {
+    const collect = c.phones[phoneRow].collect as NonNullable<Value['collect']>
+    const w = fieldWriter({ column: collect.column, path: `${c.phones[phoneRow].path}/collect/column` }, 'text', (x) => toStoredPhone(String(x), write?.phoneFormat ?? 'digits'))
+    if (w) rowWriters.phone = { columns: w.columns.map((x) => ({ ...x, column: `phones/${phoneRow}.${x.column}` })), encode: (v) => Object.fromEntries(Object.entries(w.encode(v)).map(([k, x]) => [`phones/${phoneRow}.${k}`, x])) }
+  }
   const set = writeValues(model, write?.set, `${c.path}/write/set`)
   const fieldColumns = Object.values(writers).flatMap((w) => w?.columns ?? [])
+  const rows = compileRows(model, c, write, Object.values(rowWriters).flatMap((w) => w?.columns ?? []), dialect)
+  const ownColumns = uniqueColumns([...fieldColumns, ...set, ...(rows?.ownLinks ?? []).map((l) => ({ column: l.column, type: c.key.type }))])
+  const sharesKey = rows?.ownLinks.some((l) => l.column === c.key.column) === true
   let insertCompiled: InsertPlan | undefined
-  const insert = () => (insertCompiled ??= withSelfKey(insertPlan('client.insert', c, write, uniqueColumns([...fieldColumns, ...set]), dialect), c, set, dialect))
+  const insert = () => {
+    if (!writers.name && !rowWriters.name) throw unwritableName(c.fields.name)
+    if (sharesKey) {
+      // The key is the one a `before` row got (a patient is a person): nothing to generate.
+      const statement = sharedKeyInsert('client.insert', c, ownColumns, dialect)
+      return (insertCompiled ??= { statement, columns: ownColumns, key: { before: [], increment: false, keyColumn: c.key.column, keyType: c.key.type } })
+    }
+    return (insertCompiled ??= withSelfKey(insertPlan('client.insert', c, write, ownColumns, dialect), c, set, dialect))
+  }
   const updates = new Map<string, Statement>()
+  const rowUpdateCache = new Map<string, Statement[]>()
   return {
     writers,
+    rowWriters,
+    rows,
     insert,
     constants: (now) => Object.fromEntries(set.map((s) => [s.column, s.value(now)])),
+    rowUpdates (fields) {
+      const key = [...fields].sort().join(',')
+      let list = rowUpdateCache.get(key)
+      if (!list) {
+        list = joinedRowUpdates(c, fields.flatMap((f) => rowWriters[f]?.columns ?? []), dialect)
+        rowUpdateCache.set(key, list)
+      }
+      return list
+    },
     update (fields) {
       const key = [...fields].sort().join(',')
       let s = updates.get(key)
@@ -69,4 +117,11 @@ export function compileClientWrites (model: MappingModel, dialect: Dialect): Com
       return s
     }
   }
+}
+
+// A client the interface could not read back by name is not created (nor an empty row
+// inserted): the name must land in a column of the client's own table.
+function unwritableName (name: Value | undefined): CompileError {
+  return new CompileError(name?.path ?? '/resources/client/fields/name',
+    'the client\'s name is not held in a plain column of the client table (it is read from a join, rules or an expression), so there is no column to register a new client\'s name in')
 }

@@ -12,35 +12,37 @@ import { dateOf, textOf, type Decoder } from './decode.js'
 import { keyMatch, keyReader, keyRefs } from './key.js'
 import { objectReader, type Row } from './entity.js'
 import { Scope } from './scope.js'
-import { Columns, valueReader, valueSql } from './value.js'
+import { Columns, valueReader, valueSql, valuesReader } from './value.js'
 
 export type ClientReader = (row: Row) => ClientT | undefined
 
 /** Adds what a client needs to `cols` and returns its reader; used alone or inside a join. */
-export function clientReader (model: ClientModel, scope: Scope, cols: Columns, phone: PhoneOptions): ClientReader {
+export function clientReader (model: ClientModel, scope: Scope, cols: Columns, phone: PhoneOptions, params: ParamList): ClientReader {
   const id = keyReader(model.key, scope, cols, `${model.path}/key`)
   const f = model.fields
-  const text = (name: string): Decoder<unknown> | undefined => f[name] ? textOf(valueReader(f[name], scope, cols)) : undefined
+  const text = (name: string): Decoder<unknown> | undefined => f[name] ? textOf(valueReader(f[name], scope, cols, params)) : undefined
   const decoders: Record<string, Decoder<unknown>> = {}
   for (const name of ['name', 'description', 'image', 'email', 'externalId']) {
     const d = text(name)
     if (d) decoders[name] = d
   }
   if (f.cpf) {
-    const read = valueReader(f.cpf, scope, cols)
+    const read = valueReader(f.cpf, scope, cols, params)
     decoders.cpf = (row) => normaliseCpf(read(row))
   }
-  if (f.birthday) decoders.birthday = dateOf(f.birthday, valueReader(f.birthday, scope, cols))
+  if (f.birthday) decoders.birthday = dateOf(f.birthday, valueReader(f.birthday, scope, cols, params))
   const fields = objectReader<ClientT>(decoders)
-  const phones = model.phones.map((p) => valueReader(p, scope, cols))
+  const phones = model.phones.map((p) => valuesReader(p, scope, cols, params))
   return (row) => {
     const clientId = id(row)
     if (clientId === undefined) return undefined
     const client = { id: clientId, name: '', ...fields(row) } as ClientT
     const all: string[] = []
     for (const read of phones) {
-      const e164 = toE164(read(row), phone)
-      if (e164 !== undefined && !all.some((p) => samePhone(p, e164))) all.push(e164)
+      for (const raw of read(row)) {
+        const e164 = toE164(raw, phone)
+        if (e164 !== undefined && !all.some((p) => samePhone(p, e164))) all.push(e164)
+      }
     }
     if (all.length > 0) {
       client.phone = all[0]
@@ -67,7 +69,7 @@ export function compileClients (mapping: MappingModel, dialect: Dialect): Compil
     const scope = new Scope(dialect, model, 't')
     const params = new ParamList(dialect)
     const cols = new Columns()
-    const read = clientReader(model, scope, cols, mapping.phone)
+    const read = clientReader(model, scope, cols, mapping.phone, params)
     const where = scope.where(params)
     const more = extra(scope, params)
     const page = more.page ? { limit: params.input('limit', 'int'), offset: params.input('offset', 'int') } : undefined

@@ -17,6 +17,10 @@ type SlotDoc = Extract<WriteValueDoc, { slot: unknown }>
 /** What a derived value is computed from. */
 export interface WriteContext {
   slot?: { date: string, hour: string, endHour?: string, minutes?: number }
+  /** The key of the record being written (for identifiers made from it). */
+  key?: unknown
+  /** The state being entered, as stored. */
+  state?: unknown
 }
 
 export interface WrittenValue {

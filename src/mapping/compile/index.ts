@@ -12,6 +12,7 @@ import { compileRelation, type CompiledEdge } from './relation.js'
 import { CompileError } from './scope.js'
 import { compileClientWrites, PATCHABLE } from './client-write.js'
 import { compileAppointmentWrites } from './appointment-write.js'
+import type { RowPlan } from './rows.js'
 
 export interface CompiledMapping {
   model: MappingModel
@@ -103,12 +104,20 @@ export function writeStatements (model: MappingModel, dialect: Dialect): Stateme
   }
   attempt(() => {
     const c = compileClientWrites(model, dialect)
-    out.push(c.update([...PATCHABLE].filter((f) => c.writers[f])))
-    attempt(() => { const insert = c.insert(); out.push(...insert.key.before, insert.statement, ...(insert.selfKey?.update ? [insert.selfKey.update] : [])) })
+    const plain = [...PATCHABLE].filter((f) => c.writers[f])
+    if (plain.length > 0) out.push(c.update(plain))
+    attempt(() => { out.push(...c.rowUpdates([...PATCHABLE].filter((f) => !c.writers[f] && c.rowWriters[f]))) })
+    const rowStatements = (rows: RowPlan[]) => rows.flatMap((r) => r.keyed ? [...r.keyed.plan.key.before, r.keyed.plan.statement] : r.statement ? [r.statement] : [])
+    attempt(() => {
+      const insert = c.insert()
+      out.push(...rowStatements(c.rows?.before ?? []), ...insert.key.before, insert.statement, ...(insert.selfKey?.update ? [insert.selfKey.update] : []), ...rowStatements(c.rows?.after ?? []))
+    })
   })
   attempt(() => {
     const a = compileAppointmentWrites(model, dialect)
     attempt(() => { const insert = a.insert(); out.push(...insert.key.before, ...Object.values(a.joinedRefs).map((j) => j.lookup), insert.statement) })
+    if (a.slotBooking) out.push(a.slotBooking.lookup([...a.slotBooking.refs]))
+    if (a.history) out.push(a.history.close, a.history.open)
     for (const state of model.states.values) attempt(() => { out.push(a.stateUpdate(state)) })
     out.push(a.reschedule)
   })

@@ -35,9 +35,9 @@ export function compileLookup (model: LookupModel, dialect: Dialect): CompiledLo
   const id = keyReader(model.key, scope, cols, `${model.path}/key`)
   const decoders: Record<string, Decoder<unknown>> = {}
   for (const [field, value] of Object.entries(model.fields)) {
-    decoders[field] = fieldDecoder(KINDS[field] ?? 'text', value, valueReader(value, scope, cols))
+    decoders[field] = fieldDecoder(KINDS[field] ?? 'text', value, valueReader(value, scope, cols, params))
   }
-  const enabled = model.enabled ? booleanOf(model.enabled, valueReader(model.enabled, scope, cols)) : () => true
+  const enabled = model.enabled ? booleanOf(model.enabled, valueReader(model.enabled, scope, cols, params)) : () => true
   const entity = objectReader<Record<string, unknown>>(decoders)
   const where = scope.where(params)
   const all: Statement = {

@@ -4,6 +4,7 @@ import type { Dialect, Join } from '../../sql/dialect.js'
 import type { ParamList } from '../../sql/statement.js'
 import type { ConditionDoc, JoinDoc } from '../schema.js'
 import { conditionSql } from './condition.js'
+import { leaves, whereList } from '../model.js'
 
 export class CompileError extends Error {
   constructor (readonly path: string, message: string) {
@@ -46,6 +47,27 @@ export class Scope {
     return this.source.where.map((c, i) => conditionSql(c, this, params, `${this.source.path}/where/${i}`))
   }
 
+  /**
+   * The base filter split by what it needs: conditions on the table's own columns, and
+   * conditions on its joins. A table that is itself LEFT JOINed (the client of an
+   * appointment) can only put the first kind in its ON: the joins the second kind reads
+   * come after it, so those are tested once every join exists (appointment.ts).
+   */
+  whereByReach (params: ParamList): { own: string[], joined: string[] } {
+    return { own: this.whereOf(params, false), joined: this.whereOf(params, true) }
+  }
+
+  /** The base filter's conditions on the table's own columns only (an UPDATE of it). */
+  ownWhere (params: ParamList): string[] {
+    return this.whereOf(params, false)
+  }
+
+  private whereOf (params: ParamList, joined: boolean): string[] {
+    return this.source.where.flatMap((c, i) => leaves(c).some((l) => l.column.includes('.')) === joined
+      ? [conditionSql(c, this, params, `${this.source.path}/where/${i}`)]
+      : [])
+  }
+
   /** LEFT JOINs for the used aliases, parents before children. Call after every ref/where. */
   joins (params: ParamList): Join[] {
     const order: string[] = []
@@ -61,14 +83,20 @@ export class Scope {
 
   private renderJoin (name: string, params: ParamList): Join {
     const j = this.source.joins[name]
-    const d = this.dialect
     const parent = j.from ? this.joinAlias(j.from) : this.alias
-    const inner = new Scope(d, { table: j.table, joins: {}, where: [], path: `${this.source.path}/joins/${name}` }, this.joinAlias(name))
-    const on = Object.entries(j.on).map(([local, remote]) => `${d.column(parent, local)} = ${d.column(inner.alias, remote)}`)
-    const extra = (j.where ? (Array.isArray(j.where) ? j.where : [j.where]) : [])
-      .map((c, i) => conditionSql(c, inner, params, `${inner.source.path}/where/${i}`))
-    return { table: d.table(j.table), alias: inner.alias, on: [...on, ...extra].join(' AND ') }
+    const path = `${this.source.path}/joins/${name}`
+    const alias = this.joinAlias(name)
+    const on = joinMatch(this.dialect, j, alias, (local) => this.dialect.column(parent, local), params, path)
+    return { table: this.dialect.table(j.table), alias, on }
   }
+
+  /** A table read by a subquery of this statement (collected child rows), under its own alias. */
+  child (table: string, path: string): Scope {
+    this.children += 1
+    return new Scope(this.dialect, { table, joins: {}, where: [], path }, `${this.alias}_s${this.children}`)
+  }
+
+  private children = 0
 
   private use (name: string): void {
     this.used.add(name)
@@ -79,4 +107,33 @@ export class Scope {
   private joinAlias (name: string): string {
     return `${this.alias}_${name}`
   }
+}
+
+/**
+ * The condition that picks a join's row(s) under `alias`: its `on` pairs (the parent's side
+ * given by `parentColumn`) and its `where`; with `first`, only the first matching row by
+ * `by` (the key breaks ties), found by a correlated subquery (TOP 1 / LIMIT 1) so the parent
+ * row is never repeated. Also what an UPDATE of that row uses (client-write.ts).
+ */
+export function joinMatch (d: Dialect, j: JoinDoc, alias: string, parentColumn: (local: string) => string, params: ParamList, path: string): string {
+  const matching = (a: string) => {
+    const scope = new Scope(d, { table: j.table, joins: {}, where: [], path }, a)
+    return [
+      ...Object.entries(j.on).map(([local, remote]) => `${parentColumn(local)} = ${d.column(a, remote)}`),
+      ...whereList(j.where).map((c, i) => conditionSql(c, scope, params, `${path}/where/${i}`))
+    ]
+  }
+  if (!j.first) return matching(alias).join(' AND ')
+  const pick = `${alias}_1`
+  const order = (j.first.by ?? []).map((b) => typeof b === 'string' ? { column: b, desc: false } : b)
+    .map((b) => `${d.column(pick, b.column)}${b.desc === true ? ' DESC' : ''}`)
+  const first = d.select({
+    columns: [{ expr: d.column(pick, j.first.key), alias: 'k' }],
+    from: { table: d.table(j.table), alias: pick },
+    joins: [],
+    where: matching(pick),
+    orderBy: [...order, d.column(pick, j.first.key)],
+    first: true
+  })
+  return `${d.column(alias, j.first.key)} = (${first})`
 }

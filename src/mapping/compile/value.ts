@@ -3,6 +3,9 @@
 // work SQL is bad at (templates with blank parts, sloppy legacy text); SQL does the
 // selective work JS cannot (filters that use the database's indexes).
 import type { ParamList } from '../../sql/statement.js'
+import { LIST_SEPARATOR } from '../../sql/dialect.js'
+import { dayNumber, minutesOf as minutesOfHour, readDate, readHour } from '../../normalise/datetime.js'
+import { whereList } from '../model.js'
 import type { LiteralValue, SqlTypeName } from '../schema.js'
 import type { Value } from '../model.js'
 import { bindLiteral, conditionSql, conditionTest } from './condition.js'
@@ -44,15 +47,18 @@ export function valueSql (v: Value, scope: Scope, params: ParamList): string {
     const rules = cut < 0 ? v.rules : v.rules.slice(0, cut + 1)
     // SQL Server types a CASE by its branches: text and numbers mixed would make it convert
     // every text branch to a number and fail, so a CASE with any text literal is all text.
-    const textual = rules.some((r) => typeof r.value === 'string')
+    const textual = rules.some((r) => typeof r.value === 'string' || r.template !== undefined || r.coalesce !== undefined)
     const branches = rules.map((r, i) => {
-      const then = r.column !== undefined
+      const outcome = ruleOutcome(r, v.path, i)
+      const then = outcome ? valueSql(outcome, scope, params) : r.column !== undefined
         ? (textual ? d.asText(scope.ref(r.column, `${v.path}/rules/${i}/column`)) : scope.ref(r.column, `${v.path}/rules/${i}/column`))
         : r.value !== undefined ? bindLiteral(textual ? String(r.value) : r.value, params) : 'NULL'
       return r.when ? `WHEN ${conditionSql(r.when, scope, params, `${v.path}/rules/${i}/when`)} THEN ${then}` : `ELSE ${then}`
     })
     expr = branches[0].startsWith('ELSE') ? branches[0].slice(5) : `CASE ${branches.join(' ')} END`
   } else if (v.sql) expr = sqlEscape(v, scope)
+  else if (v.collect) expr = collectSql(v, scope, params)
+  else if (v.minutes) expr = d.minutesBetween(scope.ref(v.minutes.from, `${v.path}/minutes/from`), scope.ref(v.minutes.to, `${v.path}/minutes/to`))
   else expr = bindLiteral(v.value as LiteralValue, params)
 
   if (v.map) {
@@ -65,6 +71,34 @@ export function valueSql (v: Value, scope: Scope, params: ParamList): string {
   return expr
 }
 
+// Child rows as one text in the parent's row: the parent is never repeated, and the list
+// costs no extra round trip.
+function collectSql (v: Value, scope: Scope, params: ParamList): string {
+  const c = v.collect as NonNullable<Value['collect']>
+  const child = scope.child(c.table, `${v.path}/collect`)
+  const d = scope.dialect
+  const match = [
+    ...Object.entries(c.on).map(([local, remote]) => `${scope.ref(local, `${v.path}/collect/on`)} = ${d.column(child.alias, remote)}`),
+    ...whereList(c.where).map((w, i) => conditionSql(w, child, params, `${v.path}/collect/where/${i}`))
+  ]
+  return d.textList(d.column(child.alias, c.column), { table: d.table(c.table), alias: child.alias }, match, (c.by ?? []).map((b) => d.column(child.alias, b)))
+}
+
+/** Every value a `collect` source holds (a plain value: itself, if not blank). */
+export function valuesReader (v: Value, scope: Scope, cols: Columns, params: ParamList): (row: Row) => unknown[] {
+  if (!v.collect) {
+    const read = valueReader(v, scope, cols)
+    return (row) => { const x = read(row); return x === undefined || x === null ? [] : [x] }
+  }
+  const key = cols.add(collectSql(v, scope, params))
+  return (row) => splitList(row[key])
+}
+
+function splitList (x: unknown): string[] {
+  if (x === null || x === undefined) return []
+  return String(x).split(LIST_SEPARATOR).map((s) => s.trim()).filter((s) => s !== '')
+}
+
 function sqlEscape (v: Value, scope: Scope): string {
   const text = (v.sql as Record<string, string>)[scope.dialect.name] ?? (v.sql as Record<string, string>).default
   if (text === undefined) throw new CompileError(`${v.path}/sql`, `no SQL given for the ${scope.dialect.name} dialect`)
@@ -74,7 +108,7 @@ function sqlEscape (v: Value, scope: Scope): string {
 
 // ---- JS ----
 
-export function valueReader (v: Value, scope: Scope, cols: Columns): Reader {
+export function valueReader (v: Value, scope: Scope, cols: Columns, params?: ParamList): Reader {
   const column = (name: string, path = v.path): Reader => {
     const key = cols.add(scope.ref(name, path))
     return (row) => row[key]
@@ -92,9 +126,14 @@ export function valueReader (v: Value, scope: Scope, cols: Columns): Reader {
     }
   } else if (v.template !== undefined) read = templateReader(v, column)
   else if (v.rules) {
+    const rulesOut = (r: Rule, i: number): Reader => {
+      const outcome = ruleOutcome(r, v.path, i)
+      if (outcome) return valueReader(outcome, scope, cols, params)
+      return r.column !== undefined ? column(r.column, `${v.path}/rules/${i}/column`) : () => r.value
+    }
     const rules = v.rules.map((r, i) => ({
       test: r.when ? conditionTest(r.when, (name) => cols.add(scope.ref(name, `${v.path}/rules/${i}/when`))) : () => true,
-      out: r.column !== undefined ? column(r.column, `${v.path}/rules/${i}/column`) : () => r.value
+      out: rulesOut(r, i)
     }))
     read = (row) => {
       for (const r of rules) if (r.test(row)) return r.out(row)
@@ -103,11 +142,40 @@ export function valueReader (v: Value, scope: Scope, cols: Columns): Reader {
   } else if (v.sql) {
     const key = cols.add(sqlEscape(v, scope))
     read = (row) => row[key]
+  } else if (v.minutes) {
+    const from = column(v.minutes.from, `${v.path}/minutes/from`)
+    const to = column(v.minutes.to, `${v.path}/minutes/to`)
+    read = (row) => minutesBetween(from(row), to(row))
+  } else if (v.collect) {
+    // As a single value: the first one collected (the list is for `phones`).
+    if (!params) throw new CompileError(`${v.path}/collect`, 'a collected value cannot be read here: use it in `phones` or a field of clients and lookups')
+    const all = valuesReader(v, scope, cols, params)
+    read = (row) => all(row)[0]
   } else {
     const constant = v.value
     read = () => constant
   }
   return withConverters(v, read)
+}
+
+type Rule = NonNullable<Value['rules']>[number]
+
+/** A rule whose outcome is itself composed (a template, a coalesce), as a value of its own. */
+function ruleOutcome (r: Rule, path: string, i: number): Value | undefined {
+  if (r.template !== undefined) return { template: r.template, path: `${path}/rules/${i}/template` }
+  if (r.coalesce !== undefined) return { coalesce: r.coalesce, path: `${path}/rules/${i}/coalesce` }
+  return undefined
+}
+
+function minutesBetween (from: unknown, to: unknown): number | undefined {
+  const at = (x: unknown): number | undefined => {
+    const date = readDate(x, 'datetime')
+    const hour = readHour(x, 'datetime')
+    return date === undefined || hour === undefined ? undefined : dayNumber(date) * 1440 + minutesOfHour(hour)
+  }
+  const a = at(from)
+  const b = at(to)
+  return a === undefined || b === undefined ? undefined : b - a
 }
 
 function withConverters (v: Value, read: Reader): Reader {

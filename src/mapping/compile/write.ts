@@ -1,6 +1,7 @@
 // The write side of the mapping: which columns an interface field is stored in, how a value
 // is encoded back into the legacy format, the constant columns an insert must fill, and how
 // the installation makes keys. Every statement is compiled once; values only bind.
+import { randomUUID } from 'node:crypto'
 import type { Dialect } from '../../sql/dialect.js'
 import { ParamList, type Statement } from '../../sql/statement.js'
 import type { LiteralValue, SqlTypeName, WriteSpecDoc } from '../schema.js'
@@ -10,7 +11,8 @@ import { CompileError, Scope } from './scope.js'
 import { isTextType, templateParts } from './value.js'
 import type { NowParts } from '../../normalise/datetime.js'
 import { keyMatch } from './key.js'
-import { derivedValue, isDerived, type SelfKey, type WrittenValue } from './derived.js'
+import { derivedValue, isDerived, type SelfKey, type WriteContext, type WrittenValue } from './derived.js'
+import { identifierMaker } from './identifier.js'
 
 type WriteValueDoc = NonNullable<WriteSpecDoc['set']>[string]
 
@@ -89,6 +91,12 @@ export function writeValues (model: MappingModel, entries: Record<string, WriteV
     // From the slot or the new row's key (derived.ts).
     if (isDerived(w)) return derivedValue(w, column, `${path}/${column}`, (path.startsWith(model.client.path) ? model.client : model.appointment).key.type)
     if ('now' in w) return { column, type: w.now === 'date' ? 'date' as const : w.now === 'time' ? 'time' as const : 'datetime' as const, value: (now: NowParts) => now[w.now] }
+    if ('uuid' in w) return { column, type: 'text' as const, value: () => randomUUID() }
+    if ('identifier' in w) {
+      const make = identifierMaker(w.identifier, `${path}/${column}/identifier`)
+      return { column, type: 'text' as const, value: (_now: NowParts, c?: WriteContext) => c?.key === undefined || c.key === null ? null : make(String(c.key)) }
+    }
+    if ('state' in w) return { column, type: 'text' as const, value: (_now: NowParts, c?: WriteContext) => c?.state ?? null }
     if ('setting' in w) {
       const setting = model.settings[w.setting]
       if (setting === undefined) throw new CompileError(`${path}/${column}/setting`, `no setting called \`${w.setting}\` under settings`)
@@ -166,6 +174,7 @@ export interface InsertPlan {
 export function insertPlan (name: string, table: TableModel, write: WriteSpecDoc | undefined, columns: { column: string, type: SqlTypeName }[], dialect: Dialect): InsertPlan {
   const key = keyPlan(table, write, dialect)
   const all = key.returning ? columns.filter((c) => c.column !== key.keyColumn) : uniqueColumns([{ column: key.keyColumn, type: key.keyType }, ...columns])
+  if (all.length === 0) throw new CompileError(`${table.path}/write`, `nothing to insert into ${table.table}: no mapped field is a plain column of it and \`write.set\` names none`)
   const params = new ParamList(dialect)
   const values = all.map((c) => params.input(`col:${c.column}`, c.type))
   return {
@@ -180,7 +189,9 @@ export function updatePlan (name: string, table: TableModel, columns: { column: 
   const scope = new Scope(dialect, { ...table, joins: {} }, 't')
   const params = new ParamList(dialect)
   const sets = uniqueColumns(columns).map((c) => ({ column: c.column, value: params.input(`col:${c.column}`, c.type) }))
-  const where = [keyMatch(table.key, scope, params, `${table.path}/key`), ...scope.where(params)]
+  // Conditions on joins cannot be said in an UPDATE of the table alone; the caller has just
+  // read the row through the whole filter (a 404 otherwise), so its own columns' part is kept.
+  const where = [keyMatch(table.key, scope, params, `${table.path}/key`), ...scope.ownWhere(params)]
   return { name, sql: dialect.update(table.table, 't', sets, where), params: params.params }
 }
 

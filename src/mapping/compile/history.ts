@@ -1,0 +1,53 @@
+// A status-history table beside the appointment's own state column: every state change closes
+// the current history row(s) and opens one for the new state, in the state change's
+// transaction; a booking opens the first one.
+import type { Dialect } from '../../sql/dialect.js'
+import { ParamList, type Statement } from '../../sql/statement.js'
+import type { MappingModel } from '../model.js'
+import { whereList } from '../model.js'
+import type { NowParts } from '../../normalise/datetime.js'
+import { Scope } from './scope.js'
+import { uniqueColumns, writeValues } from './write.js'
+
+export interface StatusHistory {
+  /** UPDATE of the appointment's current rows; inputs `key` and `col:<column>`. */
+  close: Statement
+  /** INSERT of the new row; inputs `col:<column>` (the appointment's key among them). */
+  open: Statement
+  /** The inputs of each statement for an appointment entering `state` at `now`. */
+  values: (key: unknown, state: string, now: NowParts) => { close: Record<string, unknown>, open: Record<string, unknown> }
+}
+
+export function compileHistory (model: MappingModel, dialect: Dialect): StatusHistory | undefined {
+  const a = model.appointment
+  const h = a.write?.history
+  if (!h) return undefined
+  const path = `${a.path}/write/history`
+  const keyType = a.key.type
+  const open = writeValues(model, h.open, `${path}/open`)
+  const close = writeValues(model, h.close, `${path}/close`)
+
+  const scope = new Scope(dialect, { table: h.table, joins: {}, where: whereList(h.current), path: `${path}/current` }, 'h')
+  const up = new ParamList(dialect)
+  const sets = uniqueColumns(close).map((c) => ({ column: c.column, value: up.input(`col:${c.column}`, c.type) }))
+  const where = [`${dialect.column('h', h.key)} = ${up.input('key', keyType)}`, ...scope.where(up)]
+  const closeStatement = { name: 'appointment.history.close', sql: dialect.update(h.table, 'h', sets, where), params: up.params }
+
+  const ins = new ParamList(dialect)
+  const columns = uniqueColumns([{ column: h.key, type: keyType }, ...open])
+  const openStatement = { name: 'appointment.history.open', sql: dialect.insert(h.table, columns.map((c) => c.column), columns.map((c) => ins.input(`col:${c.column}`, c.type))), params: ins.params }
+
+  const stored = (state: string): unknown => {
+    const entry = Object.entries(a.state.map ?? {}).find(([, out]) => out === state)
+    return entry ? entry[0] : state
+  }
+  return {
+    close: closeStatement,
+    open: openStatement,
+    values (key, state, now) {
+      const context = { key, state: stored(state) }
+      const inputs = (list: typeof open) => Object.fromEntries(list.map((w) => [`col:${w.column}`, w.value(now, context)]))
+      return { close: { key, ...inputs(close) }, open: { [`col:${h.key}`]: key, ...inputs(open) } }
+    }
+  }
+}

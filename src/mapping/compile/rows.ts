@@ -1,0 +1,162 @@
+// Multi-table inserts: a record of a normalised schema is several rows (a person, then the
+// patient sharing its key, then a name, an identifier and a phone attribute). The mapping
+// lists the rows written `before` and `after` the resource's own; each is a join of the
+// resource (or a `phones` entry collecting from a child table), and the columns of its `on`
+// carry the shared keys from the rows written earlier — so no key is ever written twice by hand.
+import type { Dialect } from '../../sql/dialect.js'
+import { ParamList, type Statement } from '../../sql/statement.js'
+import type { MappingModel, TableModel, Value } from '../model.js'
+import type { SqlTypeName, WriteSpecDoc } from '../schema.js'
+import { CompileError, joinMatch, Scope } from './scope.js'
+import { keyMatch } from './key.js'
+import { fieldWriter, insertPlan, uniqueColumns, writeValues, type FieldWriter, type InsertPlan } from './write.js'
+import type { WrittenValue } from './derived.js'
+
+/** The resource's own row in `links`. */
+export const OWN_ROW = ''
+
+/** A column filled with a value of a row written before: `from` ('' = the resource row) and its column. */
+export interface Link { column: string, from: string, fromColumn: string }
+
+export interface RowPlan {
+  /** The join alias, or `phones/<i>`. */
+  name: string
+  links: Link[]
+  set: WrittenValue[]
+  /** With a generated key: the insert (insertRow) and the column the key lands in. */
+  keyed?: { plan: InsertPlan, column: string }
+  /** Without: a plain INSERT of every column from `col:<name>` inputs. */
+  statement?: Statement
+  columns: { column: string, type: SqlTypeName }[]
+}
+
+export interface RowsPlan {
+  before: RowPlan[]
+  after: RowPlan[]
+  /** Columns of the resource row taken from `before` rows (the shared key among them). */
+  ownLinks: Link[]
+}
+
+type Row = NonNullable<WriteSpecDoc['before']>[number]
+
+/** Where a value's columns live: `alias.col` columns of one row alias, else undefined. */
+function aliasOf (v: Value): string | undefined {
+  const cols = v.column !== undefined ? [v.column] : v.template !== undefined ? [...v.template.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1].trim()) : []
+  const heads = new Set(cols.map((c) => c.includes('.') ? c.slice(0, c.indexOf('.')) : OWN_ROW))
+  return heads.size === 1 ? [...heads][0] : undefined
+}
+
+/**
+ * A field read from a written join (`name.given_name`): its writer, with columns named
+ * `alias.column` so the caller routes them to that row. undefined when not such a field.
+ */
+export function joinedFieldWriter (v: Value | undefined, type: SqlTypeName, written: Set<string>, convert?: (x: unknown) => unknown): FieldWriter | undefined {
+  if (!v) return undefined
+  const alias = aliasOf(v)
+  if (alias === undefined || alias === OWN_ROW || !written.has(alias)) return undefined
+  const strip = (c: string) => c.slice(alias.length + 1)
+  const local: Value = { ...v, column: v.column !== undefined ? strip(v.column) : undefined, template: v.template?.replace(/\{([^{}]+)\}/g, (_, c: string) => `{${strip(c.trim())}}`) }
+  const w = fieldWriter(local, type, convert)
+  if (!w) return undefined
+  return {
+    columns: w.columns.map((c) => ({ ...c, column: `${alias}.${c.column}` })),
+    encode: (value) => Object.fromEntries(Object.entries(w.encode(value)).map(([c, x]) => [`${alias}.${c}`, x]))
+  }
+}
+
+/** The aliases of the extra rows a write declares. */
+export function writtenRows (write: WriteSpecDoc | undefined): Set<string> {
+  return new Set([...write?.before ?? [], ...write?.after ?? []].map(rowName))
+}
+
+function rowName (r: Row): string {
+  return r.join ?? `phones/${r.phones ?? 0}`
+}
+
+/**
+ * Plans the extra rows of `table`'s write. `fieldColumns` are the field writers' columns,
+ * `alias.column` for those of extra rows.
+ */
+export function compileRows (model: MappingModel, table: TableModel & { phones?: Value[] }, write: WriteSpecDoc | undefined,
+  fieldColumns: { column: string, type: SqlTypeName }[], dialect: Dialect): RowsPlan | undefined {
+  if (!write?.before?.length && !write?.after?.length) return undefined
+  const path = `${table.path}/write`
+  const ownLinks: Link[] = []
+  const done = new Set<string>([OWN_ROW])
+  const plan = (r: Row, i: number, when: 'before' | 'after'): RowPlan => {
+    const at = `${path}/${when}/${i}`
+    const name = rowName(r)
+    let target: { table: string, on: Record<string, string>, from?: string }
+    if (r.join !== undefined) {
+      const j = table.joins[r.join]
+      if (!j) throw new CompileError(`${at}/join`, `no join called \`${r.join}\` in ${table.path}/joins`)
+      target = { table: j.table, on: j.on, from: j.from }
+    } else {
+      const c = table.phones?.[r.phones ?? 0]?.collect
+      if (!c) throw new CompileError(`${at}/phones`, `phones/${r.phones ?? 0} does not collect from a child table`)
+      target = { table: c.table, on: c.on }
+    }
+    const links: Link[] = []
+    for (const [local, remote] of Object.entries(target.on)) {
+      // `local` belongs to the row this one hangs from: a join's parent, or a column path.
+      const dot = local.indexOf('.')
+      const parent = target.from ?? (dot >= 0 ? local.slice(0, dot) : OWN_ROW)
+      const parentColumn = dot >= 0 && target.from === undefined ? local.slice(dot + 1) : local
+      if (when === 'before' && parent === OWN_ROW) ownLinks.push({ column: parentColumn, from: name, fromColumn: remote })
+      else if (done.has(parent)) links.push({ column: remote, from: parent, fromColumn: parentColumn })
+      else throw new CompileError(at, `\`${name}\` hangs from \`${parent}\`, which is not written before it`)
+    }
+    const set = writeValues(model, r.set, `${at}/set`)
+    const prefix = `${name}.`
+    const fields = fieldColumns.filter((c) => c.column.startsWith(prefix)).map((c) => ({ ...c, column: c.column.slice(prefix.length) }))
+    const columns = uniqueColumns([...links.map((l) => ({ column: l.column, type: 'int' as SqlTypeName })), ...fields, ...set])
+    done.add(name)
+    if (r.key) {
+      const keyColumn = Object.values(target.on)[0]
+      const rowTable: TableModel = { table: target.table, key: { column: keyColumn, type: 'int', parts: [{ column: keyColumn, type: 'int' }], separator: '-' }, where: [], joins: {}, path: at }
+      return { name, links, set, columns, keyed: { plan: insertPlan(`${table.path.split('/').pop() ?? 'row'}.${name}.insert`, rowTable, { key: r.key }, columns, dialect), column: keyColumn } }
+    }
+    if (columns.length === 0) throw new CompileError(at, `nothing to insert into ${target.table}`)
+    const params = new ParamList(dialect)
+    const values = columns.map((c) => params.input(`col:${c.column}`, c.type))
+    const statement = { name: `${table.path.split('/').pop() ?? 'row'}.${name}.insert`, sql: dialect.insert(target.table, columns.map((c) => c.column), values), params: params.params }
+    return { name, links, set, columns, statement }
+  }
+  const before = (write.before ?? []).map((r, i) => plan(r, i, 'before'))
+  const after = (write.after ?? []).map((r, i) => plan(r, i, 'after'))
+  return { before, after, ownLinks }
+}
+
+/** The resource row's INSERT when its key comes from a `before` row: every column an input, no key generation. */
+export function sharedKeyInsert (name: string, table: TableModel, columns: { column: string, type: SqlTypeName }[], dialect: Dialect): Statement {
+  const params = new ParamList(dialect)
+  const all = uniqueColumns(columns)
+  return { name, sql: dialect.insert(table.table, all.map((c) => c.column), all.map((c) => params.input(`col:${c.column}`, c.type))), params: params.params }
+}
+
+/**
+ * PATCH of fields kept in joined rows: one UPDATE per join, of the very row the reads show
+ * (the same `on`, `where` and `first` as the join), found from the client's key. Inputs:
+ * `id` (keyArgs) and `col:<alias>.<column>`.
+ */
+export function joinedRowUpdates (table: TableModel, columns: { column: string, type: SqlTypeName }[], dialect: Dialect): Statement[] {
+  const byAlias = new Map<string, { column: string, type: SqlTypeName }[]>()
+  for (const c of uniqueColumns(columns)) {
+    const alias = c.column.slice(0, c.column.indexOf('.'))
+    byAlias.set(alias, [...byAlias.get(alias) ?? [], c])
+  }
+  return [...byAlias].map(([alias, cols]) => {
+    const j = table.joins[alias]
+    const path = `${table.path}/joins/${alias}`
+    if (!j || j.from !== undefined) throw new CompileError(path, `\`${alias}\` must hang from the ${table.table} table itself for its fields to be corrected`)
+    const params = new ParamList(dialect)
+    const sets = cols.map((c) => ({ column: c.column.slice(alias.length + 1), value: params.input(`col:${c.column}`, c.type) }))
+    // The parent's side of the join, for this client: its key itself, or the column read by key.
+    const own = new Scope(dialect, { table: table.table, joins: {}, where: [], path: table.path }, 'p')
+    const parentColumn = (local: string): string => table.key.parts.length === 1 && local === table.key.column
+      ? params.input('id', table.key.type)
+      : `(${dialect.select({ columns: [{ expr: own.ref(local, path), alias: 'v' }], from: { table: dialect.table(table.table), alias: 'p' }, joins: [], where: [keyMatch(table.key, own, params, `${table.path}/key`)], orderBy: [] })})`
+    const where = joinMatch(dialect, j, 'j', parentColumn, params, path)
+    return { name: `client.update.${alias}`, sql: dialect.update(j.table, 'j', sets, [where]), params: params.params }
+  })
+}
