@@ -1,12 +1,10 @@
-// `ponte <command>`: the clinic-IT toolkit around the server.
-//   serve                       start the HTTP server (same as npm start)
-//   check    [-m MAP] [-d URL]  validate a mapping; with a database, run every statement against it
-//   explain  [-m MAP] [--dialect mssql|mssql-2008|sqlite]   print every compiled statement
-//   schema                      print the mapping language's JSON Schema
-//   fixtures load FIXTURE DB    write a SQLite database from a fixture file
-import { parseArgs } from 'node:util'
-import { resolve } from 'node:path'
-import { loadMapping, openInstallation, openSample } from './installation.js'
+// `ponte <command>`: the clinic-IT toolkit around the server (commander; `ponte help <command>`).
+// Exit codes, for scripts: 0 done / clean, 1 problems found (or the command failed),
+// 2 wrong usage or the database cannot be reached.
+import { join, resolve } from 'node:path'
+import { Command, CommanderError, Option } from 'commander'
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
+import { loadMapping, openInstallation, openSample, sampleFixture, type Installation } from './installation.js'
 import { compileMapping } from './mapping/compile/index.js'
 import { renderStatement } from './mapping/explain.js'
 import { mappingJsonSchemaText } from './mapping/json-schema.js'
@@ -16,7 +14,16 @@ import { sqlite } from './sql/sqlite.js'
 import type { Dialect } from './sql/dialect.js'
 import { createSqliteFromFixture } from './fixtures/load.js'
 import { SAMPLE_MAPPING } from './config.js'
-import { checkInstallation } from './check.js'
+import { checkInstallation } from './check/index.js'
+import { runConformance } from './toolkit/conformance/run.js'
+import { draftMapping } from './toolkit/init.js'
+import { connect, parseSqliteUrl } from './db/connect.js'
+import { dumpFixture } from './toolkit/fixtures/dump.js'
+import { replay } from './toolkit/capture/replay.js'
+import { httpSender } from './toolkit/conformance/http.js'
+import { readCatalog } from './db/columns.js'
+import type { Database } from './db/database.js'
+import { parseMapping } from './mapping/load.js'
 
 const DIALECTS: Record<string, Dialect> = {
   mssql: mssqlDialect(),
@@ -24,59 +31,209 @@ const DIALECTS: Record<string, Dialect> = {
   sqlite
 }
 
-async function main (argv: string[]): Promise<number> {
-  const [command, ...rest] = argv
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: {
-      mapping: { type: 'string', short: 'm' },
-      database: { type: 'string', short: 'd' },
-      dialect: { type: 'string' }
-    }
-  })
-  const mapping = resolve(values.mapping ?? process.env.MAPPING ?? SAMPLE_MAPPING)
-  switch (command) {
-    case 'serve':
-      await import('./server.js')
-      return -1
-    case 'schema':
-      process.stdout.write(mappingJsonSchemaText())
-      return 0
-    case 'explain': {
-      const dialect = DIALECTS[values.dialect ?? 'mssql']
-      if (!dialect) throw new UsageError(`unknown dialect "${values.dialect}" (mssql, mssql-2008, sqlite)`)
-      const compiled = compileMapping(loadMapping(mapping), dialect)
-      process.stdout.write(compiled.statements().map(renderStatement).join('\n'))
-      return 0
-    }
-    case 'check': {
-      const url = values.database ?? process.env.DATABASE_URL
-      const inst = url ? await openInstallation(mapping, url) : await openSample(mapping)
-      try {
-        const report = await checkInstallation(inst)
-        process.stdout.write(report.lines.join('\n') + '\n')
-        return report.ok ? 0 : 1
-      } finally {
-        await inst.close()
-      }
-    }
-    case 'fixtures': {
-      const [sub, fixture, db] = positionals
-      if (sub !== 'load' || !fixture || !db) throw new UsageError('usage: ponte fixtures load FIXTURE.json DATABASE.db')
-      createSqliteFromFixture(resolve(fixture), resolve(db))
-      process.stdout.write(`wrote ${db}\n`)
-      return 0
-    }
-    default:
-      throw new UsageError('usage: ponte serve | check [-m MAPPING] [-d DATABASE_URL] | explain [-m MAPPING] [--dialect mssql|mssql-2008|sqlite] | schema | fixtures load FIXTURE DB')
+/** Usage mistakes: one line, exit 2. */
+class UsageError extends Error {}
+/** The database cannot be reached: exit 2, so a script can tell it from a mapping with problems. */
+class UnreachableError extends Error {}
+
+const mappingOption = () => new Option('-m, --mapping <file>', 'the mapping file (default: $MAPPING, else the bundled sample)')
+const databaseOption = () => new Option('-d, --db <url>', 'the clinic database (default: $DATABASE_URL, else a fresh copy of the sample)')
+
+function mappingPath (given?: string): string {
+  return resolve(given ?? process.env.MAPPING ?? SAMPLE_MAPPING)
+}
+
+async function open (mapping: string, url: string | undefined): Promise<Installation> {
+  loadMapping(mapping) // a mistake in the file itself is reported as such (exit 1), before any database
+  if (!url && !existsSync(sampleFixture(mapping))) throw new UsageError('no database: give --db URL or set DATABASE_URL')
+  try {
+    return url ? await openInstallation(mapping, url, undefined, { structural: 'skip' }) : await openSample(mapping, { structural: 'skip' })
+  } catch (err) {
+    if (err instanceof MappingError) throw err
+    throw new UnreachableError(`cannot open the database: ${(err as Error).message}`)
   }
 }
 
-class UsageError extends Error {}
+/** `done(code)`: what the command found (1: problems); main returns it as the exit code. */
+export function program (done: (code: number) => void = () => {}): Command {
+  const cli = new Command('ponte')
+    .description('Ponte: the Scheduling Integration Interface over a clinic\'s legacy SQL database')
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({ outputError: (text, write) => write(`${text.trim().replace(/^error: /, 'ponte: ')} (see ponte --help)\n`) })
 
-main(process.argv.slice(2)).then((code) => { if (code >= 0) process.exitCode = code }, (err: unknown) => {
-  if (err instanceof MappingError || err instanceof UsageError) process.stderr.write(`${err.message}\n`)
-  else process.stderr.write(`${err instanceof Error ? err.stack ?? err.message : String(err)}\n`)
-  process.exitCode = err instanceof UsageError ? 2 : 1
-})
+  cli.command('serve')
+    .description('start the HTTP server (same as npm start; configured by the environment)')
+    .action(async () => { await import('./server.js'); return await new Promise<never>(() => {}) })
+
+  cli.command('check')
+    .description('check a mapping against the live database: tables, columns and converters, every statement (writes rolled back), the stored data')
+    .addOption(mappingOption())
+    .addOption(databaseOption())
+    .option('--json', 'print the findings as JSON (for scripts)')
+    .option('--today <date>', 'the day the data checks centre on (YYYY-MM-DD; default: today at the clinic)')
+    .addOption(new Option('--budget <seconds>', 'time for the data scans').default('60').argParser(positiveInt('--budget')))
+    .option('--quiet', 'no progress on stderr')
+    .action(async (o: { mapping?: string, db?: string, json?: boolean, today?: string, budget: string | number, quiet?: boolean }) => {
+      if (o.today !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(o.today)) throw new UsageError(`--today: "${o.today}" is not a date (YYYY-MM-DD)`)
+      const inst = await open(mappingPath(o.mapping), o.db ?? process.env.DATABASE_URL)
+      try {
+        const progress = o.quiet || o.json || !process.stderr.isTTY ? undefined : (what: string) => { process.stderr.write(`  … ${what}\n`) }
+        const report = await checkInstallation(inst, { today: o.today, budgetMs: Number(o.budget) * 1000, progress })
+          .catch((err: unknown) => { throw new UnreachableError(`cannot read the database: ${(err as Error).message}`) })
+        if (o.json) process.stdout.write(JSON.stringify({ ok: report.ok, mapping: inst.model.file, findings: report.findings }, null, 2) + '\n')
+        else process.stdout.write(report.lines.join('\n') + '\n')
+        done(report.ok ? 0 : 1)
+      } finally {
+        await inst.close()
+      }
+    })
+
+  cli.command('explain')
+    .description('print every statement the mapping compiles to')
+    .addOption(mappingOption())
+    .addOption(new Option('--dialect <name>', 'the SQL dialect').choices(Object.keys(DIALECTS)).default('mssql'))
+    .action((o: { mapping?: string, dialect: string }) => {
+      const compiled = compileMapping(loadMapping(mappingPath(o.mapping)), DIALECTS[o.dialect])
+      process.stdout.write(compiled.statements().map(renderStatement).join('\n'))
+    })
+
+  cli.command('schema')
+    .description('print the mapping language\'s JSON Schema (for editors: see the README)')
+    .action(() => { process.stdout.write(mappingJsonSchemaText()) })
+
+  cli.command('conformance')
+    .description('run the interface contract checks against a running installation')
+    .requiredOption('--base <url>', 'where it answers, e.g. http://localhost:3000')
+    .requiredOption('--key <key>', 'an API key it accepts')
+    .option('--writes', 'also create and change data (clients, bookings): only on a test copy')
+    .option('--json', 'print the results as JSON')
+    .action(async (o: { base: string, key: string, writes?: boolean, json?: boolean }) => {
+      let base: URL
+      try { base = new URL(o.base) } catch { throw new UsageError(`--base: "${o.base}" is not a URL`) }
+      const results = await runConformance({ base: base.toString().replace(/\/$/, ''), key: o.key, writes: o.writes === true },
+        o.json ? undefined : (line) => { process.stdout.write(line + '\n') })
+      if (o.json) process.stdout.write(JSON.stringify(results, null, 2) + '\n')
+      done(results.failed === 0 ? 0 : 1)
+    })
+
+  cli.command('init')
+    .description('write a draft mapping from a live database (every guess commented; then run ponte check)')
+    .requiredOption('-d, --db <url>', 'the clinic database')
+    .option('-o, --out <file>', 'where to write the draft (default: print it)')
+    .option('--installation <name>', 'a name for logs', 'my-clinic')
+    .option('--force', 'replace --out if it exists')
+    .action(async (o: { db: string, out?: string, installation: string, force?: boolean }) => {
+      if (o.out && existsSync(o.out) && !o.force) throw new UsageError(`--out: ${o.out} exists (add --force to replace it)`)
+      let db: Database
+      try { db = await connect(o.db) } catch (err) { throw new UnreachableError(`cannot open the database: ${(err as Error).message}`) }
+      try {
+        const catalog = await readCatalog(db).catch((err: unknown) => { throw new UnreachableError(`cannot read the database catalog: ${(err as Error).message}`) })
+        const draft = await draftMapping(catalog, o.installation, async (table, column) => {
+          const col = db.dialect.column('t', column)
+          const sql = `SELECT ${col} AS code, COUNT(*) AS n FROM ${db.dialect.table(table)} ${db.dialect.ident('t')} WHERE ${col} IS NOT NULL GROUP BY ${col} ORDER BY COUNT(*) DESC`
+          const rows = await db.query({ name: 'init.codes', sql, params: [] })
+          return rows.slice(0, 50).map((r) => ({ code: String(r.code), n: Number(r.n) }))
+        })
+        parseMapping(draft.yaml, o.out ?? 'draft.yaml') // the draft must validate: a failure here is ours
+        if (o.out) {
+          writeFileSync(o.out, draft.yaml)
+          process.stderr.write(`wrote ${o.out}: ${Object.entries(draft.tables).map(([r, t]) => `${r} ← ${t}`).join(', ')}\nnext: ponte check -m ${o.out} -d '${o.db}'\n`)
+        } else {
+          process.stdout.write(draft.yaml)
+        }
+      } finally {
+        await db.close()
+      }
+    })
+
+  cli.command('replay')
+    .description('send a capture\'s requests (CAPTURE_DIR) again and show where the answers differ')
+    .argument('<dir>', 'the capture folder')
+    .requiredOption('--base <url>', 'where the installation to compare answers')
+    .requiredOption('--key <key>', 'an API key it accepts')
+    .option('--json', 'print the result as JSON')
+    .action(async (dir: string, o: { base: string, key: string, json?: boolean }) => {
+      let base: URL
+      try { base = new URL(o.base) } catch { throw new UsageError(`--base: "${o.base}" is not a URL`) }
+      if (!existsSync(dir)) throw new UsageError(`${dir}: no such folder`)
+      const result = await replay(dir, httpSender(base.origin, o.key), o.json ? undefined : (line) => { process.stdout.write(line + '\n') })
+      if (o.json) process.stdout.write(JSON.stringify(result, null, 2) + '\n')
+      done(result.different === 0 ? 0 : 1)
+    })
+
+  const fixtures = cli.command('fixtures').description('fixture files: sample databases for tests and demos')
+  fixtures.command('load')
+    .description('write a SQLite database from a fixture (a fixture.json, or a folder holding one)')
+    .argument('<fixture>', 'the fixture file (.json or .json.gz) or a folder written by fixtures dump')
+    .argument('[database]', 'the SQLite file to write (replaced); or give --db')
+    .option('-d, --db <url>', 'where to load it: sqlite:FILE')
+    .action((fixture: string, database: string | undefined, o: { db?: string }) => {
+      const target = o.db ?? (database !== undefined ? `sqlite:${database}` : undefined)
+      if (!target) throw new UsageError('fixtures load: give the database file or --db sqlite:FILE')
+      if (!target.startsWith('sqlite:')) throw new UsageError(`fixtures load: only sqlite: databases can be written here (got "${target.split(':')[0]}:")`)
+      const file = resolve(parseSqliteUrl(target).file)
+      const source = resolve(fixture)
+      createSqliteFromFixture(statSync(source, { throwIfNoEntry: false })?.isDirectory() ? join(source, 'fixture.json') : source, file)
+      process.stdout.write(`wrote ${file}\n`)
+    })
+
+  fixtures.command('dump')
+    .description('write what the mapping reads from a database as a fixture, optionally anonymised')
+    .addOption(mappingOption())
+    .requiredOption('-d, --db <url>', 'the clinic database')
+    .requiredOption('-o, --out <dir>', 'the folder to write fixture.json into')
+    .option('--from <date>', 'only appointments from this day (and the clients they name)')
+    .option('--to <date>', 'only appointments up to this day')
+    .option('--anonymize', 'replace names, phones, CPFs, e-mails, birthdays and notes with made-up values of the same shape')
+    .action(async (o: { mapping?: string, db: string, out: string, from?: string, to?: string, anonymize?: boolean }) => {
+      for (const [name, v] of [['--from', o.from], ['--to', o.to]] as const) {
+        if (v !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(v)) throw new UsageError(`${name}: "${v}" is not a date (YYYY-MM-DD)`)
+      }
+      const inst = await open(mappingPath(o.mapping), o.db)
+      try {
+        const { fixture, rows } = await dumpFixture(inst, { from: o.from, to: o.to, anonymize: o.anonymize === true })
+        mkdirSync(o.out, { recursive: true })
+        writeFileSync(join(o.out, 'fixture.json'), JSON.stringify(fixture))
+        process.stderr.write(`wrote ${join(o.out, 'fixture.json')}: ${fixture.tables.length} tables, ${rows} rows${o.anonymize ? ', anonymised' : ''}\n`)
+      } finally {
+        await inst.close()
+      }
+    })
+  return cli
+}
+
+function positiveInt (name: string) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`${name}: "${value}" is not a whole number of seconds`)
+    return Number(value)
+  }
+}
+
+export async function main (argv: string[]): Promise<number> {
+  let code = 0
+  const cli = program((c) => { code = c })
+  try {
+    await cli.parseAsync(argv, { from: 'user' })
+    return code
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // --help and --version are not errors; commander already printed its one line.
+      return err.code === 'commander.helpDisplayed' || err.code === 'commander.help' || err.code === 'commander.version' ? 0 : 2
+    }
+    if (err instanceof UsageError || err instanceof UnreachableError) {
+      process.stderr.write(`ponte: ${err.message}\n`)
+      return 2
+    }
+    if (err instanceof MappingError) {
+      process.stderr.write(`${err.message}\n`)
+      return 1
+    }
+    process.stderr.write(`ponte: ${err instanceof Error ? err.message : String(err)}\n`)
+    return 1
+  }
+}
+
+if (process.argv[1] && /cli\.[jt]s$/.test(process.argv[1])) {
+  main(process.argv.slice(2)).then((code) => { process.exitCode = code }, () => { process.exitCode = 1 })
+}

@@ -6,7 +6,7 @@
 import { mssql } from '../sql/mssql.js'
 import { ParamList, type Statement } from '../sql/statement.js'
 import type { Querier, Row } from './database.js'
-import type { TextColumn, TextColumns } from './columns.js'
+import { columnKind, LiveCatalog, type LiveTable, type TextColumn, type TextColumns } from './columns.js'
 
 /**
  * `PACIENTE`, `dbo.PACIENTE` or `Clinica.dbo.PACIENTE`. An unqualified table is looked up
@@ -44,4 +44,43 @@ export async function mssqlTextColumns (db: Querier, table: string): Promise<Tex
     if (text) out.set(String(row.name).toLowerCase(), text)
   }
   return out
+}
+
+/** Every table and view of the connection's database, with every column (INFORMATION_SCHEMA). */
+export function mssqlCatalogStatement (): Statement {
+  const sql = 'SELECT c.TABLE_SCHEMA AS [schema], c.TABLE_NAME AS [tbl], c.COLUMN_NAME AS [name], c.DATA_TYPE AS [type], ' +
+    "c.IS_NULLABLE AS [nullable], CASE WHEN c.COLUMN_DEFAULT IS NULL THEN 0 ELSE 1 END AS [dflt], c.COLUMN_DEFAULT AS [dfltSql], " +
+    "COLUMNPROPERTY(OBJECT_ID(QUOTENAME(c.TABLE_SCHEMA) + '.' + QUOTENAME(c.TABLE_NAME)), c.COLUMN_NAME, 'IsIdentity') AS [identity], " +
+    "COLUMNPROPERTY(OBJECT_ID(QUOTENAME(c.TABLE_SCHEMA) + '.' + QUOTENAME(c.TABLE_NAME)), c.COLUMN_NAME, 'IsComputed') AS [computed], " +
+    'CASE WHEN EXISTS (SELECT 1 FROM INFORMATION_SCHEMA.TABLE_CONSTRAINTS AS tc JOIN INFORMATION_SCHEMA.KEY_COLUMN_USAGE AS k ' +
+    'ON k.CONSTRAINT_NAME = tc.CONSTRAINT_NAME AND k.TABLE_SCHEMA = tc.TABLE_SCHEMA ' +
+    "WHERE tc.CONSTRAINT_TYPE = 'PRIMARY KEY' AND k.TABLE_SCHEMA = c.TABLE_SCHEMA AND k.TABLE_NAME = c.TABLE_NAME AND k.COLUMN_NAME = c.COLUMN_NAME) THEN 1 ELSE 0 END AS [pk] " +
+    'FROM INFORMATION_SCHEMA.COLUMNS AS c'
+  return { name: 'schema.catalog', sql, params: [] }
+}
+
+export function mssqlCatalogFromRows (rows: Row[]): LiveCatalog {
+  const tables = new Map<string, LiveTable>()
+  for (const row of rows) {
+    const key = `${String(row.schema)}.${String(row.tbl)}`
+    let table = tables.get(key)
+    if (!table) tables.set(key, table = { name: String(row.tbl), schema: String(row.schema), columns: new Map() })
+    const declared = String(row.type ?? '')
+    table.columns.set(String(row.name).toLowerCase(), {
+      name: String(row.name),
+      declared,
+      kind: columnKind(declared),
+      notNull: String(row.nullable).toUpperCase() === 'NO',
+      hasDefault: Number(row.dflt) === 1,
+      generated: Number(row.identity) === 1 || Number(row.computed) === 1 || declared.toLowerCase() === 'timestamp' || declared.toLowerCase() === 'rowversion',
+      key: Number(row.pk) === 1,
+      length: Number(row.length) > 0 ? Number(row.length) : undefined,
+      defaultSql: row.dfltSql === null || row.dfltSql === undefined ? undefined : String(row.dfltSql)
+    })
+  }
+  return new LiveCatalog([...tables.values()])
+}
+
+export async function mssqlCatalog (db: Querier): Promise<LiveCatalog> {
+  return mssqlCatalogFromRows(await db.query(mssqlCatalogStatement()))
 }

@@ -5,7 +5,7 @@
 import { sqlite } from '../sql/sqlite.js'
 import { ParamList, type Statement } from '../sql/statement.js'
 import type { Querier } from './database.js'
-import type { TextColumn, TextColumns } from './columns.js'
+import { columnKind, LiveCatalog, type LiveTable, type TextColumn, type TextColumns } from './columns.js'
 
 export function sqliteColumnsStatement (table: string): { statement: Statement, args: Record<string, unknown> } {
   const params = new ParamList(sqlite)
@@ -35,4 +35,28 @@ export async function sqliteTextColumns (db: Querier, table: string): Promise<Te
     if (text) out.set(String(row.name).toLowerCase(), text)
   }
   return out
+}
+
+/** Every table and view with every column; hidden columns of virtual tables left out. */
+export function sqliteCatalogStatement (): Statement {
+  const sql = 'SELECT m.name AS tbl, p.name AS name, p.type AS type, p."notnull" AS nn, p.dflt_value AS dflt, p.pk AS pk, ' +
+    "(SELECT COUNT(*) FROM pragma_table_info(m.name) AS q WHERE q.pk > 0) AS pks FROM sqlite_master AS m JOIN pragma_table_xinfo(m.name) AS p WHERE m.type IN ('table', 'view') AND p.hidden IN (0, 2, 3)"
+  return { name: 'schema.catalog', sql, params: [] }
+}
+
+export async function sqliteCatalog (db: Querier): Promise<LiveCatalog> {
+  const tables = new Map<string, LiveTable>()
+  for (const row of await db.query(sqliteCatalogStatement())) {
+    const name = String(row.tbl)
+    let table = tables.get(name)
+    if (!table) tables.set(name, table = { name, columns: new Map() })
+    const declared = String(row.type ?? '')
+    // INTEGER PRIMARY KEY is the rowid: SQLite fills it when an insert leaves it out.
+    const generated = Number(row.pk) === 1 && Number(row.pks) === 1 && declared.toUpperCase() === 'INTEGER'
+    table.columns.set(String(row.name).toLowerCase(), {
+      name: String(row.name), declared, kind: columnKind(declared), notNull: Number(row.nn) === 1, hasDefault: row.dflt !== null, generated, key: Number(row.pk) > 0, length: sqliteTextColumn(declared)?.length,
+      defaultSql: row.dflt === null || row.dflt === undefined ? undefined : String(row.dflt)
+    })
+  }
+  return new LiveCatalog([...tables.values()])
 }

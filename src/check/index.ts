@@ -1,0 +1,72 @@
+// `ponte check`: the mapping against the live database, in three passes — the catalog (every
+// table and column named exists, converters fit the types, writes can fill every required
+// column), then every statement the server can run, probed inside rolled-back transactions,
+// then the stored data (repeated keys, multiplying joins, unmapped codes, unreadable values).
+// A mistake is reported once, at its line in the mapping; "passed" only when no pass found any.
+import { relative } from 'node:path'
+import type { Installation } from '../installation.js'
+import type { MappingModel } from '../mapping/model.js'
+import type { Database } from '../db/database.js'
+import { readCatalog, type LiveCatalog } from '../db/columns.js'
+import { todayIn } from '../normalise/datetime.js'
+import { Findings, formatFinding, type Finding } from './findings.js'
+import { checkStructure } from './structure.js'
+import { checkWrites } from './writes.js'
+import { probeStatements } from './probes.js'
+import { checkData } from './data.js'
+
+export { type Finding } from './findings.js'
+
+export interface CheckReport {
+  ok: boolean
+  findings: Finding[]
+  /** The report as printed: one line per finding, then the verdict. */
+  lines: string[]
+}
+
+export interface CheckOptions {
+  today?: string
+  /** Time for the data scans (ms); default 60 s. */
+  budgetMs?: number
+  progress?: (what: string) => void
+}
+
+/**
+ * The catalog pass alone: what the server runs before it listens. Names and converters only:
+ * a write that leaves a required column empty is refused per request (a 4xx naming it), so
+ * `check` reports it but it does not keep a read-only deployment from starting.
+ */
+export async function structuralFindings (model: MappingModel, db: Database, catalog?: LiveCatalog): Promise<Finding[]> {
+  const out = new Findings(model)
+  checkStructure(model, catalog ?? await readCatalog(db), out)
+  return out.list
+}
+
+export async function checkInstallation (inst: Installation, todayOrOptions: string | CheckOptions = {}): Promise<CheckReport> {
+  const opts = typeof todayOrOptions === 'string' ? { today: todayOrOptions } : todayOrOptions
+  const { model, compiled, db } = inst
+  const today = opts.today ?? todayIn(model.timezone)
+  const out = new Findings(model)
+  opts.progress?.('reading the database catalog')
+  const catalog = await readCatalog(db)
+  checkStructure(model, catalog, out)
+  checkWrites(model, db.dialect, catalog, out)
+  opts.progress?.('running every statement (rolled back)')
+  const probed = await probeStatements(compiled, db, today, out)
+  out.ok('', `${probed.ran} statements ran (writes rolled back)`)
+  await checkData(compiled, db, out, { today, budgetMs: opts.budgetMs ?? 60_000, progress: opts.progress })
+  return report(model, out)
+}
+
+export function report (model: MappingModel, out: Findings): CheckReport {
+  const file = relative(process.cwd(), model.file) || model.file
+  const order = { problem: 0, warning: 1, ok: 2 }
+  const findings = [...out.list].sort((a, b) => order[a.severity] - order[b.severity] || (a.line ?? 0) - (b.line ?? 0))
+  const problems = out.problems.length
+  const lines = [
+    `mapping ${file}: valid (installation ${model.installation})`,
+    ...findings.map((f) => formatFinding(file, f)),
+    problems === 0 ? 'check passed' : `check found ${problems} problem${problems === 1 ? '' : 's'}`
+  ]
+  return { ok: problems === 0, findings, lines }
+}

@@ -1,0 +1,250 @@
+// The structural half of `ponte check`, also run by the server before it listens: every
+// table and column the mapping names exists in the live database, and every converter fits
+// its column's type. Works from the mapping model and the database catalog alone (no data read).
+import type { ConditionDoc, JoinDoc, ValueDoc } from '../mapping/schema.js'
+import type { MappingModel, TableModel, Value } from '../mapping/model.js'
+import { asValue, leaves, whereList } from '../mapping/model.js'
+import type { LiveCatalog, LiveColumn, LiveTable } from '../db/columns.js'
+import { Findings } from './findings.js'
+
+interface Place { table: string, joins: Record<string, JoinDoc>, path: string }
+
+/** Formats that read numbers, text, or the database's own date types. */
+const NUMERIC_FORMATS = new Set(['hhmm', 'minutes', 'int'])
+const TEXT_FORMATS = new Set(['text', 'dmy'])
+const DATE_FORMATS = new Set(['date', 'datetime', 'time'])
+
+export function checkStructure (model: MappingModel, catalog: LiveCatalog, out: Findings = new Findings(model)): Findings {
+  const missingTables = new Set<string>()
+
+  const table = (name: string, path: string): LiveTable | undefined => {
+    const found = catalog.table(name)
+    if (!found && !missingTables.has(`${name}|${path}`)) {
+      missingTables.add(`${name}|${path}`)
+      out.missing.add(name.toLowerCase()).add(name.split('.').pop()?.toLowerCase() ?? '')
+      out.problem(path, `table \`${name}\` does not exist in the database${suggest(name, catalog.tables.map((t) => t.name))}`)
+    }
+    return found
+  }
+
+  /** The live column behind `COL` or `join.COL`, reporting it when missing; undefined when unknown. */
+  const column = (place: Place, name: string, path: string): LiveColumn | undefined => {
+    const dot = name.indexOf('.')
+    const join = dot < 0 ? undefined : place.joins[name.slice(0, dot)]
+    const tableName = join ? join.table : place.table
+    const col = dot < 0 ? name : name.slice(dot + 1)
+    const t = catalog.table(tableName)
+    if (!t) return undefined // the missing table is reported once, where it is named
+    const found = t.columns.get(col.toLowerCase())
+    if (!found) {
+      out.missing.add(col.toLowerCase())
+      out.problem(path, `column \`${col}\` does not exist in table \`${tableName}\`${suggest(col, [...t.columns.values()].map((c) => c.name))}`)
+    }
+    return found
+  }
+
+  const condition = (place: Place, c: ConditionDoc, path: string): void => {
+    const many = 'all' in c ? 'all' : 'any' in c ? 'any' : undefined
+    leaves(c).forEach((leaf, i) => {
+      const at = many ? `${path}/${many}/${i}` : path
+      const live = column(place, leaf.column, `${at}/column`)
+      if (!live || live.kind !== 'number') return
+      const literals = [leaf.eq, leaf.ne, ...(leaf.in ?? []), ...(leaf.notIn ?? [])].filter((x) => typeof x === 'string')
+      const bad = literals.find((x) => !isNumeric(x))
+      if (bad !== undefined) out.problem(`${at}/column`, `compares \`${leaf.column}\` with '${String(bad)}', but the column holds numbers (${live.declared}): it never matches`)
+    })
+  }
+
+  const where = (place: Place, w: ConditionDoc[], path: string, single: boolean): void => {
+    w.forEach((c, i) => condition(place, c, single ? path : `${path}/${i}`))
+  }
+
+  const value = (place: Place, v: Value): void => {
+    const at = (sub: string) => typeof v === 'object' && v.column !== undefined && sub === 'column' ? `${v.path}/column` : v.path
+    if (v.column !== undefined) {
+      const live = column(place, v.column, at('column'))
+      if (live) converterFit(v, live, out)
+    }
+    for (const c of v.coalesce ?? []) column(place, c, `${v.path}/coalesce`)
+    if (v.template !== undefined) {
+      for (const m of v.template.matchAll(/\{([^{}]+)\}/g)) column(place, m[1].trim(), `${v.path}/template`)
+    }
+    v.rules?.forEach((r, i) => {
+      const rule = r as typeof r & { template?: string, coalesce?: string[] }
+      if (rule.column !== undefined) column(place, rule.column, `${v.path}/rules/${i}/column`)
+      for (const c of rule.coalesce ?? []) column(place, c, `${v.path}/rules/${i}/coalesce`)
+      for (const m of (rule.template ?? '').matchAll(/\{([^{}]+)\}/g)) column(place, m[1].trim(), `${v.path}/rules/${i}/template`)
+      if (rule.when) condition(place, rule.when, `${v.path}/rules/${i}/when`)
+    })
+    // Sources the language grew for normalised schemas: minutes between two columns, values
+    // collected from a child table's rows.
+    const more = v as Value & { minutes?: { from: string, to: string }, collect?: { table: string, on: Record<string, string>, column: string, where?: ConditionDoc | ConditionDoc[], by?: string[] } }
+    if (more.minutes) {
+      column(place, more.minutes.from, `${v.path}/minutes/from`)
+      column(place, more.minutes.to, `${v.path}/minutes/to`)
+    }
+    const collect = more.collect
+    if (collect && table(collect.table, `${v.path}/collect/table`)) {
+      const child: Place = { table: collect.table, joins: {}, path: `${v.path}/collect` }
+      for (const [local, remote] of Object.entries(collect.on)) {
+        column(place, local, `${v.path}/collect/on/${escapePointer(local)}`)
+        column(child, remote, `${v.path}/collect/on/${escapePointer(local)}`)
+      }
+      column(child, collect.column, `${v.path}/collect/column`)
+      for (const b of collect.by ?? []) column(child, b, `${v.path}/collect/by`)
+      if (collect.where) where(child, whereList(collect.where), `${v.path}/collect/where`, !Array.isArray(collect.where))
+    }
+  }
+
+  const docValue = (place: Place, v: ValueDoc | undefined, path: string): void => {
+    if (v !== undefined) value(place, asValue(v, path).value)
+  }
+
+  /** A table with its key, base filter and joins; returns false when the table itself is missing. */
+  const tablePlace = (t: TableModel): boolean => {
+    if (!table(t.table, `${t.path}/table`)) return false
+    const place: Place = t
+    for (const [alias, j] of Object.entries(t.joins)) {
+      const jPath = `${t.path}/joins/${alias}`
+      if (!table(j.table, `${jPath}/table`)) continue
+      const parent: Place = j.from ? { table: t.joins[j.from].table, joins: {}, path: t.path } : { ...place, joins: {} }
+      for (const [local, remote] of Object.entries(j.on)) {
+        column(parent, local, `${jPath}/on/${local}`)
+        column({ table: j.table, joins: {}, path: jPath }, remote, `${jPath}/on/${local}`)
+      }
+      if (j.where) where({ table: j.table, joins: {}, path: jPath }, whereList(j.where), `${jPath}/where`, !Array.isArray(j.where))
+    }
+    const keyDoc = (model.doc.resources as Record<string, { key?: unknown }>)[t.path.split('/').pop() ?? '']?.key
+    t.key.parts.forEach((k, i) => column(place, k.column, Array.isArray(keyDoc) ? `${t.path}/key/${i}` : `${t.path}/key`))
+    where(place, t.where, `${t.path}/where`, !Array.isArray(docAt(model.doc, `${t.path}/where`)))
+    return true
+  }
+
+  // Resources.
+  const a = model.appointment
+  if (tablePlace(a)) {
+    for (const v of [a.start.datetime, a.start.date, a.start.hour, a.end?.datetime, a.end?.hour, a.end?.duration, a.state, a.classification, ...Object.values(a.refs)]) {
+      if (v) value(a, v)
+    }
+    const slot = model.doc.resources.appointment.slotHolding
+    where(a, a.slotHolding, `${a.path}/slotHolding`, !Array.isArray(slot))
+    writes(a, 'appointment')
+  }
+  const c = model.client
+  if (tablePlace(c)) {
+    for (const v of [...Object.values(c.fields), ...c.phones]) value(c, v)
+    writes(c, 'client')
+  }
+  for (const l of Object.values(model.lookups)) {
+    if (!l || !tablePlace(l)) continue
+    for (const v of [...Object.values(l.fields), l.enabled]) if (v) value(l, v)
+  }
+
+  // Relations held in a table of their own.
+  for (const r of model.relations) {
+    if (r.kind !== 'table') continue
+    if (!tablePlace({ table: r.table, joins: r.joins, where: r.where, path: r.path, key: { column: '', type: 'int', parts: [], separator: '-' } })) continue
+    for (const v of r.columns) value(r, v)
+  }
+
+  // Working hours and blocked time.
+  const av = model.doc.availability
+  if (av) {
+    const sources: { doc: Record<string, unknown>, path: string }[] = []
+    if (av.weekly) sources.push({ doc: av.weekly, path: '/availability/weekly' })
+    if (av.dated) sources.push({ doc: av.dated, path: '/availability/dated' })
+    if (Array.isArray(av.blocks)) av.blocks.forEach((b, i) => sources.push({ doc: b, path: `/availability/blocks/${i}` }))
+    else if (av.blocks) sources.push({ doc: av.blocks, path: '/availability/blocks' })
+    for (const s of sources) {
+      const d = s.doc as { table: string, joins?: Record<string, JoinDoc>, where?: ConditionDoc | ConditionDoc[] }
+      const place: Place = { table: d.table, joins: d.joins ?? {}, path: s.path }
+      if (!table(d.table, `${s.path}/table`)) continue
+      if (d.where) where(place, whereList(d.where), `${s.path}/where`, !Array.isArray(d.where))
+      for (const [k, v] of Object.entries(s.doc)) {
+        if (['table', 'joins', 'where', 'weekdayBase'].includes(k)) continue
+        docValue(place, v as ValueDoc, `${s.path}/${k}`)
+      }
+    }
+  }
+  return out
+
+  function writes (t: TableModel & { write?: MappingModel['client']['write'] }, _name: string): void {
+    const w = t.write
+    if (!w) return
+    const base = `${t.path}/write`
+    const setColumns = (entries: Record<string, unknown> | undefined, path: string) => {
+      for (const [col, wv] of Object.entries(entries ?? {})) {
+        const live = column(t, col, `${path}/${escapePointer(col)}`)
+        const fmt = (wv as { format?: string }).format
+        if (live && fmt) formatFit(fmt, live, col, `${path}/${escapePointer(col)}`, out)
+      }
+    }
+    setColumns(w.set, `${base}/set`)
+    for (const [state, cols] of Object.entries(w.states ?? {})) setColumns(cols, `${base}/states/${state}`)
+    setColumns(w.reschedule, `${base}/reschedule`)
+    if (w.key?.generate === 'keyTable') {
+      const k = w.key
+      const kt = { table: k.table, joins: {}, path: `${base}/key` }
+      if (table(k.table, `${base}/key/table`)) {
+        column(kt, k.nameColumn, `${base}/key/nameColumn`)
+        column(kt, k.valueColumn, `${base}/key/valueColumn`)
+      }
+    }
+  }
+}
+
+/** Converters that cannot work on the column's declared type. */
+function converterFit (v: Value, live: LiveColumn, out: Findings): void {
+  if (v.format) formatFit(v.format, live, v.column ?? '', v.path, out)
+  if (live.kind === 'number') {
+    const t = v.true?.find((x) => typeof x === 'string' && !isNumeric(x))
+    if (t !== undefined) out.problem(`${v.path}/true`, `\`true: ['${String(t)}']\` can never match: column \`${live.name}\` holds numbers (${live.declared})`)
+    const code = Object.keys(v.map ?? {}).find((k) => !isNumeric(k))
+    if (code !== undefined) out.problem(`${v.path}/map`, `code '${code}' can never match: column \`${live.name}\` holds numbers (${live.declared})`)
+  }
+}
+
+function formatFit (format: string, live: LiveColumn, column: string, path: string, out: Findings): void {
+  const where = `${path.endsWith('/format') ? path : `${path}/format`}`
+  if (NUMERIC_FORMATS.has(format) && (live.kind === 'text' || live.kind === 'date')) {
+    out.problem(where, `\`format: ${format}\` reads a number, but column \`${column}\` is ${live.kind === 'text' ? 'text' : 'a date/time'} (${live.declared})` +
+      (live.kind === 'text' ? ': use `format: text` for \'HH:MM\' or \'YYYY-MM-DD\'' : `: use \`format: ${live.declared.toLowerCase().includes('time') && !live.declared.toLowerCase().includes('date') ? 'time' : 'datetime'}\``))
+  } else if ((TEXT_FORMATS.has(format) || DATE_FORMATS.has(format)) && live.kind === 'number') {
+    out.problem(where, `\`format: ${format}\` reads ${TEXT_FORMATS.has(format) ? 'text' : 'a date/time'}, but column \`${column}\` holds numbers (${live.declared}): use \`format: int\` (20260315), \`hhmm\` (1330) or \`minutes\``)
+  }
+}
+
+function docAt (doc: unknown, path: string): unknown {
+  return path.split('/').slice(1).reduce<unknown>((node, k) => (node as Record<string, unknown> | undefined)?.[k], doc)
+}
+
+function isNumeric (x: string): boolean {
+  return /^\s*-?\d+(\.\d+)?\s*$/.test(x)
+}
+
+function escapePointer (s: string): string {
+  return s.replace(/~/g, '~0').replace(/\//g, '~1')
+}
+
+/** ` (did you mean \`starts_at\`?)` for a near miss; names from the database are not patient data. */
+export function suggest (name: string, candidates: string[]): string {
+  const lower = name.toLowerCase()
+  let best: string | undefined
+  let bestD = Infinity
+  for (const c of candidates) {
+    const d = distance(lower, c.toLowerCase())
+    if (d < bestD) { bestD = d; best = c }
+  }
+  return best !== undefined && bestD <= Math.max(2, Math.floor(name.length / 4)) ? ` (did you mean \`${best}\`?)` : ''
+}
+
+function distance (a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 3) return Infinity
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i)
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i]
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1))
+    prev = cur
+  }
+  return prev[b.length]
+}

@@ -1,0 +1,53 @@
+// Whether the writes a mapping describes can work at all: a client with no column the
+// interface can write, or a new row that leaves a NOT NULL column empty, would fail on the
+// first POST — said here, with the place to fix, instead.
+import type { Dialect } from '../sql/dialect.js'
+import type { MappingModel, TableModel } from '../mapping/model.js'
+import type { LiveCatalog } from '../db/columns.js'
+import { compileClientWrites } from '../mapping/compile/client-write.js'
+import { compileAppointmentWrites } from '../mapping/compile/appointment-write.js'
+import { CompileError } from '../mapping/compile/scope.js'
+import type { InsertPlan } from '../mapping/compile/write.js'
+import type { Findings } from './findings.js'
+
+export function checkWrites (model: MappingModel, dialect: Dialect, catalog: LiveCatalog | undefined, out: Findings): void {
+  const client = model.client
+  const c = attempt(out, client, () => compileClientWrites(model, dialect))
+  if (c) {
+    if (!c.writers.name) {
+      out.problem(`${client.path}/fields/name`, 'new clients cannot be written: their name comes from an expression, rules or a joined table, so POST /clients has no column to store it in (map `name` to a column or a `{first} {last}` template of the client table)')
+    } else {
+      const plan = attempt(out, client, () => c.insert())
+      if (plan) required(plan, client, catalog, out)
+    }
+  }
+  const a = attempt(out, model.appointment, () => compileAppointmentWrites(model, dialect))
+  if (a) {
+    const plan = attempt(out, model.appointment, () => a.insert())
+    if (plan) required(plan, model.appointment, catalog, out)
+  }
+}
+
+function attempt<T> (out: Findings, t: TableModel, fn: () => T): T | undefined {
+  try {
+    return fn()
+  } catch (err) {
+    if (!(err instanceof CompileError)) throw err
+    out.warning(err.path || `${t.path}/write`, `writes not possible (${err.message}); reads are unaffected`)
+    return undefined
+  }
+}
+
+/** NOT NULL columns without a default that an insert leaves out. */
+function required (plan: InsertPlan, t: TableModel, catalog: LiveCatalog | undefined, out: Findings): void {
+  const name = t.path.split('/').pop() ?? ''
+  const live = catalog?.table(t.table)
+  if (out.covers(`${t.path}/write`)) return // a misspelt `set:` column already explains what is left empty
+  if (!live) { out.ok(`${t.path}/write`, 'mapped'); return }
+  const written = new Set([...plan.columns.map((c) => c.column.toLowerCase()), plan.key.keyColumn.toLowerCase()])
+  const missing = [...live.columns.values()].filter((col) => col.notNull && !col.hasDefault && !col.generated && !written.has(col.name.toLowerCase()))
+  for (const col of missing) {
+    out.problem(`${t.path}/write`, `a new ${name} row leaves column \`${col.name}\` empty, but the database requires a value (NOT NULL, no default): give it under \`write.set\``)
+  }
+  if (missing.length === 0) out.ok(`${t.path}/write`, 'mapped')
+}

@@ -1,0 +1,44 @@
+// `ponte conformance`: the contract checks against a running installation, one line each
+// and a summary; the exit code says whether every check passed.
+import { CHECKS, type Context } from './checks.js'
+import { httpSender, type Send } from './http.js'
+
+export interface CheckResult { name: string, outcome: 'passed' | 'failed' | 'skipped', failures: string[] }
+export interface ConformanceResults { passed: number, failed: number, skipped: number, checks: CheckResult[] }
+
+export interface ConformanceOptions {
+  /** Real HTTP when given a base URL and key; the tests pass a sender of their own. */
+  base?: string
+  key?: string
+  send?: Send
+  writes: boolean
+  today?: string
+}
+
+const SHOWN = 5
+
+export async function runConformance (o: ConformanceOptions, print?: (line: string) => void): Promise<ConformanceResults> {
+  const send = o.send ?? httpSender(o.base ?? '', o.key ?? '')
+  const c: Context = { send, lists: {}, today: o.today ?? new Date().toISOString().slice(0, 10) }
+  const checks: CheckResult[] = []
+  for (const check of CHECKS) {
+    if (check.writes && !o.writes) continue
+    const failures: string[] = []
+    let outcome: CheckResult['outcome']
+    try {
+      const r = await check.run(c, (m) => { failures.push(m) })
+      outcome = failures.length > 0 ? 'failed' : r === 'skipped' ? 'skipped' : 'passed'
+    } catch (err) {
+      failures.push(`could not run: ${(err as Error).message}`)
+      outcome = 'failed'
+    }
+    checks.push({ name: check.name, outcome, failures })
+    print?.(`${outcome === 'passed' ? '✓' : outcome === 'skipped' ? '-' : '✗'} ${check.name}${outcome === 'skipped' ? ' (skipped: nothing to check here)' : ''}`)
+    for (const f of failures.slice(0, SHOWN)) print?.(`    ${f}`)
+    if (failures.length > SHOWN) print?.(`    … and ${failures.length - SHOWN} more`)
+  }
+  const count = (x: CheckResult['outcome']) => checks.filter((k) => k.outcome === x).length
+  const results = { passed: count('passed'), failed: count('failed'), skipped: count('skipped'), checks }
+  print?.(`${results.passed} passed, ${results.failed} failed, ${results.skipped} skipped${o.writes ? '' : ' (reads only; --writes to create and change data)'}`)
+  return results
+}

@@ -1,0 +1,81 @@
+// `ponte init` on schemas it has never seen: the draft validates, names the right tables and
+// columns by their Portuguese or English habits, marks every guess, and `ponte check` on it
+// runs and lists what is left (unmapped state codes with counts).
+import t from 'tap'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import BetterSqlite3 from 'better-sqlite3'
+import { main } from '../../src/cli.js'
+import { parseMapping } from '../../src/mapping/load.js'
+import { openInstallation } from '../../src/installation.js'
+import { checkInstallation } from '../../src/check/index.js'
+import { createSqliteFromFixture } from '../../src/fixtures/load.js'
+import { CLINIC_SQL } from '../helpers/scratch-clinic.js'
+
+const dir = mkdtempSync(join(tmpdir(), 'ponte-init-'))
+t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+
+async function init (db: string, out: string): Promise<{ code: number, yaml: string }> {
+  const write = process.stderr.write
+  process.stderr.write = (() => true) as typeof process.stderr.write
+  try {
+    const code = await main(['init', '--db', `sqlite:${db}`, '--out', out])
+    return { code, yaml: readFileSync(out, 'utf8') }
+  } finally {
+    process.stderr.write = write
+  }
+}
+
+t.test('a scratch clinic: tables, text hours, phones; check lists the codes left', async (t) => {
+  const db = join(dir, 'scratch.db')
+  const raw = new BetterSqlite3(db)
+  raw.exec(CLINIC_SQL)
+  raw.close()
+  const { code, yaml } = await init(db, join(dir, 'scratch.yaml'))
+  t.equal(code, 0)
+  t.doesNotThrow(() => parseMapping(yaml, 'scratch.yaml'), 'the draft validates')
+  t.match(yaml, /^# yaml-language-server: \$schema=/)
+  t.match(yaml, /appointment:\n {4}table: TB_CONSULTA\n {4}key: COD\n/)
+  t.match(yaml, /hour: \{ column: HORA, format: text \} {3}# guess/)
+  t.match(yaml, /client:\n {4}table: TB_CLIENTE/)
+  t.match(yaml, /name: NOME_COMPLETO {3}# guess/)
+  t.match(yaml, /phones: \[FONE\]/)
+  t.match(yaml, /refs:\n {6}client: CLIENTE {3}# guess\n {6}professional: MEDICO {3}# guess\n {6}location: LOCAL {3}# guess/)
+  for (const line of yaml.split('\n').filter((l) => /^\s+\w+: \S/.test(l) && !/^\s+(table|key|version|installation|type|column):/.test(l))) {
+    t.match(line, /# (guess|TODO)/, `marked: ${line.trim()}`)
+  }
+  const inst = await openInstallation(join(dir, 'scratch.yaml'), `sqlite:${db}`, undefined, { structural: 'skip' })
+  t.teardown(() => inst.close())
+  const report = await checkInstallation(inst, '2026-11-22')
+  t.ok(report.lines.some((l) => /appointment state\.map: stored SIT \d+ is not mapped: \d+ rows, e\.g\. id \d+/.test(l)), report.lines.join('\n'))
+})
+
+for (const sample of ['clinica-sorriso', 'northwind-health']) {
+  t.test(`${sample}: the draft validates and check runs on it`, async (t) => {
+    const db = join(dir, `${sample}.db`)
+    createSqliteFromFixture(`fixtures/${sample}/fixture.json`, db)
+    const { code, yaml } = await init(db, join(dir, `${sample}.yaml`))
+    t.equal(code, 0)
+    t.doesNotThrow(() => parseMapping(yaml, `${sample}.yaml`))
+    const inst = await openInstallation(join(dir, `${sample}.yaml`), `sqlite:${db}`)
+    t.teardown(() => inst.close())
+    const report = await checkInstallation(inst, '2026-11-22')
+    t.ok(report.lines.some((l) => /✓ professional: \d+ rows/.test(l)), 'lookups read')
+    t.ok(report.lines.some((l) => /state\.map: stored \w+ \S+ is not mapped/.test(l)), 'the codes left to map are listed')
+  })
+}
+
+t.test('an existing --out is not replaced without --force; a missing database is exit 2', async (t) => {
+  const out = join(dir, 'exists.yaml')
+  writeFileSync(out, 'mine')
+  const err = process.stderr.write
+  process.stderr.write = (() => true) as typeof process.stderr.write
+  try {
+    t.equal(await main(['init', '--db', `sqlite:${join(dir, 'scratch.db')}`, '--out', out]), 2)
+    t.equal(readFileSync(out, 'utf8'), 'mine')
+    t.equal(await main(['init', '--db', `sqlite:${join(dir, 'nope', 'x.db')}`]), 2)
+  } finally {
+    process.stderr.write = err
+  }
+})
