@@ -3,12 +3,35 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import { isAbsolute, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+/** What a key may do: `read` keys answer GET only; `write` keys (the default) everything. */
+export type KeyScope = 'read' | 'write'
+
+/** An accepted API key: a name for logs and metrics, a scope, and only the key's SHA-256. */
+export interface ApiKey {
+  name: string
+  scope: KeyScope
+  /** SHA-256 of the key (hex). */
+  hash: string
+}
 
 export interface Config {
   port: number
   host: string
   /** SHA-256 digests (hex) of the accepted API keys; plain keys are hashed on load. */
   apiKeyHashes: string[]
+  /** The same keys with their names and scopes (API_KEYS entries `name:scope:key`). */
+  apiKeys: ApiKey[]
+  /** SHA-256 of the key that may read GET /metrics (METRICS_KEY); unset: /metrics only on METRICS_PORT. */
+  metricsKeyHash?: string
+  /** A separate listen address for /metrics alone (METRICS_PORT, METRICS_HOST default 127.0.0.1). */
+  metricsPort?: number
+  metricsHost: string
+  /** Redis for state shared by replicas (Idempotency-Key store, rate limit); unset: this process alone. */
+  redisUrl?: string
+  /** Where the caller's exchanges are recorded for `ponte replay` (toolkit/capture); unset: nothing is recorded. */
+  captureDir?: string
   /** A key made up for this run when API_KEYS is unset (development only). */
   generatedKey?: string
   mapping: string
@@ -30,7 +53,10 @@ export interface Config {
   shutdownTimeoutMs: number
 }
 
-export const SAMPLE_MAPPING = 'mappings/clinica-sorriso.yaml'
+/** The package root (one level above src/ or dist/): where the bundled mappings and fixtures live. */
+export const PACKAGE_ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)))
+/** The sample installation served without DATABASE_URL, found from the package, not the cwd. */
+export const SAMPLE_MAPPING = join(PACKAGE_ROOT, 'mappings', 'clinica-sorriso.yaml')
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 
 export class ConfigError extends Error {
@@ -74,24 +100,26 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
   }
 
   const keys = (env.API_KEYS ?? '').split(',').map((k) => k.trim()).filter(Boolean)
-  const apiKeyHashes: string[] = []
-  for (const k of keys) {
-    if (k.startsWith('sha256:')) {
-      const hex = k.slice(7).toLowerCase()
-      if (/^[0-9a-f]{64}$/.test(hex)) apiKeyHashes.push(hex)
-      else problems.push('API_KEYS: an entry starting with sha256: must be followed by 64 hex digits')
-    } else if (k.length < 16) {
-      problems.push('API_KEYS: each key needs at least 16 characters')
-    } else {
-      apiKeyHashes.push(sha256(k))
-    }
+  const apiKeys: ApiKey[] = []
+  for (const entry of keys) {
+    const parsed = parseKeyEntry(entry)
+    if (typeof parsed === 'string') problems.push(`API_KEYS: ${parsed}`)
+    else if (apiKeys.some((k) => k.name === parsed.name)) problems.push(`API_KEYS: the name "${parsed.name}" is given to two keys`)
+    else apiKeys.push(parsed)
   }
   let generatedKey: string | undefined
-  if (apiKeyHashes.length === 0 && keys.length === 0) {
+  if (apiKeys.length === 0 && keys.length === 0) {
     if (production) problems.push('API_KEYS is required when NODE_ENV=production')
     generatedKey = `dev-${randomBytes(18).toString('base64url')}`
-    apiKeyHashes.push(sha256(generatedKey))
+    apiKeys.push({ name: 'development', scope: 'write', hash: sha256(generatedKey) })
   }
+  const apiKeyHashes = apiKeys.map((k) => k.hash)
+
+  const metricsKey = env.METRICS_KEY?.trim()
+  if (metricsKey !== undefined && metricsKey !== '' && metricsKey.length < 16) problems.push('METRICS_KEY: needs at least 16 characters')
+  const metricsPortRaw = env.METRICS_PORT?.trim()
+  const redisUrl = env.REDIS_URL?.trim() || undefined
+  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL: expected redis://host:port or rediss://…')
 
   const databaseUrl = env.DATABASE_URL?.trim() || undefined
   if (databaseUrl && !/^(sqlite|mssql|sqlserver):/.test(databaseUrl)) {
@@ -118,8 +146,14 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     port: int('PORT', 3000, 0, 65535),
     host: env.HOST?.trim() || '0.0.0.0',
     apiKeyHashes,
+    apiKeys,
     generatedKey,
-    mapping: resolve(env.MAPPING?.trim() || SAMPLE_MAPPING),
+    metricsKeyHash: metricsKey ? sha256(metricsKey) : undefined,
+    metricsPort: metricsPortRaw ? int('METRICS_PORT', 9464, 1, 65535) : undefined,
+    metricsHost: env.METRICS_HOST?.trim() || '127.0.0.1',
+    redisUrl,
+    captureDir: env.CAPTURE_DIR?.trim() ? resolve(env.CAPTURE_DIR.trim()) : undefined,
+    mapping: env.MAPPING?.trim() ? resolve(env.MAPPING.trim()) : SAMPLE_MAPPING,
     databaseUrl,
     basePath,
     logLevel,
@@ -133,4 +167,34 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (problems.length > 0) throw new ConfigError(problems)
   return config
+}
+
+const NAME = /^[A-Za-z0-9._-]{1,40}$/
+
+/**
+ * One API_KEYS entry: `key`, `sha256:<hex>`, `name:scope:key` or `name:scope:sha256:<hex>`
+ * (scope `read` or `write`). A plain key is named after the first 8 hex digits of its digest,
+ * which says nothing usable about the key. Returns what is wrong as text.
+ */
+export function parseKeyEntry (entry: string): ApiKey | string {
+  let name: string | undefined
+  let scope: KeyScope = 'write'
+  let secret = entry
+  const parts = entry.split(':')
+  if (parts.length >= 3 && (parts[1] === 'read' || parts[1] === 'write')) {
+    if (!NAME.test(parts[0])) return `the key name "${parts[0].slice(0, 40)}" must be 1–40 letters, digits, dots, dashes or underscores`
+    name = parts[0]
+    scope = parts[1]
+    secret = parts.slice(2).join(':')
+  }
+  let hash: string
+  if (secret.startsWith('sha256:')) {
+    hash = secret.slice(7).toLowerCase()
+    if (!/^[0-9a-f]{64}$/.test(hash)) return 'an entry starting with sha256: must be followed by 64 hex digits'
+  } else if (secret.length < 16) {
+    return 'each key needs at least 16 characters'
+  } else {
+    hash = sha256(secret)
+  }
+  return { name: name ?? `key-${hash.slice(0, 8)}`, scope, hash }
 }

@@ -1,4 +1,6 @@
 // Everything a request handler may use, built once per process from config, database and mapping.
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import type { Config } from './config.js'
 import type { Database } from './db/database.js'
 import type { CompiledMapping } from './mapping/compile/index.js'
@@ -9,10 +11,17 @@ import { Lookups } from './services/lookups.js'
 import { Availability } from './services/availability.js'
 import { ClientWrites } from './services/client-writes.js'
 import { Booking } from './services/booking.js'
+import { PonteMetrics } from './metrics/registry.js'
+import { instrumentDatabase } from './metrics/database.js'
 
 export interface Ponte {
   config: Config
+  /** The database as services see it: every statement timed (metrics/database.ts). */
   db: Database
+  /** Outlives a mapping reload: counters keep counting across swaps. */
+  metrics: PonteMetrics
+  /** SHA-256 (hex) of the mapping file this Ponte was compiled from: /ready shows which one is served. */
+  mappingHash: string | undefined
   compiled: CompiledMapping
   catalog: Catalog
   lookups: Lookups
@@ -24,16 +33,26 @@ export interface Ponte {
   booking: Booking
 }
 
-export function createPonte (config: Config, db: Database, compiled: CompiledMapping): Ponte {
+export function createPonte (config: Config, raw: Database, compiled: CompiledMapping, metrics = new PonteMetrics()): Ponte {
+  const db = instrumentDatabase(raw, metrics)
+  let mappingHash: string | undefined
+  try { mappingHash = createHash('sha256').update(readFileSync(compiled.model.file)).digest('hex') } catch { mappingHash = undefined }
   const catalog = new Catalog(compiled, db)
   const clients = new Clients(compiled, db)
   const lookups = new Lookups(compiled, db, catalog, clients)
   const appointments = new Appointments(compiled, db, catalog, lookups, { maxRangeDays: config.maxRangeDays })
   const free = compiled.model.states.free
   const availability = new Availability(compiled, db, catalog, { freeing: free })
+  metrics.observe({
+    catalogue: () => ({ loadedAt: catalog.loadedAt, failures: catalog.failures }),
+    ping: async () => { await raw.ping() },
+    pool: () => (raw as { pool?: () => { inUse: number, waiting: number } }).pool?.()
+  })
   return {
     config,
     db,
+    metrics,
+    mappingHash,
     compiled,
     catalog,
     lookups,

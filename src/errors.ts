@@ -23,6 +23,13 @@ export class UnauthorizedError extends PonteError {
   override readonly headers = { 'www-authenticate': 'Bearer realm="ponte"' }
 }
 
+/** A valid key whose scope does not allow this (a read key on a write). */
+export class ForbiddenError extends PonteError {
+  readonly status = 403
+  readonly type = 'forbidden'
+  readonly title = 'Not allowed with this API key'
+}
+
 export class NotFoundError extends PonteError {
   readonly status = 404
   readonly type = 'not-found'
@@ -56,6 +63,15 @@ export class DatabaseUnavailableError extends PonteError {
   readonly title = 'Database unavailable'
   override readonly headers = { 'retry-after': '5' }
   constructor (message = 'The clinic database cannot be reached right now.', cause?: unknown) { super(message, { cause }) }
+}
+
+/** The shared Idempotency-Key store (Redis) cannot be reached: a keyed write cannot be made safe to retry. */
+export class KeyStoreUnavailableError extends PonteError {
+  readonly status = 503
+  readonly type = 'idempotency-store-unavailable'
+  readonly title = 'Idempotency-Key store unavailable'
+  override readonly headers = { 'retry-after': '5' }
+  constructor (cause?: unknown) { super('Requests with an Idempotency-Key cannot be answered right now (the shared key store is unreachable); retry later.', { cause }) }
 }
 
 export class DatabaseTimeoutError extends PonteError {

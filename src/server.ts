@@ -1,4 +1,5 @@
-// Start-up: config → database → app → listen; graceful shutdown on SIGINT/SIGTERM.
+// Start-up: config → database → app → listen; graceful shutdown on SIGINT/SIGTERM; the
+// mapping reloaded on SIGHUP (reload.ts).
 // This process must be the one a supervisor signals: `npm start` execs node in place of its
 // shell (a shell does not pass SIGTERM on) and loads TypeScript with `--import tsx` in this
 // same process (the `tsx` command would run the server in a child of its own).
@@ -9,6 +10,8 @@ import { openInstallation, openSample, type Installation } from './installation.
 import { createPonte } from './context.js'
 import { buildApp } from './app.js'
 import { safeError } from './logging.js'
+import { reloadMapping } from './reload.js'
+import { metricsServer } from './plugins/metrics.js'
 
 // Dates bound to SQL Server are built from wall-clock parts (db/mssql.ts): a process time
 // zone without daylight saving means no such time is ever skipped or doubled.
@@ -19,22 +22,41 @@ async function main (): Promise<void> {
   const inst: Installation = config.databaseUrl
     ? await openInstallation(config.mapping, config.databaseUrl)
     : await openSample(config.mapping)
-  const app = await buildApp(createPonte(config, inst.db, inst.compiled))
+  const ponte = createPonte(config, inst.db, inst.compiled)
+  const app = await buildApp(ponte)
+  // Operators' own listener for /metrics (METRICS_PORT), apart from the interface's.
+  const metrics = config.metricsPort !== undefined ? await metricsServer(ponte.metrics) : undefined
+
+  // One reload at a time; a SIGHUP during a reload runs one more after it (the file may have
+  // changed again).
+  let reloading: Promise<void> | undefined
+  let again = false
+  const reload = async (): Promise<void> => {
+    do { again = false; await reloadMapping(app) } while (again)
+  }
+  process.on('SIGHUP', () => {
+    if (reloading) { again = true; return }
+    reloading = reload().finally(() => { reloading = undefined })
+  })
 
   // In-flight requests finish, new ones get a 503 problem (plugins/draining.ts); past the
   // deadline, or on a second signal, the process exits anyway (code 1).
   closeWithGrace({
     delay: config.shutdownTimeoutMs,
+    // SIGHUP reloads the mapping (below); it does not stop Ponte.
+    skip: ['SIGHUP'],
     logger: { error: (message: unknown) => { app.log.error(String(message)) } },
     onTimeout: (delay) => { app.log.error({ delay }, 'shutdown deadline passed; exiting with requests unfinished') }
   }, async ({ signal, err }) => {
     if (err) app.log.error({ err: safeError(err) }, 'shutting down after an unhandled error')
     else app.log.info({ signal }, 'shutting down')
     await app.close()
+    await metrics?.close()
     await inst.close()
   })
 
   await app.listen({ port: config.port, host: config.host })
+  if (metrics) await metrics.listen({ port: config.metricsPort, host: config.metricsHost })
   const where = config.databaseUrl ? 'the configured database' : 'the bundled sample installation (a fresh SQLite copy)'
   app.log.info({ installation: inst.model.installation, basePath: config.basePath || '/' }, `Ponte serving ${where}`)
   if (config.generatedKey) {

@@ -26,6 +26,17 @@ export type BeginResult =
   | { kind: 'mismatch' }
   | { kind: 'in-flight' }
 
+/**
+ * What the Idempotency-Key plugin needs of a store: this file's SQLite store for one process,
+ * redis-store.ts for several replicas. Either may answer synchronously or with a promise.
+ */
+export interface KeyStore {
+  begin: (scope: string, key: string, fingerprint: string) => BeginResult | Promise<BeginResult>
+  complete: (scope: string, key: string, response: StoredResponse, lease?: string) => boolean | Promise<boolean>
+  release: (scope: string, key: string, lease?: string) => boolean | Promise<boolean>
+  close: () => void
+}
+
 export interface IdempotencyStoreOptions {
   /** How long an answered key is remembered (ms). Default 24 h. */
   ttlMs?: number
@@ -68,7 +79,7 @@ CREATE TABLE IF NOT EXISTS idempotency_keys (
 CREATE INDEX IF NOT EXISTS idempotency_keys_expires_at ON idempotency_keys (expires_at);
 `
 
-export class IdempotencyStore {
+export class IdempotencyStore implements KeyStore {
   readonly ttlMs: number
   readonly abandonAfterMs: number
   private readonly db: BetterSqlite3.Database

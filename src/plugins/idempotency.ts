@@ -19,8 +19,9 @@ import fp from 'fastify-plugin'
 import { sha256 } from '../config.js'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { presentedKey } from './auth.js'
-import { IdempotencyConflictError, IdempotencyMismatchError, InvalidInputError } from '../errors.js'
-import type { IdempotencyStore, StoredResponse } from '../idempotency/store.js'
+import { IdempotencyConflictError, IdempotencyMismatchError, InvalidInputError, KeyStoreUnavailableError } from '../errors.js'
+import type { KeyStore, StoredResponse } from '../idempotency/store.js'
+import type { PonteMetrics } from '../metrics/registry.js'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -30,7 +31,9 @@ declare module 'fastify' {
 }
 
 export interface IdempotencyOptions {
-  store: IdempotencyStore
+  store: KeyStore
+  /** Counts new claims, replays, in-flight conflicts and mismatches. */
+  metrics?: PonteMetrics
 }
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key'
@@ -123,7 +126,16 @@ export default fp(async function idempotency (app: FastifyInstance, options: Ide
     // Auth (onRequest) has already accepted this key; without one there is nothing to scope by.
     const apiKey = presentedKey(request.headers)
     const scope = sha256(apiKey ?? '')
-    const result = store.begin(scope, key, requestFingerprint(request.method, request.url, request.body))
+    let result: Awaited<ReturnType<KeyStore['begin']>>
+    try {
+      result = await store.begin(scope, key, requestFingerprint(request.method, request.url, request.body))
+    } catch (err) {
+      // The shared store (Redis) is down: without it a retry could run twice, so refuse the
+      // keyed request; requests without a key do not need the store and go on.
+      options.metrics?.idempotency.inc({ result: 'store-unavailable' })
+      throw new KeyStoreUnavailableError(err)
+    }
+    options.metrics?.idempotency.inc({ result: result.kind })
     switch (result.kind) {
       case 'new':
         claims.set(request, { scope, key, lease: result.lease })
@@ -147,9 +159,9 @@ export default fp(async function idempotency (app: FastifyInstance, options: Ide
       const body = typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : payload == null ? '' : undefined
       if (reply.statusCode >= 500 || body === undefined) {
         if (body === undefined) request.log.warn('idempotency: a streamed response cannot be remembered; key released')
-        store.release(claim.scope, claim.key, claim.lease)
+        await store.release(claim.scope, claim.key, claim.lease)
       } else {
-        store.complete(claim.scope, claim.key, { status: reply.statusCode, headers: selectedHeaders(reply), body }, claim.lease)
+        await store.complete(claim.scope, claim.key, { status: reply.statusCode, headers: selectedHeaders(reply), body }, claim.lease)
       }
     } catch (err) {
       // The response itself is fine; only remembering it failed. The claim lapses (abandonAfterMs).
@@ -162,7 +174,7 @@ export default fp(async function idempotency (app: FastifyInstance, options: Ide
     const claim = claims.get(request)
     if (claim === undefined) return
     claims.delete(request)
-    try { store.release(claim.scope, claim.key, claim.lease) } catch (err) { request.log.error({ err }, 'idempotency: could not release a key') }
+    try { await store.release(claim.scope, claim.key, claim.lease) } catch (err) { request.log.error({ err }, 'idempotency: could not release a key') }
   }
 
   // Only routes that opt in carry the hooks: every other request pays nothing for them.

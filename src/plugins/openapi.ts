@@ -4,7 +4,9 @@ import fp from 'fastify-plugin'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance } from 'fastify'
+import Type from 'typebox'
 import { Problem } from '../schemas/problem.js'
+import { Appointment, Client, HealthInsurance, Location, Professional, Service, Slot, Specialty } from '../schemas/resources.js'
 
 export const DESCRIPTION = `The Scheduling Integration Interface, served by Ponte on top of the clinic's own database.
 
@@ -16,12 +18,38 @@ Decisions where the interface specification is silent:
 - Idempotency-Key on POST /clients and POST /appointments replays the first response.
 - Every response carries \`ponte-interface-version: 1\`.`
 
+const TAGS = [
+  { name: 'appointments', description: 'Appointments: list, read, book, change state, reschedule.' },
+  { name: 'clients', description: 'Clients (patients): list, search, read, register, change.' },
+  { name: 'professionals', description: 'Professionals, filtered by location, service, health insurance, specialty.' },
+  { name: 'locations', description: 'Clinic locations.' },
+  { name: 'services', description: 'Services (procedures) and their durations.' },
+  { name: 'health insurances', description: 'Health insurances accepted.' },
+  { name: 'specialties', description: 'Specialties.' },
+  { name: 'availability', description: 'Free slots, where the mapping describes working hours.' }
+]
+
+const IdempotencyKeyHeader = Type.Object({
+  'idempotency-key': Type.Optional(Type.String({
+    minLength: 1,
+    maxLength: 255,
+    description: 'Makes a retry safe: the first answer under this key (per API key, 24 h) is replayed, with `idempotent-replayed: true`, to an identical request; a different request under the key is a 422, one still running a 409.'
+  }))
+})
+
 export default fp(async function openapi (app: FastifyInstance, options: { version: string, basePath: string }) {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Ponte — Scheduling Integration Interface', version: options.version, description: DESCRIPTION },
-      servers: [{ url: options.basePath || '/' }],
+      info: {
+        title: 'Ponte — Scheduling Integration Interface',
+        version: options.version,
+        description: DESCRIPTION,
+        // The project carries no open-source licence: each installation is licensed by contract.
+        license: { name: 'Proprietary (licensed per installation)', identifier: 'LicenseRef-Ponte-Proprietary' }
+      },
+      servers: [{ url: options.basePath || '/', description: 'This Ponte instance (paths relative to where the document was fetched)' }],
+      tags: TAGS,
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer' },
@@ -33,10 +61,21 @@ export default fp(async function openapi (app: FastifyInstance, options: { versi
     // Shared schemas keep their names (Appointment, Client, Problem…) instead of def-0, def-1….
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => typeof json.$id === 'string' ? json.$id : `def-${i}` },
     // The interface routes live under BASE_PATH; the document lists them from its root.
-    transform: ({ schema, url }) => ({ schema, url: options.basePath && url.startsWith(options.basePath) ? url.slice(options.basePath.length) || '/' : url })
+    // Routes that honour Idempotency-Key (config.idempotent) document the header; it is read by
+    // plugins/idempotency.ts, not by schema validation, so it is added to the document only.
+    transform: ({ schema, url, route }) => ({
+      schema: (route.config as { idempotent?: boolean } | undefined)?.idempotent === true ? { ...schema, headers: IdempotencyKeyHeader } as typeof schema : schema,
+      url: options.basePath && url.startsWith(options.basePath) ? url.slice(options.basePath.length) || '/' : url
+    })
   })
-  await app.register(swaggerUi, { routePrefix: '/docs' })
-  // Error responses share one schema; registering it names it in components.
-  app.addSchema(Problem)
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    theme: { title: 'Ponte — Scheduling Integration Interface' },
+    // The key typed into "Authorize" survives a reload of the page.
+    uiConfig: { persistAuthorization: true, displayOperationId: true, tryItOutEnabled: false }
+  })
+  // Shared schemas (the resources, the problem) are registered once and referred to by name
+  // from the routes (schemas/responses.ts), so the document lists them in components.
+  for (const schema of [Problem, Specialty, HealthInsurance, Professional, Location, Service, Client, Appointment, Slot]) app.addSchema(schema)
   app.get('/openapi.json', { schema: { hide: true } as Record<string, unknown> }, async () => app.swagger())
 }, { name: 'ponte-openapi' })

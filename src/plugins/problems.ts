@@ -28,7 +28,8 @@ function problem (type: string, title: string, status: number, detail: string, e
 }
 
 export function sendProblem (reply: FastifyReply, request: FastifyRequest, body: ProblemBody, headers: Record<string, string> = {}): FastifyReply {
-  return reply.code(body.status).headers(headers).type('application/problem+json')
+  // The request id too: a refusal raised before any hook ran (the router's) still carries it.
+  return reply.code(body.status).header('x-request-id', request.id).headers(headers).type('application/problem+json')
     .send(JSON.stringify({ ...body, instance: request.url }))
 }
 

@@ -6,14 +6,21 @@ import type { FastifyInstance } from 'fastify'
 import { sha256 } from '../config.js'
 import { RateLimitedError } from '../errors.js'
 import { presentedKey } from './auth.js'
+import type { PonteMetrics } from '../metrics/registry.js'
+import type { Redis } from 'ioredis'
 
-export async function limitPerKey (api: FastifyInstance, perMinute: number): Promise<void> {
+/** With `redis`, the budget is shared by every replica on that Redis; while it is unreachable, requests are not limited. */
+export async function limitPerKey (api: FastifyInstance, perMinute: number, metrics?: PonteMetrics, redis?: Redis): Promise<void> {
   if (perMinute <= 0) return
   await api.register(rateLimit, {
     global: true,
     max: perMinute,
     timeWindow: 60_000,
+    ...(redis ? { redis, nameSpace: 'ponte:rate-limit:', skipOnError: true } : {}),
     keyGenerator: (request) => sha256(presentedKey(request.headers) ?? request.ip),
-    errorResponseBuilder: (_request, context) => new RateLimitedError(`More than ${context.max} requests a minute with this API key; retry in ${context.after}.`)
+    errorResponseBuilder: (_request, context) => {
+      metrics?.rateLimited.inc()
+      return new RateLimitedError(`More than ${context.max} requests a minute with this API key; retry in ${context.after}.`)
+    }
   })
 }

@@ -2,24 +2,27 @@ import Type from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Appointment } from '../schemas/resources.js'
 import { AppointmentListQuery, ByIdParams, NewAppointmentBody, StateBody, TimeBody } from '../schemas/queries.js'
-import { errorResponses, writeErrorResponses } from '../schemas/responses.js'
+import { jsonBody, responses, textBody } from '../schemas/responses.js'
+import { examples } from '../schemas/examples.js'
 
 const appointments: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/appointments', {
     schema: {
       tags: ['appointments'],
+      operationId: 'listAppointments',
       summary: 'Appointments in a closed date range',
       querystring: AppointmentListQuery,
-      response: { 200: Type.Array(Appointment), ...errorResponses }
+      response: responses(jsonBody(Type.Array(Appointment), 'The appointments of the range, by date and hour', [examples.appointment]), 'list')
     }
   }, async (request) => await app.ponte.appointments.list(request.query))
 
   app.get('/appointments/:id', {
     schema: {
       tags: ['appointments'],
+      operationId: 'getAppointment',
       summary: 'One appointment',
       params: ByIdParams,
-      response: { 200: Appointment, ...errorResponses }
+      response: responses(jsonBody(Appointment, 'The appointment', examples.appointment), 'detail')
     }
   }, async (request) => await app.ponte.appointments.get(request.params.id))
 
@@ -27,29 +30,32 @@ const appointments: FastifyPluginAsyncTypebox = async (app) => {
     config: { idempotent: true },
     schema: {
       tags: ['appointments'],
+      operationId: 'bookAppointment',
       summary: 'Book a slot (created as the initial state, WAITING by default)',
       body: NewAppointmentBody,
-      response: { 200: Appointment, ...writeErrorResponses }
+      response: responses(jsonBody(Appointment, 'The booked appointment', examples.appointment, true), 'create')
     }
   }, async (request) => await app.ponte.booking.book(request.body))
 
   app.patch('/appointments/:id/state', {
     schema: {
       tags: ['appointments'],
+      operationId: 'changeAppointmentState',
       summary: 'Move an appointment to another state',
       params: ByIdParams,
       body: StateBody,
-      response: { 200: Type.String(), ...writeErrorResponses }
+      response: responses(textBody('The state the appointment is now in', 'CONFIRMED'), 'write')
     }
   }, async (request, reply) => await reply.type('text/plain; charset=utf-8').send(await app.ponte.booking.changeState(request.params.id, request.body.state)))
 
   app.patch('/appointments/:id/time', {
     schema: {
       tags: ['appointments'],
+      operationId: 'rescheduleAppointment',
       summary: 'Reschedule an appointment to a free slot',
       params: ByIdParams,
       body: TimeBody,
-      response: { 200: Type.String(), ...writeErrorResponses }
+      response: responses(textBody('A confirmation of the new date and hour', 'Appointment 88231 moved to 2030-03-14 10:00.'), 'write')
     }
   }, async (request, reply) => await reply.type('text/plain; charset=utf-8').send(await app.ponte.booking.reschedule(request.params.id, request.body)))
 }

@@ -4,16 +4,18 @@ import Type from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Slot } from '../schemas/resources.js'
 import { AvailabilityQuery } from '../schemas/queries.js'
-import { errorResponses } from '../schemas/responses.js'
+import { jsonBody, responses } from '../schemas/responses.js'
+import { examples } from '../schemas/examples.js'
 import { NotFoundError } from '../errors.js'
 
 const availability: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/availability', {
     schema: {
       tags: ['availability'],
+      operationId: 'listFreeSlots',
       summary: 'Free slots in a closed date range (at most 31 days)',
       querystring: AvailabilityQuery,
-      response: { 200: Type.Array(Slot), ...errorResponses }
+      response: responses(jsonBody(Type.Array(Slot), 'Free slots, by date and hour', [examples.slot]), 'list', [404])
     }
   }, async (request) => {
     const service = app.ponte.availability

@@ -2,33 +2,37 @@ import Type from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Client } from '../schemas/resources.js'
 import { ByIdParams, ClientPatchBody, ClientSearchQuery, NewClientBody, PageQuery } from '../schemas/queries.js'
-import { errorResponses, writeErrorResponses } from '../schemas/responses.js'
+import { jsonBody, responses } from '../schemas/responses.js'
+import { examples } from '../schemas/examples.js'
 
 const clients: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/clients', {
     schema: {
       tags: ['clients'],
+      operationId: 'listClients',
       summary: 'Clients, a page at a time',
       querystring: PageQuery,
-      response: { 200: Type.Array(Client), ...errorResponses }
+      response: responses(jsonBody(Type.Array(Client), 'A page of clients', [examples.client]), 'list')
     }
   }, async (request) => await app.ponte.clients.list({ limit: request.query.limit ?? 50, offset: request.query.offset ?? 0 }))
 
   app.get('/clients/search', {
     schema: {
       tags: ['clients'],
+      operationId: 'searchClients',
       summary: 'Clients whose phone, CPF, e-mail or name equals the term (normalised)',
       querystring: ClientSearchQuery,
-      response: { 200: Type.Array(Client), ...errorResponses }
+      response: responses(jsonBody(Type.Array(Client), 'The clients found (none: an empty list)', [examples.client]), 'list')
     }
   }, async (request) => await app.ponte.clients.search(request.query.term, { limit: request.query.limit ?? 50, offset: request.query.offset ?? 0 }))
 
   app.get('/clients/:id', {
     schema: {
       tags: ['clients'],
+      operationId: 'getClient',
       summary: 'One client',
       params: ByIdParams,
-      response: { 200: Client, ...errorResponses }
+      response: responses(jsonBody(Client, 'The client', examples.client), 'detail')
     }
   }, async (request) => await app.ponte.clients.get(request.params.id))
 
@@ -36,19 +40,21 @@ const clients: FastifyPluginAsyncTypebox = async (app) => {
     config: { idempotent: true },
     schema: {
       tags: ['clients'],
+      operationId: 'createClient',
       summary: 'Register a client',
       body: NewClientBody,
-      response: { 200: Client, ...writeErrorResponses }
+      response: responses(jsonBody(Client, 'The registered client', examples.client, true), 'create')
     }
   }, async (request) => await app.ponte.clientWrites.create(request.body))
 
   app.patch('/clients/:id', {
     schema: {
       tags: ['clients'],
+      operationId: 'updateClient',
       summary: 'Change a client (only the keys sent)',
       params: ByIdParams,
       body: ClientPatchBody,
-      response: { 200: Client, ...writeErrorResponses }
+      response: responses(jsonBody(Client, 'The client as it is now', examples.client), 'write')
     }
   }, async (request) => await app.ponte.clientWrites.update(request.params.id, request.body))
 }

@@ -8,8 +8,16 @@ const health: FastifyPluginAsync = async (app) => {
   app.get('/health', { schema: { hide: true } as Record<string, unknown> }, async () => ({ status: 'ok' }))
   app.get('/ready', { schema: { hide: true } as Record<string, unknown> }, async (request, reply) => {
     try {
-      await app.ponte.db.ping()
-      return { status: 'ready' }
+      const ponte = app.ponte
+      await ponte.db.ping()
+      // Which mapping is served (its file's SHA-256: changes with a reload) and how old the
+      // lookup catalogue is (null before its first load).
+      const loadedAt = ponte.catalog.loadedAt
+      return {
+        status: 'ready',
+        mapping: { installation: ponte.compiled.model.installation, hash: ponte.mappingHash ?? null },
+        catalogue: { ageSeconds: loadedAt === undefined ? null : Math.round((Date.now() - loadedAt) / 1000), refreshFailures: ponte.catalog.failures }
+      }
     } catch (err) {
       // The reason is the driver's own message for the caller (never a path or driver text).
       const known = err instanceof PonteError ? err : undefined

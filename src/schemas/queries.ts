@@ -12,9 +12,12 @@ const Flag = Type.Boolean()
 
 export const ByIdParams = Type.Object({ id: IdParam })
 
+/** A day as a query gives it: YYYY-MM-DD, or an ISO date-time whose local date is taken (services/date-range.ts reads it). */
+const DayQuery = (description: string) => Type.String({ minLength: 1, pattern: '^\\d{4}-\\d{2}-\\d{2}([T ].*)?$', description, examples: ['2030-03-14'] })
+
 export const AppointmentListQuery = Type.Object({
-  start: Type.String({ minLength: 1, description: 'First day (YYYY-MM-DD, or an ISO date-time: its local date)' }),
-  end: Type.String({ minLength: 1, description: 'Last day, included' }),
+  start: DayQuery('First day (YYYY-MM-DD, or an ISO date-time: its local date)'),
+  end: DayQuery('Last day, included'),
   location: Type.Optional(IdParam),
   service: Type.Optional(IdParam),
   professional: Type.Optional(IdParam),
@@ -73,8 +76,8 @@ export const SpecialtyQuery = Type.Object({
 }, closed)
 
 export const AvailabilityQuery = Type.Object({
-  start: Type.String({ minLength: 1, description: 'First day (YYYY-MM-DD, or an ISO date-time: its local date)' }),
-  end: Type.String({ minLength: 1, description: 'Last day, included; at most 31 days in all' }),
+  start: DayQuery('First day (YYYY-MM-DD, or an ISO date-time: its local date)'),
+  end: DayQuery('Last day, included; at most 31 days in all'),
   professional: Type.Optional(IdParam),
   service: Type.Optional(IdParam),
   location: Type.Optional(IdParam),

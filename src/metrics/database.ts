@@ -1,0 +1,37 @@
+// The one place SQL statements are timed: a decorator around whichever Database the driver
+// opened, so drivers stay unaware of metrics. Statements are labelled by their compiled name
+// (`appointment.list`, `client.insert`…): a bounded set, never SQL text or values.
+import type { Database, Querier } from '../db/database.js'
+import type { Statement } from '../sql/statement.js'
+import type { PonteMetrics } from './registry.js'
+
+function timed (q: Querier, metrics: PonteMetrics): Querier['query'] {
+  return async (statement: Statement, args?: Record<string, unknown>) => {
+    const end = metrics.sqlDuration.startTimer({ statement: statement.name })
+    try {
+      const rows = await q.query(statement, args)
+      end({ outcome: 'ok' })
+      return rows
+    } catch (err) {
+      end({ outcome: 'error' })
+      throw err
+    }
+  }
+}
+
+const instrumented = new WeakSet<Database>()
+
+/** `db` with every statement timed; a database already instrumented (a reload reusing it) is returned as it is. */
+export function instrumentDatabase (db: Database, metrics: PonteMetrics): Database {
+  if (instrumented.has(db)) return db
+  const out: Database = {
+    get dialect () { return db.dialect },
+    get stats () { return db.stats },
+    query: timed(db, metrics),
+    transaction: async (fn) => await db.transaction(async (tx) => await fn({ query: timed(tx, metrics) })),
+    ping: async () => { await db.ping() },
+    close: async () => { await db.close() }
+  }
+  instrumented.add(out)
+  return out
+}
