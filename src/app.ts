@@ -13,7 +13,15 @@ import { MAX_ID_LENGTH } from './schemas/queries.js'
 import { requireApiKey } from './plugins/auth.js'
 import { limitPerKey } from './plugins/rate-limit.js'
 import idempotency from './plugins/idempotency.js'
-import { HOUR_MS, IdempotencyStore } from './idempotency/store.js'
+import requestId, { requestIdOptions } from './plugins/request-id.js'
+import audit from './plugins/audit.js'
+import requestClock from './plugins/request-clock.js'
+import httpEdges from './plugins/http-edges.js'
+import capture from './toolkit/capture/plugin.js'
+import metrics from './plugins/metrics.js'
+import { HOUR_MS, IdempotencyStore, type KeyStore } from './idempotency/store.js'
+import { RedisIdempotencyStore } from './idempotency/redis-store.js'
+import { connectRedis } from './redis.js'
 import health from './routes/health.js'
 import appointments from './routes/appointments.js'
 import clients from './routes/clients.js'
@@ -27,8 +35,15 @@ export interface AppOptions {
   logLevel?: string | false
   /** Where log lines go (default stdout); tests read them. */
   logStream?: NodeJS.WritableStream
-  /** An Idempotency-Key store owned by the caller (not closed with the app); default: one opened from config. */
-  idempotencyStore?: IdempotencyStore
+  /** An Idempotency-Key store owned by the caller (not closed with the app); default: Redis with REDIS_URL, else SQLite. */
+  idempotencyStore?: KeyStore
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Serve `next` from now on (a reloaded mapping); requests in flight keep the one they began with. */
+    swapPonte: (next: Ponte) => void
+  }
 }
 
 export async function buildApp (ponte: Ponte, options: AppOptions = {}): Promise<FastifyInstance> {
@@ -39,7 +54,10 @@ export async function buildApp (ponte: Ponte, options: AppOptions = {}): Promise
     routerOptions: { maxParamLength: MAX_ID_LENGTH, querystringParser: parseQuery },
     // Whatever refuses a request (router, HTTP parser, shutdown) answers with a problem document.
     ...frameworkProblemOptions({ 'ponte-interface-version': INTERFACE_VERSION }),
-    return503OnClosing: false
+    ...requestIdOptions(),
+    return503OnClosing: false,
+    // Node would answer a Host-less HTTP/1.1 request with a bare 400; http-edges.ts answers it.
+    http: { requireHostHeader: false }
   }).withTypeProvider<TypeBoxTypeProvider>()
   app.setValidatorCompiler(validatorCompiler())
   // Responses are built field by field from the mapping, never from raw rows, so plain
@@ -47,22 +65,37 @@ export async function buildApp (ponte: Ponte, options: AppOptions = {}): Promise
   // contract tests check them. fast-json-stringify was twice as slow on accented text.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data))
 
-  app.decorate('ponte', ponte)
-  const store = options.idempotencyStore ?? new IdempotencyStore(ponte.config.idempotencyStore, { ttlMs: ponte.config.idempotencyTtlHours * HOUR_MS })
+  // A getter over one slot: a mapping reload (reload.ts) swaps the whole Ponte at once, and a
+  // handler that already read app.ponte finishes on the one it started with.
+  const live = { current: ponte }
+  app.decorate('ponte', { getter: () => live.current })
+  app.decorate('swapPonte', (next: Ponte) => { live.current = next })
+  // Replicas (REDIS_URL) share Idempotency-Keys and rate limits in Redis; one process keeps
+  // its keys in its own SQLite file.
+  const redis = ponte.config.redisUrl ? await connectRedis(ponte.config.redisUrl, app.log) : undefined
+  const ttlMs = ponte.config.idempotencyTtlHours * HOUR_MS
+  const store = options.idempotencyStore ?? (redis ? new RedisIdempotencyStore(redis, { ttlMs }) : new IdempotencyStore(ponte.config.idempotencyStore, { ttlMs }))
   if (options.idempotencyStore === undefined) app.addHook('onClose', async () => { store.close() })
+  if (redis) app.addHook('onClose', async () => { await redis.quit().catch(() => redis.disconnect()) })
+  await app.register(requestId)
+  await app.register(requestClock)
   await app.register(problems)
+  await app.register(httpEdges, { headers: { 'ponte-interface-version': INTERFACE_VERSION } })
+  await app.register(metrics, { metrics: ponte.metrics, keyHash: ponte.config.metricsKeyHash })
   // Before any route: these watch routes being added.
   await app.register(methods)
   await app.register(input)
   await app.register(draining)
+  await app.register(capture, { dir: ponte.config.captureDir })
   await app.register(openapi, { version: INTERFACE_VERSION, basePath: ponte.config.basePath })
   app.addHook('onSend', async (_request, reply) => { reply.header('ponte-interface-version', INTERFACE_VERSION) })
   await app.register(health)
   await app.register(async (api) => {
-    requireApiKey(api, ponte.config.apiKeyHashes)
-    await limitPerKey(api, ponte.config.rateLimitPerMinute)
+    requireApiKey(api, ponte.config.apiKeys)
+    await limitPerKey(api, ponte.config.rateLimitPerMinute, ponte.metrics, redis)
+    await api.register(audit)
     // Idempotency-Key for routes with `config: { idempotent: true }` (after auth: scoped per API key).
-    await api.register(idempotency, { store })
+    await api.register(idempotency, { store, metrics: ponte.metrics })
     await api.register(appointments)
     await api.register(clients)
     await api.register(lookups)

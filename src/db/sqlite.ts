@@ -11,6 +11,7 @@ import { foldName } from '../normalise/text.js'
 import { ConflictError, DatabaseUnavailableError, InvalidInputError, MissingValueError } from '../errors.js'
 import type { Database, Row } from './database.js'
 import { canWrite, FileIdentity } from './sqlite-file.js'
+import { arrivedAt } from './request-clock.js'
 
 export interface SqliteOptions {
   readonly?: boolean
@@ -24,6 +25,8 @@ export interface SqliteOptions {
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000
 
 const LOCKED = 'The clinic database is locked by another process.'
+/** How long /ready waits for a lock before saying so (orchestrators' probes time out at about 1 s). */
+const READY_PROBE_MS = 800
 const GONE = 'The database file was removed or moved.'
 
 /** One open connection and the statements prepared on it (a reopen starts both afresh). */
@@ -68,11 +71,12 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
   }
 
   // One connection serves every request, and a transaction spans awaits: everything else
-  // waits its turn, so no request reads another's uncommitted rows. The deadline is taken
-  // when the request asks: N requests queued behind a lock all answer within the bound.
+  // waits its turn, so no request reads another's uncommitted rows. The deadline counts from
+  // the request's arrival (db/request-clock.ts; from the call outside a request): N requests
+  // queued behind a lock, or one request of several statements, all answer within the bound.
   let turn: Promise<unknown> = Promise.resolve()
   const exclusive = <T>(fn: (deadline: number) => Promise<T>): Promise<T> => {
-    const deadline = performance.now() + bound
+    const deadline = arrivedAt(performance.now()) + bound
     const go = async (): Promise<T> => await fn(deadline)
     const next = turn.then(go, go)
     turn = next.catch(() => undefined)
@@ -126,7 +130,8 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
         const c = await ensureFile()
         // Reads the file's header and schema: a lock, a truncated or foreign file shows here.
         try {
-          await whileLocked(() => c.db.prepare('SELECT count(*) FROM sqlite_master').get(), deadline)
+          // A readiness probe wants an answer within its own short timeout, not the requests' bound.
+          await whileLocked(() => c.db.prepare('SELECT count(*) FROM sqlite_master').get(), Math.min(deadline, performance.now() + READY_PROBE_MS))
         } catch (err) {
           throw translate(err)
         }

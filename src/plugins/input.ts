@@ -53,6 +53,17 @@ export default fp(async function input (app: FastifyInstance) {
       done(new InvalidInputError('The body is not valid UTF-8.', [{ path: '/body', message: 'must be UTF-8 text' }]), undefined)
       return
     }
-    parseJson(request, text, done)
+    // The framework's parser says "not valid JSON" for every refusal; a caller deserves to know
+    // whether the JSON is broken or holds a prototype key, which the parser refuses outright.
+    try {
+      JSON.parse(text)
+    } catch {
+      done(new InvalidInputError('The body is not valid JSON.', [{ path: '/body', message: 'must be JSON' }]), undefined)
+      return
+    }
+    parseJson(request, text, (err, value) => {
+      if (err) done(new InvalidInputError('The body holds a "__proto__" or "constructor.prototype" key, which no request of the interface has.', [{ path: '/body', message: 'must not hold prototype keys' }]), undefined)
+      else done(null, value)
+    })
   })
 }, { name: 'ponte-input' })

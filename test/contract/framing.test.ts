@@ -109,3 +109,18 @@ t.test('router and HTTP-parser refusals are problems', async (t) => {
     isOurProblem(t, await exchange(port, post('application/json', `{"name":"${'a'.repeat(70 * 1024)}"}`)), 413, 'a 70 KB body')
   })
 })
+
+t.test('what Node would answer by itself: an HTTP/1.1 request without Host, and CONNECT', async (t) => {
+  const a = await sampleApp(SAMPLES[0])
+  t.teardown(async () => { await a.close() })
+  await a.app.listen({ port: 0, host: '127.0.0.1' })
+  const { port } = a.app.server.address() as net.AddressInfo
+
+  const noHost = isOurProblem(t, await exchange(port, `GET /clients/1 HTTP/1.1\r\nAuthorization: Bearer ${TEST_KEY}\r\nConnection: close\r\n\r\n`), 400, 'HTTP/1.1 without Host')
+  t.same(noHost.errors, [{ path: '/headers/host', message: 'is required' }], 'names the missing header')
+  const http10 = await exchange(port, `GET /clients/1 HTTP/1.0\r\nAuthorization: Bearer ${TEST_KEY}\r\n\r\n`)
+  t.equal(http10.status, 200, 'HTTP/1.0 has no Host to require: answered')
+
+  const connect = isOurProblem(t, await exchange(port, 'CONNECT evil.example:443 HTTP/1.1\r\nHost: evil.example:443\r\n\r\n'), 405, 'CONNECT')
+  t.equal(connect.type, 'https://ponte.dev/problems/method-not-allowed', 'method not allowed')
+})

@@ -22,11 +22,16 @@ const BOUND_MS = 700
 // Generous margins: the bounds are BOUND_MS and 100 ms; a loaded machine adds a little.
 const SLACK_MS = 600
 
-/** A second process that holds BEGIN EXCLUSIVE on `file` until told (a line on its stdin). */
-async function holdLock (file: string): Promise<{ release: () => Promise<void> }> {
+/**
+ * A second process that holds a lock on `file` until told (a line on its stdin): EXCLUSIVE
+ * keeps readers out too; IMMEDIATE (with a write pending) lets reads through and stops writers,
+ * as the clinic's desktop system does in the middle of saving.
+ */
+async function holdLock (file: string, mode: 'EXCLUSIVE' | 'IMMEDIATE' = 'EXCLUSIVE'): Promise<{ release: () => Promise<void> }> {
   const holder = spawn(process.execPath, ['-e', `
     const db = new (require('better-sqlite3'))(${JSON.stringify(file)})
-    db.exec('BEGIN EXCLUSIVE')
+    db.exec('BEGIN ${mode}')
+    db.exec('UPDATE PACIENTE SET NOME = NOME WHERE 0')
     process.stdout.write('locked\\n')
     process.stdin.once('data', () => { db.exec('COMMIT'); db.close(); process.exit(0) })
   `], { cwd: process.cwd(), stdio: ['pipe', 'pipe', 'inherit'] })
@@ -40,7 +45,10 @@ async function holdLock (file: string): Promise<{ release: () => Promise<void> }
   }
 }
 
-tap.test('SQLite locked by another process', async (t) => {
+type Http = (method: string, path: string, body?: object) => Promise<{ status: number, ms: number, body: any, headers: Headers }>
+
+/** A listening Ponte over a fresh copy of sample 1 whose lock wait is BOUND_MS, and its file. */
+async function lockedServer (t: Parameters<Parameters<typeof tap.test>[0]>[0]): Promise<{ http: Http, file: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'ponte-locked-'))
   const file = join(dir, 'clinic.db')
   createSqliteFromFixture(sampleFixture(SAMPLES[0]), file)
@@ -52,7 +60,7 @@ tap.test('SQLite locked by another process', async (t) => {
   t.teardown(async () => { await app.close(); await inst.close(); rmSync(dir, { recursive: true, force: true }) })
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
 
-  const http = async (method: string, path: string, body?: object): Promise<{ status: number, ms: number, body: any, headers: Headers }> => {
+  const http: Http = async (method, path, body) => {
     const started = performance.now()
     const res = await fetch(base + path, {
       method,
@@ -62,6 +70,11 @@ tap.test('SQLite locked by another process', async (t) => {
     const text = await res.text()
     return { status: res.status, ms: performance.now() - started, body: text ? JSON.parse(text) : undefined, headers: res.headers }
   }
+  return { http, file }
+}
+
+tap.test('SQLite locked by another process', async (t) => {
+  const { http, file } = await lockedServer(t)
   // Reads that need the database and one write.
   const requests: Array<[string, string, object?]> = [
     ['GET', '/appointments?start=2027-03-01&end=2027-03-05'],
@@ -130,4 +143,25 @@ tap.test('SQLite locked by another process', async (t) => {
     t.equal(r.status, 200, `${m} ${p} after the lock: 200`)
   }
   t.equal((await http('GET', '/ready')).status, 200, '/ready: ready again')
+})
+
+tap.test('a request of several statements waits for a lock once, however many it runs', async (t) => {
+  const { http, file } = await lockedServer(t)
+  // Each of these reads first (reads pass this lock), then writes. Before the wait was bounded
+  // per request, every statement queued behind another's wait got a bound of its own.
+  const writes: Array<[string, string, object]> = [
+    ['PATCH', '/appointments/189340/state', { state: 'CONFIRMED' }],
+    ['PATCH', '/clients/1', { name: 'Nome Trancado' }],
+    ['POST', '/clients', { name: 'Ana Trancada', phone: '+5511987650002' }],
+    ['PATCH', '/appointments/189340/state', { state: 'CANCELED' }],
+    ['PATCH', '/clients/2', { name: 'Outro Trancado' }]
+  ]
+  for (const [m, p] of writes.slice(0, 2)) t.not((await http('GET', p.replace('/state', ''))).status, 404, `${m} ${p}: the record exists`)
+  const lock = await holdLock(file, 'IMMEDIATE')
+  const answers = await Promise.all(writes.map(async ([m, p, b]) => ({ what: `${m} ${p}`, r: await http(m, p, b) })))
+  await lock.release()
+  for (const { what, r } of answers) {
+    t.equal(r.status, 503, `${what} under another writer's lock: 503`)
+    t.ok(r.ms < BOUND_MS + SLACK_MS, `${what}: within one bound in all, though queued (${Math.round(r.ms)} ms)`)
+  }
 })
