@@ -61,9 +61,12 @@ export function blockedOn (date: string, professional: string, blocks: BlockRow[
     if (b.professional !== undefined && b.professional !== professional) continue
     if (b.location !== undefined && location !== undefined && b.location !== location) continue
     // An exact (datetime) block holds from its start on the first day to its end on the last;
-    // a block of whole days holds its hours on each of them.
-    const starts = b.start !== undefined && (!b.exact || date === b.from)
-    const ends = b.end !== undefined && (!b.exact || date === b.to)
+    // a block of whole days holds its hours on each of them. A datetime block that starts and
+    // ends at the same midnight is a date typed into a datetime column (a holiday entered as
+    // '2027-01-11'): the whole day, not nothing.
+    const dateOnly = b.exact === true && b.from === b.to && b.start === b.end && b.start !== undefined && minutesOf(b.start) === 0
+    const starts = b.start !== undefined && !dateOnly && (!b.exact || date === b.from)
+    const ends = b.end !== undefined && !dateOnly && (!b.exact || date === b.to)
     const span = { start: starts ? minutesOf(b.start as string) : DAY.start, end: ends ? endOfDay(minutesOf(b.end as string)) : DAY.end }
     if (span.end > span.start) out.push(span)
   }
@@ -88,9 +91,15 @@ export function slotsIn (window: Span, length: number, busy: Span[], notBefore =
   return out
 }
 
-/** Whether [start, end) lies inside one of the windows and outside every blocked span. */
+/**
+ * Whether [start, end) is one of the slots a window offers (slotsIn: on its grid, stepping by
+ * the slot's length from the window's start) and outside every blocked span: booking refuses
+ * exactly what /availability would not offer.
+ */
 export function fitsIn (span: Span, windows: Span[], blocked: Span[]): boolean {
-  return windows.some((w) => span.start >= w.start && span.end <= w.end) && !blocked.some((b) => overlaps(span, b))
+  const length = span.end - span.start
+  const onGrid = (w: Span) => span.start >= w.start && span.end <= w.end && (span.start - w.start) % length === 0
+  return length > 0 && windows.some(onGrid) && !blocked.some((b) => overlaps(span, b))
 }
 
 // ---- what the appointment table holds ----

@@ -30,6 +30,19 @@ forEachSample(t, async (t, a) => {
     }
   }
   t.ok(checked > 0, 'found back-to-back slots to book')
+
+  // The other way round: a start /availability does not offer (inside the hours, off the grid) is refused.
+  const { body: free } = await a.get(`/availability?start=2027-02-15&end=2027-02-19&professional=${professionals[0].id}`)
+  const slot = free.find((s: any) => Number(s.hour.slice(3)) <= 50)
+  t.ok(slot, 'a free slot to shift off the grid')
+  const off = `${slot.hour.slice(0, 3)}${String(Number(slot.hour.slice(3)) + 5).padStart(2, '0')}`
+  t.notOk(free.some((s: any) => s.date === slot.date && s.hour === off), `${off} is not offered`)
+  const created = await a.app.inject({ method: 'POST', url: '/clients', headers: { authorization: `Bearer ${TEST_KEY}` }, payload: { name: 'Fora da Grade', phone: '+5511970009999' } })
+  const res = await a.app.inject({
+    method: 'POST', url: '/appointments', headers: { authorization: `Bearer ${TEST_KEY}` },
+    payload: { date: slot.date, hour: off, client: JSON.parse(created.body).id, professional: professionals[0].id, ...(slot.location ? { location: slot.location.id } : {}) }
+  })
+  t.equal(res.statusCode, 409, `booking ${slot.date} ${off}, which /availability does not offer: 409`)
 })
 
 // The generated installation with every schedule form (test/helpers/schedules-installation.ts): every slot

@@ -87,7 +87,10 @@ t.test('slot arithmetic', async (t) => {
   t.test('fitsIn: inside a window, outside blocks, on or off the grid', async (t) => {
     const windows = [span('08:00', '12:00'), span('14:00', '18:00')]
     t.ok(fitsIn(span('08:00', '08:30'), windows, []))
-    t.ok(fitsIn(span('08:10', '09:05'), windows, []), 'the grid does not matter')
+    t.notOk(fitsIn(span('08:10', '08:40'), windows, []), 'off the grid: /availability never offers it')
+    t.ok(fitsIn(span('08:45', '09:30'), windows, []), 'a 45-minute slot on its own grid (08:00, 08:45, …)')
+    t.notOk(fitsIn(span('08:30', '09:15'), windows, []), 'a 45-minute slot off its grid')
+    t.ok(fitsIn(span('14:30', '15:00'), windows, []), 'the grid starts again with each window')
     t.ok(fitsIn(span('11:30', '12:00'), windows, []))
     t.notOk(fitsIn(span('11:45', '12:15'), windows, []), 'crosses the window end')
     t.notOk(fitsIn(span('12:00', '14:00'), windows, []), 'between windows')
