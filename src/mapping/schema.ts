@@ -142,7 +142,8 @@ export const WriteValue = Type.Union([
     format: Type.Optional(ValueFormat),
     unit: Type.Optional(Type.Union([Type.Literal('minutes'), Type.Literal('seconds'), Type.Literal('hours')])),
     repeat: Type.Optional(Type.String({ minLength: 1, description: 'length as a pattern: this text once per `per` minutes (`X`, 45 min → `XXXXXXXXX`).' })),
-    per: Type.Optional(Type.Integer({ minimum: 1, maximum: 60, description: 'Minutes each `repeat` stands for (default 5).' }))
+    per: Type.Optional(Type.Integer({ minimum: 1, maximum: 60, description: 'Minutes each `repeat` stands for (default 5).' })),
+    edges: Type.Optional(Type.String({ minLength: 1, description: 'Characters at both ends of a `repeat` pattern, each also standing for `per` minutes (`//`: 30 min → `//XX//`).' }))
   }, {
     additionalProperties: false,
     description: 'From the booked slot: `start`/`end` in `format` (datetime by default; `text`, `time`, `hhmm`, `minutes` give the hour; `date`, `int`, `dmy` the date), `length` in `unit` (minutes by default) or as a `repeat` pattern.'

@@ -155,7 +155,7 @@ resources:
       key: { generate: identity }
       set:
         TIPO: { value: 'A' }
-        PATRON: { slot: length, repeat: 'X', per: 5 }
+        PATRON: { slot: length, repeat: 'X', per: 5, edges: '/' }   # written as the legacy screen draws it
   client:
     table: PACIENTE
     key: ID_PAC

@@ -14,6 +14,7 @@ import { openInstallation } from '../../src/installation.js'
 import { checkInstallation } from '../../src/check/index.js'
 import { scratchInstallation } from '../helpers/scratch.js'
 import { blockedOn, hourOfMinutes } from '../../src/services/slots.js'
+import { lengthPattern } from '../../src/mapping/compile/derived.js'
 
 const hm = (h: string): number => Number(h.slice(0, 2)) * 60 + Number(h.slice(3, 5))
 const overlaps = (s: { hour: string, endHour: string }, from: string, to: string): boolean => hm(s.hour) < hm(to) && hm(from) < hm(s.endHour)
@@ -104,7 +105,7 @@ t.test('lengths kept as pattern strings', async (t) => {
   t.equal(booked.status, 200, JSON.stringify(booked.body).slice(0, 200))
   t.equal(booked.body.endHour, slots[1].endHour, 'endHour reads back 45 minutes later')
   const row = raw.prepare('SELECT PATRON, TIPO, INICIO FROM CITA WHERE ID_CITA = ?').get(Number(booked.body.id)) as any
-  t.same(row, { PATRON: 'XXXXXXXXX', TIPO: 'A', INICIO: `2027-12-15 ${slots[1].hour}:00` }, 'the 45-minute pattern is written')
+  t.same(row, { PATRON: '/XXXXXXX/', TIPO: 'A', INICIO: `2027-12-15 ${slots[1].hour}:00` }, 'the 45-minute pattern is written as the legacy rows hold it')
   t.equal((await get(`/appointments/${booked.body.id}`)).body.endHour, slots[1].endHour)
   const after = (await get('/availability?start=2027-12-15&end=2027-12-15&professional=1')).body
   t.notOk(after.some((s: any) => overlaps(s, slots[1].hour, slots[1].endHour)), 'the booked 45 minutes are no longer offered')
@@ -188,4 +189,12 @@ resources:
   t.equal((raw.prepare('SELECT Pattern FROM APPT WHERE AptNum = ?').get(Number(booked.body.id)) as any).Pattern, '//////')
   t.equal((await call('PATCH', `/appointments/${booked.body.id}/time`, { date: '2099-03-03', hour: '11:00' })).status, 200)
   t.match((await call('GET', `/appointments/${booked.body.id}`)).body, { date: '2099-03-03', hour: '11:00', endHour: '11:30' }, 'a move keeps the pattern')
+})
+
+t.test('a length as a pattern: one character per `per` minutes, edges included', async (t) => {
+  t.equal(lengthPattern(30, 5, 'X', '//'), '//XX//', '30 minutes with two-character edges (the legacy form in the issue)')
+  t.equal(lengthPattern(45, 5, 'X', '//'), '//XXXXX//', '45 minutes')
+  t.equal(lengthPattern(15, 5, 'X', '//'), 'XXX', 'too short for its edges: the fill alone')
+  t.equal(lengthPattern(45, 5, 'X', ''), 'XXXXXXXXX', 'no edges')
+  t.equal(lengthPattern(40, 15, 'X', ''), 'XXX', 'a part of `per` minutes counts whole')
 })

@@ -43,14 +43,14 @@ export function derivedValue (w: SlotDoc | { newKey: true }, column: string, pat
   if (w.slot === 'length') {
     if (w.repeat !== undefined) {
       const per = w.per ?? 5
-      const text = w.repeat
-      return { column, type: 'text', fromSlot: true, value: (_now, c) => c?.slot?.minutes === undefined ? null : text.repeat(Math.max(1, Math.ceil(c.slot.minutes / per))) }
+      const { repeat, edges = '' } = w
+      return { column, type: 'text', fromSlot: true, value: (_now, c) => c?.slot?.minutes === undefined ? null : lengthPattern(c.slot.minutes, per, repeat, edges) }
     }
-    if (w.format !== undefined || w.per !== undefined) throw new CompileError(path, 'a length takes `unit`, or `repeat` (with `per`)')
+    if (w.format !== undefined || w.per !== undefined || w.edges !== undefined) throw new CompileError(path, 'a length takes `unit`, or `repeat` (with `per` and `edges`)')
     const factor = PER_MINUTE[w.unit ?? 'minutes']
     return { column, type: 'int', fromSlot: true, value: (_now, c) => c?.slot?.minutes === undefined ? null : Math.round(c.slot.minutes * factor) }
   }
-  if (w.repeat !== undefined || w.per !== undefined || w.unit !== undefined) throw new CompileError(path, '`repeat`, `per` and `unit` go with `slot: length`')
+  if (w.repeat !== undefined || w.per !== undefined || w.unit !== undefined || w.edges !== undefined) throw new CompileError(path, '`repeat`, `per`, `edges` and `unit` go with `slot: length`')
   const end = w.slot === 'end'
   const format = w.format ?? 'datetime'
   const type: SqlTypeName = format === 'date' ? 'date' : format === 'datetime' ? 'datetime' : format === 'time' ? 'time'
@@ -96,4 +96,16 @@ function selfKey (table: TableModel, values: WrittenValue[], identity: boolean, 
   const sets = columns.map((column) => ({ column, value: params.input(`col:${column}`, table.key.type) }))
   const where = [keyMatch(table.key, scope, params, `${table.path}/key`)]
   return { columns, update: { name: `${table.path.split('/').pop() ?? 'row'}.ownKey`, sql: dialect.update(table.table, 't', sets, where), params: params.params } }
+}
+
+/**
+ * A length as the pattern legacy agendas store: one character per `per` minutes, the `edges`
+ * (when the pattern is long enough to have them) at both ends and `repeat` between: with edges
+ * '//' a 30-minute slot is '//XX//', 45 minutes '//XXXXX//'.
+ */
+export function lengthPattern (minutes: number, per: number, repeat: string, edges: string): string {
+  const units = Math.max(1, Math.ceil(minutes / per))
+  const inner = units - 2 * edges.length
+  if (edges === '' || inner < 1) return repeat.repeat(units)
+  return edges + repeat.repeat(inner) + edges
 }
