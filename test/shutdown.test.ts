@@ -9,17 +9,11 @@ import net from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { TEST_KEY } from './helpers/app.js'
 import { childEnv } from './helpers/child-env.js'
+import { freePort } from './helpers/server-process.js'
 
 const ROOT = new URL('..', import.meta.url).pathname
 const STARTUP_MS = 60_000
 
-async function freePort (): Promise<number> {
-  const server = net.createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as net.AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 async function canConnect (port: number): Promise<boolean> {
   return await new Promise((resolve) => {

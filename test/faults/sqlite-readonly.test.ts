@@ -6,25 +6,17 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { chmodSync, chownSync, mkdtempSync, rmSync } from 'node:fs'
-import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import tap from 'tap'
 import { sampleFixture } from '../../src/installation.js'
 import { createSqliteFromFixture } from '../../src/fixtures/load.js'
 import { SAMPLES, TEST_KEY } from '../helpers/app.js'
+import { freePort } from '../helpers/server-process.js'
 
 const NOBODY = 65534
 const asRoot = typeof process.getuid === 'function' && process.getuid() === 0
 
-async function freePort (): Promise<number> {
-  const s = createServer().listen(0, '127.0.0.1')
-  await once(s, 'listening')
-  const port = (s.address() as AddressInfo).port
-  s.close()
-  await once(s, 'close')
-  return port
-}
 
 tap.test('folder made read-only under a running Ponte: writes 503, /ready not ready, back when writable', { skip: asRoot ? false : 'needs root to start Ponte as another user' }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'ponte-readonly-'))

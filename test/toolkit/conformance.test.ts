@@ -2,24 +2,17 @@
 // sample; a planted deviation (a range that drops its last day, a detail that differs) fails.
 import t from 'tap'
 import { spawn, execFile } from 'node:child_process'
-import net from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { promisify } from 'node:util'
 import { SAMPLES, sampleApp, TEST_KEY, type TestApp } from '../helpers/app.js'
 import { childEnv } from '../helpers/child-env.js'
 import { runConformance } from '../../src/toolkit/conformance/run.js'
 import type { Send } from '../../src/toolkit/conformance/http.js'
+import { freePort } from '../helpers/server-process.js'
 
 const ROOT = new URL('../..', import.meta.url).pathname
 const run = promisify(execFile)
 
-async function freePort (): Promise<number> {
-  const server = net.createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as net.AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 function injectSender (a: TestApp, edit: (path: string, body: any) => any = (_, b) => b): Send {
   return async (method, path, body, headers) => {
