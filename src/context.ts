@@ -44,9 +44,9 @@ export function createPonte (config: Config, raw: Database, compiled: CompiledMa
   const free = compiled.model.states.free
   const availability = new Availability(compiled, db, catalog, { freeing: free })
   metrics.observe({
-    catalogue: () => ({ loadedAt: catalog.loadedAt, failures: catalog.failures }),
+    catalogue: () => ({ loadedAt: catalog.loadedAt, failures: catalog.failures, hits: catalog.hits, misses: catalog.misses }),
     ping: async () => { await raw.ping() },
-    pool: () => (raw as { pool?: () => { inUse: number, waiting: number } }).pool?.()
+    pool: () => raw.pool?.()
   })
   return {
     config,

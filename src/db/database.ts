@@ -23,4 +23,6 @@ export interface Database extends Querier {
   close: () => Promise<void>
   /** Statements run so far; tests use it to prove a request costs a bounded number. */
   readonly stats: { statements: number }
+  /** Connections in use and callers waiting for one (metrics): a pool's, or SQLite's one connection and its queue. */
+  pool?: () => { inUse: number, waiting: number }
 }

@@ -147,6 +147,7 @@ export async function openMssql (url: string): Promise<Database> {
     }
   }
   return {
+    pool: () => ({ inUse: pool.borrowed, waiting: pool.pending }),
     dialect: mssqlDialect({ legacyPaging: settings.legacyPaging }),
     stats,
     async query (statement: Statement, args = {}) {

@@ -75,11 +75,14 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
   // the request's arrival (db/request-clock.ts; from the call outside a request): N requests
   // queued behind a lock, or one request of several statements, all answer within the bound.
   let turn: Promise<unknown> = Promise.resolve()
+  // Calls given the connection or waiting for it: the pool gauge of a one-connection database.
+  let calls = 0
   const exclusive = <T>(fn: (deadline: number) => Promise<T>): Promise<T> => {
     const deadline = arrivedAt(performance.now()) + bound
     const go = async (): Promise<T> => await fn(deadline)
     const next = turn.then(go, go)
-    turn = next.catch(() => undefined)
+    calls++
+    turn = next.then(() => { calls-- }, () => { calls-- })
     return next
   }
 
@@ -87,6 +90,7 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
     dialect: sqlite,
     get raw () { return conn.db },
     stats,
+    pool: () => ({ inUse: Math.min(calls, 1), waiting: Math.max(calls - 1, 0) }),
     async query (statement, args = {}) {
       return await exclusive(async (deadline) => {
         const c = await ensureFile()

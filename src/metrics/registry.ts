@@ -6,7 +6,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 /** What the metrics read at scrape time rather than count as they happen. */
 export interface MetricSources {
   /** When the lookup catalogue served was read (ms since the epoch), and failed loads so far. */
-  catalogue?: () => { loadedAt: number | undefined, failures: number }
+  catalogue?: () => { loadedAt: number | undefined, failures: number, hits: number, misses: number }
   /** A cheap database round trip; rejects when unreachable. */
   ping?: () => Promise<void>
   /** Connections in use and callers waiting, where the driver keeps a pool. */
@@ -72,6 +72,18 @@ export class PonteMetrics {
       help: 'Failed loads of the lookup catalogue since start (stale data is served meanwhile)',
       registers: [this.registry],
       collect () { this.set(self.sources.catalogue?.().failures ?? 0) }
+    })
+    new Gauge({
+      name: 'ponte_catalogue_lookups',
+      help: 'Lookup catalogue reads since start: served from memory (hit) or waiting for a load from the database (miss)',
+      labelNames: ['result'] as const,
+      registers: [this.registry],
+      collect () {
+        const c = self.sources.catalogue?.()
+        if (c === undefined) return
+        this.set({ result: 'hit' }, c.hits)
+        this.set({ result: 'miss' }, c.misses)
+      }
     })
     new Gauge({
       name: 'ponte_database_up',

@@ -46,6 +46,9 @@ export class Catalog {
   /** When the snapshot served was read (ms since the epoch), and how many loads failed: for metrics and /ready. */
   loadedAt: number | undefined
   failures = 0
+  /** Snapshots served from memory, and those that waited for a load (metrics). */
+  hits = 0
+  misses = 0
 
   constructor (private readonly compiled: CompiledMapping, private readonly db: Database, ttlMs = compiled.model.cacheTtlSeconds * 1000) {
     this.cache = new LRUCache<'snapshot', Snapshot>({
@@ -69,6 +72,9 @@ export class Catalog {
   }
 
   async snapshot (): Promise<Snapshot> {
+    // A hit is served from memory (fresh, or stale while a refresh runs); a miss waits for a load.
+    if (this.cache.peek('snapshot', { allowStale: true }) !== undefined) this.hits++
+    else this.misses++
     const s = await this.cache.fetch('snapshot')
     // lru-cache answers a failed fetch with the stale snapshot, or undefined when it has none.
     if (!s) throw this.lastFailure ?? new DatabaseUnavailableError()

@@ -78,7 +78,30 @@ t.test('a scrape during a run shows its requests by route and status and its sta
   const age = samples(text, 'ponte_catalogue_age_seconds')[0]?.value
   t.ok(age !== undefined && age >= 0 && age < 60, `catalogue age ${age}`)
   t.equal(samples(text, 'ponte_catalogue_refresh_failures')[0]?.value, 0)
+  const lookups = Object.fromEntries(samples(text, 'ponte_catalogue_lookups').map((s) => [s.labels.result, s.value]))
+  t.equal(lookups.miss, 1, 'one read of the catalogue waited for its load (the first)')
+  t.ok(lookups.hit >= 2, `the others were served from memory (${lookups.hit} hits)`)
+  const pool = Object.fromEntries(samples(text, 'ponte_db_pool_connections').map((s) => [s.labels.state, s.value]))
+  t.ok(pool['in-use'] === 0 || pool['in-use'] === 1, `SQLite's one connection: in use ${pool['in-use']}`)
+  t.equal(pool.waiting, 0, 'nobody waiting once the run is over')
   t.ok(samples(text, 'ponte_process_resident_memory_bytes').length === 1, 'process metrics')
+})
+
+t.test('the pool gauge of SQLite: its one connection in use, and the calls queued for it', async (t) => {
+  const inst = await openSample('mappings/clinica-sorriso.yaml')
+  t.teardown(async () => { await inst.close() })
+  const db = inst.db
+  t.same(db.pool?.(), { inUse: 0, waiting: 0 }, 'idle')
+  let release = (): void => {}
+  const gate = new Promise<void>((resolve) => { release = resolve })
+  const [statement] = inst.compiled.lookups.map((l) => l.all)
+  const held = db.transaction(async (tx) => { await tx.query(statement); await gate })
+  const queued = [db.query(statement), db.query(statement)]
+  await new Promise((resolve) => setTimeout(resolve, 20))
+  t.same(db.pool?.(), { inUse: 1, waiting: 2 }, 'a transaction holds the connection, two reads wait for it')
+  release()
+  await Promise.all([held, ...queued])
+  t.same(db.pool?.(), { inUse: 0, waiting: 0 }, 'idle again')
 })
 
 t.test('without METRICS_KEY there is no /metrics on the interface listener; METRICS_PORT serves it alone', async (t) => {
