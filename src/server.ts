@@ -13,7 +13,7 @@ import { safeError } from './logging.js'
 import { reloadMapping } from './reload.js'
 import { metricsServer } from './plugins/metrics.js'
 
-// Dates bound to SQL Server are built from wall-clock parts (db/mssql.ts): a process time
+// Dates bound to SQL Server are built from wall-clock parts (sql/mssql/driver.ts): a process time
 // zone without daylight saving means no such time is ever skipped or doubled.
 process.env.TZ = 'UTC'
 

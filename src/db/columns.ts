@@ -1,9 +1,7 @@
 // What the live database declares for the text columns Ponte writes: how long they may be
-// and whether they hold Unicode. Each dialect reads it its own way (sqlite-schema.ts,
-// mssql-schema.ts); the mapping's own `type`/`length` win over what is read here.
+// and whether they hold Unicode. Each dialect reads it its own way (sql/<dialect>/introspect.ts);
+// the mapping's own `type`/`length` win over what is read here.
 import type { Database } from './database.js'
-import { sqliteCatalog, sqliteTextColumns } from './sqlite-schema.js'
-import { mssqlCatalog, mssqlTextColumns } from './mssql-schema.js'
 
 export interface TextColumn {
   /** false: one byte per character in the column's code page (VARCHAR, CHAR). */
@@ -38,12 +36,7 @@ export class LiveSchema {
 }
 
 async function readTextColumns (db: Database, table: string): Promise<TextColumns> {
-  switch (db.dialect.name) {
-    case 'sqlite': return await sqliteTextColumns(db, table)
-    case 'mssql': return await mssqlTextColumns(db, table)
-    // No introspector yet: only what the mapping declares is enforced.
-    default: return new Map()
-  }
+  return await db.introspect.textColumns(table)
 }
 
 /** What `ponte check` compares a mapping with: every column of every table, as declared. */
@@ -93,9 +86,5 @@ export function columnKind (declared: string): ColumnKind {
 }
 
 export async function readCatalog (db: Database): Promise<LiveCatalog> {
-  switch (db.dialect.name) {
-    case 'sqlite': return await sqliteCatalog(db)
-    case 'mssql': return await mssqlCatalog(db)
-    default: throw new Error(`no schema introspection for ${db.dialect.name}`)
-  }
+  return await db.introspect.catalog()
 }

@@ -1,7 +1,7 @@
 // DATABASE_URL → a driver. Add a scheme here and a dialect in sql/ to support a new server.
 import type { Database } from './database.js'
-import { openSqlite, type SqliteOptions } from './sqlite.js'
-import { openMssql } from './mssql.js'
+import { openSqlite, type SqliteOptions } from '../sql/sqlite/driver.js'
+import { openMssql } from '../sql/mssql/driver.js'
 
 export async function connect (url: string): Promise<Database> {
   if (url.startsWith('sqlite:')) {

@@ -2,6 +2,7 @@
 // drivers bind values with the types the mapping declares.
 import type { Dialect } from '../sql/dialect.js'
 import type { Statement } from '../sql/statement.js'
+import type { LiveCatalog, TextColumns } from './columns.js'
 
 export type Row = Record<string, unknown>
 
@@ -23,6 +24,12 @@ export interface Database extends Querier {
   close: () => Promise<void>
   /** Statements run so far; tests use it to prove a request costs a bounded number. */
   readonly stats: { statements: number }
+  /** What the live schema declares (each dialect's `sql/<dialect>/introspect.ts`): `ponte check`, column lengths. */
+  readonly introspect: {
+    catalog: () => Promise<LiveCatalog>
+    /** A table's text columns; empty when the table cannot be found. */
+    textColumns: (table: string) => Promise<TextColumns>
+  }
   /** Connections in use and callers waiting for one (metrics): a pool's, or SQLite's one connection and its queue. */
   pool?: () => { inUse: number, waiting: number }
 }

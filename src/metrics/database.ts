@@ -27,6 +27,7 @@ export function instrumentDatabase (db: Database, metrics: PonteMetrics): Databa
   const out: Database = {
     get dialect () { return db.dialect },
     get stats () { return db.stats },
+    get introspect () { return db.introspect },
     query: timed(db, metrics),
     transaction: async (fn) => await db.transaction(async (tx) => await fn({ query: timed(tx, metrics) })),
     ping: async () => { await db.ping() },

@@ -5,10 +5,10 @@ import t from 'tap'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createSqliteFromFixture } from '../../src/fixtures/load.js'
-import { openSqlite } from '../../src/db/sqlite.js'
+import { createSqliteFromFixture } from '../../src/sql/sqlite/load.js'
+import { openSqlite } from '../../src/sql/sqlite/driver.js'
 import { readCatalog, columnKind } from '../../src/db/columns.js'
-import { mssqlCatalogFromRows, mssqlCatalogStatement } from '../../src/db/mssql-schema.js'
+import { mssqlCatalogFromRows, mssqlCatalogStatement } from '../../src/sql/mssql/introspect.js'
 import { parseTsql } from '../helpers/tsql-grammar.js'
 
 t.test('a SQLite copy of Sorriso: tables found with or without dbo., types, keys, NOT NULL, defaults', async (t) => {

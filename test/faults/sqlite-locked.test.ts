@@ -15,7 +15,7 @@ import { loadConfig } from '../../src/config.js'
 import { createPonte } from '../../src/context.js'
 import { buildApp } from '../../src/app.js'
 import { openInstallation, sampleFixture } from '../../src/installation.js'
-import { createSqliteFromFixture } from '../../src/fixtures/load.js'
+import { createSqliteFromFixture } from '../../src/sql/sqlite/load.js'
 import { SAMPLES, TEST_KEY } from '../helpers/app.js'
 
 const BOUND_MS = 700

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import tap from 'tap'
 import { sampleFixture } from '../../src/installation.js'
-import { createSqliteFromFixture } from '../../src/fixtures/load.js'
+import { createSqliteFromFixture } from '../../src/sql/sqlite/load.js'
 import { SAMPLES, TEST_KEY } from '../helpers/app.js'
 import { freePort } from '../helpers/server-process.js'
 

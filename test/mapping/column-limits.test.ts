@@ -4,7 +4,7 @@
 import t from 'tap'
 import { scratchInstallation, type Scratch } from '../helpers/scratch.js'
 import { forEachSample, send, legacy, bare, mobile, type Test } from '../helpers/writes.js'
-import { sqliteTextColumn } from '../../src/db/sqlite-schema.js'
+import { sqliteTextColumn } from '../../src/sql/sqlite/introspect.js'
 
 
 const schema = (nameType: string, mail = 'VARCHAR(40)') => `

@@ -147,7 +147,7 @@ t.test('quirks of the mapping language, end to end on SQLite', async (t) => {
 t.test('compile errors point into the mapping file', async (t) => {
   const bad = MAPPING.replace('location: { column: room.SITE, type: text }', 'location: { column: rom.SITE, type: text }')
   const model = buildModel(parseMapping(bad, 'quirks.yaml'))
-  const { sqlite } = await import('../../src/sql/sqlite.js')
+  const { sqlite } = await import('../../src/sql/sqlite/dialect.js')
   try {
     compileMapping(model, sqlite)
     t.fail('should not compile')

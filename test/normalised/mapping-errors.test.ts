@@ -9,7 +9,7 @@ import { compileClientWrites } from '../../src/mapping/compile/client-write.js'
 import { MappingError } from '../../src/mapping/errors.js'
 import { CompileError } from '../../src/mapping/compile/scope.js'
 import { identifierMaker, luhnCheck, luhnValid } from '../../src/mapping/compile/identifier.js'
-import { sqlite } from '../../src/sql/sqlite.js'
+import { sqlite } from '../../src/sql/sqlite/dialect.js'
 import { NORMALISED_MAPPING } from '../helpers/normalised-installation.js'
 
 const model = (yaml: string) => buildModel(parseMapping(yaml, 'illimani.yaml'))

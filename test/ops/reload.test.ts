@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createSqliteFromFixture } from '../../src/fixtures/load.js'
+import { createSqliteFromFixture } from '../../src/sql/sqlite/load.js'
 import { sampleFixture } from '../../src/installation.js'
 import { startServer } from '../helpers/server-process.js'
 

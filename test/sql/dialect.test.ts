@@ -3,8 +3,8 @@
 import t, { type Test } from 'tap'
 import BetterSqlite3 from 'better-sqlite3'
 import { digitsOnly, type Dialect, type SelectSpec } from '../../src/sql/dialect.js'
-import { mssql, mssqlDialect } from '../../src/sql/mssql.js'
-import { sqlite } from '../../src/sql/sqlite.js'
+import { mssql, mssqlDialect } from '../../src/sql/mssql/dialect.js'
+import { sqlite } from '../../src/sql/sqlite/dialect.js'
 import { parseTsql, parseTsqlScript, tsqlVersionProblems } from '../helpers/tsql-grammar.js'
 
 const legacy = mssqlDialect({ legacyPaging: true })

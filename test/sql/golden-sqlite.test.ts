@@ -10,7 +10,7 @@ import type BetterSqlite3 from 'better-sqlite3'
 import { loadMapping, openSample, sampleFixture } from '../../src/installation.js'
 import { compileMapping } from '../../src/mapping/compile/index.js'
 import type { MappingModel } from '../../src/mapping/model.js'
-import { sqlite } from '../../src/sql/sqlite.js'
+import { sqlite } from '../../src/sql/sqlite/dialect.js'
 import { checkGolden, GOLDEN, renderGolden, ROOT } from '../helpers/golden.js'
 
 const MAPPINGS = `${ROOT}mappings/`
@@ -45,7 +45,7 @@ for (const file of files) {
       }
       const inst = await openSample(mappingFile)
       t.teardown(inst.close)
-      // Not on the Database interface: the SQLite driver's better-sqlite3 handle (db/sqlite.ts).
+      // Not on the Database interface: the SQLite driver's better-sqlite3 handle (sql/sqlite/driver.ts).
       const raw = (inst.db as unknown as { raw: BetterSqlite3.Database }).raw
       const table = (raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").get() as { name: string }).name
       t.throws(() => raw.prepare(`EXPLAIN SELECT "t"."NO_SUCH_COLUMN" FROM "${table}" "t"`), /no such column/, 'EXPLAIN does check columns')

@@ -5,7 +5,7 @@
 // the stored text, whatever the process's time zone.
 import t from 'tap'
 import { TYPES } from 'tedious'
-import { toMssqlValue } from '../../src/db/mssql.js'
+import { toMssqlValue } from '../../src/sql/mssql/driver.js'
 import { dateOfDay, dayNumber } from '../../src/normalise/datetime.js'
 
 const WIRE = { useUTC: false } as any

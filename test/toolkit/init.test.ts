@@ -10,7 +10,7 @@ import { main } from '../../src/cli.js'
 import { parseMapping } from '../../src/mapping/load.js'
 import { openInstallation } from '../../src/installation.js'
 import { checkInstallation } from '../../src/check/index.js'
-import { createSqliteFromFixture } from '../../src/fixtures/load.js'
+import { createSqliteFromFixture } from '../../src/sql/sqlite/load.js'
 import { CLINIC_SQL } from '../helpers/scratch-clinic.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'ponte-init-'))

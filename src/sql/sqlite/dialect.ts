@@ -1,5 +1,5 @@
-import { LIST_SEPARATOR, type Dialect, type SelectSpec } from './dialect.js'
-import { renderSelectBody } from './render.js'
+import { LIST_SEPARATOR, type Dialect, type SelectSpec } from '../dialect.js'
+import { renderSelectBody } from '../render.js'
 
 // SQLite has one namespace per database file, so a schema qualifier (`dbo.AGENDA`) is
 // dropped: the same mapping serves a SQL Server database and its SQLite copy.
@@ -20,7 +20,7 @@ export const sqlite: Dialect = {
   lower: (e) => `LOWER(${e})`,
   asText: (e) => `CAST(${e} AS TEXT)`,
   concat: (parts) => parts.map((p) => `COALESCE(${p}, '')`).join(' || '),
-  // ponte_fold is registered on every connection by the SQLite driver (db/sqlite.ts).
+  // ponte_fold is registered on every connection by the SQLite driver (driver.ts).
   foldedLike: (e, pattern) => `ponte_fold(${e}) LIKE ${pattern}`,
   minutesBetween: (from, to) => `CAST(ROUND((JULIANDAY(${to}) - JULIANDAY(${from})) * 1440) AS INTEGER)`,
   textList (expr, from, where, orderBy) {

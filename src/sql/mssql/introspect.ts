@@ -3,10 +3,10 @@
 // page; nvarchar, nchar, ntext hold Unicode) and CHARACTER_MAXIMUM_LENGTH its length in
 // characters (-1 for MAX). Not run on our machines: the statement is checked by the T-SQL
 // grammar and the reading of its rows by unit tests.
-import { mssql } from '../sql/mssql.js'
-import { ParamList, type Statement } from '../sql/statement.js'
-import type { Querier, Row } from './database.js'
-import { columnKind, LiveCatalog, type LiveTable, type TextColumn, type TextColumns } from './columns.js'
+import { mssql } from './dialect.js'
+import { ParamList, type Statement } from '../statement.js'
+import type { Querier, Row } from '../../db/database.js'
+import { columnKind, LiveCatalog, type LiveTable, type TextColumn, type TextColumns } from '../../db/columns.js'
 
 /**
  * `PACIENTE`, `dbo.PACIENTE` or `Clinica.dbo.PACIENTE`. An unqualified table is looked up

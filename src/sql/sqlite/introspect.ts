@@ -2,10 +2,10 @@
 // Server's (VARCHAR(100), NCHAR(2)), so a SQLite copy of a legacy database knows its lengths
 // and which columns hold Unicode, as the server does. SQLite's own TEXT (or CLOB) holds any
 // Unicode at any length.
-import { sqlite } from '../sql/sqlite.js'
-import { ParamList, type Statement } from '../sql/statement.js'
-import type { Querier } from './database.js'
-import { columnKind, LiveCatalog, type LiveTable, type TextColumn, type TextColumns } from './columns.js'
+import { sqlite } from './dialect.js'
+import { ParamList, type Statement } from '../statement.js'
+import type { Querier } from '../../db/database.js'
+import { columnKind, LiveCatalog, type LiveTable, type TextColumn, type TextColumns } from '../../db/columns.js'
 
 export function sqliteColumnsStatement (table: string): { statement: Statement, args: Record<string, unknown> } {
   const params = new ParamList(sqlite)

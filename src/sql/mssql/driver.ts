@@ -5,11 +5,12 @@
 //    an indexed VARCHAR column forces a conversion and a scan.
 //  - a small pool and a request timeout: the clinic's desktop system shares this server.
 import sql from 'mssql'
-import { mssqlDialect } from '../sql/mssql.js'
-import { bindValues, type Statement } from '../sql/statement.js'
-import type { SqlTypeName } from '../mapping/schema.js'
-import { ConflictError, DatabaseTimeoutError, DatabaseUnavailableError, InvalidInputError, MissingValueError } from '../errors.js'
-import type { Database, Row } from './database.js'
+import { mssqlDialect } from './dialect.js'
+import { bindValues, type Statement } from '../statement.js'
+import type { SqlTypeName } from '../../mapping/schema.js'
+import { ConflictError, DatabaseTimeoutError, DatabaseUnavailableError, InvalidInputError, MissingValueError } from '../../errors.js'
+import type { Database, Row } from '../../db/database.js'
+import { mssqlCatalog, mssqlTextColumns } from './introspect.js'
 
 export interface MssqlSettings {
   config: sql.config
@@ -146,7 +147,11 @@ export async function openMssql (url: string): Promise<Database> {
       throw translate(err)
     }
   }
-  return {
+  const database: Database = {
+    introspect: {
+      catalog: async () => await mssqlCatalog(database),
+      textColumns: async (table) => await mssqlTextColumns(database, table)
+    },
     pool: () => ({ inUse: pool.borrowed, waiting: pool.pending }),
     dialect: mssqlDialect({ legacyPaging: settings.legacyPaging }),
     stats,
@@ -186,6 +191,7 @@ export async function openMssql (url: string): Promise<Database> {
       await pool.close()
     }
   }
+  return database
 }
 
 function translate (err: unknown): unknown {

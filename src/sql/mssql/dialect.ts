@@ -1,5 +1,5 @@
-import { LIST_SEPARATOR, type Dialect, type SelectSpec } from './dialect.js'
-import { renderSelectBody } from './render.js'
+import { LIST_SEPARATOR, type Dialect, type SelectSpec } from '../dialect.js'
+import { renderSelectBody } from '../render.js'
 
 export interface MssqlDialectOptions {
   /** SQL Server 2008 R2 has no OFFSET … FETCH: page with ROW_NUMBER() instead. */

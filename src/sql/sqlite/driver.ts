@@ -5,13 +5,14 @@
 // driver (busy_timeout would block the event loop, /health included): busy_timeout is 0, and a
 // statement that meets the lock is tried again on short timers until the request's deadline.
 import BetterSqlite3 from 'better-sqlite3'
-import { sqlite } from '../sql/sqlite.js'
-import { bindValues, type Statement } from '../sql/statement.js'
-import { foldName } from '../normalise/text.js'
-import { ConflictError, DatabaseUnavailableError, InvalidInputError, MissingValueError } from '../errors.js'
-import type { Database, Row } from './database.js'
-import { canWrite, FileIdentity } from './sqlite-file.js'
-import { arrivedAt } from './request-clock.js'
+import { sqlite } from './dialect.js'
+import { bindValues, type Statement } from '../statement.js'
+import { foldName } from '../../normalise/text.js'
+import { ConflictError, DatabaseUnavailableError, InvalidInputError, MissingValueError } from '../../errors.js'
+import type { Database, Row } from '../../db/database.js'
+import { canWrite, FileIdentity } from './file.js'
+import { arrivedAt } from '../../db/request-clock.js'
+import { sqliteCatalog, sqliteTextColumns } from './introspect.js'
 
 export interface SqliteOptions {
   readonly?: boolean
@@ -86,9 +87,13 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
     return next
   }
 
-  return {
+  const database: Database & { readonly raw: BetterSqlite3.Database } = {
     dialect: sqlite,
     get raw () { return conn.db },
+    introspect: {
+      catalog: async () => await sqliteCatalog(database),
+      textColumns: async (table) => await sqliteTextColumns(database, table)
+    },
     stats,
     pool: () => ({ inUse: Math.min(calls, 1), waiting: Math.max(calls - 1, 0) }),
     async query (statement, args = {}) {
@@ -146,6 +151,7 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
     },
     async close () { conn.db.close() }
   }
+  return database
 }
 
 function openConnection (file: string, options: SqliteOptions): Connection {
@@ -156,7 +162,7 @@ function openConnection (file: string, options: SqliteOptions): Connection {
     throw new DatabaseUnavailableError(`cannot open the SQLite database ${file}: ${(err as Error).message}`, err)
   }
   db.pragma('busy_timeout = 0')
-  // Name search folds case and accents on both sides (see sql/sqlite.ts foldedLike).
+  // Name search folds case and accents on both sides (see sqlite/dialect.ts foldedLike).
   db.function('ponte_fold', { deterministic: true }, (x: unknown) => x === null || x === undefined ? null : foldName(String(x)))
   return { db, prepared: new WeakMap() }
 }
