@@ -1,7 +1,9 @@
-// DATABASE_URL → a driver. Add a scheme here and a dialect in sql/ to support a new server.
+// DATABASE_URL → a driver. A new server is a folder sql/<dialect>/ and one line here.
 import type { Database } from './database.js'
 import { openSqlite, type SqliteOptions } from '../sql/sqlite/driver.js'
 import { openMssql } from '../sql/mssql/driver.js'
+import { openMysql } from '../sql/mysql/driver.js'
+import { openPostgres } from '../sql/postgres/driver.js'
 
 export async function connect (url: string): Promise<Database> {
   if (url.startsWith('sqlite:')) {
@@ -9,7 +11,9 @@ export async function connect (url: string): Promise<Database> {
     return openSqlite(file, options)
   }
   if (url.startsWith('mssql:') || url.startsWith('sqlserver:')) return await openMssql(url.replace(/^sqlserver:/, 'mssql:'))
-  throw new Error(`DATABASE_URL: unsupported scheme in "${url.split(':')[0]}:…" (use sqlite: or mssql:)`)
+  if (/^(mysql|mariadb):/.test(url)) return await openMysql(url)
+  if (/^postgres(ql)?:/.test(url)) return await openPostgres(url)
+  throw new Error(`DATABASE_URL: unsupported scheme in "${url.split(':')[0]}:…" (use sqlite:, mssql:, mysql:, mariadb: or postgres:)`)
 }
 
 /** `sqlite:/data/clinic.db?busyTimeoutMs=2000` (also `sqlite:///data/clinic.db`). */

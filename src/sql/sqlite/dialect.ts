@@ -1,13 +1,13 @@
 import { LIST_SEPARATOR, type Dialect, type SelectSpec } from '../dialect.js'
 import { renderSelectBody } from '../render.js'
+import { ansi, quoteDouble as quote } from '../ansi.js'
 
 // SQLite has one namespace per database file, so a schema qualifier (`dbo.AGENDA`) is
 // dropped: the same mapping serves a SQL Server database and its SQLite copy.
 export const sqlite: Dialect = {
+  ...ansi,
   name: 'sqlite',
   table: (name) => quote(name.split('.').pop() as string),
-  ident: quote,
-  column: (alias, column) => `${quote(alias)}.${quote(column)}`,
   placeholder: (i) => `@p${i}`,
   select (spec: SelectSpec) {
     const body = renderSelectBody(this, spec)
@@ -15,11 +15,7 @@ export const sqlite: Dialect = {
     const page = spec.page ? ` LIMIT ${spec.page.limit} OFFSET ${spec.page.offset}` : spec.first ? ' LIMIT 1' : ''
     return body + order + page
   },
-  trim: (e) => `TRIM(${e})`,
-  rtrim: (e) => `RTRIM(${e})`,
-  lower: (e) => `LOWER(${e})`,
   asText: (e) => `CAST(${e} AS TEXT)`,
-  concat: (parts) => parts.map((p) => `COALESCE(${p}, '')`).join(' || '),
   // ponte_fold is registered on every connection by the SQLite driver (driver.ts).
   foldedLike: (e, pattern) => `ponte_fold(${e}) LIKE ${pattern}`,
   minutesBetween: (from, to) => `CAST(ROUND((JULIANDAY(${to}) - JULIANDAY(${from})) * 1440) AS INTEGER)`,
@@ -32,19 +28,7 @@ export const sqlite: Dialect = {
   dmyAsIso: (e) => `(SUBSTR(${e}, 7, 4) || '-' || SUBSTR(${e}, 4, 2) || '-' || SUBSTR(${e}, 1, 2))`,
   // BEGIN IMMEDIATE already holds the database's write lock for the whole transaction.
   lockHint: '',
-  insert (table, columns, values, returning) {
-    const ret = returning ? ` RETURNING ${quote(returning)} AS "id"` : ''
-    return `INSERT INTO ${this.table(table)} (${columns.map(quote).join(', ')}) VALUES (${values.join(', ')})${ret}`
-  },
-  update (table, alias, sets, where) {
-    const w = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''
-    return `UPDATE ${this.table(table)} AS ${quote(alias)} SET ${sets.map((s) => `${quote(s.column)} = ${s.value}`).join(', ')}${w}`
-  },
   nextSequenceValue () {
     throw new Error('SQLite has no sequences: use identity, max or keyTable key generation')
   }
-}
-
-function quote (name: string): string {
-  return `"${name.replace(/"/g, '""')}"`
 }

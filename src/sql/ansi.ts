@@ -1,0 +1,44 @@
+// The SQL every dialect writes alike unless it says otherwise: standard SQL, the way Kysely's
+// DefaultQueryCompiler is the base its dialects subclass. A dialect is `{ ...ansi, name, … }`
+// overriding only what its database does differently (sqlite/, mssql/, mysql/, postgres/).
+import { LIST_SEPARATOR, type Dialect, type SelectSpec } from './dialect.js'
+import { renderSelectBody } from './render.js'
+
+export const quoteDouble = (name: string): string => `"${name.replace(/"/g, '""')}"`
+
+export const ansi: Omit<Dialect, 'name' | 'placeholder' | 'foldedLike' | 'minutesBetween'> = {
+  table: (name) => name.split('.').map(quoteDouble).join('.'),
+  ident: quoteDouble,
+  column (alias, column) { return `${this.ident(alias)}.${this.ident(column)}` },
+  select (spec: SelectSpec) {
+    const body = renderSelectBody(this as Dialect, spec)
+    const order = spec.orderBy.length > 0 ? ` ORDER BY ${spec.orderBy.join(', ')}` : ''
+    const page = spec.page
+      ? ` OFFSET ${spec.page.offset} ROWS FETCH NEXT ${spec.page.limit} ROWS ONLY`
+      : spec.first ? ' FETCH FIRST 1 ROWS ONLY' : ''
+    return body + order + page
+  },
+  trim: (e) => `TRIM(${e})`,
+  rtrim: (e) => `RTRIM(${e})`,
+  lower: (e) => `LOWER(${e})`,
+  asText: (e) => `CAST(${e} AS VARCHAR(4000))`,
+  concat: (parts) => parts.map((p) => `COALESCE(${p}, '')`).join(' || '),
+  textList (expr, from, where, orderBy) {
+    const w = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''
+    const o = orderBy.length > 0 ? ` WITHIN GROUP (ORDER BY ${orderBy.join(', ')})` : ''
+    return `(SELECT LISTAGG(${this.asText(expr)}, '${LIST_SEPARATOR}')${o} FROM ${from.table} ${this.ident(from.alias)}${w})`
+  },
+  dmyAsIso: (e) => `(SUBSTRING(${e} FROM 7 FOR 4) || '-' || SUBSTRING(${e} FROM 4 FOR 2) || '-' || SUBSTRING(${e} FROM 1 FOR 2))`,
+  lockHint: '',
+  insert (table, columns, values, returning) {
+    const ret = returning ? ` RETURNING ${this.ident(returning)} AS ${this.ident('id')}` : ''
+    return `INSERT INTO ${this.table(table)} (${columns.map((c) => this.ident(c)).join(', ')}) VALUES (${values.join(', ')})${ret}`
+  },
+  update (table, alias, sets, where) {
+    const w = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''
+    return `UPDATE ${this.table(table)} AS ${this.ident(alias)} SET ${sets.map((s) => `${this.ident(s.column)} = ${s.value}`).join(', ')}${w}`
+  },
+  nextSequenceValue (sequence) {
+    return `SELECT NEXT VALUE FOR ${this.table(sequence)} AS ${this.ident('id')}`
+  }
+}
