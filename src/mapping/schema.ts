@@ -199,7 +199,24 @@ export const WriteSpec = Type.Object({
   })),
   reschedule: Type.Optional(Type.Record(Type.String(), WriteValue, { description: 'Extra columns written on a reschedule.' })),
   slot: Type.Optional(Type.Object({
-    join: Type.String({ description: 'The appointment\'s join whose row is the booked time slot (its start, and the refs read through it, come from there).' })
+    join: Type.String({ description: 'The appointment\'s join whose row is the booked time slot (its start, and the refs read through it, come from there).' }),
+    capacity: Type.Optional(Type.Union([
+      Type.Integer({ minimum: 1, maximum: 1000 }),
+      Type.Object({
+        column: ColumnName
+      }, { additionalProperties: false, description: 'A column of the slot (`slot.max_patients`) or of a join below it (`block.max_patients`); NULL counts as 1, 0 closes the slot.' })
+    ], {
+      description: 'How many appointments one slot takes (default 1): /availability offers it while fewer hold it (by the same rule as a taken slot), booking refuses it (409) once full. A number for every slot, or `{ column }` per slot.'
+    })),
+    services: Type.Optional(Type.Object({
+      table: Type.Optional(TableName),
+      on: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'With `table`: columns of the slot or a join below it (`block.ID`) → columns of `table`.' })),
+      where: Type.Optional(Where),
+      column: Type.String({ description: 'The column holding a service id: of `table` (one row per accepted service), or without `table` a column of the slot or a join below it (`block.service_id`).' })
+    }, {
+      additionalProperties: false,
+      description: 'The services a slot\'s block accepts: /availability?service= offers only slots accepting it, and booking (or rescheduling) one with a service it does not accept is refused (409). A block with no such row (or a NULL column) accepts none.'
+    }))
   }, {
     additionalProperties: false,
     description: 'Slot-based booking: the appointment row points at a time slot. Booking finds the slot by its start and the professional and location read through it, and writes only the pointer; rescheduling finds another slot.'

@@ -39,11 +39,14 @@ export const MAX_RANGE_DAYS = 31
 // The arithmetic and what holds a slot live in services/slots.ts (booking uses them too);
 // re-exported here for the unit tests.
 export { blockedOn, fitsIn, hourOfMinutes, slotsIn, weekdayOf, windowsOn, type Span, type Window } from './slots.js'
-import { blockedOn, fitsIn, heldRows, heldSpan, hourOfMinutes, readAll, readBlocks, slotsIn, windowsOn, type Window } from './slots.js'
+import { blockedOn, fitsIn, hasRoom, heldRows, heldSpan, hourOfMinutes, readAll, readBlocks, slotsIn, windowsOn, type Window } from './slots.js'
+import { compileSlotBooking, type SlotBooking, type SlotRow } from '../mapping/compile/slot-booking.js'
+import { CompileError } from '../mapping/compile/scope.js'
+import { bindId, matchesType } from './ids.js'
 
 // ---- the service ----
 
-type Occupancy = Map<string, { hour: string, endHour?: string }[]>
+type Occupancy = Map<string, { hour: string, endHour?: string, holding?: boolean }[]>
 const occupancyKey = (professional: string, date: string): string => `${professional}|${date}`
 
 export class Availability {
@@ -92,11 +95,12 @@ export class Availability {
     if (q.location !== undefined && serviceLocations && !serviceLocations.has(q.location)) return []
 
     const single = q.professional
-    const [weekly, dated, blocks, occupancy] = await Promise.all([
+    const [weekly, dated, blocks, occupancy, slotRows] = await Promise.all([
       this.readWeekly(av),
       this.readDated(av, from, end),
       readBlocks(this.db, av, from, end),
-      this.readOccupancy(from, end, single)
+      this.readOccupancy(from, end, single),
+      this.readSlotRows(from, end, q.service)
     ])
 
     const nowMinutes = minutesOf(nowHourIn(timezone, now))
@@ -112,12 +116,15 @@ export class Availability {
         if (location !== undefined && serviceLocations && !serviceLocations.has(location)) continue
         const step = w.interval ?? av.slotMinutes
         const length = service?.duration ?? step
-        const taken = (occupancy.get(occupancyKey(w.professional, date)) ?? []).map((a) => heldSpan(a, step))
-        const busy = [...blockedOn(date, w.professional, blocks, location), ...taken]
-        for (const s of slotsIn(w, length, busy, date === today ? nowMinutes : 0)) {
+        const taken = (occupancy.get(occupancyKey(w.professional, date)) ?? []).map((a) => ({ ...heldSpan(a, step), holding: a.holding }))
+        for (const s of slotsIn(w, length, blockedOn(date, w.professional, blocks, location), date === today ? nowMinutes : 0)) {
+          const hour = hourOfMinutes(s.start)
+          // Slot-based booking books only a slot row's start, as many times as it takes.
+          const capacity = slotRows ? capacityOf(slotRows, w.professional, date, hour, location) : 1
+          if (!hasRoom(s, taken, capacity)) continue
           const slot: Slot = {
             date,
-            hour: hourOfMinutes(s.start),
+            hour,
             endHour: hourOfMinutes(s.end),
             professional: { id: w.professional, name: String(snap.record('professional', w.professional)?.entity.name ?? '') }
           }
@@ -228,6 +235,44 @@ export class Availability {
     return readAll(await this.db.query(av.dated.statement, rangeArgs(from, to)), av.dated.read)
   }
 
+  /**
+   * Slot-based booking (write.slot): the slot rows starting in the range, by professional,
+   * date and hour; with a service, only those whose block accepts it. One statement for the
+   * whole range; undefined where appointments hold their own time.
+   */
+  private async readSlotRows (from: string, to: string, service: string | undefined): Promise<SlotRows | undefined> {
+    const booking = this.slotBooking()
+    if (!booking) return undefined
+    const out: SlotRows = new Map()
+    const filtered = booking.services && service !== undefined
+    if (filtered && !matchesType(service, booking.serviceType)) return out
+    const args = { ...rangeArgs(from, to), ...(filtered ? { service: bindId(service, booking.serviceType) } : {}) }
+    for (const row of await this.db.query(booking.rows(filtered), args)) {
+      const r = booking.readRow(row)
+      if (r?.professional === undefined) continue
+      const key = slotKey(r.professional, r.date, r.hour)
+      let list = out.get(key)
+      if (!list) out.set(key, list = [])
+      list.push(r)
+    }
+    return out
+  }
+
+  // Compiled on first use; a slot declaration the compiler refuses leaves booking to say so (501).
+  private slotBooking (): SlotBooking | undefined {
+    if (this.compiledSlots === undefined) {
+      try {
+        this.compiledSlots = compileSlotBooking(this.compiled.model, this.compiled.dialect) ?? null
+      } catch (err) {
+        if (!(err instanceof CompileError)) throw err
+        this.compiledSlots = null
+      }
+    }
+    return this.compiledSlots ?? undefined
+  }
+
+  private compiledSlots?: SlotBooking | null
+
   /** What holds its slot (services/slots.ts), by professional and date: one statement for the whole range. */
   private async readOccupancy (from: string, to: string, professional: string | undefined): Promise<Occupancy> {
     const out: Occupancy = new Map()
@@ -242,6 +287,18 @@ export class Availability {
     }
     return out
   }
+}
+
+type SlotRows = Map<string, SlotRow[]>
+const slotKey = (professional: string, date: string, hour: string): string => `${professional}|${date}|${hour}`
+
+/**
+ * How many appointments the slot row starting then takes (the first by key, as booking finds
+ * it; at `location` when both say one); 0 when no slot row starts then: nothing to book.
+ */
+function capacityOf (rows: SlotRows, professional: string, date: string, hour: string, location: string | undefined): number {
+  const row = (rows.get(slotKey(professional, date, hour)) ?? []).find((r) => location === undefined || r.location === undefined || r.location === location)
+  return row?.capacity ?? 0
 }
 
 function compareIds (a: string, b: string): number {

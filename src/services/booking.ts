@@ -5,6 +5,7 @@ import type { Database, Querier } from '../db/database.js'
 import type { CompiledMapping } from '../mapping/compile/index.js'
 import type { AppointmentRow } from '../mapping/compile/appointment.js'
 import { compileAppointmentWrites, type BookingRef, type CompiledAppointmentWrites } from '../mapping/compile/appointment-write.js'
+import type { FoundSlot } from '../mapping/compile/slot-booking.js'
 import { DEFAULT_SLOT_MINUTES } from '../mapping/compile/availability.js'
 import type { EntityName, LookupName } from '../mapping/model.js'
 import { planExists } from './plans.js'
@@ -21,7 +22,7 @@ import type { Clients } from './clients.js'
 import { describe, insertRow, requiring } from './client-writes.js'
 import { bindId, carryingId, isIntegerType, matchesType } from './ids.js'
 import { keyArgs } from '../mapping/compile/key.js'
-import { heldRows, heldSpan, overlaps } from './slots.js'
+import { hasRoom, heldRows, heldSpan, overlaps } from './slots.js'
 
 export interface NewAppointment {
   date: string
@@ -118,8 +119,11 @@ export class Booking {
     const insert = writable(() => this.plans.insert(), 'appointments')
     const writers = { ...this.plans.refs, ...Object.fromEntries(Object.entries(this.plans.joinedRefs).map(([k, j]) => [k, { columns: [j.column] }])) }
     const id = await requiring(writers, async () => await this.db.transaction(async (tx) => {
-      await this.checkFree(tx, { date: input.date, hour: input.hour, endHour, step, professional: input.professional, client: input.client })
-      Object.assign(args, await this.findSlot(tx, input.date, input.hour, input))
+      // The slot first: how many appointments it takes decides whether it is free.
+      // Without a service in the request, the one the mapping writes must be accepted too.
+      const slot = await this.findSlot(tx, input.date, input.hour, { ...input, service: input.service ?? this.writtenService(args) })
+      await this.checkFree(tx, { date: input.date, hour: input.hour, endHour, step, professional: input.professional, client: input.client, capacity: slot.capacity })
+      Object.assign(args, slot.args)
       const id = await insertRow(tx, insert, args)
       await this.recordState(tx, id, this.compiled.model.states.initial, now, false)
       return id
@@ -144,7 +148,8 @@ export class Booking {
       // Back from a state that freed the slot: the slot must still be free, as for a booking.
       if (this.frees(current.state) && !this.frees(state)) {
         const endHour = current.endHour ?? addMinutes(current.hour, step) ?? '23:59'
-        await this.checkFree(tx, { date: current.date, hour: current.hour, endHour, step, professional: current.refs.professional, client: current.refs.client, except: id })
+        const capacity = await this.capacityAt(tx, current.date, current.hour, current.refs)
+        await this.checkFree(tx, { date: current.date, hour: current.hour, endHour, step, professional: current.refs.professional, client: current.refs.client, except: id, capacity })
       }
       await tx.query(stateUpdate, { ...key, ...prefixed(values) })
       await this.recordState(tx, id, state, nowIn(this.compiled.model.timezone), true)
@@ -175,11 +180,12 @@ export class Booking {
       if (this.frees(current.state) || (target !== current.state && !(states.moves[current.state] ?? []).includes(target))) {
         throw new ConflictError(`An appointment in state ${current.state} cannot be rescheduled.`)
       }
-      await this.checkFree(tx, { date: slot.date, hour: slot.hour, endHour, step, professional: current.refs.professional, client: current.refs.client, except: id })
+      const found = await this.findSlot(tx, slot.date, slot.hour, current.refs)
+      await this.checkFree(tx, { date: slot.date, hour: slot.hour, endHour, step, professional: current.refs.professional, client: current.refs.client, except: id, capacity: found.capacity })
       const now = nowIn(timezone)
       await tx.query(this.plans.reschedule, {
         ...key,
-        ...await this.findSlot(tx, slot.date, slot.hour, current.refs),
+        ...found.args,
         ...prefixed(this.plans.rescheduleValues(now, { date: slot.date, hour: slot.hour, endHour, minutes })),
         ...prefixed(this.plans.slot({ date: slot.date, hour: slot.hour, endHour, minutes }))
       })
@@ -190,21 +196,51 @@ export class Booking {
 
   /**
    * Slot-based booking: the pointer to the slot starting then, of this professional (and
-   * location), as `col:` inputs; nothing where the appointment row holds its own time.
-   * Inside the transaction, after checkFree, so the slot found is the one checked free.
+   * location), as `col:` inputs, and how many appointments the slot takes; where the
+   * appointment row holds its own time, nothing and 1. A slot whose block does not accept
+   * the service is refused here. Inside the transaction, before checkFree, so the slot
+   * checked free is the one written.
    */
-  private async findSlot (tx: Querier, date: string, hour: string, refs: Partial<Record<string, string>>): Promise<Record<string, unknown>> {
+  private async findSlot (tx: Querier, date: string, hour: string, refs: Partial<Record<string, string>>): Promise<{ args: Record<string, unknown>, capacity: number }> {
     const booking = this.plans.slotBooking
-    if (!booking) return {}
+    if (!booking) return { args: {}, capacity: 1 }
+    const service = booking.services ? refs.service : undefined
+    const found = await this.lookupSlot(tx, date, hour, refs, service)
+    if (!found) {
+      throw new ConflictError(`No time slot starts at ${hour} on ${date}${booking.refs.filter((r) => refs[r] !== undefined).map((r) => ` for ${r} ${refs[r]}`).join('')}: only the slots /availability offers can be booked.`)
+    }
+    if (!found.accepts) {
+      throw new ConflictError(`The slot at ${hour} on ${date} does not take service ${service}: its block accepts other services (/availability?service=${service} lists the slots that do).`)
+    }
+    return { args: { [`col:${booking.column.column}`]: found.id }, capacity: found.capacity }
+  }
+
+  /** The service id a booking writes when the request names none (a `write.set` default for its column). */
+  private writtenService (args: Record<string, unknown>): string | undefined {
+    const columns = this.plans.refs.service?.columns ?? []
+    const value = columns.length === 1 ? args[`col:${columns[0].column}`] : undefined
+    return value === undefined || value === null ? undefined : String(value)
+  }
+
+  /** How many appointments the slot an appointment sits in takes (1 where there are no slots, or it is gone). */
+  private async capacityAt (tx: Querier, date: string, hour: string, refs: Partial<Record<string, string>>): Promise<number> {
+    return (await this.lookupSlot(tx, date, hour, refs, undefined))?.capacity ?? 1
+  }
+
+  private async lookupSlot (tx: Querier, date: string, hour: string, refs: Partial<Record<string, string>>, service: string | undefined): Promise<FoundSlot | undefined> {
+    const booking = this.plans.slotBooking
+    if (!booking) return undefined
     const wanted = booking.refs.filter((r) => refs[r] !== undefined)
-    const lookup = booking.lookup(wanted)
+    const lookup = booking.lookup(wanted, service !== undefined)
     const args: Record<string, unknown> = { start: booking.start(date, hour) }
     for (const r of wanted) args[r] = bindId(refs[r] as string, inputType(lookup, r) ?? 'text')
-    const [row] = await tx.query(lookup, args)
-    if (row?.id === undefined || row.id === null) {
-      throw new ConflictError(`No time slot starts at ${hour} on ${date}${wanted.map((r) => ` for ${r} ${refs[r]}`).join('')}: only the slots /availability offers can be booked.`)
+    if (service !== undefined) {
+      // A service id its column cannot hold is accepted by no block.
+      if (!matchesType(service, booking.serviceType)) return { id: undefined, capacity: 0, accepts: false }
+      args.service = bindId(service, booking.serviceType)
     }
-    return { [`col:${booking.column.column}`]: row.id }
+    const [row] = await tx.query(lookup, args)
+    return row === undefined ? undefined : booking.read(row)
   }
 
   /** The status-history rows of a state entered (history.ts): close the current one, open the new one. */
@@ -243,21 +279,31 @@ export class Booking {
     return current
   }
 
-  /** 409 when another appointment of the professional (or of the client) overlaps the slot. */
-  /** An appointment without a stored end holds `step` minutes (the grid of its window, as /availability counts it). */
-  private async checkFree (tx: Querier, s: { date: string, hour: string, endHour: string, step: number, professional?: string, client?: string, except?: string }): Promise<void> {
+  /**
+   * 409 when the professional's slot is full (as many appointments overlap it as it takes:
+   * `capacity`, 1 by default), or another appointment of the client overlaps it. An
+   * appointment without a stored end holds `step` minutes (the grid of its window, as
+   * /availability counts it).
+   */
+  private async checkFree (tx: Querier, s: { date: string, hour: string, endHour: string, step: number, professional?: string, client?: string, except?: string, capacity?: number }): Promise<void> {
     // What holds a slot is decided in one place (services/slots.ts), as /availability decides it.
     const wanted = { start: minutesOf(s.hour), end: minutesOf(s.endHour) }
     for (const who of ['professional', 'client'] as const) {
       const id = s[who]
       if (id === undefined) continue
       const held = await heldRows(tx, this.compiled, this.options.freeing, { from: s.date, to: s.date }, { [who]: id }, true)
-      const clash = held.find((a) => a.id !== s.except && (who === 'professional' || !a.holding) && overlaps(wanted, heldSpan(a, s.step)))
-      if (clash) {
-        throw new ConflictError(who === 'professional'
-          ? `The professional already has ${clash.holding ? 'that time taken' : 'an appointment'} from ${clash.hour}${clash.endHour ? ` to ${clash.endHour}` : ''} on ${s.date}.`
-          : `The client already has an appointment at ${clash.hour} on ${s.date}.`)
+      const others = held.filter((a) => a.id !== s.except && (who === 'professional' || !a.holding))
+      const spans = others.map((a) => ({ ...heldSpan(a, s.step), holding: a.holding }))
+      // A client is never in two places at once, whatever a slot takes.
+      const capacity = who === 'professional' ? s.capacity ?? 1 : 1
+      if (hasRoom(wanted, spans, capacity)) continue
+      const clash = others.find((a, i) => overlaps(wanted, spans[i]))
+      if (!clash || (capacity > 1 && !clash.holding)) {
+        throw new ConflictError(`The slot at ${s.hour} on ${s.date} is full: it takes ${capacity === 1 ? 'one appointment' : `${capacity} appointments`}.`)
       }
+      throw new ConflictError(who === 'professional'
+        ? `The professional already has ${clash.holding ? 'that time taken' : 'an appointment'} from ${clash.hour}${clash.endHour ? ` to ${clash.endHour}` : ''} on ${s.date}.`
+        : `The client already has an appointment at ${clash.hour} on ${s.date}.`)
     }
   }
 

@@ -91,6 +91,19 @@ export function slotsIn (window: Span, length: number, busy: Span[], notBefore =
   return out
 }
 
+/** Time held in a slot: `holding` marks a slot-holding row (a lunch, a meeting), which fills it whatever its capacity. */
+export interface HeldSpan extends Span { holding?: boolean }
+
+/**
+ * Whether `span` takes one more appointment: the rows holding time overlapping it are fewer
+ * than its capacity (1 unless the mapping says more), and none is a slot-holding row.
+ * /availability offers and booking refuses by this one test.
+ */
+export function hasRoom (span: Span, held: HeldSpan[], capacity = 1): boolean {
+  const overlapping = held.filter((h) => overlaps(span, h))
+  return overlapping.length < capacity && !overlapping.some((h) => h.holding === true)
+}
+
 /**
  * Whether [start, end) is one of the slots a window offers (slotsIn: on its grid, stepping by
  * the slot's length from the window's start) and outside every blocked span: booking refuses

@@ -349,6 +349,24 @@ DECLARE @ponte_ids TABLE ([id] NVARCHAR(450)); INSERT INTO [appointmentschedulin
 -- @p3 int = input:location
 SELECT TOP 1 [s].[time_slot_id] AS [id] FROM [appointmentscheduling_time_slot] [s] LEFT JOIN [appointmentscheduling_appointment_block] [s_block] ON [s].[appointment_block_id] = [s_block].[appointment_block_id] WHERE [s].[start_date] = @p1 AND [s_block].[provider_id] = @p2 AND [s_block].[location_id] = @p3 ORDER BY [s].[time_slot_id]
 
+-- appointment.write.slot[location,professional+service]
+-- @p1 int = input:service
+-- @p2 datetime = input:start
+-- @p3 int = input:professional
+-- @p4 int = input:location
+SELECT TOP 1 [s].[time_slot_id] AS [id], CASE WHEN EXISTS (SELECT 1 AS [x] FROM [appointmentscheduling_block_type_map] [s_s1] WHERE [s_s1].[appointment_block_id] = [s_block].[appointment_block_id] AND [s_s1].[appointment_type_id] = @p1) THEN 1 ELSE 0 END AS [accepts] FROM [appointmentscheduling_time_slot] [s] LEFT JOIN [appointmentscheduling_appointment_block] [s_block] ON [s].[appointment_block_id] = [s_block].[appointment_block_id] WHERE [s].[start_date] = @p2 AND [s_block].[provider_id] = @p3 AND [s_block].[location_id] = @p4 ORDER BY [accepts] DESC, [s].[time_slot_id]
+
+-- appointment.write.slot.rows
+-- @p1 datetime = input:fromDatetime
+-- @p2 datetime = input:afterDatetime
+SELECT [s].[start_date] AS [start], [s_block].[provider_id] AS [professional], [s_block].[location_id] AS [location] FROM [appointmentscheduling_time_slot] [s] LEFT JOIN [appointmentscheduling_appointment_block] [s_block] ON [s].[appointment_block_id] = [s_block].[appointment_block_id] WHERE [s].[start_date] >= @p1 AND [s].[start_date] < @p2 ORDER BY [s].[time_slot_id]
+
+-- appointment.write.slot.rows[service]
+-- @p1 datetime = input:fromDatetime
+-- @p2 datetime = input:afterDatetime
+-- @p3 int = input:service
+SELECT [s].[start_date] AS [start], [s_block].[provider_id] AS [professional], [s_block].[location_id] AS [location] FROM [appointmentscheduling_time_slot] [s] LEFT JOIN [appointmentscheduling_appointment_block] [s_block] ON [s].[appointment_block_id] = [s_block].[appointment_block_id] WHERE [s].[start_date] >= @p1 AND [s].[start_date] < @p2 AND EXISTS (SELECT 1 AS [x] FROM [appointmentscheduling_block_type_map] [s_s1] WHERE [s_s1].[appointment_block_id] = [s_block].[appointment_block_id] AND [s_s1].[appointment_type_id] = @p3) ORDER BY [s].[time_slot_id]
+
 -- appointment.history.close
 -- @p1 datetime = input:col:end_date
 -- @p2 int = input:key

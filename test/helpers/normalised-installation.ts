@@ -18,11 +18,11 @@ export const ID_TYPE = 3
 const q = (x: unknown): string => x === null ? 'NULL' : typeof x === 'number' ? String(x) : `'${String(x).replace(/'/g, "''")}'`
 const insert = (table: string, rows: unknown[][]): string => rows.length === 0 ? '' : `INSERT INTO ${table} VALUES\n${rows.map((r) => `  (${r.map(q).join(', ')})`).join(',\n')};\n`
 
-/** Who works where: [provider, location, weekdays (0 = Sunday), from, to] in minutes. */
-export const BLOCKS: [number, number, number[], number, number][] = [
-  [1, 3, [1, 3, 5], 8 * 60, 12 * 60],
-  [2, 3, [2, 4], 9 * 60, 12 * 60],
-  [2, 4, [1, 3], 14 * 60, 17 * 60]
+/** Who works where: [provider, location, weekdays (0 = Sunday), from, to in minutes, appointment types the block accepts]. */
+export const BLOCKS: [number, number, number[], number, number, number[]][] = [
+  [1, 3, [1, 3, 5], 8 * 60, 12 * 60, [1, 2]],
+  [2, 3, [2, 4], 9 * 60, 12 * 60, [1]],
+  [2, 4, [1, 3], 14 * 60, 17 * 60, [2]]
 ]
 
 /** Names per person: [given, family, preferred, voided]; the one shown is the preferred, not voided one. */
@@ -72,6 +72,7 @@ export function normalisedSql (): string {
   for (let p = 6; p <= 2 + NAMES.length; p++) attributes.push([attrId, p, `7${String(1000000 + p * 7919).slice(-7)}`, PHONE_TYPE, 0, uuid(3, attrId++), 1, created])
 
   const blocks: unknown[][] = []
+  const blockTypes: unknown[][] = []
   const slots: unknown[][] = []
   const appointments: unknown[][] = []
   const history: unknown[][] = []
@@ -80,9 +81,10 @@ export function normalisedSql (): string {
   let apptId = 1
   for (let day = FIRST_DAY; day <= LAST_DAY; day = addDays(day, 1)) {
     const dow = toDate(day).getUTCDay()
-    for (const [provider, location, weekdays, from, to] of BLOCKS) {
+    for (const [provider, location, weekdays, from, to, types] of BLOCKS) {
       if (!weekdays.includes(dow)) continue
       blocks.push([blockId, `${day} ${hhmm(from)}:00`, `${day} ${hhmm(to)}:00`, provider, location, 0, uuid(6, blockId)])
+      for (const type of types) blockTypes.push([type, blockId])
       for (let m = from; m + SLOT_MINUTES <= to; m += SLOT_MINUTES) {
         slots.push([slotId, blockId, `${day} ${hhmm(m)}:00`, `${day} ${hhmm(m + SLOT_MINUTES)}:00`, 0, uuid(7, slotId)])
         if (chance(0.3)) {
@@ -116,6 +118,8 @@ CREATE TABLE appointmentscheduling_appointment_type (appointment_type_id INTEGER
   duration INT NOT NULL, retired TINYINT NOT NULL DEFAULT 0, uuid CHAR(38) NOT NULL UNIQUE);
 CREATE TABLE appointmentscheduling_appointment_block (appointment_block_id INTEGER PRIMARY KEY, start_date DATETIME NOT NULL,
   end_date DATETIME NOT NULL, provider_id INT, location_id INT NOT NULL, voided TINYINT NOT NULL DEFAULT 0, uuid CHAR(38) NOT NULL UNIQUE);
+CREATE TABLE appointmentscheduling_block_type_map (appointment_type_id INT NOT NULL, appointment_block_id INT NOT NULL,
+  PRIMARY KEY (appointment_type_id, appointment_block_id));
 CREATE TABLE appointmentscheduling_time_slot (time_slot_id INTEGER PRIMARY KEY, appointment_block_id INT NOT NULL,
   start_date DATETIME NOT NULL, end_date DATETIME NOT NULL, voided TINYINT NOT NULL DEFAULT 0, uuid CHAR(38) NOT NULL UNIQUE);
 CREATE INDEX time_slot_start ON appointmentscheduling_time_slot (start_date);
@@ -139,6 +143,7 @@ ${insert('location', [
   ])}
 ${insert('appointmentscheduling_appointment_type', [[1, 'Consulta general', 20, 0, uuid(11, 1)], [2, 'Control prenatal', 20, 0, uuid(11, 2)], [3, 'Ecografía (ya no)', 40, 1, uuid(11, 3)]])}
 ${insert('appointmentscheduling_appointment_block', blocks)}
+${insert('appointmentscheduling_block_type_map', blockTypes)}
 ${insert('appointmentscheduling_time_slot', slots)}
 ${insert('appointmentscheduling_appointment', appointments)}
 ${insert('appointmentscheduling_appointment_status_history', history)}
@@ -172,7 +177,12 @@ resources:
       location: block.location_id
       service: appointment_type_id
     write:
-      slot: { join: slot }                   # booking finds the slot; the row only points at it
+      slot:                                  # booking finds the slot; the row only points at it
+        join: slot
+        services:                            # the appointment types each block accepts
+          table: appointmentscheduling_block_type_map
+          on: { block.appointment_block_id: appointment_block_id }
+          column: appointment_type_id
       set:
         appointment_type_id: { value: 1 }    # the type when the request names no service
         uuid: { uuid: true }

@@ -38,10 +38,19 @@ t.test('a rule with two outcomes is refused', async (t) => {
 })
 
 t.test('slot booking: the join and the start must be the slot\'s', async (t) => {
-  const noJoin = model(NORMALISED_MAPPING.replace('slot: { join: slot }', 'slot: { join: slott }'))
-  t.match(compileError(() => compileAppointmentWrites(noJoin, sqlite))?.message, /no join called `slott`/)
-  const nested = model(NORMALISED_MAPPING.replace('slot: { join: slot }', 'slot: { join: block }'))
-  t.match(compileError(() => compileAppointmentWrites(nested, sqlite))?.message, /hang from the appointment table/)
+  const slotJoin = (to: string) => model(NORMALISED_MAPPING.replace('        join: slot\n', `        join: ${to}\n`))
+  t.match(compileError(() => compileAppointmentWrites(slotJoin('slott'), sqlite))?.message, /no join called `slott`/)
+  t.match(compileError(() => compileAppointmentWrites(slotJoin('block'), sqlite))?.message, /hang from the appointment table/)
+})
+
+t.test('slot capacity and accepted services must be read through the slot', async (t) => {
+  const slot = (extra: string) => model(NORMALISED_MAPPING.replace('        join: slot\n', `        join: slot\n        ${extra}\n`))
+  t.match(compileError(() => compileAppointmentWrites(slot('capacity: { column: voided }'), sqlite))?.message, /`voided` must be a column of the slot/)
+  t.equal(compileError(() => compileAppointmentWrites(slot('capacity: { column: block.seats }'), sqlite)), undefined, 'a column of a join below the slot is fine')
+  const services = (doc: string) => model(NORMALISED_MAPPING.replace(/        services:[\s\S]*?column: appointment_type_id\n/, `        services: ${doc}\n`))
+  t.match(compileError(() => compileAppointmentWrites(services('{ column: block.provider_id, on: { a: b } }'), sqlite))?.message, /`on` and `where` go with `table`/)
+  t.match(compileError(() => compileAppointmentWrites(services('{ table: block_types, column: type_id }'), sqlite))?.message, /how the services table hangs from the block/)
+  t.match(compileError(() => compileAppointmentWrites(services('{ column: appointment_type_id }'), sqlite))?.message, /must be a column of the slot/)
 })
 
 t.test('extra rows name what they write', async (t) => {

@@ -230,15 +230,23 @@ function storedDate (v: Value, isDatetime: boolean, scope: Scope): { col: string
   return { col, type: format === 'text' ? 'text' : 'date', from: 'from', to: 'to', until: 'last' }
 }
 
-/** The inputs of a closed date range, in every form `dateRange` may have bound. */
+const LAST_DATE = '9999-12-31'
+
+/**
+ * The inputs of a closed date range, in every form `dateRange` may have bound. A range
+ * ending on the last date there is (a legacy '9999-12-31' meaning "never") has no day
+ * after it: its end is then that day's last second, which every database can hold.
+ */
 export function rangeArgs (from: string, to: string): Record<string, unknown> {
+  const last = to >= LAST_DATE
+  const after = last ? undefined : addDays(to, 1)
   return {
     from,
     to,
-    after: addDays(to, 1),
+    after: after ?? `${LAST_DATE} 23:59:59.999`,
     fromInt: Number(from.replace(/-/g, '')),
     toInt: Number(to.replace(/-/g, '')),
     fromDatetime: `${from} 00:00:00`,
-    afterDatetime: `${addDays(to, 1)} 00:00:00`
+    afterDatetime: after !== undefined ? `${after} 00:00:00` : `${LAST_DATE} 23:59:59`
   }
 }

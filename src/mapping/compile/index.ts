@@ -116,7 +116,7 @@ export function writeStatements (model: MappingModel, dialect: Dialect): Stateme
   attempt(() => {
     const a = compileAppointmentWrites(model, dialect)
     attempt(() => { const insert = a.insert(); out.push(...insert.key.before, ...Object.values(a.joinedRefs).map((j) => j.lookup), insert.statement) })
-    if (a.slotBooking) out.push(a.slotBooking.lookup([...a.slotBooking.refs]))
+    if (a.slotBooking) out.push(...a.slotBooking.statements())
     if (a.history) out.push(a.history.close, a.history.open)
     for (const state of model.states.values) attempt(() => { out.push(a.stateUpdate(state)) })
     out.push(a.reschedule)

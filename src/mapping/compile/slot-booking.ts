@@ -1,39 +1,79 @@
 // Slot-based booking: the appointment row holds no time, only a pointer to a time slot (which
 // may itself hang from a block holding the professional and location). Booking is then
 // *finding* the slot row — by its start and by the refs the appointment reads through it —
-// and writing the pointer; rescheduling finds another slot the same way.
+// and writing the pointer; rescheduling finds another slot the same way. A slot may take
+// several appointments (its capacity) and, where blocks say so, only some services.
 import type { Dialect } from '../../sql/dialect.js'
 import { ParamList, type Statement } from '../../sql/statement.js'
+import { readDate, readHour } from '../../normalise/datetime.js'
 import type { AppointmentModel, MappingModel, Value } from '../model.js'
+import { whereList } from '../model.js'
 import type { JoinDoc, SqlTypeName } from '../schema.js'
 import { CompileError, Scope } from './scope.js'
 import { idType } from './key.js'
+import { conditionSql } from './condition.js'
+import { dateRange } from './appointment.js'
+import type { Row } from './entity.js'
 
 /** Refs a slot can decide (they are read through the slot's joins). */
 export const SLOT_REFS = ['professional', 'location'] as const
 export type SlotRef = typeof SLOT_REFS[number]
+
+/** A slot as the lookup finds it. */
+export interface FoundSlot {
+  id: unknown
+  /** How many appointments it takes. */
+  capacity: number
+  /** Whether its block accepts the service asked for (true when none was asked, or blocks name no services). */
+  accepts: boolean
+}
+
+/** A slot starting within a range, as /availability reads them. */
+export interface SlotRow {
+  date: string
+  hour: string
+  professional?: string
+  location?: string
+  capacity: number
+}
 
 export interface SlotBooking {
   /** The appointment's column pointing at the slot, and its type. */
   column: { column: string, type: SqlTypeName }
   /** Refs the slot decides: never written to the appointment row. */
   refs: SlotRef[]
-  /** The first slot starting at `start` (and held by the given refs); yields `id`. Built per set of refs. */
-  lookup: (refs: SlotRef[]) => Statement
+  /** Whether blocks declare the services they accept (`write.slot.services`). */
+  services: boolean
+  /** The type a service id binds with. */
+  serviceType: SqlTypeName
+  /**
+   * The first slot starting at `start` (and held by the given refs). With `service`, the
+   * statement also says whether the slot's block accepts the `service` input, and prefers
+   * a slot that does. Built per set of refs.
+   */
+  lookup: (refs: SlotRef[], service?: boolean) => Statement
+  read: (row: Row) => FoundSlot | undefined
+  /** Every slot starting within a closed range (inputs from `rangeArgs`); with `service`, only those accepting it. */
+  rows: (service: boolean) => Statement
+  readRow: (row: Row) => SlotRow | undefined
   /** The `start` input as the slot's column holds it. */
   start: (date: string, hour: string) => string
+  statements: () => Statement[]
 }
+
+type SlotDoc = NonNullable<NonNullable<AppointmentModel['write']>['slot']>
 
 export function compileSlotBooking (model: MappingModel, dialect: Dialect): SlotBooking | undefined {
   const a = model.appointment
-  const alias = a.write?.slot?.join
-  if (alias === undefined) return undefined
-  const path = `${a.path}/write/slot/join`
+  const doc = a.write?.slot
+  if (doc === undefined) return undefined
+  const alias = doc.join
+  const path = `${a.path}/write/slot`
   const join = a.joins[alias]
-  if (!join) throw new CompileError(path, `no join called \`${alias}\` in ${a.path}/joins`)
+  if (!join) throw new CompileError(`${path}/join`, `no join called \`${alias}\` in ${a.path}/joins`)
   const pairs = Object.entries(join.on)
   if (join.from !== undefined || pairs.length !== 1 || pairs[0][0].includes('.')) {
-    throw new CompileError(path, 'the slot join must hang from the appointment table by one column (the pointer to the slot)')
+    throw new CompileError(`${path}/join`, 'the slot join must hang from the appointment table by one column (the pointer to the slot)')
   }
   const [pointer, slotKey] = pairs[0]
 
@@ -43,56 +83,155 @@ export function compileSlotBooking (model: MappingModel, dialect: Dialect): Slot
     const j = a.joins[name]
     return [name, { ...j, from: j.from === alias ? undefined : j.from }]
   }))
-  const through = (v: Value | undefined): string | undefined => {
-    const col = v?.column
+  /** A column the appointment reads through the slot (`slot.X`, `block.X`), as the slot's statement names it. */
+  const through = (col: string | undefined): string | undefined => {
     if (col === undefined || !col.includes('.')) return undefined
     const [head, rest] = [col.slice(0, col.indexOf('.')), col.slice(col.indexOf('.') + 1)]
     if (head === alias) return rest
     return below.includes(head) ? col : undefined
   }
+  const mustBeThrough = (col: string, at: string): string => {
+    const c = through(col)
+    if (c === undefined) throw new CompileError(at, `\`${col}\` must be a column of the slot (\`${alias}.…\`) or of a join below it`)
+    return c
+  }
   const startValue = a.start.datetime
-  const startColumn = through(startValue)
+  const startColumn = through(startValue?.column)
   if (!startValue || startColumn === undefined) throw new CompileError(`${a.path}/start`, `with slot-based booking the start is a \`datetime\` column of the slot (\`${alias}.…\`)`)
   const textStart = startValue.format === 'text'
-  const refs = SLOT_REFS.filter((r) => through(a.refs[r]) !== undefined)
+  const refs = SLOT_REFS.filter((r) => through(a.refs[r]?.column) !== undefined)
+  const capacity = capacityOf(doc, path, mustBeThrough)
+  const serviceType: SqlTypeName = a.refs.service?.type ?? (model.lookups.service ? idType(model.lookups.service.key) : 'int')
+  const services = servicesOf(doc, path, serviceType, mustBeThrough)
+  if (services && !a.refs.service) throw new CompileError(`${path}/services`, 'blocks can accept services only where the appointment has `refs.service`')
 
-  const built = new Map<string, Statement>()
-  return {
+  /** A statement over the slot table and its joins, selecting `id`, `capacity` (a column) and `accepts` (asked for) by name. */
+  const statement = (name: string, wanted: SlotRef[], service: boolean, build: (s: { scope: Scope, params: ParamList, columns: { expr: string, alias: string }[], where: string[] }) => { orderBy: string[], first: boolean }): Statement => {
+    const scope = new Scope(dialect, { table: join.table, joins: rerooted, where: whereList(join.where), path: `${a.path}/joins/${alias}` }, 's')
+    const params = new ParamList(dialect)
+    const columns: { expr: string, alias: string }[] = []
+    if (capacity.column !== undefined) columns.push({ expr: scope.ref(capacity.column, `${path}/capacity/column`), alias: 'capacity' })
+    // A column, not a filter, in the lookup: booking tells "no slot then" from "not this service".
+    const accepts = service && services ? `CASE WHEN ${services(scope, params)} THEN 1 ELSE 0 END` : undefined
+    if (accepts !== undefined) columns.push({ expr: accepts, alias: 'accepts' })
+    const where: string[] = []
+    const { orderBy, first } = build({ scope, params, columns, where })
+    for (const r of wanted.filter((x) => refs.includes(x))) {
+      const v = a.refs[r] as Value
+      where.push(`${scope.ref(through(v.column) as string, v.path)} = ${params.input(r, v.type ?? refType(model, r))}`)
+    }
+    where.push(...scope.where(params))
+    return {
+      name,
+      sql: dialect.select({ columns, from: { table: dialect.table(join.table), alias: 's' }, joins: scope.joins(params), where, orderBy: accepts !== undefined ? [`${dialect.ident('accepts')} DESC`, ...orderBy] : orderBy, first }),
+      params: params.params
+    }
+  }
+  const capacityIn = (row: Row): number => capacity.column === undefined ? capacity.fixed : seats(row.capacity)
+  const slotStart = (scope: Scope): string => scope.ref(startColumn, startValue.path)
+  const lookups = new Map<string, Statement>()
+  const rowStatements = new Map<boolean, Statement>()
+
+  const booking: SlotBooking = {
     column: { column: pointer, type: 'int' },
     refs,
+    services: services !== undefined,
+    serviceType,
     start: (date, hour) => `${date} ${hour}:00`,
-    lookup (wanted) {
-      const key = wanted.filter((r) => refs.includes(r)).sort().join(',')
-      let s = built.get(key)
+    lookup (wanted, service = false) {
+      const key = `${wanted.filter((r) => refs.includes(r)).sort().join(',')}${service && services ? '+service' : ''}`
+      let s = lookups.get(key)
       if (!s) {
-        const scope = new Scope(dialect, { table: join.table, joins: rerooted, where: whereOf(join), path: `${a.path}/joins/${alias}` }, 's')
-        const params = new ParamList(dialect)
-        const where = [`${scope.ref(startColumn, startValue.path)} = ${params.input('start', textStart ? 'text' : 'datetime')}`]
-        for (const r of wanted.filter((x) => refs.includes(x))) {
-          const v = a.refs[r] as Value
-          where.push(`${scope.ref(through(v) as string, v.path)} = ${params.input(r, v.type ?? refType(model, r))}`)
-        }
-        where.push(...scope.where(params))
-        const keyRef = scope.ref(slotKey, path)
-        s = {
-          name: `appointment.write.slot[${key}]`,
-          sql: dialect.select({ columns: [{ expr: keyRef, alias: 'id' }], from: { table: dialect.table(join.table), alias: 's' }, joins: scope.joins(params), where, orderBy: [keyRef], first: true }),
-          params: params.params
-        }
-        built.set(key, s)
+        s = statement(`appointment.write.slot[${key}]`, wanted, service, ({ scope, params, columns, where }) => {
+          const keyRef = scope.ref(slotKey, `${path}/join`)
+          columns.unshift({ expr: keyRef, alias: 'id' })
+          where.push(`${slotStart(scope)} = ${params.input('start', textStart ? 'text' : 'datetime')}`)
+          return { orderBy: [keyRef], first: true }
+        })
+        lookups.set(key, s)
       }
       return s
-    }
+    },
+    read (row) {
+      if (row.id === undefined || row.id === null) return undefined
+      return { id: row.id, capacity: capacityIn(row), accepts: row.accepts === undefined || row.accepts === null ? true : Number(row.accepts) === 1 }
+    },
+    rows (service) {
+      const filtered = service && services !== undefined
+      let s = rowStatements.get(filtered)
+      if (!s) {
+        s = statement(`appointment.write.slot.rows${filtered ? '[service]' : ''}`, [], false, ({ scope, params, columns, where }) => {
+          columns.unshift({ expr: slotStart(scope), alias: 'start' })
+          for (const r of refs) columns.push({ expr: scope.ref(through(a.refs[r]?.column) as string, a.refs[r]?.path ?? path), alias: r })
+          where.push(...dateRange({ ...startValue, column: startColumn }, true, scope, params))
+          if (filtered) where.push(services(scope, params))
+          return { orderBy: [scope.ref(slotKey, `${path}/join`)], first: false }
+        })
+        rowStatements.set(filtered, s)
+      }
+      return s
+    },
+    readRow (row) {
+      const date = readDate(row.start, textStart ? 'text' : 'datetime')
+      const hour = readHour(row.start, textStart ? 'text' : 'datetime')
+      if (date === undefined || hour === undefined) return undefined
+      const out: SlotRow = { date, hour, capacity: capacityIn(row) }
+      for (const r of refs) {
+        const id = row[r]
+        if (id !== undefined && id !== null && String(id).trim() !== '') out[r] = String(id).trim()
+      }
+      return out
+    },
+    statements: () => [booking.lookup([...refs]), ...(services ? [booking.lookup([...refs], true)] : []), booking.rows(false), ...(services ? [booking.rows(true)] : [])]
+  }
+  return booking
+}
+
+// A slot's capacity as stored: a NULL (or unreadable) one is the default single place; zero
+// or less closes the slot.
+function seats (x: unknown): number {
+  if (x === null || x === undefined || (typeof x === 'string' && x.trim() === '')) return 1
+  const n = Number(x)
+  return Number.isFinite(n) ? Math.max(0, Math.floor(n)) : 1
+}
+
+function capacityOf (doc: SlotDoc, path: string, through: (col: string, at: string) => string): { fixed: number, column?: string } {
+  const c = doc.capacity
+  if (c === undefined) return { fixed: 1 }
+  if (typeof c === 'number') return { fixed: c }
+  return { fixed: 1, column: through(c.column, `${path}/capacity/column`) }
+}
+
+type AcceptsSql = (scope: Scope, params: ParamList) => string
+
+/** The condition "the slot's block accepts the `service` input", from `write.slot.services`. */
+function servicesOf (doc: SlotDoc, path: string, type: SqlTypeName, through: (col: string, at: string) => string): AcceptsSql | undefined {
+  const s = doc.services
+  if (s === undefined) return undefined
+  const at = `${path}/services`
+  if (s.table === undefined) {
+    if (s.on !== undefined || s.where !== undefined) throw new CompileError(at, '`on` and `where` go with `table` (a child table of the block); without it, `column` is a column of the block')
+    const column = through(s.column, `${at}/column`)
+    return (scope, params) => `${scope.ref(column, `${at}/column`)} = ${params.input('service', type)}`
+  }
+  const table = s.table
+  const on = Object.entries(s.on ?? {}).map(([local, remote]) => [through(local, `${at}/on`), remote] as const)
+  if (on.length === 0) throw new CompileError(`${at}/on`, 'say how the services table hangs from the block: `on: { block.ID: BLOCK_ID }`')
+  return (scope, params) => {
+    const child = scope.child(table, at)
+    const d = scope.dialect
+    const match = [
+      ...on.map(([local, remote]) => `${d.column(child.alias, remote)} = ${scope.ref(local, `${at}/on`)}`),
+      `${d.column(child.alias, s.column)} = ${params.input('service', type)}`,
+      ...whereList(s.where).map((w, i) => conditionSql(w, child, params, `${at}/where/${i}`))
+    ]
+    return `EXISTS (${d.select({ columns: [{ expr: '1', alias: 'x' }], from: { table: d.table(table), alias: child.alias }, joins: [], where: match, orderBy: [] })})`
   }
 }
 
 function refType (model: MappingModel, r: SlotRef): SqlTypeName {
   const l = model.lookups[r]
   return l ? idType(l.key) : 'int'
-}
-
-function whereOf (j: JoinDoc): AppointmentModel['where'] {
-  return j.where === undefined ? [] : Array.isArray(j.where) ? j.where : [j.where]
 }
 
 /** Joins hanging (directly or not) from `alias`. */
