@@ -1,6 +1,262 @@
-import type { Database } from '../../db/database.js'
+// PostgreSQL through `pg`. Values come back in the shapes the SQLite driver gives (dates and
+// times as the wall clock's text, numbers as numbers), parsed per pool so no other pg user
+// in the process is affected.
+//
+// Booking's lock: every transaction runs SERIALIZABLE and a serialization failure (40001) or
+// deadlock (40P01) is retried. PostgreSQL has no gap locks: SELECT … FOR UPDATE locks the
+// rows a booking reads, not the empty slot it is about to fill, so two bookings of one free
+// slot would both see it free. Serializable snapshot isolation sees exactly that pattern
+// (both read the day, both insert into it) and fails all but one at insert or commit; the
+// retry then reads the winner's row and answers 409. It needs no extra statement and no
+// knowledge of which table holds the slot, and works across Ponte replicas. It serialises
+// against Ponte's own writes only: a desktop system writing at READ COMMITTED is not checked
+// (SQL Server's range locks would block it; nothing short of a table lock does here).
+import pg from 'pg'
+import { postgres } from './dialect.js'
+import { bindValues, type Statement } from '../statement.js'
+import type { SqlTypeName } from '../../mapping/schema.js'
+import { PonteError, ConflictError, DatabaseTimeoutError, DatabaseUnavailableError, InvalidInputError, MissingValueError } from '../../errors.js'
+import type { Database, Row } from '../../db/database.js'
+import { arrivedAt } from '../../db/request-clock.js'
+import { postgresCatalog, postgresTextColumns } from './introspect.js'
 
-// Placeholder replaced by the PostgreSQL driver being written now.
+export interface PostgresSettings {
+  config: pg.PoolConfig
+  statementTimeoutMs: number
+  connectTimeoutMs: number
+}
+
+const OPTIONS = ['poolMax', 'connectTimeoutMs', 'statementTimeoutMs', 'requestTimeoutMs', 'sslmode'] as const
+
+/** `postgres://user:password@host:5432/database?poolMax=5&connectTimeoutMs=5000&statementTimeoutMs=15000&sslmode=require` */
+export function parsePostgresUrl (url: string): PostgresSettings {
+  const u = new URL(url)
+  const q = u.searchParams
+  for (const name of q.keys()) {
+    // A misspelt option silently ignored would leave the default in force unnoticed.
+    if (!(OPTIONS as readonly string[]).includes(name)) throw new Error(`DATABASE_URL: unknown PostgreSQL option "${name}" (known: ${OPTIONS.join(', ')})`)
+  }
+  const int = (name: string, fallback: number, min = 0): number => {
+    const v = q.get(name)
+    const n = v === null ? fallback : Number(v)
+    if (!Number.isInteger(n) || n < min || n > 600_000) throw new Error(`DATABASE_URL: ${name} must be a whole number from ${min} to 600000`)
+    return n
+  }
+  const connectTimeoutMs = int('connectTimeoutMs', 5000, 1)
+  // requestTimeoutMs is the SQL Server URL's name for the same bound.
+  const statementTimeoutMs = q.has('statementTimeoutMs') ? int('statementTimeoutMs', 15000, 1) : int('requestTimeoutMs', 15000, 1)
+  const sslmode = q.get('sslmode') ?? 'disable'
+  if (!['disable', 'require', 'verify-full'].includes(sslmode)) throw new Error('DATABASE_URL: sslmode must be disable, require or verify-full')
+  return {
+    statementTimeoutMs,
+    connectTimeoutMs,
+    config: {
+      host: u.hostname.replace(/^\[|\]$/g, '') || '127.0.0.1',
+      port: u.port ? Number(u.port) : 5432,
+      user: decodeURIComponent(u.username) || 'postgres',
+      password: decodeURIComponent(u.password) || undefined,
+      database: decodeURIComponent(u.pathname.replace(/^\//, '')) || undefined,
+      max: int('poolMax', 5, 1),
+      // Also the bound on waiting for a free connection of the pool (pg-pool): a request
+      // waits for one no longer than it would wait for a new one.
+      connectionTimeoutMillis: connectTimeoutMs,
+      idleTimeoutMillis: 30000,
+      // Server side: the statement is cancelled (57014, a 504) and the connection stays usable.
+      statement_timeout: statementTimeoutMs,
+      // Client side, for a server that stopped answering altogether (no cancel can arrive).
+      query_timeout: statementTimeoutMs + connectTimeoutMs,
+      // A transaction abandoned mid-way must not hold its locks against the desktop system.
+      idle_in_transaction_session_timeout: Math.max(statementTimeoutMs * 2, 60000),
+      application_name: 'ponte',
+      // ISO dates whatever the server's default; no time zone applies to the wall-clock types used.
+      options: '-c DateStyle=ISO,YMD -c IntervalStyle=postgres',
+      ssl: sslmode === 'disable' ? false : { rejectUnauthorized: sslmode === 'verify-full' },
+      types: { getTypeParser: typeParser as never }
+    }
+  }
+}
+
+const OID = { int8: 20, numeric: 1700, date: 1082, time: 1083, timestamp: 1114, timestamptz: 1184, timetz: 1266 }
+
+/** The shapes the readers expect (compile/decode.ts), the same as SQLite's text and numbers. */
+function typeParser (oid: number, format?: 'text' | 'binary'): (value: string) => unknown {
+  if (format === 'binary') return pg.types.getTypeParser(oid, format)
+  switch (oid) {
+    case OID.date: case OID.time: case OID.timestamp: case OID.timestamptz: case OID.timetz:
+      return (v) => v
+    case OID.int8: return (v) => {
+      const n = Number(v)
+      return Number.isSafeInteger(n) ? n : v
+    }
+    case OID.numeric: return (v) => {
+      // Exact when the digits fit a double (15 significant); more stays text rather than rounding.
+      const n = Number(v)
+      return Number.isFinite(n) && v.replace(/^[-+]?0*|\.|-/g, '').replace(/0+$/, '').length <= 15 ? n : v
+    }
+    default: return pg.types.getTypeParser(oid, 'text')
+  }
+}
+
+/** Values as the interface gives them ('2026-03-15', '09:30:00', numbers, text): PostgreSQL reads the text itself. */
+function toPostgres (value: unknown, type: SqlTypeName): unknown {
+  if (value === undefined || value === null) return null
+  if (typeof value === 'boolean') return value ? 1 : 0
+  if (value instanceof Date) return wallClock(value)
+  if (type === 'bit' && typeof value === 'string') return value
+  return value
+}
+
+const pad = (n: number): string => String(n).padStart(2, '0')
+function wallClock (d: Date): string {
+  return `${String(d.getFullYear()).padStart(4, '0')}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`
+}
+
+const RETRYABLE = new Set(['40001', '40P01'])
+const MAX_ATTEMPTS = 10
+
 export async function openPostgres (url: string): Promise<Database> {
-  throw new Error(`DATABASE_URL: the PostgreSQL driver is not built yet (${url.split(':')[0]}:)`)
+  const settings = parsePostgresUrl(url)
+  const pool = new pg.Pool(settings.config)
+  // An idle connection the server closed: pg-pool drops it; the next request opens another.
+  pool.on('error', () => { /* surfaced per request as 503 */ })
+  const stats = { statements: 0 }
+
+  // While no connection is open (start, or after the server went away), requests share one
+  // attempt: one socket against a silent server, not one per request. A failed attempt is
+  // forgotten, so the next request tries again and Ponte recovers without a restart.
+  let opening: Promise<void> | undefined
+  let reachable = false
+  const acquire = async (): Promise<pg.PoolClient> => {
+    if (!reachable) {
+      opening ??= pool.connect().then((c) => { c.release(); reachable = true }).finally(() => { opening = undefined })
+      try { await opening } catch (err) { throw unavailable(err) }
+    }
+    try {
+      return await pool.connect()
+    } catch (err) {
+      if (isConnectionLevel(err) && !isPoolWait(err)) reachable = false
+      throw unavailable(err)
+    }
+  }
+  // A connection that failed below SQL (reset, terminated, timed out) is closed, not reused,
+  // and the next request checks the server is back before more connections are opened.
+  const release = (client: pg.PoolClient, err?: unknown): void => {
+    const broken = err !== undefined && isConnectionLevel(err)
+    if (broken) reachable = false
+    client.release(broken ? err as Error : undefined)
+  }
+  const run = async (client: pg.PoolClient, statement: Statement, args: Record<string, unknown>): Promise<Row[]> => {
+    const values = bindValues(statement, args).map((v, i) => toPostgres(v, statement.params[i].type))
+    stats.statements++
+    const result = await client.query({ text: statement.sql, values })
+    return result.rows as Row[]
+  }
+
+  const database: Database = {
+    dialect: postgres,
+    stats,
+    introspect: {
+      catalog: async () => await postgresCatalog(database),
+      textColumns: async (table) => await postgresTextColumns(database, table)
+    },
+    pool: () => ({ inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount }),
+    async query (statement, args = {}) {
+      const client = await acquire()
+      try {
+        const rows = await run(client, statement, args)
+        release(client)
+        return rows
+      } catch (err) {
+        release(client, err)
+        throw translate(err)
+      }
+    },
+    async transaction (fn) {
+      // Retries stop at the statement bound counted from the request's arrival, so a request
+      // that keeps losing races answers 503 in bounded time.
+      const deadline = arrivedAt(performance.now()) + settings.statementTimeoutMs
+      for (let attempt = 1; ; attempt++) {
+        const client = await acquire()
+        const fail = (err: unknown): never => { throw translate(err) }
+        let result: Awaited<ReturnType<typeof fn>>
+        try {
+          await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE').catch(fail)
+          result = await fn({ query: async (statement, args = {}) => await run(client, statement, args).catch(fail) })
+          await client.query('COMMIT').catch(fail)
+        } catch (err) {
+          // A connection that cannot even roll back is closed rather than handed to the next request.
+          const clean = await client.query('ROLLBACK').then(() => true, () => false)
+          client.release(clean ? undefined : new Error('rollback failed'))
+          if (err instanceof ConcurrentChangeError && attempt < MAX_ATTEMPTS && performance.now() < deadline) {
+            // Jitter: the losers of one race should not meet again at the same instant.
+            await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt))
+            continue
+          }
+          throw err
+        }
+        release(client)
+        return result
+      }
+    },
+    async ping () {
+      const client = await acquire()
+      try {
+        await client.query('SELECT 1 AS ok')
+        release(client)
+      } catch (err) {
+        release(client, err)
+        throw translate(err)
+      }
+    },
+    async close () {
+      await opening?.catch(() => undefined)
+      await pool.end()
+    }
+  }
+  return database
+}
+
+/** A serialization failure or deadlock: the transaction lost a race that a retry usually wins. */
+class ConcurrentChangeError extends DatabaseUnavailableError {}
+
+/** The SQLSTATE of an error the server sent; undefined for failures below SQL. */
+const sqlState = (err: unknown): string | undefined => err instanceof pg.DatabaseError ? err.code : undefined
+
+/** pg-pool's own timeout for a free connection: the server is fine, the pool is full. */
+const isPoolWait = (err: unknown): boolean => err instanceof Error && /timeout exceeded when trying to connect/i.test(err.message)
+
+/** Not an answer of SQL: the connection or the server is gone, or never answered. */
+function isConnectionLevel (err: unknown): boolean {
+  const code = sqlState(err)
+  if (code === undefined) return true
+  return code.startsWith('08') || code.startsWith('57P') || code.startsWith('53')
+}
+
+function unavailable (err: unknown): DatabaseUnavailableError {
+  return err instanceof DatabaseUnavailableError ? err : new DatabaseUnavailableError(undefined, err)
+}
+
+// Class 22 codes for a value the column's type cannot hold; pg's message quotes the value,
+// so it is never passed on.
+const CONVERSION = new Set(['22P02', '22003', '22007', '22008', '22009', '22018', '22021', '22023', '22025', '2201B'])
+
+export function translate (err: unknown): unknown {
+  if (err instanceof PonteError) return err
+  const code = sqlState(err)
+  if (code === '23502') return new MissingValueError((err as { column?: string }).column, err)
+  if (code === '23505') return new ConflictError('The clinic database already holds a row with that key.')
+  if (code === '23503') return new InvalidInputError('A related record the clinic database requires does not exist.')
+  if (code === '22001') return new InvalidInputError('A value is longer than the clinic database column allows.')
+  if (code !== undefined && CONVERSION.has(code)) return new InvalidInputError('A value does not fit the type of the clinic database column it is compared with or written to.')
+  // 57014: statement_timeout cancelled it (a 504); the server shutting down or killing the
+  // connection (57P01–57P03), a lost connection (08), no room for one (53): a 503.
+  if (code === '57014') return new DatabaseTimeoutError(undefined, err)
+  if (code !== undefined && RETRYABLE.has(code)) return new ConcurrentChangeError('The clinic database kept refusing this change because of concurrent changes; retry.', err)
+  if (code !== undefined && (code.startsWith('08') || code.startsWith('57P') || code.startsWith('53') || code.startsWith('28') || code === '3D000')) return new DatabaseUnavailableError(undefined, err)
+  if (code === undefined && err instanceof Error) {
+    // pg's own query_timeout: the server did not answer at all within the bound.
+    if (/query read timeout/i.test(err.message)) return new DatabaseTimeoutError(undefined, err)
+    return new DatabaseUnavailableError(undefined, err)
+  }
+  return err
 }

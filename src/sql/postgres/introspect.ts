@@ -1,0 +1,86 @@
+// PostgreSQL's declared columns, from information_schema: data_type names the type
+// ('character varying', 'character', 'text', 'integer', 'timestamp without time zone') and
+// character_maximum_length its length in characters. Every text column of a UTF8 database
+// holds Unicode; one in a single-byte encoding (LATIN1, WIN1252) holds that code page only.
+import { postgres } from './dialect.js'
+import { ParamList, type Statement } from '../statement.js'
+import type { Querier, Row } from '../../db/database.js'
+import { columnKind, LiveCatalog, type LiveTable, type TextColumn, type TextColumns } from '../../db/columns.js'
+
+const TEXT = new Set(['character varying', 'character', 'text'])
+const UNICODE_ENCODINGS = new Set(['UTF8', 'UNICODE'])
+
+/**
+ * `PACIENTE` or `dbo.PACIENTE`, names compared without regard to case as LiveCatalog does.
+ * An unqualified table is looked up on the search path, as the statements Ponte runs resolve it.
+ */
+export function postgresColumnsStatement (table: string): { statement: Statement, args: Record<string, unknown> } {
+  const parts = table.split('.')
+  const name = parts[parts.length - 1]
+  const schema = parts.length > 1 ? parts[parts.length - 2] : undefined
+  const params = new ParamList(postgres)
+  const where = [`LOWER(c.table_name) = LOWER(${params.input('table', 'text')})`,
+    schema === undefined ? 'c.table_schema = ANY (current_schemas(false))' : `LOWER(c.table_schema) = LOWER(${params.input('schema', 'text')})`]
+  const sql = 'SELECT c.column_name AS "name", c.data_type AS "type", c.character_maximum_length AS "length", ' +
+    "pg_encoding_to_char(d.encoding) AS \"encoding\" FROM information_schema.columns AS c JOIN pg_database AS d ON d.datname = current_database() " +
+    `WHERE ${where.join(' AND ')}`
+  return { statement: { name: 'schema.columns', sql, params: params.params }, args: { table: name, schema } }
+}
+
+/** One row of the statement above; undefined for columns that are not text. */
+export function postgresTextColumn (row: Row): TextColumn | undefined {
+  if (!TEXT.has(String(row.type ?? '').toLowerCase())) return undefined
+  const length = Number(row.length)
+  return { unicode: UNICODE_ENCODINGS.has(String(row.encoding ?? 'UTF8').toUpperCase()), length: Number.isInteger(length) && length > 0 ? length : undefined }
+}
+
+export async function postgresTextColumns (db: Querier, table: string): Promise<TextColumns> {
+  const { statement, args } = postgresColumnsStatement(table)
+  const out = new Map<string, TextColumn>()
+  for (const row of await db.query(statement, args)) {
+    const text = postgresTextColumn(row)
+    if (text) out.set(String(row.name).toLowerCase(), text)
+  }
+  return out
+}
+
+/** Every table and view of the database outside the system schemas, with every column. */
+export function postgresCatalogStatement (): Statement {
+  const sql = 'SELECT c.table_schema AS "schema", c.table_name AS "tbl", c.column_name AS "name", c.data_type AS "type", ' +
+    'c.is_nullable AS "nullable", c.column_default AS "dflt", c.is_identity AS "identity", c.is_generated AS "computed", ' +
+    'c.character_maximum_length AS "length", ' +
+    'CASE WHEN EXISTS (SELECT 1 FROM information_schema.table_constraints AS tc JOIN information_schema.key_column_usage AS k ' +
+    'ON k.constraint_name = tc.constraint_name AND k.constraint_schema = tc.constraint_schema ' +
+    "WHERE tc.constraint_type = 'PRIMARY KEY' AND k.table_schema = c.table_schema AND k.table_name = c.table_name AND k.column_name = c.column_name) THEN 1 ELSE 0 END AS \"pk\" " +
+    "FROM information_schema.columns AS c WHERE c.table_schema NOT IN ('pg_catalog', 'information_schema') AND c.table_schema NOT LIKE 'pg\\_%'"
+  return { name: 'schema.catalog', sql, params: [] }
+}
+
+export function postgresCatalogFromRows (rows: Row[]): LiveCatalog {
+  const tables = new Map<string, LiveTable>()
+  for (const row of rows) {
+    const key = `${String(row.schema)}.${String(row.tbl)}`
+    let table = tables.get(key)
+    if (!table) tables.set(key, table = { name: String(row.tbl), schema: String(row.schema), columns: new Map() })
+    const declared = String(row.type ?? '')
+    const dflt = row.dflt === null || row.dflt === undefined ? undefined : String(row.dflt)
+    // serial columns are a default of nextval(): generated like an identity.
+    const generated = row.identity === 'YES' || row.computed === 'ALWAYS' || (dflt?.startsWith('nextval(') ?? false)
+    table.columns.set(String(row.name).toLowerCase(), {
+      name: String(row.name),
+      declared,
+      kind: columnKind(declared),
+      notNull: String(row.nullable).toUpperCase() === 'NO',
+      hasDefault: dflt !== undefined || row.identity === 'YES',
+      generated,
+      key: Number(row.pk) === 1,
+      length: Number(row.length) > 0 ? Number(row.length) : undefined,
+      defaultSql: dflt
+    })
+  }
+  return new LiveCatalog([...tables.values()])
+}
+
+export async function postgresCatalog (db: Querier): Promise<LiveCatalog> {
+  return postgresCatalogFromRows(await db.query(postgresCatalogStatement()))
+}
