@@ -51,6 +51,11 @@ export interface Config {
   idempotencyTtlHours: number
   /** After SIGTERM/SIGINT, in-flight requests get this long to finish before the process exits anyway. */
   shutdownTimeoutMs: number
+  /**
+   * A mapping that does not fit the database (STRUCTURAL_CHECK): `refuse` to start (exit 1), or
+   * start `not-ready` — /ready and every database route answer 503 with the places to fix.
+   */
+  structuralCheck: 'refuse' | 'not-ready'
 }
 
 /** The package root (one level above src/ or dist/): where the bundled mappings and fixtures live. */
@@ -122,8 +127,8 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL: expected redis://host:port or rediss://…')
 
   const databaseUrl = env.DATABASE_URL?.trim() || undefined
-  if (databaseUrl && !/^(sqlite|mssql|sqlserver):/.test(databaseUrl)) {
-    problems.push(`DATABASE_URL: expected sqlite:<file> or mssql://user:password@host:port/database, got "${databaseUrl.split(':')[0]}:…"`)
+  if (databaseUrl && !/^(sqlite|mssql|sqlserver|mysql|mariadb|postgres|postgresql):/.test(databaseUrl)) {
+    problems.push(`DATABASE_URL: expected sqlite:<file>, or mssql:, mysql:, mariadb: or postgres://user:password@host:port/database, got "${databaseUrl.split(':')[0]}:…"`)
   }
   // In production the bundled sample clinic is never a fallback: a deployment that lost its
   // DATABASE_URL must stop, not answer with a fake clinic's patients and slots.
@@ -141,6 +146,11 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
 
   const idempotencyRaw = env.IDEMPOTENCY_STORE?.trim()
   const idempotencyStore = idempotencyRaw === ':memory:' ? ':memory:' : idempotencyRaw ? resolve(idempotencyRaw) : defaultIdempotencyStore(env)
+
+  const structuralRaw = (env.STRUCTURAL_CHECK ?? '').trim().toLowerCase()
+  if (structuralRaw !== '' && structuralRaw !== 'refuse' && structuralRaw !== 'not-ready') {
+    problems.push(`STRUCTURAL_CHECK="${env.STRUCTURAL_CHECK ?? ''}": expected refuse or not-ready`)
+  }
 
   const config: Config = {
     port: int('PORT', 3000, 0, 65535),
@@ -163,7 +173,8 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     production,
     idempotencyStore,
     idempotencyTtlHours: int('IDEMPOTENCY_TTL_HOURS', 24, 24, 24 * 366),
-    shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000)
+    shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
+    structuralCheck: structuralRaw === 'not-ready' ? 'not-ready' : 'refuse'
   }
   if (problems.length > 0) throw new ConfigError(problems)
   return config

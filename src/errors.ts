@@ -132,3 +132,17 @@ export class ShuttingDownError extends PonteError {
   override readonly headers = { 'retry-after': '5', connection: 'close' }
   constructor () { super('This Ponte instance is shutting down; retry the request.') }
 }
+
+/**
+ * The mapping does not fit the database and Ponte was started anyway (STRUCTURAL_CHECK=not-ready):
+ * nothing is read or written until the mapping is corrected. /ready lists the places to fix.
+ */
+export class InstallationNotReadyError extends PonteError {
+  readonly status = 503
+  readonly type = 'installation-not-ready'
+  readonly title = 'Installation not ready'
+  override readonly headers = { 'retry-after': '60' }
+  constructor (readonly findings: ReadonlyArray<{ line?: number, column?: number, subject: string, message: string }> = []) {
+    super('This installation is not ready: its mapping does not fit the clinic database. It answers once the mapping is corrected (see /ready).')
+  }
+}

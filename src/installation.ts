@@ -13,6 +13,7 @@ import { PACKAGE_ROOT } from './config.js'
 import { MappingError } from './mapping/errors.js'
 import { readCatalog, type LiveCatalog } from './db/columns.js'
 import { structuralFindings, type Finding } from './check/index.js'
+import { InstallationNotReadyError } from './errors.js'
 
 export function loadMapping (file: string): MappingModel {
   return buildModel(readMappingFile(file))
@@ -21,9 +22,12 @@ export function loadMapping (file: string): MappingModel {
 /**
  * `refuse` (the server's default): a mapping that names a table or column the database does
  * not have, or a converter that cannot fit its column, stops the start with every place to
- * fix — never a 500 on the first request. `skip`: `ponte check`, which reports them itself.
+ * fix — never a 500 on the first request. `not-ready` (STRUCTURAL_CHECK=not-ready): the
+ * installation opens, but its database answers every statement with a 503 (not ready) and
+ * `/ready` lists the places to fix — for orchestrators that restart a process that exits.
+ * `skip`: `ponte check`, which reports them itself.
  */
-export interface OpenOptions { structural?: 'refuse' | 'skip' }
+export interface OpenOptions { structural?: 'refuse' | 'not-ready' | 'skip' }
 
 /** The structural check failed: the mapping does not fit this database. */
 export class MappingMismatchError extends MappingError {
@@ -40,6 +44,8 @@ export interface Installation {
   db: Database
   compiled: CompiledMapping
   close: () => Promise<void>
+  /** Opened `not-ready`: why the mapping does not fit (its db refuses every statement). */
+  mismatch?: Finding[]
 }
 
 export async function openInstallation (mappingFile: string, databaseUrl: string, onClose?: () => void, options: OpenOptions = {}): Promise<Installation> {
@@ -47,8 +53,14 @@ export async function openInstallation (mappingFile: string, databaseUrl: string
   const db = await connect(databaseUrl)
   try {
     const compiled = compileMapping(model, db.dialect)
-    if (options.structural !== 'skip') await refuseMismatch(model, db)
-    return { model, db, compiled, close: async () => { await db.close(); onClose?.() } }
+    const close = async () => { await db.close(); onClose?.() }
+    if (options.structural === 'not-ready') {
+      const mismatch = await mismatchOf(model, db)
+      if (mismatch.length > 0) return { model, db: notReady(db, mismatch), compiled, close, mismatch }
+    } else if (options.structural !== 'skip') {
+      await refuseMismatch(model, db)
+    }
+    return { model, db, compiled, close }
   } catch (err) {
     await db.close()
     onClose?.()
@@ -58,14 +70,39 @@ export async function openInstallation (mappingFile: string, databaseUrl: string
 
 /** Throws when the catalog shows mistakes; a database that cannot be read now does not stop the start. */
 export async function refuseMismatch (model: MappingModel, db: Database): Promise<void> {
+  const problems = await mismatchOf(model, db)
+  if (problems.length > 0) throw new MappingMismatchError(problems, model.file)
+}
+
+/** The structural problems; none when the catalog cannot be read now (down: /ready says so). */
+async function mismatchOf (model: MappingModel, db: Database): Promise<Finding[]> {
   let catalog: LiveCatalog
   try {
     catalog = await readCatalog(db)
   } catch {
-    return // down or unreadable: /ready says so, and the check runs on the next start
+    return [] // down or unreadable: /ready says so, and the check runs on the next start
   }
-  const problems = (await structuralFindings(model, db, catalog)).filter((f) => f.severity === 'problem')
-  if (problems.length > 0) throw new MappingMismatchError(problems, model.file)
+  return (await structuralFindings(model, db, catalog)).filter((f) => f.severity === 'problem')
+}
+
+/**
+ * The database of an installation whose mapping does not fit it: no statement runs (each
+ * would fail on a missing table or column, or read values wrongly), so every route that reads
+ * or writes answers 503 "not ready" — never a 500 — and so does /ready, with the findings.
+ * The catalog stays readable: a reload checks the corrected mapping against it.
+ */
+function notReady (db: Database, findings: Finding[]): Database {
+  const refuse = async (): Promise<never> => { throw new InstallationNotReadyError(findings) }
+  return {
+    get dialect () { return db.dialect },
+    get stats () { return db.stats },
+    get introspect () { return db.introspect },
+    query: refuse,
+    transaction: refuse,
+    ping: refuse,
+    close: async () => { await db.close() },
+    ...(db.pool ? { pool: db.pool.bind(db) } : {})
+  }
 }
 
 /** The fixture of a sample installation: `mappings/<name>.yaml` ↔ `fixtures/<name>/fixture.json`. */

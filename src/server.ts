@@ -20,8 +20,8 @@ process.env.TZ = 'UTC'
 async function main (): Promise<void> {
   const config = loadConfig()
   const inst: Installation = config.databaseUrl
-    ? await openInstallation(config.mapping, config.databaseUrl)
-    : await openSample(config.mapping)
+    ? await openInstallation(config.mapping, config.databaseUrl, undefined, { structural: config.structuralCheck })
+    : await openSample(config.mapping, { structural: config.structuralCheck })
   const ponte = createPonte(config, inst.db, inst.compiled)
   const app = await buildApp(ponte)
   // Operators' own listener for /metrics (METRICS_PORT), apart from the interface's.
@@ -59,6 +59,8 @@ async function main (): Promise<void> {
   if (metrics) await metrics.listen({ port: config.metricsPort, host: config.metricsHost })
   const where = config.databaseUrl ? 'the configured database' : 'the bundled sample installation (a fresh SQLite copy)'
   app.log.info({ installation: inst.model.installation, basePath: config.basePath || '/' }, `Ponte serving ${where}`)
+  // STRUCTURAL_CHECK=not-ready: listening, but answering 503 until the mapping is corrected.
+  if (inst.mismatch) app.log.error({ problems: inst.mismatch.length }, 'the mapping does not fit the database: not ready (GET /ready lists the places to fix; run ponte check)')
   if (config.generatedKey) {
     // Printed, not logged: a development convenience, never in production (config refuses it there).
     process.stdout.write(`\nDevelopment API key for this run (set API_KEYS to choose your own):\n  ${config.generatedKey}\n` +

@@ -52,8 +52,8 @@ export class Findings {
 export function subjectOf (path: string, doc: unknown): string {
   const parts = path.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
   if (parts.length === 0) return 'mapping'
-  // `…/column` says no more than the place it belongs to.
-  if (parts.length > 2 && parts[parts.length - 1] === 'column') parts.pop()
+  // `…/column` says no more than the place it belongs to (a collected child row's column does).
+  if (parts.length > 2 && parts[parts.length - 1] === 'column' && parts[parts.length - 2] !== 'collect') parts.pop()
   const dotted = (xs: string[]) => xs.map((p, i) => /^\d+$/.test(p) ? `[${p}]` : (i > 0 ? `.${p}` : p)).join('')
   if (parts[0] === 'resources' && parts.length > 1) return [parts[1], dotted(parts.slice(2))].filter(Boolean).join(' ')
   if (parts[0] === 'relations' && parts.length > 1) {

@@ -12,6 +12,7 @@ import { todayIn } from '../normalise/datetime.js'
 import { Findings, formatFinding, type Finding } from './findings.js'
 import { checkStructure } from './structure.js'
 import { checkWrites } from './writes.js'
+import { checkIndexes } from './indexes.js'
 import { probeStatements } from './probes.js'
 import { checkData } from './data.js'
 
@@ -50,6 +51,7 @@ export async function checkInstallation (inst: Installation, todayOrOptions: str
   opts.progress?.('reading the database catalog')
   const catalog = await readCatalog(db)
   checkStructure(model, catalog, out)
+  checkIndexes(model, catalog, out)
   checkWrites(model, db.dialect, catalog, out)
   opts.progress?.('running every statement (rolled back)')
   const probed = await probeStatements(compiled, db, today, out)

@@ -1,13 +1,18 @@
 // The structural half of `ponte check`, also run by the server before it listens: every
 // table and column the mapping names exists in the live database, and every converter fits
-// its column's type. Works from the mapping model and the database catalog alone (no data read).
-import type { ConditionDoc, JoinDoc, ValueDoc } from '../mapping/schema.js'
-import type { MappingModel, TableModel, Value } from '../mapping/model.js'
+// its column's type. Every construct counts: joins (and their `first` key and order), collected
+// child rows, minutes between columns, rows written before/after a resource's, the slot join,
+// the status history and generated identifiers. Works from the mapping model and the database
+// catalog alone (no data read).
+import type { ConditionDoc, JoinDoc, ValueDoc, WriteValue } from '../mapping/schema.js'
+import type { Static } from 'typebox'
+import type { ClientModel, MappingModel, TableModel, Value } from '../mapping/model.js'
 import { asValue, leaves, whereList } from '../mapping/model.js'
 import type { LiveCatalog, LiveColumn, LiveTable } from '../db/columns.js'
 import { Findings } from './findings.js'
 
 interface Place { table: string, joins: Record<string, JoinDoc>, path: string }
+type WriteValueDoc = Static<typeof WriteValue>
 
 /** Formats that read numbers, text, or the database's own date types. */
 const NUMERIC_FORMATS = new Set(['hhmm', 'minutes', 'int'])
@@ -100,20 +105,30 @@ export function checkStructure (model: MappingModel, catalog: LiveCatalog, out: 
     if (v !== undefined) value(place, asValue(v, path).value)
   }
 
+  /** Each join's table, its `on` columns on both sides, its filter and, for `first`, its key and order. */
+  const joinsOf = (root: Place, joins: Record<string, JoinDoc>, path: string): void => {
+    for (const [alias, j] of Object.entries(joins)) {
+      const jPath = `${path}/joins/${alias}`
+      if (!table(j.table, `${jPath}/table`)) continue
+      const parent: Place = j.from ? { table: joins[j.from]?.table ?? '', joins: {}, path } : { ...root, joins: {} }
+      const own: Place = { table: j.table, joins: {}, path: jPath }
+      for (const [local, remote] of Object.entries(j.on)) {
+        column(parent, local, `${jPath}/on/${escapePointer(local)}`)
+        column(own, remote, `${jPath}/on/${escapePointer(local)}`)
+      }
+      if (j.where) where(own, whereList(j.where), `${jPath}/where`, !Array.isArray(j.where))
+      if (j.first) {
+        column(own, j.first.key, `${jPath}/first/key`)
+        j.first.by?.forEach((b, i) => column(own, typeof b === 'string' ? b : b.column, `${jPath}/first/by/${i}`))
+      }
+    }
+  }
+
   /** A table with its key, base filter and joins; returns false when the table itself is missing. */
   const tablePlace = (t: TableModel): boolean => {
     if (!table(t.table, `${t.path}/table`)) return false
     const place: Place = t
-    for (const [alias, j] of Object.entries(t.joins)) {
-      const jPath = `${t.path}/joins/${alias}`
-      if (!table(j.table, `${jPath}/table`)) continue
-      const parent: Place = j.from ? { table: t.joins[j.from].table, joins: {}, path: t.path } : { ...place, joins: {} }
-      for (const [local, remote] of Object.entries(j.on)) {
-        column(parent, local, `${jPath}/on/${local}`)
-        column({ table: j.table, joins: {}, path: jPath }, remote, `${jPath}/on/${local}`)
-      }
-      if (j.where) where({ table: j.table, joins: {}, path: jPath }, whereList(j.where), `${jPath}/where`, !Array.isArray(j.where))
-    }
+    joinsOf(place, t.joins, t.path)
     const keyDoc = (model.doc.resources as Record<string, { key?: unknown }>)[t.path.split('/').pop() ?? '']?.key
     t.key.parts.forEach((k, i) => column(place, k.column, Array.isArray(keyDoc) ? `${t.path}/key/${i}` : `${t.path}/key`))
     where(place, t.where, `${t.path}/where`, !Array.isArray(docAt(model.doc, `${t.path}/where`)))
@@ -159,6 +174,7 @@ export function checkStructure (model: MappingModel, catalog: LiveCatalog, out: 
       const d = s.doc as { table: string, joins?: Record<string, JoinDoc>, where?: ConditionDoc | ConditionDoc[] }
       const place: Place = { table: d.table, joins: d.joins ?? {}, path: s.path }
       if (!table(d.table, `${s.path}/table`)) continue
+      joinsOf(place, d.joins ?? {}, s.path)
       if (d.where) where(place, whereList(d.where), `${s.path}/where`, !Array.isArray(d.where))
       for (const [k, v] of Object.entries(s.doc)) {
         if (['table', 'joins', 'where', 'weekdayBase'].includes(k)) continue
@@ -172,23 +188,56 @@ export function checkStructure (model: MappingModel, catalog: LiveCatalog, out: 
     const w = t.write
     if (!w) return
     const base = `${t.path}/write`
-    const setColumns = (entries: Record<string, unknown> | undefined, path: string) => {
+    const setColumns = (entries: Record<string, unknown> | undefined, path: string, place: Place = t) => {
       for (const [col, wv] of Object.entries(entries ?? {})) {
-        const live = column(t, col, `${path}/${escapePointer(col)}`)
+        const at = `${path}/${escapePointer(col)}`
+        const live = column(place, col, at)
         const fmt = (wv as { format?: string }).format
-        if (live && fmt) formatFit(fmt, live, col, `${path}/${escapePointer(col)}`, out)
+        if (live && fmt) formatFit(fmt, live, col, at, out)
+        if (live) generatedFit(wv as WriteValueDoc, live, at, out)
+      }
+    }
+    const keyTable = (k: NonNullable<typeof w.key>, path: string) => {
+      if (k.generate !== 'keyTable') return
+      const kt = { table: k.table, joins: {}, path }
+      if (table(k.table, `${path}/table`)) {
+        column(kt, k.nameColumn, `${path}/nameColumn`)
+        column(kt, k.valueColumn, `${path}/valueColumn`)
       }
     }
     setColumns(w.set, `${base}/set`)
     for (const [state, cols] of Object.entries(w.states ?? {})) setColumns(cols, `${base}/states/${state}`)
     setColumns(w.reschedule, `${base}/reschedule`)
-    if (w.key?.generate === 'keyTable') {
-      const k = w.key
-      const kt = { table: k.table, joins: {}, path: `${base}/key` }
-      if (table(k.table, `${base}/key/table`)) {
-        column(kt, k.nameColumn, `${base}/key/nameColumn`)
-        column(kt, k.valueColumn, `${base}/key/valueColumn`)
+    if (w.key) keyTable(w.key, `${base}/key`)
+
+    // Rows written with the resource's: a join's table, or the child table a phone is collected from.
+    const phones = (t as Partial<ClientModel>).phones ?? []
+    const extra = [...(w.before ?? []).map((r, i) => ({ r, path: `${base}/before/${i}` })), ...(w.after ?? []).map((r, i) => ({ r, path: `${base}/after/${i}` }))]
+    for (const { r, path } of extra) {
+      const target = r.join !== undefined ? t.joins[r.join]?.table : phones[r.phones ?? 0]?.collect?.table
+      if (target === undefined) {
+        out.problem(r.join !== undefined ? `${path}/join` : `${path}/phones`, r.join !== undefined
+          ? `no join called \`${r.join}\` under ${t.path.split('/').pop() ?? ''} joins: the row to write is one of them`
+          : `phones entry ${r.phones ?? 0} does not collect from a child table (\`collect:\`)`)
+        continue
       }
+      if (!catalog.table(target)) continue // said where the table is named
+      setColumns(r.set, `${path}/set`, { table: target, joins: {}, path })
+      if (r.key) keyTable(r.key, `${path}/key`)
+    }
+
+    if (w.slot && !(w.slot.join in t.joins)) {
+      out.problem(`${base}/slot/join`, `no join called \`${w.slot.join}\` under ${t.path.split('/').pop() ?? ''} joins: the slot is one of them`)
+    }
+
+    const h = w.history
+    if (h && table(h.table, `${base}/history/table`)) {
+      const hp = `${base}/history`
+      const place: Place = { table: h.table, joins: {}, path: hp }
+      column(place, h.key, `${hp}/key`)
+      where(place, whereList(h.current), `${hp}/current`, !Array.isArray(h.current))
+      setColumns(h.open, `${hp}/open`, place)
+      setColumns(h.close, `${hp}/close`, place)
     }
   }
 }
@@ -201,6 +250,23 @@ function converterFit (v: Value, live: LiveColumn, out: Findings): void {
     if (t !== undefined) out.problem(`${v.path}/true`, `\`true: ['${String(t)}']\` can never match: column \`${live.name}\` holds numbers (${live.declared})`)
     const code = Object.keys(v.map ?? {}).find((k) => !isNumeric(k))
     if (code !== undefined) out.problem(`${v.path}/map`, `code '${code}' can never match: column \`${live.name}\` holds numbers (${live.declared})`)
+  }
+}
+
+/** Generated identifiers that cannot fit their column: a UUID in a number or a short column, a checked identifier too long. */
+function generatedFit (wv: WriteValueDoc, live: LiveColumn, path: string, out: Findings): void {
+  if ('uuid' in wv) {
+    if (live.kind === 'number') out.problem(`${path}/uuid`, `a UUID is text, but column \`${live.name}\` holds numbers (${live.declared})`)
+    else if (live.length !== undefined && live.length < 36) out.problem(`${path}/uuid`, `a UUID has 36 characters, but column \`${live.name}\` holds at most ${live.length} (${live.declared})`)
+  }
+  if ('identifier' in wv) {
+    const id = wv.identifier
+    const letters = /[^0-9]/.test(id.characters ?? '0123456789') || (id.prefix ?? '') !== ''
+    if (live.kind === 'number' && letters) {
+      out.problem(`${path}/identifier`, `the identifier holds letters (${id.prefix ? 'a prefix' : 'its check characters'}), but column \`${live.name}\` holds numbers (${live.declared})`)
+    } else if (id.digits !== undefined && live.length !== undefined && (id.prefix ?? '').length + id.digits + 1 > live.length) {
+      out.problem(`${path}/identifier`, `the identifier has ${(id.prefix ?? '').length + id.digits + 1} characters, but column \`${live.name}\` holds at most ${live.length} (${live.declared})`)
+    }
   }
 }
 

@@ -14,7 +14,8 @@ export function checkWrites (model: MappingModel, dialect: Dialect, catalog: Liv
   const client = model.client
   const c = attempt(out, client, () => compileClientWrites(model, dialect))
   if (c) {
-    if (!c.writers.name) {
+    // A name kept in a row written with the client's (`after: [{ join: name }]`) is writable too.
+    if (!c.writers.name && !c.rowWriters.name) {
       out.problem(`${client.path}/fields/name`, 'new clients cannot be written: their name comes from an expression, rules or a joined table, so POST /clients has no column to store it in (map `name` to a column or a `{first} {last}` template of the client table)')
     } else {
       const plan = attempt(out, client, () => c.insert())
@@ -33,6 +34,7 @@ function attempt<T> (out: Findings, t: TableModel, fn: () => T): T | undefined {
     return fn()
   } catch (err) {
     if (!(err instanceof CompileError)) throw err
+    if (out.covers(err.path)) return undefined // the catalog pass already said why
     out.warning(err.path || `${t.path}/write`, `writes not possible (${err.message}); reads are unaffected`)
     return undefined
   }

@@ -60,7 +60,24 @@ export interface LiveColumn {
 export type ColumnKind = 'text' | 'number' | 'date' | 'other' | 'unknown'
 
 /** Tables (and views) by lower-cased name, with their schema when the database has schemas. */
-export interface LiveTable { name: string, schema?: string, columns: Map<string, LiveColumn> }
+export interface LiveTable {
+  name: string
+  schema?: string
+  columns: Map<string, LiveColumn>
+  /**
+   * Every index of a table (the primary key's included), each as its key columns in order,
+   * as declared. Undefined when the introspector cannot tell (a view, a dialect that does not
+   * read indexes): `ponte check` then says nothing about indexes rather than guess.
+   */
+  indexes?: string[][]
+}
+
+/** Whether some index of the table starts with one of these columns (what a filter or a join lookup can use). */
+export function leadsAnIndex (table: LiveTable, columns: string[]): boolean | undefined {
+  if (table.indexes === undefined) return undefined
+  const wanted = new Set(columns.map((c) => c.toLowerCase()))
+  return table.indexes.some((ix) => ix.length > 0 && wanted.has(ix[0].toLowerCase()))
+}
 
 export class LiveCatalog {
   constructor (readonly tables: LiveTable[]) {}

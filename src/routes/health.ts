@@ -1,7 +1,7 @@
 // Liveness and readiness, without an API key (load balancers and orchestrators call these).
 // /health never touches the database: it answers while the database is down or locked.
 import type { FastifyPluginAsync } from 'fastify'
-import { PonteError } from '../errors.js'
+import { InstallationNotReadyError, PonteError } from '../errors.js'
 import { PROBLEM_TYPE_BASE, sendProblem } from '../plugins/problems.js'
 
 const health: FastifyPluginAsync = async (app) => {
@@ -22,12 +22,18 @@ const health: FastifyPluginAsync = async (app) => {
       // The reason is the driver's own message for the caller (never a path or driver text).
       const known = err instanceof PonteError ? err : undefined
       request.log.warn({ type: known?.type ?? 'database-unavailable' }, 'not ready')
+      // A mapping that does not fit the database: where to fix it, in the mapping's words
+      // (its line, the place, what is wrong) — never SQL, never a value from a row.
+      const findings = err instanceof InstallationNotReadyError
+        ? { findings: err.findings.map((f) => ({ line: f.line ?? null, column: f.column ?? null, subject: f.subject, message: f.message })) }
+        : {}
       return sendProblem(reply, request, {
         type: PROBLEM_TYPE_BASE + (known?.type ?? 'database-unavailable'),
         title: 'Not ready',
         status: 503,
-        detail: known?.message ?? 'The clinic database cannot be reached right now.'
-      }, { 'retry-after': '5' })
+        detail: known?.message ?? 'The clinic database cannot be reached right now.',
+        ...findings
+      }, { 'retry-after': known?.headers['retry-after'] ?? '5' })
     }
   })
 }

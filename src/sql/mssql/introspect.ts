@@ -59,7 +59,22 @@ export function mssqlCatalogStatement (): Statement {
   return { name: 'schema.catalog', sql, params: [] }
 }
 
-export function mssqlCatalogFromRows (rows: Row[]): LiveCatalog {
+/**
+ * Every key column of every enabled index of every base table, in order (included columns
+ * left out: a lookup cannot seek on them). A table without an index appears once with NULLs,
+ * so "no index" is told from a view (whose base tables' indexes are not its own).
+ */
+export function mssqlIndexStatement (): Statement {
+  const sql = 'SELECT s.name AS [schema], t.name AS [tbl], i.index_id AS [idx], ic.key_ordinal AS [pos], c.name AS [col] ' +
+    'FROM sys.tables AS t JOIN sys.schemas AS s ON s.schema_id = t.schema_id ' +
+    'LEFT JOIN sys.indexes AS i ON i.object_id = t.object_id AND i.type > 0 AND i.is_disabled = 0 AND i.is_hypothetical = 0 ' +
+    'LEFT JOIN sys.index_columns AS ic ON ic.object_id = i.object_id AND ic.index_id = i.index_id AND ic.key_ordinal > 0 ' +
+    'LEFT JOIN sys.columns AS c ON c.object_id = ic.object_id AND c.column_id = ic.column_id ' +
+    'ORDER BY s.name, t.name, i.index_id, ic.key_ordinal'
+  return { name: 'schema.indexes', sql, params: [] }
+}
+
+export function mssqlCatalogFromRows (rows: Row[], indexRows?: Row[]): LiveCatalog {
   const tables = new Map<string, LiveTable>()
   for (const row of rows) {
     const key = `${String(row.schema)}.${String(row.tbl)}`
@@ -78,9 +93,21 @@ export function mssqlCatalogFromRows (rows: Row[]): LiveCatalog {
       defaultSql: row.dfltSql === null || row.dfltSql === undefined ? undefined : String(row.dfltSql)
     })
   }
+  const indexes = new Map<string, Map<string, string[]>>()
+  for (const row of indexRows ?? []) {
+    const key = `${String(row.schema)}.${String(row.tbl)}`
+    const byId = indexes.get(key) ?? new Map<string, string[]>()
+    indexes.set(key, byId)
+    if (row.idx === null || row.idx === undefined || row.col === null || row.col === undefined) continue
+    byId.set(String(row.idx), [...byId.get(String(row.idx)) ?? [], String(row.col)])
+  }
+  for (const [key, byId] of indexes) {
+    const table = tables.get(key)
+    if (table) table.indexes = [...byId.values()]
+  }
   return new LiveCatalog([...tables.values()])
 }
 
 export async function mssqlCatalog (db: Querier): Promise<LiveCatalog> {
-  return mssqlCatalogFromRows(await db.query(mssqlCatalogStatement()))
+  return mssqlCatalogFromRows(await db.query(mssqlCatalogStatement()), await db.query(mssqlIndexStatement()))
 }

@@ -44,8 +44,20 @@ export function sqliteCatalogStatement (): Statement {
   return { name: 'schema.catalog', sql, params: [] }
 }
 
+/**
+ * Every index column of every table, in order (an expression's column has no name). Tables
+ * without an index appear once with a NULL index, so "no index" is told from "not a table".
+ */
+export function sqliteIndexStatement (): Statement {
+  const sql = 'SELECT m.name AS tbl, il.name AS idx, ii.seqno AS pos, ii.name AS col FROM sqlite_master AS m ' +
+    'LEFT JOIN pragma_index_list(m.name) AS il LEFT JOIN pragma_index_info(il.name) AS ii ' +
+    "WHERE m.type = 'table' ORDER BY m.name, il.name, ii.seqno"
+  return { name: 'schema.indexes', sql, params: [] }
+}
+
 export async function sqliteCatalog (db: Querier): Promise<LiveCatalog> {
   const tables = new Map<string, LiveTable>()
+  const keys = new Map<string, { column: string, pk: number }[]>()
   for (const row of await db.query(sqliteCatalogStatement())) {
     const name = String(row.tbl)
     let table = tables.get(name)
@@ -57,6 +69,21 @@ export async function sqliteCatalog (db: Querier): Promise<LiveCatalog> {
       name: String(row.name), declared, kind: columnKind(declared), notNull: Number(row.nn) === 1, hasDefault: row.dflt !== null, generated, key: Number(row.pk) > 0, length: sqliteTextColumn(declared)?.length,
       defaultSql: row.dflt === null || row.dflt === undefined ? undefined : String(row.dflt)
     })
+    if (Number(row.pk) > 0) keys.set(name, [...keys.get(name) ?? [], { column: String(row.name), pk: Number(row.pk) }])
+  }
+  const indexes = new Map<string, Map<string, string[]>>()
+  for (const row of await db.query(sqliteIndexStatement())) {
+    const byName = indexes.get(String(row.tbl)) ?? new Map<string, string[]>()
+    indexes.set(String(row.tbl), byName)
+    if (row.idx === null || row.idx === undefined) continue
+    byName.set(String(row.idx), [...byName.get(String(row.idx)) ?? [], row.col === null || row.col === undefined ? '' : String(row.col)])
+  }
+  for (const [name, byName] of indexes) {
+    const table = tables.get(name)
+    if (!table) continue
+    // An INTEGER PRIMARY KEY is the rowid: indexed, though index_list does not show it.
+    const key = (keys.get(name) ?? []).sort((a, b) => a.pk - b.pk).map((k) => k.column)
+    table.indexes = [...(key.length > 0 ? [key] : []), ...byName.values()]
   }
   return new LiveCatalog([...tables.values()])
 }
