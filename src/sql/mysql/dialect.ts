@@ -1,0 +1,64 @@
+// MariaDB and MySQL: one dialect, written to the subset both servers share (MariaDB 10.5+,
+// MySQL 8), so a clinic on either is served by the same statements.
+import { LIST_SEPARATOR, type Dialect, type SelectSpec } from '../dialect.js'
+import { renderSelectBody } from '../render.js'
+import { ansi } from '../ansi.js'
+
+export const quoteBacktick = (name: string): string => `\`${name.replace(/`/g, '``')}\``
+
+/**
+ * The collation name search compares under: case- and accent-insensitive, and present on
+ * MariaDB and MySQL alike (uca1400 is MariaDB 10.10+, 0900 MySQL 8 only). It agrees with
+ * ponte_fold (NFD, marks stripped, lower case) on Latin text; the service then keeps only
+ * exact folded matches, so this prefilter only has to find at least what ponte_fold finds.
+ */
+export const SEARCH_COLLATION = 'utf8mb4_unicode_ci'
+
+export const mysql: Dialect = {
+  ...ansi,
+  name: 'mysql',
+  // A MySQL "schema" is a database: the installation's database is its one namespace, so a
+  // qualifier (`dbo.AGENDA`) is dropped, as SQLite does, and one mapping serves both.
+  table: (name) => quoteBacktick(name.split('.').pop() as string),
+  ident: quoteBacktick,
+  // The protocol's parameters are positional (`?`), but the compiler numbers them in the
+  // order it builds a statement, not always the order the text uses them (a CASE writes its
+  // WHEN before its THEN). The comment carries the number; the driver binds by it (order.ts).
+  placeholder: (i) => `?/*p${i}*/`,
+  select (spec: SelectSpec) {
+    const body = renderSelectBody(this, spec)
+    const order = spec.orderBy.length > 0 ? ` ORDER BY ${spec.orderBy.join(', ')}` : ''
+    const page = spec.page ? ` LIMIT ${spec.page.limit} OFFSET ${spec.page.offset}` : spec.first ? ' LIMIT 1' : ''
+    // InnoDB, REPEATABLE READ: FOR UPDATE takes next-key locks on every index record read and
+    // the gaps between them, so a second booking of the same slot waits here (or deadlocks
+    // and is retried by the driver) instead of both reading the slot as free.
+    return body + order + page + (spec.lock ? ' FOR UPDATE' : '')
+  },
+  // Text in Unicode whatever the column's character set, so parts from a latin1 column and a
+  // utf8mb4 one (or a parameter) concatenate and compare without a collation clash.
+  asText: (e) => `CONVERT(${e} USING utf8mb4)`,
+  // `||` is OR unless the server runs with PIPES_AS_CONCAT: CONCAT() means the same everywhere.
+  concat: (parts) => `CONCAT(${parts.map((p) => `COALESCE(${p}, '')`).join(', ')})`,
+  // ESCAPE '': a backslash in a name is a character, as in SQLite and SQL Server, not MySQL's
+  // default LIKE escape. TRIM: CHAR columns of a legacy server may come padded.
+  foldedLike: (e, pattern) => `TRIM(CONVERT(${e} USING utf8mb4)) COLLATE ${SEARCH_COLLATION} LIKE ${pattern} ESCAPE ''`,
+  // Whole minutes, truncated: the datetimes Ponte compares are whole minutes.
+  minutesBetween: (from, to) => `TIMESTAMPDIFF(MINUTE, ${from}, ${to})`,
+  textList (expr, from, where, orderBy) {
+    const w = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''
+    const o = orderBy.length > 0 ? ` ORDER BY ${orderBy.join(', ')}` : ''
+    // The driver raises group_concat_max_len for its sessions (MySQL's default is 1024 bytes).
+    return `(SELECT GROUP_CONCAT(${this.asText(expr)}${o} SEPARATOR '${LIST_SEPARATOR}') FROM ${from.table} ${quoteBacktick(from.alias)}${w})`
+  },
+  dmyAsIso: (e) => `CONCAT(SUBSTRING(${e}, 7, 4), '-', SUBSTRING(${e}, 4, 2), '-', SUBSTRING(${e}, 1, 2))`,
+  lockHint: '',
+  // MySQL has no INSERT … RETURNING (MariaDB 10.5+ has): the driver answers an insert with
+  // the connection's LAST_INSERT_ID() as `id`, which works on both.
+  insert (table, columns, values) {
+    return `INSERT INTO ${this.table(table)} (${columns.map(quoteBacktick).join(', ')}) VALUES (${values.join(', ')})`
+  },
+  // MariaDB 10.3+ sequences (MySQL has none: there, use identity, max or keyTable keys).
+  nextSequenceValue (sequence) {
+    return `SELECT NEXT VALUE FOR ${this.table(sequence)} AS ${quoteBacktick('id')}`
+  }
+}
