@@ -1,7 +1,6 @@
 import { LIST_SEPARATOR, type Dialect, type SelectSpec } from '../dialect.js'
 import { renderSelectBody } from '../render.js'
 import { ansi, quoteDouble as quote } from '../ansi.js'
-import { foldName } from '../../normalise/text.js'
 
 // PostgreSQL keeps a schema qualifier (`dbo.AGENDA` → "dbo"."AGENDA"): the loader creates
 // schema dbo, so one mapping serves a SQL Server database and its PostgreSQL copy. Quoted
@@ -25,10 +24,9 @@ export const postgres: Dialect = {
   // Cast before COALESCE: COALESCE(<int column>, '') would read '' as an integer.
   concat: (parts) => parts.map((p) => `COALESCE(CAST(${p} AS TEXT), '')`).join(' || '),
   // The same folding as SQLite's ponte_fold (normalise/text.ts foldName), written in core SQL
-  // so no extension (unaccent) is needed: accented letters and combining marks through one
-  // TRANSLATE with a fixed map, then whitespace runs as one space, trimmed, lower case. ESCAPE ''
+  // so no extension (unaccent, whose rules differ) is needed (foldSql below). ESCAPE ''
   // because the caller's pattern has no escapes (SQLite's LIKE has none either).
-  foldedLike: (e, pattern) => `${foldSql(e)} LIKE ${pattern} ESCAPE ''`,
+  foldedLike: (e, pattern) => `TRANSLATE(${foldSql(e)}, 'ς', 'σ') LIKE TRANSLATE(${pattern}, 'ς', 'σ') ESCAPE ''`,
   minutesBetween: (from, to) => `CAST(ROUND(EXTRACT(EPOCH FROM (${to} - ${from})) / 60) AS INTEGER)`,
   textList (expr, from, where, orderBy) {
     const w = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''
@@ -44,33 +42,18 @@ export const postgres: Dialect = {
   }
 }
 
+// The combining marks foldName strips (\p{M}) after NFD, in the scripts clinics write names in:
+// the general blocks (Latin, Greek, Cyrillic accents), Cyrillic, Hebrew and Arabic points.
+// PostgreSQL's regular expressions read \uXXXX themselves.
+const MARKS = '[\\u0300-\\u036f\\u0483-\\u0489\\u0591-\\u05bd\\u05bf\\u05c1\\u05c2\\u05c4\\u05c5\\u05c7\\u0610-\\u061a' +
+  '\\u064b-\\u065f\\u0670\\u1ab0-\\u1aff\\u1dc0-\\u1dff\\u20d0-\\u20ff\\ufe20-\\ufe2f]'
+
 /**
- * TRANSLATE's two arguments: every Latin letter with a diacritic (U+00C0–U+024F, U+1E00–U+1EFF)
- * mapped to what foldName makes of it when that is one character, A–Z to a–z, and the
- * combining marks (U+0300–U+036F) at the end with no counterpart, which TRANSLATE deletes.
+ * foldName in SQL: NFD (NORMALIZE, PostgreSQL 13+ in a UTF8 database), marks removed,
+ * whitespace runs as one space, trimmed, lower case. JavaScript lower-cases a word-final Σ to ς
+ * and PostgreSQL to σ: foldedLike makes both σ on both sides.
  */
-function foldMap (): { from: string, to: string } {
-  let from = ''
-  let to = ''
-  const ranges: [number, number][] = [[0x41, 0x5a], [0xc0, 0x24f], [0x1e00, 0x1eff]]
-  for (const [lo, hi] of ranges) {
-    for (let cp = lo; cp <= hi; cp++) {
-      const ch = String.fromCodePoint(cp)
-      const folded = foldName(ch)
-      if (folded !== ch && [...folded].length === 1) {
-        from += ch
-        to += folded
-      }
-    }
-  }
-  for (let cp = 0x300; cp <= 0x36f; cp++) from += String.fromCodePoint(cp)
-  return { from, to }
-}
-
-const FOLD = foldMap()
-
-/** foldName in SQL: the expression's text folded for a name search. */
 export function foldSql (e: string): string {
-  const unmarked = `TRANSLATE(CAST(${e} AS TEXT), '${FOLD.from}', '${FOLD.to}')`
+  const unmarked = `REGEXP_REPLACE(NORMALIZE(CAST(${e} AS TEXT), NFD), '${MARKS}', '', 'g')`
   return `LOWER(TRIM(REGEXP_REPLACE(${unmarked}, '\\s+', ' ', 'g')))`
 }

@@ -126,6 +126,10 @@ export async function openPostgres (url: string): Promise<Database> {
   // forgotten, so the next request tries again and Ponte recovers without a restart.
   let opening: Promise<void> | undefined
   let reachable = false
+  // A connection lent to a request that dies under it (server stopped, pg_terminate_backend)
+  // emits 'error' on the client, not the pool: unheard, Node would end the process. The query
+  // running on it fails on its own and becomes a 503; here we only note the server is in doubt.
+  pool.on('connect', (client) => { client.on('error', () => { reachable = false }) })
   const acquire = async (): Promise<pg.PoolClient> => {
     if (!reachable) {
       opening ??= pool.connect().then((c) => { c.release(); reachable = true }).finally(() => { opening = undefined })

@@ -8,6 +8,13 @@ import type { Querier, Row } from '../../db/database.js'
 import { columnKind, LiveCatalog, type LiveTable, type TextColumn, type TextColumns } from '../../db/columns.js'
 
 const TEXT = new Set(['character varying', 'character', 'text'])
+
+/**
+ * A column comment starting with this says the column holds one code page (Windows-1252), not
+ * Unicode, whatever the database's encoding: a PostgreSQL copy of a SQL Server VARCHAR column
+ * (the fixture loader writes it), or a column the clinic's desktop program reads as Latin-1.
+ */
+export const CODE_PAGE_COMMENT = 'ponte: code page'
 const UNICODE_ENCODINGS = new Set(['UTF8', 'UNICODE'])
 
 /**
@@ -22,7 +29,10 @@ export function postgresColumnsStatement (table: string): { statement: Statement
   const where = [`LOWER(c.table_name) = LOWER(${params.input('table', 'text')})`,
     schema === undefined ? 'c.table_schema = ANY (current_schemas(false))' : `LOWER(c.table_schema) = LOWER(${params.input('schema', 'text')})`]
   const sql = 'SELECT c.column_name AS "name", c.data_type AS "type", c.character_maximum_length AS "length", ' +
-    "pg_encoding_to_char(d.encoding) AS \"encoding\" FROM information_schema.columns AS c JOIN pg_database AS d ON d.datname = current_database() " +
+    'pg_encoding_to_char(d.encoding) AS "encoding", ' +
+    'col_description(CAST(quote_ident(c.table_schema) || \'.\' || quote_ident(c.table_name) AS regclass), ' +
+    '(SELECT a.attnum FROM pg_attribute AS a WHERE a.attrelid = CAST(quote_ident(c.table_schema) || \'.\' || quote_ident(c.table_name) AS regclass) AND a.attname = c.column_name)) AS "comment" ' +
+    'FROM information_schema.columns AS c JOIN pg_database AS d ON d.datname = current_database() ' +
     `WHERE ${where.join(' AND ')}`
   return { statement: { name: 'schema.columns', sql, params: params.params }, args: { table: name, schema } }
 }
@@ -31,7 +41,8 @@ export function postgresColumnsStatement (table: string): { statement: Statement
 export function postgresTextColumn (row: Row): TextColumn | undefined {
   if (!TEXT.has(String(row.type ?? '').toLowerCase())) return undefined
   const length = Number(row.length)
-  return { unicode: UNICODE_ENCODINGS.has(String(row.encoding ?? 'UTF8').toUpperCase()), length: Number.isInteger(length) && length > 0 ? length : undefined }
+  const unicode = UNICODE_ENCODINGS.has(String(row.encoding ?? 'UTF8').toUpperCase()) && !String(row.comment ?? '').startsWith(CODE_PAGE_COMMENT)
+  return { unicode, length: Number.isInteger(length) && length > 0 ? length : undefined }
 }
 
 export async function postgresTextColumns (db: Querier, table: string): Promise<TextColumns> {

@@ -10,6 +10,7 @@ import pg from 'pg'
 import type { Fixture, FixtureColumn, FixtureColumnType, FixtureTable } from '../../fixtures/format.js'
 import { readFixture } from '../../fixtures/read.js'
 import { quoteDouble as quote } from '../ansi.js'
+import { CODE_PAGE_COMMENT } from './introspect.js'
 
 const TYPES: Record<FixtureColumnType, (c: FixtureColumn) => string> = {
   int: () => 'INTEGER',
@@ -43,6 +44,16 @@ function createTableSql (table: FixtureTable): string {
 function indexSql (table: FixtureTable): string[] {
   const bare = table.name.split('.').pop() as string
   return (table.indexes ?? []).map((cols) => `CREATE INDEX ${quote(`ix_${bare}_${cols.join('_')}`)} ON ${tableName(table.name)} (${cols.map(quote).join(', ')})`)
+}
+
+/**
+ * A UTF8 database has no per-column code page. The fixture's VARCHAR/CHAR columns (SQL
+ * Server's code-page text, unlike NVARCHAR) are marked so introspect.ts reports them as such,
+ * and Ponte folds and measures what it writes there as SQL Server would.
+ */
+function codePageComments (table: FixtureTable): string[] {
+  return table.columns.filter((c) => c.type === 'text' || c.type === 'char')
+    .map((c) => `COMMENT ON COLUMN ${tableName(table.name)}.${quote(c.name)} IS '${CODE_PAGE_COMMENT}'`)
 }
 
 /** Rows as JSON objects keyed by column, for json_populate_recordset. */
@@ -79,6 +90,7 @@ export async function loadFixture (fixture: Fixture, url: string): Promise<void>
         await client.query(`ALTER TABLE ${tableName(table.name)} ALTER COLUMN ${quote(c.name)} RESTART WITH ${max + 1}`)
       }
       for (const sql of indexSql(table)) await client.query(sql)
+      for (const sql of codePageComments(table)) await client.query(sql)
     }
     await client.query('COMMIT')
     await client.query('ANALYZE')
