@@ -12,12 +12,12 @@ import { MappingError } from './mapping/errors.js'
 import { mssqlDialect } from './sql/mssql/dialect.js'
 import { sqlite } from './sql/sqlite/dialect.js'
 import type { Dialect } from './sql/dialect.js'
-import { createSqliteFromFixture } from './sql/sqlite/load.js'
+import { loadFixtureInto } from './db/load-fixture.js'
 import { SAMPLE_MAPPING } from './config.js'
 import { checkInstallation } from './check/index.js'
 import { runConformance } from './toolkit/conformance/run.js'
 import { draftMapping } from './toolkit/init.js'
-import { connect, parseSqliteUrl } from './db/connect.js'
+import { connect } from './db/connect.js'
 import { dumpFixture } from './toolkit/fixtures/dump.js'
 import { replay } from './toolkit/capture/replay.js'
 import { httpSender } from './toolkit/conformance/http.js'
@@ -72,14 +72,17 @@ export function program (done: (code: number) => void = () => {}): Command {
     .addOption(databaseOption())
     .option('--json', 'print the findings as JSON (for scripts)')
     .option('--today <date>', 'the day the data checks centre on (YYYY-MM-DD; default: today at the clinic)')
-    .addOption(new Option('--budget <seconds>', 'time for the data scans').default('60').argParser(positiveInt('--budget')))
+    .addOption(new Option('--scan-seconds <seconds>', 'time for the whole-table scans of the stored data; a scan cut short says how far it got').default(30).argParser(positiveSeconds('--scan-seconds')))
+    .addOption(new Option('--budget <seconds>', 'the old name of --scan-seconds').argParser(positiveInt('--budget')))
     .option('--quiet', 'no progress on stderr')
-    .action(async (o: { mapping?: string, db?: string, json?: boolean, today?: string, budget: string | number, quiet?: boolean }) => {
+    .action(async (o: { mapping?: string, db?: string, json?: boolean, today?: string, scanSeconds: number, budget?: number, quiet?: boolean }) => {
       if (o.today !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(o.today)) throw new UsageError(`--today: "${o.today}" is not a date (YYYY-MM-DD)`)
       const inst = await open(mappingPath(o.mapping), o.db ?? process.env.DATABASE_URL)
       try {
         const progress = o.quiet || o.json || !process.stderr.isTTY ? undefined : (what: string) => { process.stderr.write(`  … ${what}\n`) }
-        const report = await checkInstallation(inst, { today: o.today, budgetMs: Number(o.budget) * 1000, progress })
+        // Long scans say how far they are even without a terminal (a scheduled job's log).
+        const scanProgress = o.quiet ? undefined : (line: string) => { process.stderr.write(`  … ${line}\n`) }
+        const report = await checkInstallation(inst, { today: o.today, budgetMs: (o.budget ?? o.scanSeconds) * 1000, progress, scanProgress })
           .catch((err: unknown) => { throw new UnreachableError(`cannot read the database: ${(err as Error).message}`) })
         if (o.json) process.stdout.write(JSON.stringify({ ok: report.ok, mapping: inst.model.file, findings: report.findings }, null, 2) + '\n')
         else process.stdout.write(report.lines.join('\n') + '\n')
@@ -164,18 +167,17 @@ export function program (done: (code: number) => void = () => {}): Command {
 
   const fixtures = cli.command('fixtures').description('fixture files: sample databases for tests and demos')
   fixtures.command('load')
-    .description('write a SQLite database from a fixture (a fixture.json, or a folder holding one)')
+    .description('load a fixture into a database: a new SQLite file, or an existing empty MariaDB/MySQL or PostgreSQL database')
     .argument('<fixture>', 'the fixture file (.json or .json.gz) or a folder written by fixtures dump')
     .argument('[database]', 'the SQLite file to write (replaced); or give --db')
-    .option('-d, --db <url>', 'where to load it: sqlite:FILE')
-    .action((fixture: string, database: string | undefined, o: { db?: string }) => {
+    .option('-d, --db <url>', 'where to load it: sqlite:FILE, mysql://…/db, mariadb://…/db or postgres://…/db')
+    .action(async (fixture: string, database: string | undefined, o: { db?: string }) => {
       const target = o.db ?? (database !== undefined ? `sqlite:${database}` : undefined)
-      if (!target) throw new UsageError('fixtures load: give the database file or --db sqlite:FILE')
-      if (!target.startsWith('sqlite:')) throw new UsageError(`fixtures load: only sqlite: databases can be written here (got "${target.split(':')[0]}:")`)
-      const file = resolve(parseSqliteUrl(target).file)
+      if (!target) throw new UsageError('fixtures load: give the database file or --db URL')
+      if (!/^(sqlite|mysql|mariadb|postgres|postgresql):/.test(target)) throw new UsageError(`fixtures load: cannot load into "${target.split(':')[0]}:" databases (use sqlite:, mysql:, mariadb: or postgres:)`)
       const source = resolve(fixture)
-      createSqliteFromFixture(statSync(source, { throwIfNoEntry: false })?.isDirectory() ? join(source, 'fixture.json') : source, file)
-      process.stdout.write(`wrote ${file}\n`)
+      const written = await loadFixtureInto(target, statSync(source, { throwIfNoEntry: false })?.isDirectory() ? join(source, 'fixture.json') : source)
+      process.stdout.write(`wrote ${written}\n`)
     })
 
   fixtures.command('dump')
@@ -201,6 +203,13 @@ export function program (done: (code: number) => void = () => {}): Command {
       }
     })
   return cli
+}
+
+function positiveSeconds (name: string) {
+  return (value: string): number => {
+    if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0) throw new UsageError(`${name}: "${value}" is not a number of seconds`)
+    return Number(value)
+  }
 }
 
 function positiveInt (name: string) {
