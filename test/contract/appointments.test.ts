@@ -3,8 +3,9 @@
 // formats, nested objects equal to their own endpoints, and no query per row.
 import t from 'tap'
 import {
-  forEachSample, ok, ids, isProblem, tableNames, sameJson, isAbbreviationOf, findBusyRange, addDays, E164, type Test, type TestApp
+  forEachSample, ok, ids, isProblem, sameJson, isAbbreviationOf, findBusyRange, addDays, E164, type Test, type TestApp
 } from '../helpers/contract.js'
+import { legacy } from '../helpers/writes.js'
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/
 const HOUR = /^([01]\d|2[0-3]):[0-5]\d$/
@@ -35,7 +36,7 @@ forEachSample(t, async (t, a) => {
   const range = `start=${busy.start}&end=${busy.end}`
   const week = await ok(t, a, `/appointments?${range}`) as any[]
   const states = a.inst.model.states.values
-  const tables = tableNames(a)
+  const tables = a.tables
   t.ok(week.length >= 20, `a busy week (${busy.start}…${busy.end}) has appointments (${week.length})`)
 
   t.test('the range is closed: seven one-day lists make up the week', async (t) => {
@@ -71,12 +72,11 @@ forEachSample(t, async (t, a) => {
 
   t.test('date and hour are the legacy wall-clock values, never shifted', async (t) => {
     // Ground truth from the legacy row, for the start shapes this check can read.
-    const raw = (a.inst.db as any).raw
     const m = a.inst.model.appointment
     const cols = m.start.datetime ? [m.start.datetime.column] : [m.start.date?.column, m.start.hour?.column]
-    if (!raw || cols.some((c) => c === undefined || c.includes('.'))) return
-    const rows = raw.prepare(`SELECT "${m.key.column}" AS id, ${cols.map((c, i) => `"${c}" AS c${i}`).join(', ')} FROM "${m.table.split('.').pop()}" WHERE "${m.key.column}" IN (${week.map(() => '?').join(', ')})`)
-      .all(...week.map((x) => m.key.type === 'int' || m.key.type === 'bigint' ? Number(x.id) : x.id)) as any[]
+    if (cols.some((c) => c === undefined || c.includes('.'))) return
+    const rows = (await legacy(a).rows(m.table, { [m.key.column]: week.map((x) => x.id) }, [m.key.column, ...cols as string[]]))
+      .map((r) => ({ id: String(r[m.key.column]).trim(), ...Object.fromEntries(cols.map((c, i) => [`c${i}`, r[c as string]])) })) as any[]
     const byId = new Map(rows.map((r) => [String(r.id), r]))
     let checked = 0
     for (const x of week) {

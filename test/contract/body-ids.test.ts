@@ -2,7 +2,7 @@
 // the mapping lets Ponte know, against what exists — a 400 naming the field, before any SQL
 // writes, and nothing written. (issue 7, defect 15)
 import t from 'tap'
-import { forEachSample, send, problem, legacy, slotPool, bookingBody, bare, type FreeSlot } from '../helpers/writes.js'
+import { forEachSample, send, problem, legacy, slotPool, bookingBody, type FreeSlot } from '../helpers/writes.js'
 import { scratchInstallation } from '../helpers/scratch.js'
 
 forEachSample(t, async (t, a) => {
@@ -15,7 +15,7 @@ forEachSample(t, async (t, a) => {
   const base = bookingBody(slot, client)
 
   t.test('an id the column cannot hold, or that names nothing, is a 400 naming the field; nothing written', async (t) => {
-    const before = db.dump(appt.table)
+    const before = await db.dump(appt.table)
     const fields = ['client', 'professional', 'service', 'location', 'healthInsurance', 'plan'].filter((f) => (appt.refs as any)[f])
     for (const field of fields) {
       const real = typeof base[field] === 'string' ? base[field] as string : undefined
@@ -27,12 +27,14 @@ forEachSample(t, async (t, a) => {
         t.ok((b.errors ?? []).some((e: any) => e.path === `/body/${field}`), `${field}: "${value}" → the error names /body/${field}`)
       }
     }
-    t.equal(db.dump(appt.table), before, 'the appointment table is unchanged')
+    t.equal(await db.dump(appt.table), before, 'the appointment table is unchanged')
   })
 
   t.test('plans: known from the mapping\'s relations, and of the insurance sent', { skip: appt.refs.plan ? false : 'this mapping holds no plan' }, async (t) => {
     // clinica-sorriso relates plans to convênios (dbo.PLANO): the plans Ponte knows.
-    const plans = db.raw.prepare(`SELECT ID_PLANO AS plan, ID_CONVENIO AS insurer FROM "${bare('dbo.PLANO')}" WHERE ID_CONVENIO IS NOT NULL ORDER BY ID_PLANO`).all() as { plan: number, insurer: number }[]
+    const plans = (await db.rows('dbo.PLANO', {}, ['ID_PLANO', 'ID_CONVENIO']))
+      .filter((p) => p.ID_CONVENIO !== null).map((p) => ({ plan: Number(p.ID_PLANO), insurer: Number(p.ID_CONVENIO) }))
+      .sort((x, y) => x.plan - y.plan)
     const taken = new Set(((await send(a, 'GET', `/health-insurances?professional=${slot.professional}`)).body as any[]).map((h) => h.id))
     const mine = plans.find((p) => taken.has(String(p.insurer)))
     const other = plans.find((p) => mine && p.insurer !== mine.insurer)
@@ -43,7 +45,7 @@ forEachSample(t, async (t, a) => {
     t.ok(b.errors.some((e: any) => e.path === '/body/plan'), 'names /body/plan')
     const right = await send(a, 'POST', '/appointments', { ...bookingBody(pool.slots[1] as FreeSlot, client), healthInsurance: String(mine.insurer), plan: String(mine.plan) })
     t.equal(right.status, 200, `plan ${mine.plan} of insurance ${mine.insurer} → 200`)
-    t.equal(db.row(appt.table, appt.key.column, right.body.id)?.PLANO, mine.plan, 'stored as the integer it is')
+    t.equal((await db.row(appt.table, appt.key.column, right.body.id))?.PLANO, mine.plan, 'stored as the integer it is')
   })
 })
 

@@ -3,7 +3,7 @@
 import t from 'tap'
 import { parsePhoneNumberFromString } from 'libphonenumber-js'
 import {
-  forEachSample, ok, ids, isProblem, tableNames, sameJson, holdsPhone, phoneKey, phonesOf, fold, stripAccents, E164, type Test, type TestApp
+  forEachSample, ok, ids, isProblem, sameJson, holdsPhone, phoneKey, phonesOf, fold, stripAccents, E164, type Test, type TestApp
 } from '../helpers/contract.js'
 
 const q = encodeURIComponent
@@ -50,7 +50,7 @@ forEachSample(t, async (t, a) => {
   const all = await everyClient(t, a)
   const kinds = a.inst.model.search
   const country = a.inst.model.phone.defaultCountry
-  const tables = tableNames(a)
+  const tables = a.tables
   const book = phoneBook(all)
   t.ok(all.length > 100, `the sample has clients (${all.length})`)
 

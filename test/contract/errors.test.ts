@@ -2,13 +2,14 @@
 // notes §1): every failure is an RFC 9457 problem that names what was wrong and never shows
 // SQL or the legacy schema.
 import t from 'tap'
-import { forEachSample, request, isProblem, tableNames, withKey, TEST_KEY, type Reply } from '../helpers/contract.js'
+import { forEachSample, request, isProblem, withKey, TEST_KEY, type Reply } from '../helpers/contract.js'
+import { legacy, bare } from '../helpers/writes.js'
 
 const RANGE = 'start=2026-11-23&end=2026-11-29'
 const PROTECTED = [`/appointments?${RANGE}`, '/clients', '/clients/search?term=Maria', '/professionals', '/locations', '/services', '/health-insurances', '/specialties', '/clients/1', '/appointments/1']
 
 forEachSample(t, async (t, a) => {
-  const tables = tableNames(a)
+  const tables = a.tables
   const seen: Reply[] = [] // every answer, for the version-header check at the end
   const get = async (url: string, headers: Record<string, string> = withKey): Promise<Reply> => {
     const r = await request(a, url, headers)
@@ -106,16 +107,16 @@ forEachSample(t, async (t, a) => {
 
   t.test('a failing statement is a problem without SQL or driver text', async (t) => {
     // Last on purpose: the appointment table goes missing for a moment.
-    const raw = (a.inst.db as any).raw
-    if (!raw) return
-    const table = a.inst.model.appointment.table.split('.').pop() as string
-    raw.exec(`ALTER TABLE "${table}" RENAME TO "${table}_gone"`)
+    const db = legacy(a)
+    const mapped = a.inst.model.appointment.table
+    const table = bare(mapped)
+    await db.rename(mapped, `${table}_gone`)
     try {
       const r = await get(`/appointments?${RANGE}`)
       t.ok(r.status >= 500, `status ${r.status}`)
       isProblem(t, r, r.status, 'a broken statement', [...tables, table])
     } finally {
-      raw.exec(`ALTER TABLE "${table}_gone" RENAME TO "${table}"`)
+      await db.rename(`${mapped}_gone`, table)
     }
     t.equal((await get(`/appointments?${RANGE}`)).status, 200, 'and serving again once the table is back')
   })

@@ -40,7 +40,7 @@ forEachSample(t, async (t, a) => {
     t.same(paths(r), fields, `${what}: names ${fields.join(', ')}`)
   }
   /** Counts of the tables a refused write must leave alone. */
-  const rows = (): number[] => [db.count(model.client.table), db.count(model.appointment.table)]
+  const rows = async (): Promise<number[]> => [await db.count(model.client.table), await db.count(model.appointment.table)]
 
   let n = 0
   const newClient = async (): Promise<string> => {
@@ -82,14 +82,14 @@ forEachSample(t, async (t, a) => {
 
   t.test('POST /appointments and PATCH /appointments/{id}/time: a date outside the window is a 400 on /body/date and writes nothing', async (t) => {
     const client = await newClient()
-    const before = rows()
-    const dump = db.dump(model.appointment.table)
+    const before = await rows()
+    const dump = await db.dump(model.appointment.table)
     for (const d of REFUSED) {
       refused(t, await write('POST', '/appointments', slotBody(d, client)), ['/body/date'], `POST /appointments ${d}`)
       refused(t, await write('PATCH', `/appointments/${q(appointment.id)}/time`, { date: d, hour: '10:00' }), ['/body/date'], `PATCH time ${d}`)
     }
-    t.same(rows(), before, 'no row added')
-    t.equal(db.dump(model.appointment.table), dump, 'no appointment changed')
+    t.same(await rows(), before, 'no row added')
+    t.equal(await db.dump(model.appointment.table), dump, 'no appointment changed')
   })
 
   t.test('POST /appointments and PATCH time inside the window: the date is read, other rules decide', async (t) => {
@@ -110,14 +110,14 @@ forEachSample(t, async (t, a) => {
 
   t.test('POST /clients and PATCH /clients/{id}: a birthday outside the window (or in the future) is a 400 and writes nothing', async (t) => {
     const id = await newClient()
-    const before = rows()
-    const dump = db.dump(model.client.table)
+    const before = await rows()
+    const dump = await db.dump(model.client.table)
     for (const d of [...REFUSED, '2199-12-31']) {
       refused(t, await write('POST', '/clients', { name: 'Paciente Sem Data', phone: mobile(model.phone.defaultAreaCode ?? '11', 6_990_001), birthday: d }), ['/body/birthday'], `POST /clients birthday ${d}`)
       refused(t, await write('PATCH', `/clients/${q(id)}`, { birthday: d }), ['/body/birthday'], `PATCH /clients birthday ${d}`)
     }
-    t.same(rows(), before, 'no row added')
-    t.equal(db.dump(model.client.table), dump, 'no client changed')
+    t.same(await rows(), before, 'no row added')
+    t.equal(await db.dump(model.client.table), dump, 'no client changed')
   })
 
   t.test('a birthday on the window\'s first day is kept', async (t) => {

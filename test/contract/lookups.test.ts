@@ -2,7 +2,8 @@
 // both directions, details equal list items, unknown ids are 404 / [] — checked over HTTP
 // against each sample installation.
 import t from 'tap'
-import { forEachSample, ok, ids, isProblem, tableNames, sortedIds, sameJson, isAbbreviationOf, findBusyRange, type Test, type TestApp } from '../helpers/contract.js'
+import { forEachSample, ok, ids, isProblem, sortedIds, sameJson, isAbbreviationOf, findBusyRange, type Test, type TestApp } from '../helpers/contract.js'
+import { legacy } from '../helpers/writes.js'
 
 type Name = 'professional' | 'location' | 'service' | 'healthInsurance' | 'specialty'
 const NAMES: Name[] = ['professional', 'location', 'service', 'healthInsurance', 'specialty']
@@ -70,7 +71,7 @@ async function lists (t: Test, a: TestApp): Promise<Record<Name, any[]>> {
 forEachSample(t, async (t, a) => {
   const all = await lists(t, a)
   const rel = new Relations(t, a, all)
-  const tables = tableNames(a)
+  const tables = a.tables
 
   t.test('lists are arrays of well-formed records with unique string ids', async (t) => {
     for (const n of NAMES) {
@@ -143,19 +144,18 @@ forEachSample(t, async (t, a) => {
 
   t.test('a relation documented one way only agrees with its link table', async (t) => {
     // service↔specialty (and the like): no reverse filter, so compare with the legacy rows.
-    const raw = (a.inst.db as any).raw
     for (const [x, y] of PAIRS) {
       if (FILTERS[y].includes(x) && FILTERS[x].includes(y)) continue
       const r = a.inst.model.relations.find((r) => r.kind === 'table' && r.between.includes(x) && r.between.includes(y))
-      if (!r || r.kind !== 'table' || Object.keys(r.joins).length > 0 || !raw) continue
+      if (!r || r.kind !== 'table' || Object.keys(r.joins).length > 0) continue
       // Rows whose id is NULL relate nothing; any other condition is more than this check reads.
       if (!r.where.every((w: any) => w.isNull === false)) continue
       const [cx, cy] = r.between[0] === x ? r.columns : [r.columns[1], r.columns[0]]
       if (!cx.column || !cy.column) continue
       const known = { x: new Set(all[x].map((v) => v.id)), y: new Set(all[y].map((v) => v.id)) }
       const truth: Pairs = new Set()
-      for (const row of raw.prepare(`SELECT "${cx.column}" AS x, "${cy.column}" AS y FROM "${r.table.split('.').pop()}"`).all() as any[]) {
-        const [ix, iy] = [String(row.x ?? '').trim(), String(row.y ?? '').trim()]
+      for (const row of await legacy(a).rows(r.table, {}, [cx.column, cy.column])) {
+        const [ix, iy] = [String(row[cx.column] ?? '').trim(), String(row[cy.column] ?? '').trim()]
         if (known.x.has(ix) && known.y.has(iy)) truth.add(`${ix}|${iy}`)
       }
       const served = await rel.pairs(x, y)

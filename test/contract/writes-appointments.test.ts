@@ -23,12 +23,13 @@ function refColumn (a: TestApp, ref: string): { column: string } | { local: stri
 }
 
 /** What the legacy row says a ref is (through the join when there is one). */
-function refInRow (a: TestApp, row: Record<string, unknown>, ref: string): string | undefined {
+async function refInRow (a: TestApp, row: Record<string, unknown>, ref: string): Promise<string | undefined> {
   const c = refColumn(a, ref)
   if (!c) return undefined
   if ('column' in c) return row[c.column] === null ? undefined : String(row[c.column]).trim()
-  const joined = legacy(a).raw.prepare(`SELECT "${c.remote}" AS v FROM "${bare(c.table)}" WHERE "${c.remoteKey}" = ?`).get(row[c.local]) as { v: unknown } | undefined
-  return joined?.v === undefined || joined.v === null ? undefined : String(joined.v).trim()
+  const [joined] = await legacy(a).rows(c.table, { [c.remoteKey]: row[c.local] }, [c.remote])
+  const v = joined?.[c.remote]
+  return v === undefined || v === null ? undefined : String(v).trim()
 }
 
 forEachSample(t, async (t, a) => {
@@ -60,8 +61,8 @@ forEachSample(t, async (t, a) => {
     if (r.status !== 200) t.comment(r.text)
     return r.body
   }
-  const row = (id: string): Record<string, unknown> => db.row(table, key, id) as Record<string, unknown>
-  const unchanged = (): { count: number, key: number } => ({ count: db.count(table), key: keyState(a, 'appointment').value })
+  const row = async (id: string): Promise<Record<string, unknown>> => await db.row(table, key, id) as Record<string, unknown>
+  const unchanged = async (): Promise<{ count: number, key: number }> => ({ count: await db.count(table), key: (await keyState(a, 'appointment')).value })
   const moveState = async (id: string, state: string) => await send(a, 'PATCH', `/appointments/${q(id)}/state`, { state })
   /** A shortest path of allowed moves from the initial state. */
   const pathTo = (target: string): string[] | undefined => {
@@ -83,7 +84,7 @@ forEachSample(t, async (t, a) => {
   t.test('POST /appointments: reads back WAITING with what was sent; the legacy row is complete', async (t) => {
     const slot = take()
     const client = await newClient()
-    const before = unchanged()
+    const before = await unchanged()
     const r = await send(a, 'POST', '/appointments', bookingBody(slot, client))
     t.equal(r.status, 200, 'POST /appointments → 200')
     const created = r.body
@@ -101,18 +102,18 @@ forEachSample(t, async (t, a) => {
     const byPro = await send(a, 'GET', `/appointments?start=${slot.date}&end=${slot.date}&professional=${q(slot.professional)}&state=WAITING`)
     t.ok((byPro.body ?? []).some((x: any) => x.id === created.id), 'and under its professional, state=WAITING')
 
-    const legacyRow = row(created.id)
+    const legacyRow = await row(created.id)
     t.ok(legacyRow, 'the row is in the legacy table')
-    allNotNullFilled(t, a, table, legacyRow, 'the new appointment')
+    await allNotNullFilled(t, a, table, legacyRow, 'the new appointment')
     t.match(legacyRow, storedSlot(model, slot.date, slot.hour, created.endHour), 'the slot in the stored formats')
     holdsWriteValues(t, model, legacyRow, write.set, days, 'write.set', slotCols)
     holdsWriteValues(t, model, legacyRow, write.states?.[initial], days, `write.states.${initial}`, slotCols)
     for (const ref of ['client', 'professional', 'service', 'location'] as const) {
       const sent = ref === 'client' ? client : slot[ref]
-      if (sent !== undefined && refColumn(a, ref)) t.equal(refInRow(a, legacyRow, ref), sent, `the legacy row points at the ${ref} sent`)
+      if (sent !== undefined && refColumn(a, ref)) t.equal(await refInRow(a, legacyRow, ref), sent, `the legacy row points at the ${ref} sent`)
     }
-    const after = keyState(a, 'appointment')
-    t.equal(db.count(table), before.count + 1, 'exactly one row added')
+    const after = await keyState(a, 'appointment')
+    t.equal(await db.count(table), before.count + 1, 'exactly one row added')
     if (after.gen.generate === 'keyTable') {
       t.equal(after.value, before.key + 1, `key table ${after.gen.name} went up by exactly 1`)
       t.equal(created.id, String(after.value), 'the new id is the key table value')
@@ -130,35 +131,35 @@ forEachSample(t, async (t, a) => {
     t.equal(r.status, 200, 'POST without location → 200')
     if (r.status !== 200) { t.comment(r.text); return }
     t.equal(r.body.location?.id, location, 'the location of the working window the slot lies in')
-    const legacyRow = row(r.body.id)
-    allNotNullFilled(t, a, table, legacyRow, 'the appointment without location')
-    if (refColumn(a, 'location')) t.equal(refInRow(a, legacyRow, 'location'), location, 'the legacy row points at it')
+    const legacyRow = await row(r.body.id)
+    await allNotNullFilled(t, a, table, legacyRow, 'the appointment without location')
+    if (refColumn(a, 'location')) t.equal(await refInRow(a, legacyRow, 'location'), location, 'the legacy row points at it')
   })
 
   t.test('POST /appointments without a professional: never a 500, never half a row', async (t) => {
     const slot = take()
     const { professional, ...body } = bookingBody(slot, await newClient())
-    const before = unchanged()
+    const before = await unchanged()
     const r = await send(a, 'POST', '/appointments', body)
     const proColumn = refColumn(a, 'professional')
-    const required = proColumn !== undefined && 'column' in proColumn && db.notNull(table).includes(proColumn.column)
+    const required = proColumn !== undefined && 'column' in proColumn && (await db.notNull(table)).includes(proColumn.column)
     if (required) {
       problem(t, a, r, 400, `POST without professional (${bare(table)}.${(proColumn as { column: string }).column} is NOT NULL)`)
-      t.same(unchanged(), before, 'nothing written')
+      t.same(await unchanged(), before, 'nothing written')
     } else {
       t.equal(r.status, 200, 'POST without professional → 200 (the legacy column allows it)')
-      if (r.status === 200) allNotNullFilled(t, a, table, row(r.body.id), 'the appointment without professional')
+      if (r.status === 200) await allNotNullFilled(t, a, table, await row(r.body.id), 'the appointment without professional')
     }
   })
 
   t.test('the same slot again → 409, and one row', async (t) => {
     const slot = take()
     const first = await book(t, slot)
-    const count = db.count(table)
+    const count = await db.count(table)
     problem(t, a, await send(a, 'POST', '/appointments', bookingBody(slot, first.client.id)), 409, 'the same booking again')
     problem(t, a, await send(a, 'POST', '/appointments', bookingBody(slot, await newClient())), 409, 'the same slot for another client')
     problem(t, a, await send(a, 'POST', '/appointments', { ...bookingBody(slot, await newClient()), hour: plusMinutes(slot.hour, 10) }), 409, 'a slot overlapping it')
-    t.equal(db.count(table), count, 'no row added')
+    t.equal(await db.count(table), count, 'no row added')
     const day = await send(a, 'GET', `/appointments?start=${slot.date}&end=${slot.date}&professional=${q(slot.professional)}`)
     t.same((day.body ?? []).filter((x: any) => x.hour === slot.hour && x.state !== 'CANCELED').map((x: any) => x.id), [first.id], 'one appointment at that hour')
   })
@@ -194,10 +195,10 @@ forEachSample(t, async (t, a) => {
       ['outside the professional\'s hours (22:30)', { ...ok, hour: '22:30' }, 409, undefined]
     ]
     for (const [what, body, status, field] of cases) {
-      const before = unchanged()
+      const before = await unchanged()
       const b = problem(t, a, await send(a, 'POST', '/appointments', body), status, `POST /appointments with ${what}`)
       if (field) t.ok((b.errors ?? []).some((e: any) => String(e.path).includes(field)), `${what}: an error's path names ${field}`)
-      t.same(unchanged(), before, `${what}: nothing written (rows, key generation)`)
+      t.same(await unchanged(), before, `${what}: nothing written (rows, key generation)`)
     }
     const free = await send(a, 'GET', `/availability?start=${slot.date}&end=${slot.date}&professional=${q(slot.professional)}&service=${q(pool.service)}`)
     t.ok((free.body ?? []).some((x: any) => x.hour === slot.hour), 'the slot is still free')
@@ -220,9 +221,9 @@ forEachSample(t, async (t, a) => {
       if (triedForbidden.has(from)) return
       triedForbidden.add(from)
       for (const to of states.filter((s) => s !== from && !(moves[from] ?? []).includes(s))) {
-        const before = row(id)
+        const before = await row(id)
         problem(t, a, await moveState(id, to), 409, `${from} → ${to} (forbidden)`)
-        t.same(row(id), before, `${from} → ${to}: the legacy row is unchanged`)
+        t.same(await row(id), before, `${from} → ${to}: the legacy row is unchanged`)
         t.equal((await send(a, 'GET', `/appointments/${q(id)}`)).body?.state, from, `${from} → ${to}: still ${from}`)
       }
     }
@@ -246,7 +247,7 @@ forEachSample(t, async (t, a) => {
         t.equal(back?.state, to, `${from} → ${to}: reads back ${to}`)
         const listed = await send(a, 'GET', `/appointments?start=${back?.date}&end=${back?.date}&state=${to}&professional=${q(pool.professional)}`)
         t.ok((listed.body ?? []).some((x: any) => x.id === id), `${from} → ${to}: listed under state=${to}`)
-        holdsWriteValues(t, model, row(id), write.states?.[to], days, `${from} → ${to}: write.states.${to}`)
+        holdsWriteValues(t, model, await row(id), write.states?.[to], days, `${from} → ${to}: write.states.${to}`)
       }
     }
     if (states.includes('CANCELED') && !(moves.CANCELED ?? []).includes('WAITING')) {
@@ -254,11 +255,11 @@ forEachSample(t, async (t, a) => {
     }
 
     const id = await reach(t, initial) as string
-    const before = row(id)
+    const before = await row(id)
     for (const [what, body] of [['an unknown state', { state: 'PENDING' }], ['a blank state', { state: '' }], ['no state', {}], ['a number', { state: 7 }], ['an extra property', { state: 'CONFIRMED', why: 'x' }]] as const) {
       problem(t, a, await send(a, 'PATCH', `/appointments/${q(id)}/state`, body), 400, `PATCH state with ${what}`)
     }
-    t.same(row(id), before, 'the legacy row is unchanged')
+    t.same(await row(id), before, 'the legacy row is unchanged')
     for (const unknown of ['987654321', 'no-such-appointment']) {
       problem(t, a, await moveState(unknown, 'CONFIRMED'), 404, `PATCH /appointments/${unknown}/state`)
     }
@@ -281,7 +282,7 @@ forEachSample(t, async (t, a) => {
     if (confirm) t.equal((await moveState(id, 'CONFIRMED')).status, 200, 'confirmed first')
     const stateBefore = confirm ? 'CONFIRMED' : initial
     const to = take()
-    const others = db.count(table)
+    const others = await db.count(table)
     const r = await send(a, 'PATCH', `/appointments/${q(id)}/time`, { date: to.date, hour: to.hour })
     t.equal(r.status, 200, 'PATCH time → 200')
     t.match(String(r.headers['content-type']), /^text\/plain/, 'text/plain')
@@ -289,12 +290,12 @@ forEachSample(t, async (t, a) => {
     const expectedState = onReschedule === 'keep' ? stateBefore : onReschedule
     t.match(back, { id, date: to.date, hour: to.hour, state: expectedState, client: { id: created.client.id }, professional: { id: created.professional.id } }, `reads back at ${to.date} ${to.hour}, ${expectedState}`)
     if (created.endHour !== undefined) t.equal(back.endHour, plusMinutes(to.hour, pool.duration), 'the end hour moved with it')
-    t.equal(db.count(table), others, 'no row added')
-    const legacyRow = row(id)
+    t.equal(await db.count(table), others, 'no row added')
+    const legacyRow = await row(id)
     t.match(legacyRow, storedSlot(model, to.date, to.hour, back.endHour), 'the new slot in the stored formats')
     holdsWriteValues(t, model, legacyRow, write.reschedule, days, 'write.reschedule', slotCols)
     if (onReschedule !== 'keep') holdsWriteValues(t, model, legacyRow, write.states?.[onReschedule], days, `write.states.${onReschedule}`, slotCols)
-    allNotNullFilled(t, a, table, legacyRow, 'the rescheduled appointment')
+    await allNotNullFilled(t, a, table, legacyRow, 'the rescheduled appointment')
     const fromDay = await send(a, 'GET', `/availability?start=${from.date}&end=${from.date}&professional=${q(from.professional)}&service=${q(pool.service)}`)
     t.ok((fromDay.body ?? []).some((x: any) => x.hour === from.hour), 'the old slot is offered again')
     const toDay = await send(a, 'GET', `/availability?start=${to.date}&end=${to.date}&professional=${q(to.professional)}&service=${q(pool.service)}`)
@@ -304,7 +305,7 @@ forEachSample(t, async (t, a) => {
   t.test('PATCH time: to a taken slot → 409, bad input → 400, unknown id → 404; nothing changes', async (t) => {
     const mine = await book(t, take())
     const theirs = await book(t, take())
-    const whole = db.dump(table)
+    const whole = await db.dump(table)
     problem(t, a, await send(a, 'PATCH', `/appointments/${q(mine.id)}/time`, { date: theirs.date, hour: theirs.hour }), 409, 'onto another appointment')
     problem(t, a, await send(a, 'PATCH', `/appointments/${q(mine.id)}/time`, { date: theirs.date, hour: plusMinutes(theirs.hour, 10) }), 409, 'overlapping another appointment')
     problem(t, a, await send(a, 'PATCH', `/appointments/${q(mine.id)}/time`, { date: mine.date, hour: '03:00' }), 409, 'outside the professional\'s hours')
@@ -322,7 +323,7 @@ forEachSample(t, async (t, a) => {
     for (const unknown of ['987654321', 'no-such-appointment']) {
       problem(t, a, await send(a, 'PATCH', `/appointments/${unknown}/time`, { date: '2027-02-10', hour: '10:00' }), 404, `PATCH /appointments/${unknown}/time`)
     }
-    t.equal(db.dump(table), whole, 'the legacy table is byte-identical')
+    t.equal(await db.dump(table), whole, 'the legacy table is byte-identical')
     t.match((await send(a, 'GET', `/appointments/${q(mine.id)}`)).body, { date: mine.date, hour: mine.hour, state: mine.state }, 'it reads as before')
   })
 })

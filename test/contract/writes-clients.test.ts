@@ -63,17 +63,17 @@ forEachSample(t, async (t, a) => {
     }
   }
   /** The table and the key generation must be as they were. */
-  const unchanged = (t: Test, before: { count: number, key: number }, what: string): void => {
-    t.equal(db.count(table), before.count, `${what}: no row added`)
-    t.equal(keyState(a, 'client').value, before.key, `${what}: key generation untouched`)
+  const unchanged = async (t: Test, before: { count: number, key: number }, what: string): Promise<void> => {
+    t.equal(await db.count(table), before.count, `${what}: no row added`)
+    t.equal((await keyState(a, 'client')).value, before.key, `${what}: key generation untouched`)
   }
-  const snapshot = (): { count: number, key: number } => ({ count: db.count(table), key: keyState(a, 'client').value })
+  const snapshot = async (): Promise<{ count: number, key: number }> => ({ count: await db.count(table), key: (await keyState(a, 'client')).value })
 
   t.test('POST /clients: read back equal, found by search, legacy row as the legacy system writes it', async (t) => {
     const { phone, cpf } = await fresh(t)
     const email = `Joana.Teste${n}@Example.com`
     const body = { name: 'Joana Teste da Silva', phone, email, birthday: '1985-04-12', cpf }
-    const before = snapshot()
+    const before = await snapshot()
     const r = await send(a, 'POST', '/clients', body)
     t.equal(r.status, 200, 'POST /clients → 200')
     const created = r.body
@@ -94,10 +94,10 @@ forEachSample(t, async (t, a) => {
     const byName = await search(t, a, body.name.toUpperCase())
     t.ok(byName.some((x) => x.id === created.id), 'search by name (other case) finds it')
 
-    const row = db.row(table, key, created.id)
+    const row = await db.row(table, key, created.id)
     t.ok(row, 'the row is in the legacy table')
     if (!row) return
-    allNotNullFilled(t, a, table, row, 'the new client')
+    await allNotNullFilled(t, a, table, row, 'the new client')
     t.equal(row[cols.phone], storedPhone(phone, write.phoneFormat), `${cols.phone} in the stored format (${write.phoneFormat ?? 'digits'})`)
     if (cols.cpf) t.equal(String(row[cols.cpf]).trim(), storedCpf(cpf, write.cpfFormat), `${cols.cpf} in the stored format (${write.cpfFormat ?? 'digits'})`)
     if (cols.email) t.equal(row[cols.email], email, `${cols.email} as given`)
@@ -106,8 +106,8 @@ forEachSample(t, async (t, a) => {
     t.equal(cols.nameJoin === 'template' ? names.join(' ').trim() : names[0], body.name, `the name is in ${cols.name.join(' + ')}`)
     holdsWriteValues(t, model, row, write.set, days, 'write.set')
 
-    const after = keyState(a, 'client')
-    t.equal(db.count(table), before.count + 1, 'exactly one row added')
+    const after = await keyState(a, 'client')
+    t.equal(await db.count(table), before.count + 1, 'exactly one row added')
     if (after.gen.generate === 'keyTable') {
       t.equal(after.value, before.key + 1, `the key table row ${after.gen.name} went up by exactly 1`)
       t.equal(created.id, String(after.value), 'the new id is the key table value')
@@ -125,10 +125,10 @@ forEachSample(t, async (t, a) => {
     t.notOk(r.body?.cpf, 'no CPF')
     t.notOk(r.body?.email, 'no e-mail')
     t.notOk(r.body?.birthday, 'no birthday')
-    const row = db.row(table, key, r.body?.id)
+    const row = await db.row(table, key, r.body?.id)
     t.ok(row, 'the row is there')
     if (row) {
-      allNotNullFilled(t, a, table, row, 'the minimal client')
+      await allNotNullFilled(t, a, table, row, 'the minimal client')
       holdsWriteValues(t, model, row, write.set, days, 'write.set')
     }
     const national = nationalForms(phone)[0]
@@ -156,11 +156,11 @@ forEachSample(t, async (t, a) => {
       ['a body that is not JSON', '{"name": "Paciente Teste", "phone": ', undefined]
     ]
     for (const [what, body, field] of cases) {
-      const before = snapshot()
+      const before = await snapshot()
       const r = await send(a, 'POST', '/clients', body)
       const b = problem(t, a, r, 400, `POST /clients, ${what}`, what !== 'a body that is not JSON')
       if (field) t.ok((b.errors ?? []).some((e: any) => String(e.path).includes(field)), `${what}: an error's path names ${field}`)
-      unchanged(t, before, what)
+      await unchanged(t, before, what)
     }
   })
 
@@ -175,18 +175,18 @@ forEachSample(t, async (t, a) => {
       ['email is a boolean', { name: 'Paciente Teste', phone, email: true }, 'email']
     ]
     for (const [what, body, field] of cases) {
-      const before = snapshot()
+      const before = await snapshot()
       const r = await send(a, 'POST', '/clients', body)
       const b = problem(t, a, r, 400, `POST /clients, ${what}`)
       t.ok((b.errors ?? []).some((e: any) => String(e.path).includes(field)), `${what}: an error's path names ${field}`)
-      unchanged(t, before, what)
+      await unchanged(t, before, what)
     }
     const created = (await send(a, 'POST', '/clients', { name: 'Tipos Errados', phone: (await fresh(t)).phone })).body
-    const whole = db.dump(table)
+    const whole = await db.dump(table)
     for (const [what, body] of [['name is a number', { name: 42 }], ['cpf is a number', { cpf: Number(validCpf(700_000_077)) }], ['email is a list', { email: ['a@b.co'] }]] as const) {
       problem(t, a, await send(a, 'PATCH', `/clients/${q(created.id)}`, body), 400, `PATCH /clients/{id}, ${what}`)
     }
-    t.equal(db.dump(table), whole, 'PATCH with wrong types: the table is byte-identical')
+    t.equal(await db.dump(table), whole, 'PATCH with wrong types: the table is byte-identical')
   })
 
   t.test('PATCH /clients/{id}: only the keys sent change', async (t) => {
@@ -194,8 +194,8 @@ forEachSample(t, async (t, a) => {
     const created = (await send(a, 'POST', '/clients', { name: 'Carlos Alberto Teste', phone, email: `carlos${n}@example.com`, birthday: '1970-01-31' })).body
     t.ok(created?.id, 'a client to change')
     const id = created.id
-    const others = (): string => JSON.stringify(db.raw.prepare(`SELECT * FROM "${table.replace(/^.*\./, '')}" WHERE "${key}" <> ? ORDER BY rowid`).all(Number(id)))
-    const rest = others()
+    const others = async (): Promise<string> => JSON.stringify((await db.rows(table)).filter((r) => String(r[key]).trim() !== id))
+    const rest = await others()
     const newCpf = validCpf(700_000_000 + (++n) * 104_729)
     const patches: [Record<string, string>, string[], (c: any) => void][] = [
       [{ email: `carlos.novo${n}@example.com` }, [cols.email ?? ''], (c) => t.equal(c.email, `carlos.novo${n}@example.com`, 'the e-mail changed')],
@@ -207,20 +207,20 @@ forEachSample(t, async (t, a) => {
     let previous = (await send(a, 'GET', `/clients/${q(id)}`)).body
     for (const [patch, columns, check] of patches) {
       const what = `PATCH ${JSON.stringify(patch)}`
-      const rowBefore = db.row(table, key, id) as Record<string, unknown>
+      const rowBefore = await db.row(table, key, id) as Record<string, unknown>
       const r = await send(a, 'PATCH', `/clients/${q(id)}`, patch)
       t.equal(r.status, 200, `${what} → 200`)
       check(r.body)
       const unsent = Object.keys(previous).filter((k) => !(k in patch) && !(k === 'cpf' && 'cpf' in patch))
       t.same(Object.fromEntries(unsent.map((k) => [k, r.body?.[k]])), Object.fromEntries(unsent.map((k) => [k, previous[k]])), `${what}: the other fields are as before`)
       t.same((await send(a, 'GET', `/clients/${q(id)}`)).body, r.body, `${what}: GET equals the answer`)
-      const rowAfter = db.row(table, key, id) as Record<string, unknown>
+      const rowAfter = await db.row(table, key, id) as Record<string, unknown>
       const changed = Object.keys(rowAfter).filter((c) => JSON.stringify(rowAfter[c]) !== JSON.stringify(rowBefore[c]))
       t.same(changed.filter((c) => !columns.includes(c)), [], `${what}: no other column changed`)
       if ('cpf' in patch && cols.cpf) t.equal(String(rowAfter[cols.cpf]).trim(), storedCpf(newCpf, write.cpfFormat), `${what}: stored format`)
       previous = r.body
     }
-    t.equal(others(), rest, 'no other row changed')
+    t.equal(await others(), rest, 'no other row changed')
     const sameCpf = await search(t, a, newCpf)
     t.ok(sameCpf.some((x) => x.id === id), 'search finds the client by its new CPF')
     t.notOk((await search(t, a, cpf)).some((x) => x.id === id), 'a CPF it never had finds nothing')
@@ -230,7 +230,7 @@ forEachSample(t, async (t, a) => {
     const { phone } = await fresh(t)
     const created = (await send(a, 'POST', '/clients', { name: 'Renata Teste', phone, email: `renata${n}@example.com` })).body
     const id = created.id
-    const whole = db.dump(table)
+    const whole = await db.dump(table)
     for (const unknown of ['987654321', 'no-such-client']) {
       problem(t, a, await send(a, 'PATCH', `/clients/${q(unknown)}`, { name: 'Quem' }), 404, `PATCH /clients/${unknown}`)
     }
@@ -245,7 +245,7 @@ forEachSample(t, async (t, a) => {
       ['a bad e-mail with a good name', { name: 'Renata Nova', email: 'nope' }]
     ]
     for (const [what, body] of bad) problem(t, a, await send(a, 'PATCH', `/clients/${q(id)}`, body), 400, `PATCH with ${what}`)
-    t.equal(db.dump(table), whole, 'the table is byte-identical')
+    t.equal(await db.dump(table), whole, 'the table is byte-identical')
     t.same((await send(a, 'GET', `/clients/${q(id)}`)).body, created, 'the client reads as created')
   })
 })

@@ -2,24 +2,89 @@
 // installation, read problem+json answers, and find data to test with through the
 // endpoints themselves, the way an outside judge would.
 import { readFileSync } from 'node:fs'
-import { sampleApp, SAMPLES, TEST_KEY, type TestApp } from './app.js'
+import { connect } from 'node:net'
+import { sampleApp, SAMPLES, DIALECTS, TEST_KEY, type TestApp, type TestDialect } from './app.js'
 import { sampleFixture } from '../../src/installation.js'
 
 import type tap from 'tap'
 
 export type Test = Parameters<Parameters<typeof tap.test>[0]>[0]
 
-export { TEST_KEY, type TestApp }
+export { TEST_KEY, type TestApp, type TestDialect }
 
-/** One subtest per sample installation, sharing one fresh app (opened once, closed at the end). */
+/**
+ * Dialects the contract suite runs on: env `PONTE_TEST_DIALECTS` (comma list), by default
+ * all three. A server left out here is the only way a dialect is not tested.
+ */
+export function testDialects (): TestDialect[] {
+  const asked = (process.env.PONTE_TEST_DIALECTS ?? DIALECTS.join(',')).split(',').map((s) => s.trim().toLowerCase()).filter((s) => s !== '')
+  const unknown = asked.filter((d) => !(DIALECTS as readonly string[]).includes(d))
+  if (unknown.length > 0) throw new Error(`PONTE_TEST_DIALECTS names ${unknown.join(', ')}: known dialects are ${DIALECTS.join(', ')}`)
+  return asked as TestDialect[]
+}
+
+const SERVERS: Record<Exclude<TestDialect, 'sqlite'>, { label: string, env: string, fallback: string, start: string }> = {
+  mysql: {
+    label: 'MariaDB',
+    env: 'PONTE_TEST_MYSQL_URL',
+    fallback: 'mysql://root@127.0.0.1:3306/',
+    start: 'start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd'
+  },
+  postgres: {
+    label: 'PostgreSQL',
+    env: 'PONTE_TEST_POSTGRES_URL',
+    fallback: 'postgres://postgres@127.0.0.1:5432/postgres',
+    start: 'pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start'
+  }
+}
+
+const reachability = new Map<TestDialect, Promise<string | undefined>>()
+
+/** Why the dialect's local server cannot be used (undefined: it answers on its port). */
+function unreachable (dialect: TestDialect): Promise<string | undefined> {
+  if (dialect === 'sqlite') return Promise.resolve(undefined)
+  let known = reachability.get(dialect)
+  if (known === undefined) {
+    const server = SERVERS[dialect]
+    const at = new URL(process.env[server.env] ?? server.fallback)
+    const host = at.hostname
+    const port = Number(at.port || (dialect === 'mysql' ? 3306 : 5432))
+    const others = testDialects().filter((d) => d !== dialect).join(',') || 'sqlite'
+    known = new Promise((resolve) => {
+      const socket = connect({ host, port })
+      const done = (why: string | undefined): void => { socket.destroy(); resolve(why) }
+      socket.setTimeout(3000, () => done('no answer within 3 s'))
+      socket.once('connect', () => done(undefined))
+      socket.once('error', (err: NodeJS.ErrnoException) => done(err.code ?? err.message))
+    }).then((why) => why === undefined
+      ? undefined
+      : `${server.label} cannot be reached at ${host}:${port} (${String(why)}). Start it with \`${server.start}\`, ` +
+        `point ${server.env} at a running server, or leave ${dialect} out: PONTE_TEST_DIALECTS=${others}`)
+    reachability.set(dialect, known)
+  }
+  return known
+}
+
+/**
+ * One subtest per sample installation and dialect (named `<sample> [<dialect>]`), each
+ * sharing one fresh app, opened once and closed at the end. A dialect whose server is down
+ * fails its subtests, saying how to start it or leave it out: it never skips silently.
+ */
 export function forEachSample (t: Test | typeof tap, body: (t: Test, a: TestApp, name: string) => Promise<void>): void {
-  for (const mapping of SAMPLES) {
-    const name = mapping.replace(/^.*\//, '').replace(/\.ya?ml$/, '')
-    t.test(name, async (t) => {
-      const a = await sampleApp(mapping)
-      t.teardown(async () => { await a.close() })
-      await body(t, a, name)
-    })
+  for (const dialect of testDialects()) {
+    for (const mapping of SAMPLES) {
+      const name = mapping.replace(/^.*\//, '').replace(/\.ya?ml$/, '')
+      t.test(`${name} [${dialect}]`, async (t) => {
+        const down = await unreachable(dialect)
+        if (down !== undefined) {
+          t.fail(down)
+          return
+        }
+        const a = await sampleApp(mapping, {}, dialect)
+        t.teardown(async () => { await a.close() })
+        await body(t, a, name)
+      })
+    }
   }
 }
 
@@ -43,7 +108,7 @@ export async function ok (t: Test, a: TestApp, url: string): Promise<any> {
 }
 
 // Words that would show SQL or the legacy schema leaking through an error.
-const LEAKS = /\b(SELECT|INSERT|UPDATE|DELETE|FROM|WHERE|JOIN|SQLITE_\w+|SqliteError|sqlite|mssql|dbo\.|no such (table|column)|syntax error)\b/
+const LEAKS = /\b(SELECT|INSERT|UPDATE|DELETE|FROM|WHERE|JOIN|SQLITE_\w+|SqliteError|sqlite|mssql|dbo\.|no such (table|column)|syntax error|ER_[A-Z_]+|mysql|mariadb|postgres(ql)?|relation "|column "|Unknown column|doesn't exist|SQLSTATE)\b/
 
 // Table names that are also words of the interface itself (a sample may name its tables so).
 const INTERFACE_WORDS = new Set(['appointments', 'appointment', 'clients', 'client', 'professionals', 'professional', 'locations', 'location',
@@ -64,14 +129,6 @@ export function isProblem (t: Test, r: Reply | { status: number, body: any, head
   const leaked = tables.filter((table) => !INTERFACE_WORDS.has(table.toLowerCase()) && new RegExp(`\\b${table}\\b`).test(text))
   t.same(leaked, [], `${what}: no legacy table names in the problem`)
   return b
-}
-
-/** Legacy table names of an installation (bare, without schema), to check nothing leaks them. */
-export function tableNames (a: TestApp): string[] {
-  const raw = (a.inst.db as any).raw
-  if (!raw) return []
-  return (raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[])
-    .map((r) => r.name).filter((n) => n.length >= 4 && !n.startsWith('sqlite_'))
 }
 
 export const ids = (xs: { id: string }[]): string[] => xs.map((x) => x.id)

@@ -5,7 +5,11 @@
 import type tap from 'tap'
 import { TEST_KEY, type TestApp } from './app.js'
 import type { MappingModel } from '../../src/mapping/model.js'
-import { isProblem, tableNames } from './contract.js'
+import { isProblem } from './contract.js'
+import type { LiveCatalog, LiveColumn } from '../../src/db/columns.js'
+import type { Row } from '../../src/db/database.js'
+import { ParamList, type Statement } from '../../src/sql/statement.js'
+import type { SqlTypeName } from '../../src/mapping/schema.js'
 
 export type Test = Parameters<Parameters<typeof tap.test>[0]>[0]
 export type { TestApp }
@@ -33,7 +37,7 @@ export async function send (a: TestApp, method: 'GET' | 'POST' | 'PATCH', url: s
  */
 export function problem (t: Test, a: TestApp, r: Reply, status: number, what: string, fieldErrors = status === 400): any {
   if (r.status !== status) t.comment(`${what}: ${r.status} ${r.text.slice(0, 400)}`)
-  const b = isProblem(t, r, status, what, tableNames(a))
+  const b = isProblem(t, r, status, what, a.tables)
   if (fieldErrors) {
     t.ok(Array.isArray(b.errors) && b.errors.length > 0, `${what}: errors listed`)
     for (const e of b.errors ?? []) t.ok(typeof e.path === 'string' && e.path.startsWith('/') && typeof e.message === 'string', `${what}: error ${JSON.stringify(e)} has path and message`)
@@ -43,30 +47,120 @@ export function problem (t: Test, a: TestApp, r: Reply, status: number, what: st
 
 // ---------- the legacy tables, read directly ----------
 
-/** SQLite drops the schema: `dbo.PACIENTE` → `PACIENTE`. */
+/** The table's name without its schema: `dbo.PACIENTE` → `PACIENTE`. */
 export const bare = (table: string): string => table.replace(/^.*\./, '')
 
+/** Equality conditions on columns; an array value means IN (…). */
+export type Where = Record<string, unknown>
+
+/**
+ * What the clinic's own system sees: direct reads of the legacy tables through the
+ * installation's Database, in its dialect's SQL (quoting, placeholders, parameters typed
+ * from the live catalog). Tables are named as the mapping does (`dbo.X`) or bare (`X`).
+ */
 export interface Legacy {
-  raw: any
-  row: (table: string, keyColumn: string, id: string | number) => Record<string, unknown> | undefined
-  count: (table: string) => number
-  max: (table: string, column: string) => number
-  /** Columns declared NOT NULL (PRAGMA table_info). */
-  notNull: (table: string) => string[]
+  /** Rows matching `where`, in a stable order (every column, ascending); `columns` defaults to all. */
+  rows: (table: string, where?: Where, columns?: string[]) => Promise<Row[]>
+  row: (table: string, keyColumn: string, id: string | number) => Promise<Row | undefined>
+  count: (table: string) => Promise<number>
+  max: (table: string, column: string) => Promise<number>
+  /** Columns declared NOT NULL, as the catalog reads them. */
+  notNull: (table: string) => Promise<string[]>
   /** The whole table, for before/after comparisons. */
-  dump: (table: string) => string
+  dump: (table: string) => Promise<string>
+  /** Renames a table in place (to simulate a database broken under Ponte). */
+  rename: (table: string, to: string) => Promise<void>
 }
 
+const legacies = new WeakMap<TestApp, Legacy>()
+
 export function legacy (a: TestApp): Legacy {
-  const raw = (a.inst.db as any).raw
-  const q = (name: string): string => `"${bare(name).replace(/"/g, '""')}"`
+  let db = legacies.get(a)
+  if (db === undefined) {
+    db = openLegacy(a)
+    legacies.set(a, db)
+  }
+  return db
+}
+
+/** The type a value compared with a column binds as, from what the column declares. */
+function paramType (c: LiveColumn | undefined, value: unknown): SqlTypeName {
+  if (c === undefined) return typeof value === 'number' ? (Number.isInteger(value) ? 'bigint' : 'decimal') : 'text'
+  const declared = c.declared.toLowerCase()
+  switch (c.kind) {
+    case 'number': return /dec|num|real|float|double|money/.test(declared) ? 'decimal' : /bit|bool/.test(declared) ? 'bit' : 'bigint'
+    case 'date': return /time/.test(declared) ? (/date|stamp/.test(declared) ? 'datetime' : 'time') : 'date'
+    default: return declared.startsWith('n') ? 'ntext' : 'text'
+  }
+}
+
+function openLegacy (a: TestApp): Legacy {
+  const db = a.inst.db
+  const d = db.dialect
+  let catalog: Promise<LiveCatalog> | undefined
+  const table = async (name: string): Promise<{ ref: string, qualified: string, columns: Map<string, LiveColumn> }> => {
+    catalog ??= db.introspect.catalog()
+    const found = (await catalog).table(name)
+    if (found === undefined) throw new Error(`test helper: no table ${name} in the ${a.dialect} catalog`)
+    const qualified = found.schema !== undefined ? `${found.schema}.${found.name}` : found.name
+    return { ref: d.table(qualified), qualified, columns: found.columns }
+  }
+  const column = (columns: Map<string, LiveColumn>, name: string): LiveColumn | undefined =>
+    columns.get(name) ?? columns.get(name.toLowerCase()) ?? [...columns.values()].find((c) => c.name.toLowerCase() === name.toLowerCase())
+  // Statements are kept per text: drivers may prepare them once.
+  const statements = new Map<string, Statement>()
+  const run = async (name: string, build: (p: ParamList) => string, values: unknown[] = []): Promise<Row[]> => {
+    const params = new ParamList(d)
+    const sql = build(params)
+    let statement = statements.get(sql)
+    if (statement === undefined) {
+      statement = { name: `test.legacy.${name}`, sql, params: params.params }
+      statements.set(sql, statement)
+    }
+    return await db.query(statement, Object.fromEntries(values.map((v, i) => [`v${i}`, v])))
+  }
+  const rows = async (name: string, where: Where = {}, columns?: string[]): Promise<Row[]> => {
+    const t = await table(name)
+    const all = [...t.columns.values()].map((c) => c.name)
+    const values: unknown[] = []
+    return await run('rows', (p) => {
+      const input = (c: LiveColumn | undefined, v: unknown): string => {
+        const type = paramType(c, v)
+        values.push(['int', 'bigint', 'smallint', 'decimal'].includes(type) && typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v)) ? Number(v) : v)
+        return p.input(`v${values.length - 1}`, type)
+      }
+      const conditions = Object.entries(where).map(([col, v]) => {
+        const c = column(t.columns, col)
+        const ref = d.ident(c?.name ?? col)
+        if (Array.isArray(v)) return v.length === 0 ? '1 = 0' : `${ref} IN (${v.map((x) => input(c, x)).join(', ')})`
+        return v === null ? `${ref} IS NULL` : `${ref} = ${input(c, v)}`
+      })
+      const selected = (columns ?? all).map((c) => d.ident(column(t.columns, c)?.name ?? c)).join(', ')
+      return `SELECT ${selected} FROM ${t.ref}${conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : ''} ORDER BY ${all.map(d.ident).join(', ')}`
+    }, values)
+  }
+  const scalar = async (name: string, expr: (ref: string) => string, tableName: string, column?: string): Promise<unknown> => {
+    const t = await table(tableName)
+    const ref = column !== undefined ? d.ident(column) : ''
+    const [r] = await run(name, () => `SELECT ${expr(ref)} AS ${d.ident('v')} FROM ${t.ref}`)
+    return r?.v
+  }
   return {
-    raw,
-    row: (table, keyColumn, id) => raw.prepare(`SELECT * FROM ${q(table)} WHERE ${q(keyColumn)} = ?`).get(Number.isNaN(Number(id)) ? id : Number(id)),
-    count: (table) => (raw.prepare(`SELECT COUNT(*) AS n FROM ${q(table)}`).get() as { n: number }).n,
-    max: (table, column) => Number((raw.prepare(`SELECT MAX(${q(column)}) AS m FROM ${q(table)}`).get() as { m: unknown }).m ?? 0),
-    notNull: (table) => (raw.prepare(`PRAGMA table_info(${q(table)})`).all() as { name: string, notnull: number }[]).filter((c) => c.notnull === 1).map((c) => c.name),
-    dump: (table) => JSON.stringify(raw.prepare(`SELECT * FROM ${q(table)} ORDER BY rowid`).all())
+    rows,
+    row: async (name, keyColumn, id) => (await rows(name, { [keyColumn]: id }))[0],
+    count: async (name) => Number(await scalar('count', () => 'COUNT(*)', name)),
+    max: async (name, column) => Number(await scalar('max', (ref) => `MAX(${ref})`, name, column) ?? 0),
+    notNull: async (name) => [...(await table(name)).columns.values()].filter((c) => c.notNull).map((c) => c.name),
+    dump: async (name) => JSON.stringify(await rows(name)),
+    rename: async (name, to) => {
+      const t = await table(name)
+      const schema = t.qualified.includes('.') ? `${t.qualified.slice(0, t.qualified.lastIndexOf('.'))}.` : ''
+      // MariaDB spells it RENAME TABLE; SQLite and PostgreSQL rename in place, to a bare name.
+      await run('rename', () => d.name === 'mysql'
+        ? `RENAME TABLE ${t.ref} TO ${d.table(schema + to)}`
+        : `ALTER TABLE ${t.ref} RENAME TO ${d.ident(to)}`)
+      catalog = undefined
+    }
   }
 }
 
@@ -74,21 +168,21 @@ type KeyGen = { generate: 'identity' } | { generate: 'max' } | { generate: 'sequ
   { generate: 'keyTable', table: string, nameColumn: string, name: string, valueColumn: string }
 
 /** What the installation's key generation holds now (key table value, or the table's max key). */
-export function keyState (a: TestApp, resource: 'client' | 'appointment'): { gen: KeyGen, value: number } {
+export async function keyState (a: TestApp, resource: 'client' | 'appointment'): Promise<{ gen: KeyGen, value: number }> {
   const model = a.inst.model
   const r = resource === 'client' ? model.client : model.appointment
   const gen = ((r.write as any)?.key ?? { generate: 'identity' }) as KeyGen
   const db = legacy(a)
   if (gen.generate === 'keyTable') {
-    const row = db.raw.prepare(`SELECT "${gen.valueColumn}" AS v FROM "${bare(gen.table)}" WHERE "${gen.nameColumn}" = ?`).get(gen.name) as { v: number }
-    return { gen, value: Number(row.v) }
+    const [row] = await db.rows(gen.table, { [gen.nameColumn]: gen.name }, [gen.valueColumn])
+    return { gen, value: Number(row?.[gen.valueColumn]) }
   }
-  return { gen, value: db.max(r.table, r.key.column) }
+  return { gen, value: await db.max(r.table, r.key.column) }
 }
 
 /** Every NOT NULL column of the row holds a value. */
-export function allNotNullFilled (t: Test, a: TestApp, table: string, row: Record<string, unknown>, what: string): void {
-  const missing = legacy(a).notNull(table).filter((c) => row[c] === null || row[c] === undefined)
+export async function allNotNullFilled (t: Test, a: TestApp, table: string, row: Record<string, unknown>, what: string): Promise<void> {
+  const missing = (await legacy(a).notNull(table)).filter((c) => row[c] === null || row[c] === undefined)
   t.same(missing, [], `${what}: every NOT NULL column of ${bare(table)} is filled`)
 }
 
