@@ -2,14 +2,14 @@
 // find — with request, path and both values — a body changed on purpose. Otherwise a green
 // differential run would prove nothing.
 import t from 'tap'
-import { compareAnswers, stableStringify, type Answer } from './compare.js'
-import { Differ } from './differ.js'
-import { openSide, requestedDialects, type Side } from './sides.js'
-import { lookupCatalog } from './reads-lookups.js'
-import { clientPages } from './reads-clients.js'
-import { scriptedWrites } from './writes-script.js'
-import { fixtureToday } from './run.js'
-import { seeded } from './seeded.js'
+import { compareAnswers, stableStringify, type Answer } from '../helpers/differential/compare.js'
+import { Differ } from '../helpers/differential/differ.js'
+import { openSide, requestedDialects, type Side } from '../helpers/differential/sides.js'
+import { lookupCatalog } from '../helpers/differential/reads-lookups.js'
+import { clientPages } from '../helpers/differential/reads-clients.js'
+import { scriptedWrites } from '../helpers/differential/writes-script.js'
+import { fixtureToday } from '../helpers/differential/run.js'
+import { seeded } from '../helpers/differential/seeded.js'
 import { freePort } from '../helpers/server-process.js'
 
 const json = (status: number, value: unknown): Answer => ({ status, contentType: 'application/json; charset=utf-8', text: JSON.stringify(value) })

@@ -6,10 +6,10 @@
 // SQLite copy is compared, so the run still proves the harness end to end.
 import t from 'tap'
 import { SAMPLES } from '../helpers/app.js'
-import { Differ } from './differ.js'
-import { openSide, requestedDialects, type Dialect, type Side } from './sides.js'
-import { runSample } from './run.js'
-import { report } from './report.js'
+import { Differ } from '../helpers/differential/differ.js'
+import { openSide, requestedDialects, type Dialect, type Side } from '../helpers/differential/sides.js'
+import { runSample } from '../helpers/differential/run.js'
+import { report } from '../helpers/differential/report.js'
 
 const others = requestedDialects().filter((d) => d !== 'sqlite')
 

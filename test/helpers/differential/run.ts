@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs'
 import type { Differ } from './differ.js'
 import { seeded } from './seeded.js'
-import { sampleFixture } from '../../src/installation.js'
+import { sampleFixture } from '../../../src/installation.js'
 import { lookupCatalog, lookupFilters } from './reads-lookups.js'
 import { clientDetails, clientPages, clientSearches } from './reads-clients.js'
 import { appointmentDetails, appointmentFilters, appointmentRanges, surveyAppointments } from './reads-appointments.js'

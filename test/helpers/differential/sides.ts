@@ -2,10 +2,10 @@
 // database (SQLite, MariaDB or PostgreSQL), answering injected requests. The SQLite side is
 // the reference every other side is compared with.
 import type { FastifyInstance } from 'fastify'
-import { loadConfig } from '../../src/config.js'
-import { createPonte } from '../../src/context.js'
-import { buildApp } from '../../src/app.js'
-import { openInstallation, openSample, sampleFixture, type Installation } from '../../src/installation.js'
+import { loadConfig } from '../../../src/config.js'
+import { createPonte } from '../../../src/context.js'
+import { buildApp } from '../../../src/app.js'
+import { openInstallation, openSample, sampleFixture, type Installation } from '../../../src/installation.js'
 import type { Answer } from './compare.js'
 
 export const DIFF_KEY = 'differential-key-0123456789abcdef'
