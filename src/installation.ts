@@ -13,7 +13,7 @@ import { PACKAGE_ROOT } from './config.js'
 import { MappingError } from './mapping/errors.js'
 import { readCatalog, type LiveCatalog } from './db/columns.js'
 import { structuralFindings, type Finding } from './check/index.js'
-import { InstallationNotReadyError } from './errors.js'
+import { notReady } from './check/not-ready.js'
 
 export function loadMapping (file: string): MappingModel {
   return buildModel(readMappingFile(file))
@@ -75,7 +75,7 @@ export async function refuseMismatch (model: MappingModel, db: Database): Promis
 }
 
 /** The structural problems; none when the catalog cannot be read now (down: /ready says so). */
-async function mismatchOf (model: MappingModel, db: Database): Promise<Finding[]> {
+export async function mismatchOf (model: MappingModel, db: Database): Promise<Finding[]> {
   let catalog: LiveCatalog
   try {
     catalog = await readCatalog(db)
@@ -83,26 +83,6 @@ async function mismatchOf (model: MappingModel, db: Database): Promise<Finding[]
     return [] // down or unreadable: /ready says so, and the check runs on the next start
   }
   return (await structuralFindings(model, db, catalog)).filter((f) => f.severity === 'problem')
-}
-
-/**
- * The database of an installation whose mapping does not fit it: no statement runs (each
- * would fail on a missing table or column, or read values wrongly), so every route that reads
- * or writes answers 503 "not ready" — never a 500 — and so does /ready, with the findings.
- * The catalog stays readable: a reload checks the corrected mapping against it.
- */
-function notReady (db: Database, findings: Finding[]): Database {
-  const refuse = async (): Promise<never> => { throw new InstallationNotReadyError(findings) }
-  return {
-    get dialect () { return db.dialect },
-    get stats () { return db.stats },
-    get introspect () { return db.introspect },
-    query: refuse,
-    transaction: refuse,
-    ping: refuse,
-    close: async () => { await db.close() },
-    ...(db.pool ? { pool: db.pool.bind(db) } : {})
-  }
 }
 
 /** The fixture of a sample installation: `mappings/<name>.yaml` ↔ `fixtures/<name>/fixture.json`. */

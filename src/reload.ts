@@ -2,15 +2,18 @@
 // the live database (the same structural check as at start) and its catalogue loaded; only
 // then is the new Ponte swapped in, in one assignment (app.ts: `app.ponte` is a getter). A
 // request in flight keeps the Ponte it started with; a mapping that fails at any step leaves
-// the old one serving and says why in the log.
+// the old one serving and says why in the log. A server started not ready
+// (STRUCTURAL_CHECK=not-ready) is what a reload is for: a corrected mapping makes it ready, a
+// still-broken one keeps it not ready with the new findings on /ready.
 import type { FastifyInstance } from 'fastify'
-import { createPonte } from './context.js'
-import { loadMapping, refuseMismatch } from './installation.js'
+import { createPonte, type Ponte } from './context.js'
+import { loadMapping, mismatchOf, refuseMismatch } from './installation.js'
 import { compileMapping } from './mapping/compile/index.js'
 import { safeError } from './logging.js'
 import { MappingError } from './mapping/errors.js'
+import { guardedBy, notReady } from './check/not-ready.js'
 
-export type ReloadOutcome = { ok: true, hash: string | undefined, changed: boolean } | { ok: false, reason: string }
+export type ReloadOutcome = { ok: true, hash: string | undefined, changed: boolean, ready: boolean } | { ok: false, reason: string }
 
 export async function reloadMapping (app: FastifyInstance): Promise<ReloadOutcome> {
   const current = app.ponte
@@ -18,16 +21,28 @@ export async function reloadMapping (app: FastifyInstance): Promise<ReloadOutcom
   try {
     const model = loadMapping(file)
     const compiled = compileMapping(model, current.db.dialect)
-    await refuseMismatch(model, current.db)
-    const next = createPonte(current.config, current.db, compiled, current.metrics)
+    // Not ready: the database behind the refusals, checked against the new mapping.
+    const guarded = await guardedBy(current.db)
+    let next: Ponte
+    if (guarded) {
+      const findings = await mismatchOf(model, guarded)
+      if (findings.length > 0) {
+        swap(app, current, createPonte(current.config, notReady(guarded, findings), compiled, current.metrics))
+        app.log.error({ mappingHash: app.ponte.mappingHash, problems: findings.length }, 'mapping reloaded; it still does not fit the database: not ready (GET /ready lists the places to fix)')
+        return { ok: true, hash: app.ponte.mappingHash, changed: app.ponte.mappingHash !== current.mappingHash, ready: false }
+      }
+      next = createPonte(current.config, guarded, compiled, current.metrics)
+    } else {
+      await refuseMismatch(model, current.db)
+      next = createPonte(current.config, current.db, compiled, current.metrics)
+    }
     // Every lookup statement runs once before the swap: a mapping the database cannot answer
     // (or a database that is down right now) keeps the old one.
     await next.catalog.snapshot()
-    app.swapPonte(next)
-    current.metrics.reloads.inc({ outcome: 'ok' })
+    swap(app, current, next)
     const changed = next.mappingHash !== current.mappingHash
-    app.log.info({ mappingHash: next.mappingHash, changed }, 'mapping reloaded')
-    return { ok: true, hash: next.mappingHash, changed }
+    app.log.info({ mappingHash: next.mappingHash, changed, ...(guarded ? { ready: true } : {}) }, guarded ? 'mapping reloaded; it fits the database: ready' : 'mapping reloaded')
+    return { ok: true, hash: next.mappingHash, changed, ready: true }
   } catch (err) {
     current.metrics.reloads.inc({ outcome: 'failed' })
     // A MappingError names the file, the place in it and what was expected: what clinic IT
@@ -36,4 +51,9 @@ export async function reloadMapping (app: FastifyInstance): Promise<ReloadOutcom
     app.log.error({ err: safeError(err), mappingHash: current.mappingHash }, `mapping reload failed; still serving the previous mapping: ${reason}`)
     return { ok: false, reason }
   }
+}
+
+function swap (app: FastifyInstance, current: Ponte, next: Ponte): void {
+  app.swapPonte(next)
+  current.metrics.reloads.inc({ outcome: 'ok' })
 }

@@ -21,7 +21,7 @@ t.test('both samples pass', async (t) => {
     const report = await check(t, name, (y) => y)
     t.ok(report.ok, `${name}: ${report.lines.filter((l) => l.startsWith('✗')).join('; ')}`)
     t.ok(report.lines.some((l) => /^✓ professional: \d+ rows$/.test(l)))
-    t.ok(report.lines.some((l) => /^✓ appointment: \d+ rows between 2026-10-23 and 2026-12-22, all readable$/.test(l)))
+    t.ok(report.lines.some((l) => /^✓ appointment: [\d,]+ rows, all readable$/.test(l)))
     t.ok(report.lines.includes('✓ appointment write: mapped'))
   }
 })

@@ -4,28 +4,45 @@
 import type { Database, Row } from '../db/database.js'
 import type { CompiledMapping } from '../mapping/compile/index.js'
 import type { TableModel } from '../mapping/model.js'
-import { rangeArgs } from '../mapping/compile/appointment.js'
 import { Scope } from '../mapping/compile/scope.js'
 import { keyText } from '../mapping/compile/key.js'
 import { ParamList, type Statement } from '../sql/statement.js'
-import { addDays } from '../normalise/datetime.js'
+import type { LiveCatalog } from '../db/columns.js'
 import { Catalog } from '../services/catalog.js'
 import type { Findings } from './findings.js'
 import { missingName, placeOf } from './probes.js'
+import { count, scanTable, type ScanClock, type ScanResult } from './scan.js'
+import { checkSlots } from './slots.js'
+import { appointmentScan, availabilityScan, clientScan, type ScanJob } from './scans.js'
 
 export interface DataOptions {
-  today: string
-  /** Stop starting new scans after this long (ms); what was not scanned is said. */
+  /** Time for every scan together (ms); a scan stops where it runs out, and says how far it got. */
   budgetMs: number
   progress?: (what: string) => void
+  /** How far a long scan is, and where one was cut short: worth saying even when nobody watches a terminal. */
+  scanProgress?: (line: string) => void
+  /** The live catalog (the primary keys of schedule tables name their rows). */
+  catalog: LiveCatalog
+  /** Rows per batch (default 1000). */
+  batchRows?: number
+  /** How often a long scan says how far it is (ms; default 2000). */
+  progressEveryMs?: number
+  /** The clock the time is measured with (tests: one that moves on each reading). */
+  now?: () => number
 }
 
 export async function checkData (compiled: CompiledMapping, db: Database, out: Findings, opts: DataOptions): Promise<void> {
   const { model } = compiled
-  const deadline = Date.now() + opts.budgetMs
-  const inTime = (what: string): boolean => {
-    if (Date.now() <= deadline) { opts.progress?.(what); return true }
-    out.warning('', `${what}: not scanned (the time budget ran out; raise --budget)`)
+  // Scans are skipped for a mistake in the mapping itself, not for what the data passes find.
+  const mistakes = out.list.length
+  const now = opts.now ?? Date.now
+  const deadline = now() + opts.budgetMs
+  const seconds = `--scan-seconds ${opts.budgetMs / 1000}`
+  const clock: ScanClock = { deadline, now, batchRows: opts.batchRows ?? 1000, progressEveryMs: opts.progressEveryMs ?? 2000, progress: opts.scanProgress }
+  const inTime = (what: string, place?: string): boolean => {
+    if (now() <= deadline) { opts.progress?.(what); return true }
+    if (place === undefined) out.warning('', `${what}: not scanned (the time ran out; raise --scan-seconds)`)
+    else out.warning(place, 'not scanned (the time ran out; raise --scan-seconds)')
     return false
   }
   const run = async (statement: Statement, args?: Record<string, unknown>): Promise<Row[] | undefined> => {
@@ -39,7 +56,6 @@ export async function checkData (compiled: CompiledMapping, db: Database, out: F
   }
 
   // Keys that repeat, and joins that give one row several partners (lists would repeat it).
-  let multiplying = false
   const tables: TableModel[] = [model.appointment, model.client, ...Object.values(model.lookups).filter((l): l is NonNullable<typeof l> => l !== undefined)]
   for (const t of tables) {
     if (out.covers(t.path) || !inTime(`${t.path.split('/').pop()}: keys and joins`)) continue
@@ -52,16 +68,16 @@ export async function checkData (compiled: CompiledMapping, db: Database, out: F
       if (!got?.[0]) continue
       const n = Number(got[0].n)
       const k = Number(got[0].k)
-      if (n > k) multiplying = true
       if (n > k) out.problem(`${t.path}/joins/${alias}`, `join \`${alias}\` multiplies rows: ${k} ${t.path.split('/').pop()} rows become ${n} (each would be listed several times); its \`on\` columns must name one row of \`${t.joins[alias].table}\``)
     }
   }
 
   // State codes over the whole table, not a window: each unmapped code with its count and an example id.
   const a = model.appointment
-  if (a.state.column !== undefined && a.state.map && !a.state.column.includes('.') && !out.covers(a.path) && inTime('appointment: state codes')) {
+  const stateCodes = a.state.column !== undefined && a.state.map !== undefined && !a.state.column.includes('.')
+  if (stateCodes && a.state.column !== undefined && !out.covers(a.path) && inTime('appointment: state codes')) {
     const rows = await run(groupStatement(compiled, a, a.state.column))
-    const mapped = new Set(Object.keys(a.state.map).map((k) => k.trimEnd().toUpperCase()))
+    const mapped = new Set(Object.keys(a.state.map ?? {}).map((k) => k.trimEnd().toUpperCase()))
     for (const r of rows ?? []) {
       if (r.code === null || r.code === undefined) continue
       const code = String(r.code).trimEnd()
@@ -95,49 +111,32 @@ export async function checkData (compiled: CompiledMapping, db: Database, out: F
     out.ok(place, `${pairs.length} pairs${dangling > 0 ? ` (${dangling} name a ${x} or ${y} that does not exist; ignored)` : ''}`)
   }
 
-  if (!out.covers(model.client.path) && inTime('client: first rows')) {
-    const rows = await run(compiled.clients.page, { limit: 1000, offset: 0 })
-    if (rows) {
-      const clients = rows.flatMap((r) => compiled.clients.read(r) ?? [])
-      const noPhone = clients.filter((c) => !c.phone).length
-      const noName = clients.filter((c) => c.name === '').length
-      out.ok(model.client.path, `first ${clients.length} rows read; ${noPhone} without a readable phone${noName > 0 ? `; ${noName} without a name` : ''}`)
+  // Whole tables, in key order, batch by batch, until the time given runs out.
+  const jobs: ScanJob[] = [appointmentScan(model, snap ? (k, id) => snap.record(k, id) !== undefined : undefined, stateCodes), clientScan(model)]
+  const av = model.availability
+  if (av) {
+    if (av.weekly) jobs.push(availabilityScan(model, av.weekly, 'weekly', '/availability/weekly', opts.catalog))
+    if (av.dated) jobs.push(availabilityScan(model, av.dated, 'dated', '/availability/dated', opts.catalog))
+    const blocks = av.blocks === undefined ? [] : Array.isArray(av.blocks) ? av.blocks : [av.blocks]
+    blocks.forEach((b, i) => jobs.push(availabilityScan(model, b, 'blocks', Array.isArray(av.blocks) ? `/availability/blocks/${i}` : '/availability/blocks', opts.catalog)))
+  }
+  for (const job of jobs) {
+    if (out.covers(job.place, mistakes) || !inTime(job.spec.what, job.place)) continue
+    let result: ScanResult
+    try {
+      result = await scanTable(db, job.spec, clock)
+    } catch (err) {
+      if (!out.covers(job.place) && !out.missing.has(missingName(err) ?? '')) out.problem(job.place, `the database refused the read (${(err as Error).name})`)
+      continue
+    }
+    job.report(result, out)
+    if (!result.complete) {
+      const line = `${job.spec.what}: scanned ${count(result.scanned)} of ${count(result.total)} rows before the time ran out (${seconds}); the rest was not checked`
+      opts.scanProgress?.(line)
+      out.warning(job.place, `scanned ${count(result.scanned)} of ${count(result.total)} rows before the time ran out (${seconds}); the rest was not checked`)
     }
   }
-
-  const from = addDays(opts.today, -30)
-  const to = addDays(opts.today, 30)
-  if (!out.covers(a.path) && inTime('appointment: 60 days around today')) {
-    const shape = compiled.appointments({ filters: [], minimal: false })
-    const rows = await run(shape.statement, rangeArgs(from, to))
-    if (rows) {
-      const read = rows.map((r) => shape.read(r))
-      const dropped = rows.filter((_, i) => read[i] === undefined).map((r) => String(r.c0))
-      const unknown = read.filter((x) => x?.state === 'UNKNOWN').map((x) => x?.id)
-      const ids = read.flatMap((x) => x ? [x.id] : [])
-      const repeated = ids.length - new Set(ids).size
-      if (dropped.length > 0) out.problem(`${a.path}/start`, `${dropped.length} of ${rows.length} rows between ${from} and ${to} have an unreadable date or hour (ids ${dropped.slice(0, 10).join(', ')})`)
-      if (unknown.length > 0) out.problem(a.state.path, `${unknown.length} rows between ${from} and ${to} have a state the mapping does not map (ids ${unknown.slice(0, 10).join(', ')})`)
-      // A join already reported as multiplying rows is why: not a second finding.
-      if (repeated > 0 && !multiplying) out.problem(a.path, `${repeated} appointments between ${from} and ${to} are listed more than once: a join gives them several rows`)
-      if (dropped.length === 0 && unknown.length === 0 && repeated === 0) out.ok(a.path, `${rows.length} rows between ${from} and ${to}, all readable`)
-      const dangling = snap ? read.filter((x) => x && (['professional', 'location', 'service'] as const).some((k) => x.refs[k] !== undefined && !snap.record(k, x.refs[k] as string))).length : 0
-      if (dangling > 0) out.warning(`${a.path}/refs`, `${dangling} rows name a professional, location or service that is not listed (deleted or filtered out)`)
-    }
-  }
-
-  const av = compiled.availability
-  const sources = av ? [av.weekly, av.dated, ...av.blocks].filter((p): p is NonNullable<typeof p> => p !== undefined) : []
-  for (const source of sources) {
-    const place = placeOf(source.statement.name, compiled)
-    if (out.covers(place) || !inTime(place)) continue
-    const got = await run(source.statement, rangeArgs(from, to))
-    if (!got) continue
-    const unreadable = got.filter((r) => source.read(r) === undefined).length
-    const blocks = source.statement.name.startsWith('availability.blocks')
-    if (unreadable > 0) out.problem(place, `${unreadable} of ${got.length} rows between ${from} and ${to} cannot be read (dates, hours or ids); they ${blocks ? 'block' : 'offer'} nothing`)
-    else out.ok(place, `${got.length} rows between ${from} and ${to}, all readable`)
-  }
+  await checkSlots(model, db, opts.catalog, out, clock, inTime)
 }
 
 /** COUNT(*) against COUNT(DISTINCT key) over the table's rows, alone or with one join. */

@@ -34,11 +34,11 @@ export class Findings {
   warning (path: string, message: string): void { this.add('warning', path, message) }
   ok (path: string, message: string): void { this.add('ok', path, message) }
 
-  /** A problem already reported at this place or under it (a probe of it would only repeat it). */
-  covers (path: string): boolean {
+  /** A problem already reported at this place or under it (a probe of it would only repeat it); `upTo`: among the first findings only. */
+  covers (path: string, upTo = this.list.length): boolean {
     // What a write cannot do says nothing about the reads of the same resource.
     const reading = !path.includes('/write')
-    return this.list.some((f) => f.severity === 'problem' && !(reading && f.path.includes('/write')) &&
+    return this.list.slice(0, upTo).some((f) => f.severity === 'problem' && !(reading && f.path.includes('/write')) &&
       (f.path === path || f.path.startsWith(path + '/') || path.startsWith(f.path + '/')))
   }
 

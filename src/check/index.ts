@@ -27,9 +27,17 @@ export interface CheckReport {
 
 export interface CheckOptions {
   today?: string
-  /** Time for the data scans (ms); default 60 s. */
+  /** Time for the whole-table scans (ms); default 30 s (`--scan-seconds`). */
   budgetMs?: number
   progress?: (what: string) => void
+  /** How far a long scan is (`scanning appointments: 40,000 of 120,000 rows`), and where one was cut short. */
+  scanProgress?: (line: string) => void
+  /** Rows per scan batch (default 1000). */
+  batchRows?: number
+  /** How often a long scan reports how far it is (ms; default 2000). */
+  progressEveryMs?: number
+  /** The clock scans are timed by (default Date.now). */
+  now?: () => number
 }
 
 /**
@@ -56,7 +64,9 @@ export async function checkInstallation (inst: Installation, todayOrOptions: str
   opts.progress?.('running every statement (rolled back)')
   const probed = await probeStatements(compiled, db, today, out)
   out.ok('', `${probed.ran} statements ran (writes rolled back)`)
-  await checkData(compiled, db, out, { today, budgetMs: opts.budgetMs ?? 60_000, progress: opts.progress })
+  await checkData(compiled, db, out, {
+    budgetMs: opts.budgetMs ?? 30_000, progress: opts.progress, scanProgress: opts.scanProgress, catalog, batchRows: opts.batchRows, progressEveryMs: opts.progressEveryMs, now: opts.now
+  })
   return report(model, out)
 }
 

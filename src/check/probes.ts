@@ -74,6 +74,7 @@ export function placeOf (name: string, compiled: CompiledMapping): string {
     return m[1] === 'blocks' && Array.isArray(compiled.model.doc.availability?.blocks) ? `/availability/blocks/${m[2] ?? 0}` : `/availability/${m[1]}`
   }
   if (head === 'client' || head === 'appointment' || head in compiled.model.lookups) {
+    if (rest.startsWith('write.slot')) return `/resources/${head}/write/slot`
     return /^(insert|update|state|reschedule|key)/.test(rest) ? `/resources/${head}/write` : `/resources/${head}`
   }
   return ''

@@ -8,7 +8,7 @@ import type { ConditionDoc, JoinDoc, ValueDoc, WriteValue } from '../mapping/sch
 import type { Static } from 'typebox'
 import type { ClientModel, MappingModel, TableModel, Value } from '../mapping/model.js'
 import { asValue, leaves, whereList } from '../mapping/model.js'
-import type { LiveCatalog, LiveColumn, LiveTable } from '../db/columns.js'
+import { dateTimeFamily, type LiveCatalog, type LiveColumn, type LiveTable } from '../db/columns.js'
 import { Findings } from './findings.js'
 
 interface Place { table: string, joins: Record<string, JoinDoc>, path: string }
@@ -229,6 +229,26 @@ export function checkStructure (model: MappingModel, catalog: LiveCatalog, out: 
     if (w.slot && !(w.slot.join in t.joins)) {
       out.problem(`${base}/slot/join`, `no join called \`${w.slot.join}\` under ${t.path.split('/').pop() ?? ''} joins: the slot is one of them`)
     }
+    if (w.slot && w.slot.join in t.joins) slotColumns(t, w.slot, `${base}/slot`)
+
+    /** The slot's capacity column and the table saying which services each block accepts. */
+    function slotColumns (place: Place, slot: NonNullable<NonNullable<MappingModel['appointment']['write']>['slot']>, sp: string): void {
+      if (typeof slot.capacity === 'object') column(place, slot.capacity.column, `${sp}/capacity/column`)
+      const s = slot.services
+      if (!s) return
+      if (t === model.appointment && !model.appointment.refs.service) {
+        out.problem(`${sp}/services`, 'says which services each block accepts, but the appointment has no `refs.service` to compare them with: map the column holding its service under `refs.service`, or remove `services`')
+      }
+      if (s.table === undefined) { column(place, s.column, `${sp}/services/column`); return }
+      if (!table(s.table, `${sp}/services/table`)) return
+      const child: Place = { table: s.table, joins: {}, path: `${sp}/services` }
+      for (const [local, remote] of Object.entries(s.on ?? {})) {
+        column(place, local, `${sp}/services/on/${escapePointer(local)}`)
+        column(child, remote, `${sp}/services/on/${escapePointer(local)}`)
+      }
+      column(child, s.column, `${sp}/services/column`)
+      if (s.where) where(child, whereList(s.where), `${sp}/services/where`, !Array.isArray(s.where))
+    }
 
     const h = w.history
     if (h && table(h.table, `${base}/history/table`)) {
@@ -274,7 +294,7 @@ function formatFit (format: string, live: LiveColumn, column: string, path: stri
   const where = `${path.endsWith('/format') ? path : `${path}/format`}`
   if (NUMERIC_FORMATS.has(format) && (live.kind === 'text' || live.kind === 'date')) {
     out.problem(where, `\`format: ${format}\` reads a number, but column \`${column}\` is ${live.kind === 'text' ? 'text' : 'a date/time'} (${live.declared})` +
-      (live.kind === 'text' ? ': use `format: text` for \'HH:MM\' or \'YYYY-MM-DD\'' : `: use \`format: ${live.declared.toLowerCase().includes('time') && !live.declared.toLowerCase().includes('date') ? 'time' : 'datetime'}\``))
+      (live.kind === 'text' ? ': use `format: text` for \'HH:MM\' or \'YYYY-MM-DD\'' : `: use \`format: ${dateTimeFamily(live.declared) ?? 'datetime'}\``))
   } else if ((TEXT_FORMATS.has(format) || DATE_FORMATS.has(format)) && live.kind === 'number') {
     out.problem(where, `\`format: ${format}\` reads ${TEXT_FORMATS.has(format) ? 'text' : 'a date/time'}, but column \`${column}\` holds numbers (${live.declared}): use \`format: int\` (20260315), \`hhmm\` (1330) or \`minutes\``)
   }

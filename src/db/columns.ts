@@ -102,6 +102,19 @@ export function columnKind (declared: string): ColumnKind {
   return 'other'
 }
 
+/**
+ * Which date/time a `date` kind column holds, by its declared type on any dialect: PostgreSQL's
+ * `timestamp without time zone` names "time" but holds a date and time; `time with time zone`
+ * only an hour. Undefined for types that are no date/time.
+ */
+export function dateTimeFamily (declared: string): 'date' | 'time' | 'datetime' | undefined {
+  const t = declared.toLowerCase().trim()
+  if (/timestamp|datetime/.test(t)) return 'datetime'
+  if (/^date\b/.test(t)) return 'date'
+  if (/^time(tz)?\b/.test(t)) return 'time'
+  return columnKind(t) === 'date' ? 'datetime' : undefined
+}
+
 export async function readCatalog (db: Database): Promise<LiveCatalog> {
   return await db.introspect.catalog()
 }
