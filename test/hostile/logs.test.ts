@@ -19,6 +19,7 @@ interface Person { name: string, phones: string[], cpf?: string, email?: string,
 
 // ---------- values a log must never hold ----------
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 const fold = (s: string): string => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ')
 /** %-sequences decoded where they decode (a logged URL hides "Jo%C3%A3o" and "%2B55…" otherwise). */
 const decodeLoosely = (s: string): string => s.replace(/(%[0-9A-Fa-f]{2})+/g, (m) => { try { return decodeURIComponent(m) } catch { return m } })
@@ -60,8 +61,9 @@ class Watchlist {
     let text = line
     try {
       // Fields pino adds itself: a timestamp's 13 digits would otherwise read as phone numbers.
-      const { time, pid, hostname, responseTime, ...rest } = JSON.parse(line) as Record<string, unknown>
-      text = JSON.stringify(rest)
+      // So would, now and then, the digits of a random request id Ponte made up (a UUID).
+      const { time, pid, hostname, responseTime, reqId, ...rest } = JSON.parse(line) as Record<string, unknown>
+      text = JSON.stringify(typeof reqId === 'string' && UUID.test(reqId) ? rest : { reqId, ...rest })
     } catch {}
     // A Buffer is logged as its bytes in numbers ({"type":"Buffer","data":[80,79,…]}): read them back.
     text = decodeLoosely(text.replace(/\{"type":"Buffer","data":\[([\d,]*)\]\}/g, (_m, bytes: string) => JSON.stringify(Buffer.from(bytes.split(',').map(Number)).toString('latin1'))))
