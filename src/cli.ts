@@ -71,7 +71,7 @@ export function program (done: (code: number) => void = () => {}): Command {
     .addOption(mappingOption())
     .addOption(databaseOption())
     .option('--json', 'print the findings as JSON (for scripts)')
-    .option('--today <date>', 'the day the data checks centre on (YYYY-MM-DD; default: today at the clinic)')
+    .option('--today <date>', 'the day the statement probes ask about (YYYY-MM-DD; default: today at the clinic); the data scans read whole tables')
     .addOption(new Option('--scan-seconds <seconds>', 'time for the whole-table scans of the stored data; a scan cut short says how far it got').default(30).argParser(positiveSeconds('--scan-seconds')))
     .addOption(new Option('--budget <seconds>', 'the old name of --scan-seconds').argParser(positiveInt('--budget')))
     .option('--quiet', 'no progress on stderr')
