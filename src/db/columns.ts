@@ -1,7 +1,7 @@
 // What the live database declares for the text columns Ponte writes: how long they may be
 // and whether they hold Unicode. Each dialect reads it its own way (sql/<dialect>/introspect.ts);
 // the mapping's own `type`/`length` win over what is read here.
-import type { Database } from './database.js'
+import type { Database, Row } from './database.js'
 
 export interface TextColumn {
   /** false: one byte per character in the column's code page (VARCHAR, CHAR). */
@@ -117,4 +117,21 @@ export function dateTimeFamily (declared: string): 'date' | 'time' | 'datetime' 
 
 export async function readCatalog (db: Database): Promise<LiveCatalog> {
   return await db.introspect.catalog()
+}
+
+/** `indexes` on each base table of the catalog, from rows naming `tbl` (and `schema`), `idx` and `col` in key order: each introspector's index statements. */
+export function withIndexes (catalog: LiveCatalog, baseTables: Row[], indexRows: Row[], key: (row: Row) => string = (row) => String(row.tbl)): LiveCatalog {
+  const byTable = new Map<string, Map<string, string[]>>()
+  for (const row of baseTables) byTable.set(key(row), new Map())
+  for (const row of indexRows) {
+    const byName = byTable.get(key(row))
+    if (!byName) continue
+    const name = String(row.idx)
+    byName.set(name, [...byName.get(name) ?? [], row.col === null || row.col === undefined ? '' : String(row.col)])
+  }
+  for (const table of catalog.tables) {
+    const found = byTable.get(table.schema === undefined ? table.name : `${table.schema}.${table.name}`)
+    if (found) table.indexes = [...found.values()]
+  }
+  return catalog
 }

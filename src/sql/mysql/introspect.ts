@@ -6,7 +6,7 @@
 import { mysql } from './dialect.js'
 import { ParamList, type Statement } from '../statement.js'
 import type { Querier, Row } from '../../db/database.js'
-import { columnKind, LiveCatalog, type LiveTable, type TextColumn, type TextColumns } from '../../db/columns.js'
+import { columnKind, withIndexes, LiveCatalog, type LiveTable, type TextColumn, type TextColumns } from '../../db/columns.js'
 
 const COLUMNS = 'SELECT c.`TABLE_NAME` AS `tbl`, c.`COLUMN_NAME` AS `name`, c.`DATA_TYPE` AS `type`, c.`IS_NULLABLE` AS `nullable`, ' +
   'c.`COLUMN_DEFAULT` AS `dflt`, c.`EXTRA` AS `extra`, c.`COLUMN_KEY` AS `colKey`, c.`CHARACTER_MAXIMUM_LENGTH` AS `length`, ' +
@@ -80,6 +80,25 @@ export function mysqlCatalogFromRows (rows: Row[]): LiveCatalog {
   return new LiveCatalog([...tables.values()])
 }
 
+/** Every index's key columns in order (PRIMARY included), and which tables are base tables (views have none). */
+export function mysqlIndexStatements (): { indexes: Statement, tables: Statement } {
+  return {
+    indexes: {
+      name: 'schema.indexes',
+      sql: 'SELECT s.`TABLE_NAME` AS `tbl`, s.`INDEX_NAME` AS `idx`, s.`COLUMN_NAME` AS `col` FROM information_schema.`STATISTICS` AS s ' +
+        'WHERE s.`TABLE_SCHEMA` = DATABASE() ORDER BY s.`TABLE_NAME`, s.`INDEX_NAME`, s.`SEQ_IN_INDEX`',
+      params: []
+    },
+    tables: {
+      name: 'schema.tables',
+      sql: "SELECT t.`TABLE_NAME` AS `tbl` FROM information_schema.`TABLES` AS t WHERE t.`TABLE_SCHEMA` = DATABASE() AND t.`TABLE_TYPE` = 'BASE TABLE'",
+      params: []
+    }
+  }
+}
+
 export async function mysqlCatalog (db: Querier): Promise<LiveCatalog> {
-  return mysqlCatalogFromRows(await db.query(mysqlCatalogStatement()))
+  const catalog = mysqlCatalogFromRows(await db.query(mysqlCatalogStatement()))
+  const { indexes, tables } = mysqlIndexStatements()
+  return withIndexes(catalog, await db.query(tables), await db.query(indexes))
 }

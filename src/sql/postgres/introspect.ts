@@ -5,7 +5,7 @@
 import { postgres } from './dialect.js'
 import { ParamList, type Statement } from '../statement.js'
 import type { Querier, Row } from '../../db/database.js'
-import { columnKind, LiveCatalog, type LiveTable, type TextColumn, type TextColumns } from '../../db/columns.js'
+import { columnKind, withIndexes, LiveCatalog, type LiveTable, type TextColumn, type TextColumns } from '../../db/columns.js'
 
 const TEXT = new Set(['character varying', 'character', 'text'])
 
@@ -92,6 +92,30 @@ export function postgresCatalogFromRows (rows: Row[]): LiveCatalog {
   return new LiveCatalog([...tables.values()])
 }
 
+/** Every index's key columns in order (the primary key's included; an expression as ''), and the base tables. */
+export function postgresIndexStatements (): { indexes: Statement, tables: Statement } {
+  const system = "NOT IN ('pg_catalog', 'information_schema')"
+  return {
+    indexes: {
+      name: 'schema.indexes',
+      sql: 'SELECT n.nspname AS "schema", t.relname AS "tbl", i.relname AS "idx", a.attname AS "col" FROM pg_index AS x ' +
+        'JOIN pg_class AS t ON t.oid = x.indrelid JOIN pg_class AS i ON i.oid = x.indexrelid JOIN pg_namespace AS n ON n.oid = t.relnamespace ' +
+        'CROSS JOIN LATERAL unnest(x.indkey) WITH ORDINALITY AS k(attnum, ord) ' +
+        'LEFT JOIN pg_attribute AS a ON a.attrelid = t.oid AND a.attnum = k.attnum ' +
+        `WHERE n.nspname ${system} AND n.nspname NOT LIKE 'pg\\_%' ORDER BY n.nspname, t.relname, i.relname, k.ord`,
+      params: []
+    },
+    tables: {
+      name: 'schema.tables',
+      sql: 'SELECT t.table_schema AS "schema", t.table_name AS "tbl" FROM information_schema.tables AS t ' +
+        `WHERE t.table_type = 'BASE TABLE' AND t.table_schema ${system} AND t.table_schema NOT LIKE 'pg\\_%'`,
+      params: []
+    }
+  }
+}
+
 export async function postgresCatalog (db: Querier): Promise<LiveCatalog> {
-  return postgresCatalogFromRows(await db.query(postgresCatalogStatement()))
+  const catalog = postgresCatalogFromRows(await db.query(postgresCatalogStatement()))
+  const { indexes, tables } = postgresIndexStatements()
+  return withIndexes(catalog, await db.query(tables), await db.query(indexes), (row) => `${String(row.schema)}.${String(row.tbl)}`)
 }
