@@ -49,7 +49,7 @@ type CreateScratch = (fixturePath: string) => Promise<ScratchDatabase>
 
 /** The dialect's `createScratchDatabase`, or a message saying why there is none yet. */
 async function scratchFactory (dialect: 'mysql' | 'postgres'): Promise<CreateScratch> {
-  const module = dialect === 'mysql' ? '../../src/sql/mysql/load.js' : '../../src/sql/postgres/load.js'
+  const module = dialect === 'mysql' ? '../../../src/sql/mysql/load.js' : '../../../src/sql/postgres/load.js'
   let loaded: Record<string, unknown>
   try {
     loaded = await import(module) as Record<string, unknown>
