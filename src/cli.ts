@@ -11,6 +11,8 @@ import { mappingJsonSchemaText } from './mapping/json-schema.js'
 import { MappingError } from './mapping/errors.js'
 import { mssqlDialect } from './sql/mssql/dialect.js'
 import { sqlite } from './sql/sqlite/dialect.js'
+import { mysql } from './sql/mysql/dialect.js'
+import { postgres } from './sql/postgres/dialect.js'
 import type { Dialect } from './sql/dialect.js'
 import { loadFixtureInto } from './db/load-fixture.js'
 import { SAMPLE_MAPPING } from './config.js'
@@ -28,7 +30,9 @@ import { parseMapping } from './mapping/load.js'
 const DIALECTS: Record<string, Dialect> = {
   mssql: mssqlDialect(),
   'mssql-2008': mssqlDialect({ legacyPaging: true }),
-  sqlite
+  sqlite,
+  mysql,
+  postgres
 }
 
 /** Usage mistakes: one line, exit 2. */
