@@ -13,6 +13,7 @@ import { Findings, formatFinding, type Finding } from './findings.js'
 import { checkStructure } from './structure.js'
 import { checkWrites } from './writes.js'
 import { checkIndexes } from './indexes.js'
+import { checkWrittenConstants } from './literals.js'
 import { probeStatements } from './probes.js'
 import { checkData } from './data.js'
 
@@ -47,7 +48,9 @@ export interface CheckOptions {
  */
 export async function structuralFindings (model: MappingModel, db: Database, catalog?: LiveCatalog): Promise<Finding[]> {
   const out = new Findings(model)
-  checkStructure(model, catalog ?? await readCatalog(db), out)
+  const live = catalog ?? await readCatalog(db)
+  checkStructure(model, live, out)
+  checkWrittenConstants(model, live, out)
   return out.list
 }
 
@@ -59,6 +62,7 @@ export async function checkInstallation (inst: Installation, todayOrOptions: str
   opts.progress?.('reading the database catalog')
   const catalog = await readCatalog(db)
   checkStructure(model, catalog, out)
+  checkWrittenConstants(model, catalog, out)
   checkIndexes(model, catalog, out)
   checkWrites(model, db.dialect, catalog, out)
   opts.progress?.('running every statement (rolled back)')

@@ -39,10 +39,24 @@ export async function probeStatements (compiled: CompiledMapping, db: Database, 
   return { ran, failed }
 }
 
+// How each database names a missing column or table (SQLite, SQL Server, PostgreSQL, MariaDB/MySQL):
+// the name without the statement's alias or schema.
+const MISSING_COLUMN = [
+  /no such column: (?:[\w"]+\.)?"?([^"\s]+)"?/, /has no column named (\S+)/, /Invalid column name '(?:[^']*\.)?([^'.]+)'/,
+  /column "?(?:\w+\.)?([^".\s]+)"? (?:of relation "[^"]+" )?does not exist/, /Unknown column '(?:[^']*\.)?([^'.]+)'/
+]
+const MISSING_TABLE = [
+  /no such table: (?:main\.)?(\S+)/, /Invalid object name '(?:[^']*\.)?([^'.]+)'/,
+  /relation "(?:[^"]*\.)?([^".]+)" does not exist/, /Table '(?:[^']*\.)?([^'.]+)' doesn't exist/
+]
+const firstMatch = (patterns: RegExp[], text: string): string | undefined => {
+  for (const p of patterns) { const m = p.exec(text); if (m) return m[1] }
+  return undefined
+}
+
 export function missingName (err: unknown): string | undefined {
   const text = err instanceof Error ? err.message : String(err)
-  const name = /no such (?:column|table): (?:[\w"]+\.)?"?([^"\s]+)"?/.exec(text)?.[1] ?? /has no column named (\S+)/.exec(text)?.[1] ?? /Invalid (?:column|object) name '(?:[^']*\.)?([^'.]+)'/.exec(text)?.[1]
-  return name?.toLowerCase()
+  return (firstMatch(MISSING_COLUMN, text) ?? firstMatch(MISSING_TABLE, text))?.toLowerCase()
 }
 
 /** The database's complaint in the mapping's words; quoted values are never repeated. */
@@ -53,11 +67,11 @@ function explain (err: unknown, statement: string): string {
     return `${what} leaves column \`${err.column ?? '?'}\` empty, but the database requires a value there (NOT NULL, no default): give it under \`write.set\``
   }
   const text = err instanceof Error ? err.message : String(err)
-  const column = /no such column: (?:[\w"]+\.)?"?([^"\s]+)"?/.exec(text)?.[1] ?? /has no column named (\S+)/.exec(text)?.[1] ?? /Invalid column name '([^']+)'/.exec(text)?.[1]
+  const column = firstMatch(MISSING_COLUMN, text)
   if (column) return `${what} needs a column \`${column}\` that the database does not have`
-  const table = /no such table: (?:main\.)?(\S+)/.exec(text)?.[1] ?? /Invalid object name '([^']+)'/.exec(text)?.[1]
+  const table = firstMatch(MISSING_TABLE, text)
   if (table) return `${what} needs a table \`${table}\` that the database does not have`
-  return `the database refused ${what === 'writing' ? 'the write' : 'the read'}: ${text.replace(/'[^']*'/g, "'…'").replace(/\bt_?\w*\./g, '').split('\n')[0]}`
+  return `the database refused ${what === 'writing' ? 'the write' : 'the read'}: ${text.replace(/'[^']*'/g, "'…'").replace(/(?<![\w.])[a-z]\w{0,2}\./g, '').split('\n')[0]}`
 }
 
 /** The mapping place a statement comes from, by its name (`client.search[name]`, `relation.a~b`, …). */

@@ -1,0 +1,44 @@
+// Constants a mapping writes (`write.set`, a state's columns, the history rows) against the
+// declared type of their column: `status: { value: "zero" }` on an integer column passes every
+// other check, then every state move answers 400. Said here, at the constant's line.
+import type { MappingModel } from '../mapping/model.js'
+import type { LiveCatalog, LiveColumn } from '../db/columns.js'
+import type { Findings } from './findings.js'
+
+type Written = Record<string, unknown> | undefined
+
+export function checkWrittenConstants (model: MappingModel, catalog: LiveCatalog, out: Findings): void {
+  const a = model.appointment
+  const c = model.client
+  const aw = a.write as { set?: Written, states?: Record<string, Written>, history?: { table: string, open?: Written, close?: Written } } | undefined
+  const cw = c.write as { set?: Written } | undefined
+  const at = (table: string, path: string, set: Written): void => {
+    const live = catalog.table(table)
+    if (!live || !set) return
+    for (const [column, written] of Object.entries(set)) {
+      const col = live.columns.get(column.toLowerCase())
+      if (!col || typeof written !== 'object' || written === null) continue // a missing column is the catalog pass's to say
+      const problem = misfit(written as Record<string, unknown>, col)
+      if (problem) out.problem(`${path}/${column}`, problem)
+    }
+  }
+  at(a.table, `${a.path}/write/set`, aw?.set)
+  for (const [state, set] of Object.entries(aw?.states ?? {})) at(a.table, `${a.path}/write/states/${state}`, set)
+  if (aw?.history) {
+    at(aw.history.table, `${a.path}/write/history/open`, aw.history.open)
+    at(aw.history.table, `${a.path}/write/history/close`, aw.history.close)
+  }
+  at(c.table, `${c.path}/write/set`, cw?.set)
+}
+
+function misfit (written: Record<string, unknown>, col: LiveColumn): string | undefined {
+  const where = `column \`${col.name}\` holds ${col.kind === 'number' ? 'numbers' : 'dates and times'} (${col.declared})`
+  if ('value' in written) {
+    const v = written.value
+    if (typeof v !== 'string') return undefined
+    if (col.kind === 'number' && !/^\s*-?\d+(\.\d+)?\s*$/.test(v)) return `\`value: ${JSON.stringify(v)}\` is text, but ${where}: write the number the legacy system stores`
+    if (col.kind === 'date' && !/^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2})?)?$|^\d{2}:\d{2}(:\d{2})?$/.test(v)) return `\`value: ${JSON.stringify(v)}\` is not a date or time, but ${where}`
+  }
+  if ('now' in written && col.kind === 'number') return `\`now\` writes a date or time, but ${where}`
+  return undefined
+}
