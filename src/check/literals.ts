@@ -7,6 +7,9 @@ import type { Findings } from './findings.js'
 
 type Written = Record<string, unknown> | undefined
 
+/** What `now` writes into a text column, as text. */
+const NOW_TEXT: Record<string, string> = { datetime: '2026-01-01 00:00:00', date: '2026-01-01', time: '00:00:00' }
+
 export function checkWrittenConstants (model: MappingModel, catalog: LiveCatalog, out: Findings): void {
   const a = model.appointment
   const c = model.client
@@ -40,5 +43,13 @@ function misfit (written: Record<string, unknown>, col: LiveColumn): string | un
     if (col.kind === 'date' && !/^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2})?)?$|^\d{2}:\d{2}(:\d{2})?$/.test(v)) return `\`value: ${JSON.stringify(v)}\` is not a date or time, but ${where}`
   }
   if ('now' in written && col.kind === 'number') return `\`now\` writes a date or time, but ${where}`
+  // Text longer than the column: strict servers refuse it, SQL Server cuts it or refuses it.
+  if (col.kind === 'text' && col.length !== undefined) {
+    const written_ = 'value' in written && typeof written.value === 'string' ? written.value
+      : 'now' in written ? NOW_TEXT[String(written.now)] : undefined
+    if (written_ !== undefined && written_.length > col.length) {
+      return `${'now' in written ? `\`now: ${String(written.now)}\`` : `\`value: ${JSON.stringify(written_)}\``} writes ${written_.length} characters, but column \`${col.name}\` holds ${col.length} (${col.declared})`
+    }
+  }
   return undefined
 }

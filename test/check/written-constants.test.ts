@@ -38,6 +38,7 @@ async function check (s: { db: string, mapping: string }): Promise<{ code: numbe
 
 const plants = [
   { what: 'text into an integer column', from: 'CONFIRMED: { SIT: { value: 2 } }', to: 'CONFIRMED: { SIT: { value: confirmada } }', message: /write\.states\.CONFIRMED\.SIT: `value: "confirmada"` is text, but column `SIT` holds numbers/ },
+  { what: 'text longer than its column', from: 'ORIGEM: { value: ponte }', to: 'ORIGEM: { value: ponte-integracao-web }', message: /write\.set\.ORIGEM: `value: "ponte-integracao-web"` writes 20 characters, but column `ORIGEM` holds 10/ },
   { what: '`now` into an integer column', from: 'CANCELED: { SIT: { value: 3 } }', to: 'CANCELED: { SIT: { now: datetime } }', message: /write\.states\.CANCELED\.SIT: `now` writes a date or time, but column `SIT` holds numbers/ }
 ]
 
