@@ -64,7 +64,7 @@ export async function checkInstallation (inst: Installation, todayOrOptions: str
   checkStructure(model, catalog, out)
   checkWrittenConstants(model, catalog, out)
   checkIndexes(model, catalog, out)
-  checkWrites(model, db.dialect, catalog, out)
+  checkWrites(model, compiled.writes, catalog, out)
   opts.progress?.('running every statement (rolled back)')
   const probed = await probeStatements(compiled, db, today, out)
   out.ok('', `${probed.ran} statements ran (writes rolled back)`)

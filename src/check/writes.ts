@@ -1,43 +1,37 @@
 // Whether the writes a mapping describes can work at all: a client with no column the
 // interface can write, or a new row that leaves a NOT NULL column empty, would fail on the
 // first POST — said here, with the place to fix, instead.
-import type { Dialect } from '../sql/dialect.js'
 import type { MappingModel, TableModel } from '../mapping/model.js'
 import type { LiveCatalog } from '../db/columns.js'
-import { compileClientWrites } from '../mapping/compile/client-write.js'
-import { compileAppointmentWrites } from '../mapping/compile/appointment-write.js'
-import { CompileError } from '../mapping/compile/scope.js'
+import { isUnsupported, type CompiledWrites, type Supported } from '../mapping/compile/index.js'
 import type { InsertPlan } from '../mapping/compile/write.js'
 import type { Findings } from './findings.js'
 
-export function checkWrites (model: MappingModel, dialect: Dialect, catalog: LiveCatalog | undefined, out: Findings): void {
+export function checkWrites (model: MappingModel, writes: CompiledWrites, catalog: LiveCatalog | undefined, out: Findings): void {
   const client = model.client
-  const c = attempt(out, client, () => compileClientWrites(model, dialect))
+  const c = attempt(out, client, writes.client)
   if (c) {
     // A name kept in a row written with the client's (`after: [{ join: name }]`) is writable too.
     if (!c.writers.name && !c.rowWriters.name) {
       out.problem(`${client.path}/fields/name`, 'new clients cannot be written: their name comes from an expression, rules or a joined table, so POST /clients has no column to store it in (map `name` to a column or a `{first} {last}` template of the client table)')
     } else {
-      const plan = attempt(out, client, () => c.insert())
-      if (plan) required(plan, client, catalog, out)
+      const insert = attempt(out, client, c.insert)
+      if (insert) required(insert.plan, client, catalog, out)
     }
   }
-  const a = attempt(out, model.appointment, () => compileAppointmentWrites(model, dialect))
+  const a = attempt(out, model.appointment, writes.appointment)
   if (a) {
-    const plan = attempt(out, model.appointment, () => a.insert())
-    if (plan) required(plan, model.appointment, catalog, out)
+    const insert = attempt(out, model.appointment, a.insert)
+    if (insert) required(insert.plan, model.appointment, catalog, out)
   }
 }
 
-function attempt<T> (out: Findings, t: TableModel, fn: () => T): T | undefined {
-  try {
-    return fn()
-  } catch (err) {
-    if (!(err instanceof CompileError)) throw err
-    if (out.covers(err.path)) return undefined // the catalog pass already said why
-    out.warning(err.path || `${t.path}/write`, `writes not possible (${err.message}); reads are unaffected`)
-    return undefined
-  }
+function attempt<T> (out: Findings, t: TableModel, plan: Supported<T>): T | undefined {
+  if (!isUnsupported(plan)) return plan
+  const { path, reason } = plan.unsupported
+  if (out.covers(path)) return undefined // the catalog pass already said why
+  out.warning(path || `${t.path}/write`, `writes not possible (${reason}); reads are unaffected`)
+  return undefined
 }
 
 /** NOT NULL columns without a default that an insert leaves out. */

@@ -2,14 +2,13 @@
 // nest lookups from the catalogue (never one query per row).
 import type { Database } from '../db/database.js'
 import type { CompiledMapping } from '../mapping/compile/index.js'
-import { NESTED_REFS, rangeArgs, type AppointmentFilter, type AppointmentRow, type CompiledAppointments } from '../mapping/compile/appointment.js'
+import { NESTED_REFS, type AppointmentFilter, type AppointmentInput, type AppointmentRow, type Bound } from '../mapping/compile/index.js'
 import type { AppointmentT } from '../schemas/resources.js'
 import { queryDateRange } from './date-range.js'
 import { InvalidInputError, NotFoundError } from '../errors.js'
 import type { Catalog } from './catalog.js'
 import type { Lookups } from './lookups.js'
-import { bindId, carryingId, matchesType } from './ids.js'
-import { keyArgs } from '../mapping/compile/key.js'
+import { carryingId } from './ids.js'
 import type { LookupName } from '../mapping/model.js'
 
 export interface AppointmentQuery {
@@ -50,31 +49,29 @@ export class Appointments {
       ids.push([f, id])
     }
     const filters: AppointmentFilter[] = ids.map(([f]) => f)
-    const args = rangeArgs(start, end)
-    if (state !== undefined) { filters.push('state'); args.state = state }
+    const input: AppointmentInput = { from: start, to: end, ...Object.fromEntries(ids) }
+    if (state !== undefined) { filters.push('state'); input.state = state }
     const minimal = q.minimal === true
-    const compiled = this.compiled.appointments({ filters, minimal })
-    for (const [f, id] of ids) {
-      const type = compiled.inputTypes[f]
-      if (!matchesType(id, type)) return []
-      args[f] = bindId(id, type)
-    }
-    let found = await this.read(compiled, args)
+    const shape = this.compiled.appointments({ filters, minimal })
+    const bound = shape.bind(input)
+    if (!bound) return []
+    let found = await this.read(shape, bound)
     for (const [f, id] of ids) found = carryingId(found, id, (a) => a.refs[f])
     return await this.present(found, minimal)
   }
 
   async get (id: string): Promise<AppointmentT> {
-    const compiled = this.compiled.appointments({ filters: [], minimal: false, byId: true })
-    const args = keyArgs(this.compiled.model.appointment.key, id)
-    const [found] = args ? carryingId(await this.read(compiled, args), id, (a) => a.id) : []
+    const shape = this.compiled.appointments({ filters: [], minimal: false, byId: true })
+    const [found] = carryingId(await this.read(shape, shape.bind({ id })), id, (a) => a.id)
     if (!found) throw new NotFoundError(`No appointment with id "${id}".`)
     return (await this.present([found], false))[0]
   }
 
-  private async read (compiled: CompiledAppointments, args: Record<string, unknown>): Promise<AppointmentRow[]> {
-    const rows = await this.db.query(compiled.statement, args)
-    return rows.flatMap((row) => compiled.read(row) ?? [])
+  /** No bound statement: no row can match (an id its column cannot hold). */
+  private async read (shape: { read: (row: Record<string, unknown>) => AppointmentRow | undefined }, bound: Bound | undefined): Promise<AppointmentRow[]> {
+    if (!bound) return []
+    const rows = await this.db.query(bound.statement, bound.args)
+    return rows.flatMap((row) => shape.read(row) ?? [])
   }
 
   private async present (found: AppointmentRow[], minimal: boolean): Promise<AppointmentT[]> {

@@ -3,9 +3,7 @@
 // interval. A call costs one statement per source (hours, dated rows, each block source,
 // occupancy: each once for the whole range) plus the cached catalogue, however long the range.
 import type { Database } from '../db/database.js'
-import type { CompiledMapping } from '../mapping/compile/index.js'
-import type { CompiledAvailability, DatedRow, WeeklyRow } from '../mapping/compile/availability.js'
-import { rangeArgs } from '../mapping/compile/appointment.js'
+import { isUnsupported, type CompiledAvailability, type CompiledMapping, type DatedRow, type SlotBooking, type SlotRow, type WeeklyRow } from '../mapping/compile/index.js'
 import type { EntityName, LookupName } from '../mapping/model.js'
 import type { SlotT } from '../schemas/resources.js'
 import { dateOfDay, dayNumber, isCalendarDate, isClockHour, minutesOf, nowHourIn, todayIn } from '../normalise/datetime.js'
@@ -40,9 +38,6 @@ export const MAX_RANGE_DAYS = 31
 // re-exported here for the unit tests.
 export { blockedOn, fitsIn, hourOfMinutes, slotsIn, weekdayOf, windowsOn, type Span, type Window } from './slots.js'
 import { blockedOn, fitsIn, hasRoom, heldRows, heldSpan, hourOfMinutes, readAll, readBlocks, slotsIn, windowsOn, type Window } from './slots.js'
-import { compileSlotBooking, type SlotBooking, type SlotRow } from '../mapping/compile/slot-booking.js'
-import { CompileError } from '../mapping/compile/scope.js'
-import { bindId, matchesType } from './ids.js'
 
 // ---- the service ----
 
@@ -232,7 +227,8 @@ export class Availability {
 
   private async readDated (av: CompiledAvailability, from: string, to: string): Promise<DatedRow[]> {
     if (!av.dated) return []
-    return readAll(await this.db.query(av.dated.statement, rangeArgs(from, to)), av.dated.read)
+    const { statement, args } = av.dated.bind({ from, to })
+    return readAll(await this.db.query(statement, args), av.dated.read)
   }
 
   /**
@@ -244,10 +240,9 @@ export class Availability {
     const booking = this.slotBooking()
     if (!booking) return undefined
     const out: SlotRows = new Map()
-    const filtered = booking.services && service !== undefined
-    if (filtered && !matchesType(service, booking.serviceType)) return out
-    const args = { ...rangeArgs(from, to), ...(filtered ? { service: bindId(service, booking.serviceType) } : {}) }
-    for (const row of await this.db.query(booking.rows(filtered), args)) {
+    const bound = booking.bindRows({ from, to }, service)
+    if (!bound) return out
+    for (const row of await this.db.query(bound.statement, bound.args)) {
       const r = booking.readRow(row)
       if (r?.professional === undefined) continue
       const key = slotKey(r.professional, r.date, r.hour)
@@ -258,20 +253,11 @@ export class Availability {
     return out
   }
 
-  // Compiled on first use; a slot declaration the compiler refuses leaves booking to say so (501).
+  // A slot declaration the compiler refuses leaves booking to say so (501): here, no slots.
   private slotBooking (): SlotBooking | undefined {
-    if (this.compiledSlots === undefined) {
-      try {
-        this.compiledSlots = compileSlotBooking(this.compiled.model, this.compiled.dialect) ?? null
-      } catch (err) {
-        if (!(err instanceof CompileError)) throw err
-        this.compiledSlots = null
-      }
-    }
-    return this.compiledSlots ?? undefined
+    const slots = this.compiled.writes.slots
+    return isUnsupported(slots) ? undefined : slots
   }
-
-  private compiledSlots?: SlotBooking | null
 
   /** What holds its slot (services/slots.ts), by professional and date: one statement for the whole range. */
   private async readOccupancy (from: string, to: string, professional: string | undefined): Promise<Occupancy> {

@@ -2,15 +2,10 @@
 // or a half-written row, so every check that depends on other rows runs inside the same
 // transaction as the write, reading under locks (see Database.transaction).
 import type { Database, Querier } from '../db/database.js'
-import type { CompiledMapping } from '../mapping/compile/index.js'
-import type { AppointmentRow } from '../mapping/compile/appointment.js'
-import { compileAppointmentWrites, type BookingRef, type CompiledAppointmentWrites } from '../mapping/compile/appointment-write.js'
-import type { FoundSlot } from '../mapping/compile/slot-booking.js'
-import { DEFAULT_SLOT_MINUTES } from '../mapping/compile/availability.js'
+import { DEFAULT_SLOT_MINUTES, type AppointmentRow, type AppointmentWritePlans, type BookingRef, type CompiledMapping, type FoundSlot } from '../mapping/compile/index.js'
 import type { EntityName, LookupName } from '../mapping/model.js'
 import { planExists } from './plans.js'
 import type { SqlTypeName } from '../mapping/schema.js'
-import { inputType } from '../sql/statement.js'
 import type { AppointmentT } from '../schemas/resources.js'
 import { addMinutes, isClockHour, minutesOf, nowIn, parseApiDate } from '../normalise/datetime.js'
 import { readApiDate } from '../normalise/date-window.js'
@@ -19,9 +14,8 @@ import { writable } from './writable.js'
 import { stateName, type Appointments } from './appointments.js'
 import type { Catalog, Snapshot } from './catalog.js'
 import type { Clients } from './clients.js'
-import { describe, insertRow, requiring } from './client-writes.js'
-import { bindId, carryingId, isIntegerType, matchesType } from './ids.js'
-import { keyArgs } from '../mapping/compile/key.js'
+import { describe, requiring } from './client-writes.js'
+import { carryingId, isIntegerType, matchesType } from './ids.js'
 import { hasRoom, heldRows, heldSpan, overlaps } from './slots.js'
 
 export interface NewAppointment {
@@ -56,8 +50,6 @@ const CONSISTENT: [LookupName, LookupName][] = [
 ]
 
 export class Booking {
-  private compiledPlans?: CompiledAppointmentWrites
-
   constructor (
     private readonly compiled: CompiledMapping,
     private readonly db: Database,
@@ -68,10 +60,9 @@ export class Booking {
     private readonly options: BookingOptions
   ) {}
 
-  /** Compiled on first use: a mapping without a write block still serves every read. */
-  private get plans (): CompiledAppointmentWrites {
-    this.compiledPlans ??= writable(() => compileAppointmentWrites(this.compiled.model, this.compiled.dialect), 'appointments')
-    return this.compiledPlans
+  /** A mapping without a write block still serves every read: writes answer 501. */
+  private get plans (): AppointmentWritePlans {
+    return writable(this.compiled.writes.appointment, 'appointments')
   }
 
   async book (request: NewAppointment): Promise<AppointmentT> {
@@ -97,34 +88,25 @@ export class Booking {
     }
 
     const now = nowIn(this.compiled.model.timezone)
-    const args: Record<string, unknown> = {}
-    const put = (values: Record<string, unknown>) => { for (const [c, v] of Object.entries(values)) args[`col:${c}`] = v }
     const booked = { date: input.date, hour: input.hour, endHour, minutes }
-    put(this.plans.constants(now, booked))
-    put(this.plans.slot(booked))
-    for (const [name, writer] of Object.entries(this.plans.refs) as [BookingRef, NonNullable<CompiledAppointmentWrites['refs'][BookingRef]>][]) {
+    const columns = this.plans.columns(now, booked, input)
+    for (const [name, joined] of Object.entries(this.plans.joinedRefs) as [BookingRef, NonNullable<AppointmentWritePlans['joinedRefs'][BookingRef]>][]) {
       const id = input[name]
-      // A ref the request leaves out keeps the mapping's `write.set` value for its column, if any (a default appointment type).
-      if (id === undefined && writer.columns.every((c) => args[`col:${c.column}`] !== undefined && args[`col:${c.column}`] !== null)) continue
-      put(writer.encode(id === undefined ? undefined : bindId(id, writer.columns[0].type)))
-    }
-    for (const [name, joined] of Object.entries(this.plans.joinedRefs) as [BookingRef, NonNullable<CompiledAppointmentWrites['joinedRefs'][BookingRef]>][]) {
-      const id = input[name]
-      if (id === undefined) { args[`col:${joined.column.column}`] = null; continue }
-      const [row] = await this.db.query(joined.lookup, { value: id })
+      if (id === undefined) { columns[joined.column.column] = null; continue }
+      const { statement, args } = joined.bind(id)
+      const [row] = await this.db.query(statement, args)
       if (row?.id === undefined || row.id === null) throw new InvalidInputError(`The ${name} "${id}" cannot hold appointments (nothing in the mapped ${joined.lookup.name} table refers to it).`, [{ path: `/body/${name}`, message: 'cannot be booked' }])
-      args[`col:${joined.column.column}`] = row.id
+      columns[joined.column.column] = row.id
     }
 
-    const insert = writable(() => this.plans.insert(), 'appointments')
+    const insert = writable(this.plans.insert, 'appointments')
     const writers = { ...this.plans.refs, ...Object.fromEntries(Object.entries(this.plans.joinedRefs).map(([k, j]) => [k, { columns: [j.column] }])) }
     const id = await requiring(writers, async () => await this.db.transaction(async (tx) => {
       // The slot first: how many appointments it takes decides whether it is free.
       // Without a service in the request, the one the mapping writes must be accepted too.
-      const slot = await this.findSlot(tx, input.date, input.hour, { ...input, service: input.service ?? this.writtenService(args) })
+      const slot = await this.findSlot(tx, input.date, input.hour, { ...input, service: input.service ?? this.writtenService(columns) })
       await this.checkFree(tx, { date: input.date, hour: input.hour, endHour, step, professional: input.professional, client: input.client, capacity: slot.capacity })
-      Object.assign(args, slot.args)
-      const id = await insertRow(tx, insert, args)
+      const id = await insert.run(tx, { ...columns, ...slot.pointer })
       await this.recordState(tx, id, this.compiled.model.states.initial, now, false)
       return id
     }))
@@ -134,9 +116,9 @@ export class Booking {
   async changeState (id: string, requested: string): Promise<string> {
     const { states } = this.compiled.model
     const state = stateName(requested, states.values, '/body/state')
-    const key = this.keyOf(id)
-    const stateUpdate = writable(() => this.plans.stateUpdate(state), 'appointments')
-    const values = writable(() => this.plans.state(state, nowIn(this.compiled.model.timezone)), 'appointments')
+    this.keyOf(id)
+    const move = writable(this.plans.stateMoves[state], 'appointments')
+    const now = nowIn(this.compiled.model.timezone)
     // Working hours are read before the transaction: SQLite serves one transaction at a time.
     const step = await this.stepOf(await this.current(this.db, id, false))
     return await this.db.transaction(async (tx) => {
@@ -151,7 +133,8 @@ export class Booking {
         const capacity = await this.capacityAt(tx, current.date, current.hour, current.refs)
         await this.checkFree(tx, { date: current.date, hour: current.hour, endHour, step, professional: current.refs.professional, client: current.refs.client, except: id, capacity })
       }
-      await tx.query(stateUpdate, { ...key, ...prefixed(values) })
+      const { statement, args } = this.found(move.bind(id, now), id)
+      await tx.query(statement, args)
       await this.recordState(tx, id, state, nowIn(this.compiled.model.timezone), true)
       return `Appointment ${id} is now ${state}.`
     })
@@ -162,7 +145,7 @@ export class Booking {
     const issues: FieldIssue[] = []
     this.checkSlotInput(slot.date, slot.hour, issues)
     if (issues.length > 0) throw new InvalidInputError(describe(issues), issues)
-    const key = this.keyOf(id)
+    this.keyOf(id)
     const { states, timezone } = this.compiled.model
     // Working hours are read before the transaction: SQLite serves one transaction at a time.
     const before = await this.current(this.db, id, false)
@@ -183,12 +166,8 @@ export class Booking {
       const found = await this.findSlot(tx, slot.date, slot.hour, current.refs)
       await this.checkFree(tx, { date: slot.date, hour: slot.hour, endHour, step, professional: current.refs.professional, client: current.refs.client, except: id, capacity: found.capacity })
       const now = nowIn(timezone)
-      await tx.query(this.plans.reschedule, {
-        ...key,
-        ...found.args,
-        ...prefixed(this.plans.rescheduleValues(now, { date: slot.date, hour: slot.hour, endHour, minutes })),
-        ...prefixed(this.plans.slot({ date: slot.date, hour: slot.hour, endHour, minutes }))
-      })
+      const { statement, args } = this.found(this.plans.reschedule.bind(id, now, { date: slot.date, hour: slot.hour, endHour, minutes }, found.pointer), id)
+      await tx.query(statement, args)
       if (target !== current.state) await this.recordState(tx, id, target, now, true)
       return `Appointment ${id} moved to ${slot.date} ${slot.hour}${target !== current.state ? ` and is now ${target}` : ''}.`
     })
@@ -196,14 +175,14 @@ export class Booking {
 
   /**
    * Slot-based booking: the pointer to the slot starting then, of this professional (and
-   * location), as `col:` inputs, and how many appointments the slot takes; where the
+   * location), as column values, and how many appointments the slot takes; where the
    * appointment row holds its own time, nothing and 1. A slot whose block does not accept
    * the service is refused here. Inside the transaction, before checkFree, so the slot
    * checked free is the one written.
    */
-  private async findSlot (tx: Querier, date: string, hour: string, refs: Partial<Record<string, string>>): Promise<{ args: Record<string, unknown>, capacity: number }> {
+  private async findSlot (tx: Querier, date: string, hour: string, refs: Partial<Record<string, string>>): Promise<{ pointer: Record<string, unknown>, capacity: number }> {
     const booking = this.plans.slotBooking
-    if (!booking) return { args: {}, capacity: 1 }
+    if (!booking) return { pointer: {}, capacity: 1 }
     const service = booking.services ? refs.service : undefined
     const found = await this.lookupSlot(tx, date, hour, refs, service)
     if (!found) {
@@ -212,13 +191,13 @@ export class Booking {
     if (!found.accepts) {
       throw new ConflictError(`The slot at ${hour} on ${date} does not take service ${service}: its block accepts other services (/availability?service=${service} lists the slots that do).`)
     }
-    return { args: { [`col:${booking.column.column}`]: found.id }, capacity: found.capacity }
+    return { pointer: booking.pointer(found), capacity: found.capacity }
   }
 
   /** The service id a booking writes when the request names none (a `write.set` default for its column). */
-  private writtenService (args: Record<string, unknown>): string | undefined {
+  private writtenService (values: Record<string, unknown>): string | undefined {
     const columns = this.plans.refs.service?.columns ?? []
-    const value = columns.length === 1 ? args[`col:${columns[0].column}`] : undefined
+    const value = columns.length === 1 ? values[columns[0].column] : undefined
     return value === undefined || value === null ? undefined : String(value)
   }
 
@@ -230,16 +209,10 @@ export class Booking {
   private async lookupSlot (tx: Querier, date: string, hour: string, refs: Partial<Record<string, string>>, service: string | undefined): Promise<FoundSlot | undefined> {
     const booking = this.plans.slotBooking
     if (!booking) return undefined
-    const wanted = booking.refs.filter((r) => refs[r] !== undefined)
-    const lookup = booking.lookup(wanted, service !== undefined)
-    const args: Record<string, unknown> = { start: booking.start(date, hour) }
-    for (const r of wanted) args[r] = bindId(refs[r] as string, inputType(lookup, r) ?? 'text')
-    if (service !== undefined) {
-      // A service id its column cannot hold is accepted by no block.
-      if (!matchesType(service, booking.serviceType)) return { id: undefined, capacity: 0, accepts: false }
-      args.service = bindId(service, booking.serviceType)
-    }
-    const [row] = await tx.query(lookup, args)
+    const bound = booking.bindLookup(date, hour, refs, service)
+    // A service id its column cannot hold is accepted by no block.
+    if (!bound) return { id: undefined, capacity: 0, accepts: false }
+    const [row] = await tx.query(bound.statement, bound.args)
     return row === undefined ? undefined : booking.read(row)
   }
 
@@ -247,10 +220,7 @@ export class Booking {
   private async recordState (tx: Querier, id: string, state: string, now: ReturnType<typeof nowIn>, closing: boolean): Promise<void> {
     const history = this.plans.history
     if (!history) return
-    const key = this.keyOf(id)
-    const values = history.values(Object.values(key)[0], state, now)
-    if (closing) await tx.query(history.close, values.close)
-    await tx.query(history.open, values.open)
+    for (const { statement, args } of this.found(history.bind(id, state, now, closing), id)) await tx.query(statement, args)
   }
 
   /** '9:30' is 09:30; an ISO date-time stands for its date at the clinic. */
@@ -260,11 +230,15 @@ export class Booking {
     return { date, hour }
   }
 
-  /** The key inputs for an appointment id; an id no row can have is a 404 at once. */
-  private keyOf (id: string): Record<string, unknown> {
-    const args = keyArgs(this.compiled.model.appointment.key, id)
-    if (!args) throw new NotFoundError(`No appointment with id "${id}".`)
-    return args
+  /** An id no row can have is a 404 at once. */
+  private keyOf (id: string): void {
+    this.found(this.compiled.appointments({ filters: [], minimal: false, byId: true }).bind({ id }), id)
+  }
+
+  /** A plan bound for an appointment id; none (no row can have the id) is a 404. */
+  private found<T> (bound: T | undefined, id: string): T {
+    if (bound === undefined) throw new NotFoundError(`No appointment with id "${id}".`)
+    return bound
   }
 
   private frees (state: string): boolean {
@@ -273,7 +247,8 @@ export class Booking {
 
   private async current (tx: Querier, id: string, lock = true): Promise<AppointmentRow> {
     const shape = this.compiled.appointments({ filters: [], minimal: false, byId: true, occupancy: true, lock })
-    const rows = await tx.query(shape.statement, this.keyOf(id))
+    const { statement, args } = this.found(shape.bind({ id }), id)
+    const rows = await tx.query(statement, args)
     const [current] = carryingId(rows.flatMap((row) => shape.read(row) ?? []), id, (a) => a.id)
     if (!current) throw new NotFoundError(`No appointment with id "${id}".`)
     return current
@@ -363,7 +338,7 @@ export class Booking {
   private writtenType (name: BookingRef): SqlTypeName | undefined {
     if (!this.compiled.model.appointment.refs[name]) return undefined
     const joined = this.plans.joinedRefs[name]
-    return this.plans.refs[name]?.columns[0]?.type ?? (joined ? inputType(joined.lookup, 'value') : undefined)
+    return this.plans.refs[name]?.columns[0]?.type ?? joined?.type
   }
 
   private serviceMinutes (service: string | undefined, snap: Snapshot): number | undefined {
@@ -384,10 +359,6 @@ export class Booking {
 
 function onlyOne (ids: Set<string> | undefined): string | undefined {
   return ids?.size === 1 ? [...ids][0] : undefined
-}
-
-function prefixed (values: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(values).map(([c, v]) => [`col:${c}`, v]))
 }
 
 function minutesBetween (from: string, to: string): number {

@@ -4,8 +4,7 @@
 import { LRUCache } from 'lru-cache'
 import type { Database } from '../db/database.js'
 import { DatabaseUnavailableError } from '../errors.js'
-import type { CompiledMapping } from '../mapping/compile/index.js'
-import type { LookupRecord } from '../mapping/compile/lookup.js'
+import type { CompiledMapping, LookupRecord } from '../mapping/compile/index.js'
 import type { EntityName, LookupName } from '../mapping/model.js'
 
 type Pairs = Map<string, Set<string>>

@@ -1,9 +1,7 @@
 // Registering and correcting clients. Input is checked whole before anything is written;
 // the answer is the client as the database now holds it.
-import type { Database, Querier } from '../db/database.js'
-import type { CompiledMapping } from '../mapping/compile/index.js'
-import { compileClientWrites, type ClientField, type CompiledClientWrites } from '../mapping/compile/client-write.js'
-import type { InsertPlan } from '../mapping/compile/write.js'
+import type { Database } from '../db/database.js'
+import type { ClientField, ClientValues, ClientWritePlans, CompiledMapping, Supported } from '../mapping/compile/index.js'
 import type { ClientT } from '../schemas/resources.js'
 import { parsePhoneInput } from '../normalise/phone.js'
 import { isValidCpf } from '../normalise/cpf.js'
@@ -12,11 +10,9 @@ import { readApiDate } from '../normalise/date-window.js'
 import { InvalidInputError, MissingValueError, NotWritableError, type FieldIssue } from '../errors.js'
 import type { Catalog } from './catalog.js'
 import type { Clients } from './clients.js'
-import { keyArgs } from '../mapping/compile/key.js'
 import { writable } from './writable.js'
 import { LiveSchema } from '../db/columns.js'
 import { fitField } from './column-fit.js'
-import { insertWithRows } from './extra-rows.js'
 
 export interface NewClient {
   name: string
@@ -33,36 +29,22 @@ export type ClientPatch = Partial<Pick<NewClient, 'name' | 'email' | 'cpf' | 'bi
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 export class ClientWrites {
-  private compiledPlans?: CompiledClientWrites
-
   private readonly live: LiveSchema
 
   constructor (private readonly compiled: CompiledMapping, private readonly db: Database, private readonly catalog: Catalog, private readonly clients: Clients) {
     this.live = new LiveSchema(db)
   }
 
-  private get plans (): CompiledClientWrites {
-    this.compiledPlans ??= writable(() => compileClientWrites(this.compiled.model, this.compiled.dialect), 'clients')
-    return this.compiledPlans
+  private get plans (): ClientWritePlans {
+    return writable(this.compiled.writes.client, 'clients')
   }
 
   async create (input: NewClient): Promise<ClientT> {
     const values = await this.validate(input, true)
     const now = nowIn(this.compiled.model.timezone)
-    const args: Record<string, unknown> = {}
-    for (const [column, value] of Object.entries(this.plans.constants(now))) args[`col:${column}`] = value
-    for (const [field, writer] of Object.entries(this.plans.writers)) {
-      if (!writer) continue
-      for (const [column, value] of Object.entries(writer.encode(values[field as ClientField]))) args[`col:${column}`] = value
-    }
-    // Fields kept in the rows written with the client's (a name row, a phone attribute).
-    const fields: Record<string, unknown> = {}
-    for (const [field, writer] of Object.entries(this.plans.rowWriters)) Object.assign(fields, writer?.encode(values[field as ClientField]))
-    const insert = writable(() => this.plans.insert(), 'clients')
-    const rows = this.plans.rows
+    const insert = writable(this.plans.insert, 'clients')
     const writers = { ...this.plans.rowWriters, ...this.plans.writers }
-    const id = await requiring(writers, async () => await this.db.transaction(async (tx) =>
-      rows ? await insertWithRows(tx, rows, insert, args, fields, now) : await insertRow(tx, insert, args)))
+    const id = await requiring(writers, async () => await this.db.transaction(async (tx) => await insert.run(tx, values, now)))
     return await this.clients.get(id)
   }
 
@@ -75,24 +57,15 @@ export class ClientWrites {
     const unwritable = fields.filter((f) => !this.plans.writers[f] && !this.plans.rowWriters[f])
     if (unwritable.length > 0) throw new NotWritableError(`This installation's mapping reads ${unwritable.join(' and ')} from something that cannot be written (an expression, a join or rules); nothing was changed.`)
     await this.clients.get(id) // 404 before anything else
-    const key = keyArgs(this.compiled.model.client.key, id)
-    if ((writable.length > 0 || inRows.length > 0) && key) {
-      const args: Record<string, unknown> = { ...key }
-      for (const f of [...writable, ...inRows]) {
-        const writer = this.plans.writers[f] ?? this.plans.rowWriters[f]
-        for (const [column, value] of Object.entries(writer?.encode(values[f]) ?? {})) args[`col:${column}`] = value
-      }
-      const statements = [
-        ...writable.length > 0 ? [this.plans.update(writable)] : [],
-        ...inRows.length > 0 ? writableOr501(() => this.plans.rowUpdates(inRows)) : []
-      ]
-      await this.db.transaction(async (tx) => { for (const s of statements) await tx.query(s, args) })
+    if (writable.length > 0 || inRows.length > 0) {
+      const bound = writableOr501(this.plans.patch([...writable, ...inRows])).bind(id, values)
+      if (bound) await this.db.transaction(async (tx) => { for (const b of bound) await tx.query(b.statement, b.args) })
     }
     return await this.clients.get(id)
   }
 
   /** Every problem at once; returns the normalised values. */
-  private async validate (input: Partial<NewClient>, creating: boolean): Promise<Partial<Record<ClientField, string>>> {
+  private async validate (input: Partial<NewClient>, creating: boolean): Promise<ClientValues> {
     const issues: FieldIssue[] = []
     const out: Partial<Record<ClientField, string>> = {}
     const { phone: phoneOptions, timezone } = this.compiled.model
@@ -150,36 +123,12 @@ export class ClientWrites {
   }
 }
 
-function writableOr501<T> (compile: () => T): T {
-  return writable(compile, 'these client fields')
+function writableOr501<T> (plan: Supported<T>): T {
+  return writable(plan, 'these client fields')
 }
 
 export function describe (issues: FieldIssue[]): string {
   return issues.map((i) => `${i.path.replace('/body/', '')} ${i.message}`).join('; ')
-}
-
-/** Key generation and the INSERT, inside the caller's transaction; returns the new id. */
-export async function insertRow (tx: Querier, plan: InsertPlan, args: Record<string, unknown>): Promise<string> {
-  let id: unknown
-  for (const statement of plan.key.before) {
-    const rows = await tx.query(statement)
-    if (rows.length > 0) id = rows[0].id
-  }
-  if (plan.key.before.length > 0) {
-    if (plan.key.increment) id = Number(id ?? 0) + 1
-    if (id === undefined || id === null) throw new Error(`key generation (${plan.key.before.at(-1)?.name}) returned no value: is the key table row there?`)
-    args[`col:${plan.key.keyColumn}`] = id
-    // Columns holding the row's own key (a patient who is their own guarantor) bind it at once…
-    for (const c of plan.selfKey?.columns ?? []) args[`col:${c}`] = id
-  }
-  const rows = await tx.query(plan.statement, args)
-  if (plan.key.returning) id = rows[0]?.id
-  if (id === undefined || id === null) throw new Error(`${plan.statement.name} returned no key`)
-  // … or, for an identity key, get it right after the insert, in the same transaction.
-  if (plan.selfKey?.update) {
-    await tx.query(plan.selfKey.update, { id, ...Object.fromEntries(plan.selfKey.columns.map((c) => [`col:${c}`, id])) })
-  }
-  return String(id).trim()
 }
 
 /**

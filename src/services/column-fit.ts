@@ -2,8 +2,7 @@
 // refuses text longer than the column and turns characters outside a VARCHAR's code page
 // into `?`; SQLite does neither. Checking here makes every dialect behave alike: text for
 // a column without Unicode is folded (normalise/fold.ts), then too long is a 400.
-import type { FieldWriter, WrittenColumn } from '../mapping/compile/write.js'
-import { isTextType } from '../mapping/compile/value.js'
+import { isTextType, type FieldWriter, type WrittenColumn } from '../mapping/compile/index.js'
 import type { SqlTypeName } from '../mapping/schema.js'
 import type { TextColumn, TextColumns } from '../db/columns.js'
 import { foldToCodePage } from '../normalise/fold.js'

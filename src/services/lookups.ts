@@ -1,13 +1,11 @@
 // Lists and details of lookup resources, filtered by relations in memory.
 import type { Database } from '../db/database.js'
-import type { CompiledMapping } from '../mapping/compile/index.js'
-import type { CompiledEdge } from '../mapping/compile/relation.js'
+import type { CompiledEdge, CompiledMapping } from '../mapping/compile/index.js'
 import type { EntityName, LookupName } from '../mapping/model.js'
 import { NotFoundError } from '../errors.js'
 import type { Catalog, Snapshot } from './catalog.js'
 import type { Clients } from './clients.js'
-import { bindId, carryingId, matchesType } from './ids.js'
-import { inputType } from '../sql/statement.js'
+import { carryingId } from './ids.js'
 import { planExists } from './plans.js'
 
 export type LookupFilters = Partial<Record<EntityName, string>> & { enabled?: boolean }
@@ -82,10 +80,10 @@ export class Lookups {
   private async forClient (target: LookupName, clientId: string): Promise<Set<string> | undefined> {
     const edge = this.clientEdges.get(target)
     // No relation mapped: every record qualifies — for a client that exists.
-    if (!edge?.forClient || !edge.readOther || !edge.readClient) return await this.clients.exists(clientId) ? undefined : new Set()
-    const type = inputType(edge.forClient, 'client') ?? 'int'
-    if (!matchesType(clientId, type)) return new Set()
-    const rows = await this.db.query(edge.forClient, { client: bindId(clientId, type) })
+    if (!edge?.bindClient || !edge.readOther || !edge.readClient) return await this.clients.exists(clientId) ? undefined : new Set()
+    const bound = edge.bindClient(clientId)
+    if (!bound) return new Set()
+    const rows = await this.db.query(bound.statement, bound.args)
     const ids = new Set<string>()
     for (const row of carryingId(rows, clientId, edge.readClient)) {
       const other = edge.readOther(row)

@@ -4,11 +4,8 @@
 // refuses by these same functions, so the two cannot disagree. Arithmetic is on minutes since
 // midnight; reading is one statement per source for a whole range.
 import type { Database, Querier } from '../db/database.js'
-import type { CompiledMapping } from '../mapping/compile/index.js'
-import type { BlockRow, CompiledAvailability, DatedRow, WeeklyRow } from '../mapping/compile/availability.js'
-import { rangeArgs, type AppointmentRow } from '../mapping/compile/appointment.js'
+import type { AppointmentRow, BlockRow, CompiledAvailability, CompiledMapping, DatedRow, WeeklyRow } from '../mapping/compile/index.js'
 import { minutesOf, weekdayOf } from '../normalise/datetime.js'
-import { bindId, matchesType } from './ids.js'
 
 /** [start, end) in minutes since midnight. */
 export interface Span { start: number, end: number }
@@ -142,15 +139,10 @@ export async function heldRows (q: Querier, compiled: CompiledMapping, freeing: 
   const filter = who.professional !== undefined ? 'professional' : who.client !== undefined ? 'client' : undefined
   if (filter && !compiled.model.appointment.refs[filter]) return []
   const shape = compiled.appointments({ filters: filter ? [filter] : [], minimal: false, occupancy: true, ...(lock ? { lock } : {}) })
-  const args = rangeArgs(range.from, range.to)
-  if (filter) {
-    const id = who[filter] as string
-    const type = shape.inputTypes[filter]
-    if (!matchesType(id, type)) return []
-    args[filter] = bindId(id, type)
-  }
+  const bound = shape.bind({ ...range, ...(filter ? { [filter]: who[filter] } : {}) })
+  if (!bound) return []
   const out: AppointmentRow[] = []
-  for (const row of await q.query(shape.statement, args)) {
+  for (const row of await q.query(bound.statement, bound.args)) {
     const a = shape.read(row)
     if (a && holdsSlot(a, freeing)) out.push(a)
   }
@@ -159,7 +151,10 @@ export async function heldRows (q: Querier, compiled: CompiledMapping, freeing: 
 
 /** Every block source's rows overlapping [from, to]: one statement per source. */
 export async function readBlocks (db: Database, av: CompiledAvailability, from: string, to: string): Promise<BlockRow[]> {
-  const lists = await Promise.all(av.blocks.map(async (source) => readAll(await db.query(source.statement, rangeArgs(from, to)), source.read)))
+  const lists = await Promise.all(av.blocks.map(async (source) => {
+    const { statement, args } = source.bind({ from, to })
+    return readAll(await db.query(statement, args), source.read)
+  }))
   return lists.flat()
 }
 

@@ -1,12 +1,11 @@
-import { CompileError } from '../mapping/compile/scope.js'
+import { isUnsupported, type Supported } from '../mapping/compile/index.js'
 import { NotWritableError } from '../errors.js'
 
-/** Compiles a write plan, turning "the mapping cannot express this write" into a 501 for the caller. */
-export function writable<T> (compile: () => T, what: string): T {
-  try {
-    return compile()
-  } catch (err) {
-    if (err instanceof CompileError) throw new NotWritableError(`This installation's mapping does not say how to write ${what}: ${err.message} (at ${err.path}).`)
-    throw err
+/** A write plan of the compiled installation, or the 501 saying why this mapping has none. */
+export function writable<T> (plan: Supported<T>, what: string): T {
+  if (isUnsupported(plan)) {
+    const { path, reason } = plan.unsupported
+    throw new NotWritableError(`This installation's mapping does not say how to write ${what}: ${reason} (at ${path}).`)
   }
+  return plan
 }

@@ -7,7 +7,9 @@ import { addDays, addMinutes } from '../../normalise/datetime.js'
 import type { EntityName, MappingModel, Value } from '../model.js'
 import type { SqlTypeName } from '../schema.js'
 import { clientReader } from './client.js'
-import { idType, keyMatch, keyReader, keyRefs, keyText } from './key.js'
+import { idType, keyArgs, keyMatch, keyReader, keyRefs, keyText } from './key.js'
+import { bindId, matchesType } from '../../services/ids.js'
+import type { Bound, DateRange } from './bind.js'
 import { dateOf, hourOf, idOf, minutesOf, textOf, type Decoder } from './decode.js'
 import type { Row } from './entity.js'
 import { Scope } from './scope.js'
@@ -44,11 +46,16 @@ export interface AppointmentRow {
   holding?: boolean
 }
 
+/** What a shape is asked: an id (byId shapes), or a range with the shape's filters' values. */
+export type AppointmentInput = { id: string } | (DateRange & { state?: string } & Partial<Record<Exclude<AppointmentFilter, 'state'>, string>>)
+
 export interface CompiledAppointments {
   statement: Statement
   read: (row: Row) => AppointmentRow | undefined
   /** The SQL type each filter input binds with (ids whose input is not a number match nothing). */
   inputTypes: Record<string, SqlTypeName>
+  /** undefined when no row can match (an id its column cannot hold). */
+  bind: (input: AppointmentInput) => Bound | undefined
 }
 
 export function shapeName (shape: AppointmentShape): string {
@@ -155,9 +162,26 @@ export function compileAppointments (mapping: MappingModel, dialect: Dialect, sh
     params: params.params
   }
 
+  const bind = (input: AppointmentInput): Bound | undefined => {
+    if ('id' in input) {
+      const args = keyArgs(m.key, input.id)
+      return args && { statement, args }
+    }
+    const args = rangeArgs(input.from, input.to)
+    for (const f of shape.filters) {
+      const value = input[f]
+      if (value === undefined) continue
+      if (f === 'state') { args.state = value; continue }
+      if (!matchesType(value, inputTypes[f])) return undefined
+      args[f] = bindId(value, inputTypes[f])
+    }
+    return { statement, args }
+  }
+
   return {
     statement,
     inputTypes,
+    bind,
     read (row) {
       const rowId = id(row)
       const d = date(row)

@@ -7,7 +7,8 @@ import type { MappingModel, Value } from '../model.js'
 import { asValue, whereList } from '../model.js'
 import type { Static } from 'typebox'
 import type { BlockSource, JoinDoc, ValueDoc, WhereDoc } from '../schema.js'
-import { dateOnOrAfter, dateOnOrBefore, dateRange } from './appointment.js'
+import { dateOnOrAfter, dateOnOrBefore, dateRange, rangeArgs } from './appointment.js'
+import type { Bound, DateRange } from './bind.js'
 import { dateOf, hourOf, idOf, minutesOf, numberOf, type Decoder } from './decode.js'
 import type { Row } from './entity.js'
 import { CompileError, Scope } from './scope.js'
@@ -58,15 +59,24 @@ export interface CompiledPart<T> {
   read: (row: Row) => T | undefined
 }
 
+/** A part read for a closed range of dates. */
+export interface RangedPart<T> extends CompiledPart<T> {
+  bind: (range: DateRange) => Bound
+}
+
 export interface CompiledAvailability {
   slotMinutes: number
   /** Every template row (a small table, read whole). */
   weekly?: CompiledPart<WeeklyRow>
-  /** Rows dated within a closed range: inputs from `rangeArgs(from, to)`. */
-  dated?: CompiledPart<DatedRow>
-  /** Each block source, its rows overlapping a closed range: inputs from `rangeArgs(from, to)`. */
-  blocks: CompiledPart<BlockRow>[]
+  /** Rows dated within a closed range. */
+  dated?: RangedPart<DatedRow>
+  /** Each block source, its rows overlapping a closed range. */
+  blocks: RangedPart<BlockRow>[]
   statements: () => Statement[]
+}
+
+function ranged<T> (part: CompiledPart<T>): RangedPart<T> {
+  return { ...part, bind: (range) => ({ statement: part.statement, args: rangeArgs(range.from, range.to) }) }
 }
 
 type Doc = NonNullable<MappingModel['availability']>
@@ -77,10 +87,10 @@ export function compileAvailability (model: MappingModel, dialect: Dialect): Com
   const doc = model.availability
   if (!doc) return undefined
   const weekly = doc.weekly ? compileWeekly(doc.weekly, dialect) : undefined
-  const dated = doc.dated ? compileDated(doc.dated, dialect) : undefined
+  const dated = doc.dated ? ranged(compileDated(doc.dated, dialect)) : undefined
   // One source keeps the statement name it always had; a list numbers them.
   const sources = doc.blocks === undefined ? [] : Array.isArray(doc.blocks) ? doc.blocks : [doc.blocks]
-  const blocks = sources.map((b, i) => compileBlocks(b, Array.isArray(doc.blocks) ? i : undefined, dialect))
+  const blocks = sources.map((b, i) => ranged(compileBlocks(b, Array.isArray(doc.blocks) ? i : undefined, dialect)))
   if (!weekly && !dated) throw new CompileError(PATH, 'availability needs working hours: `weekly`, `dated` or both')
   return {
     slotMinutes: doc.slotMinutes ?? DEFAULT_SLOT_MINUTES,

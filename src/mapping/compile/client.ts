@@ -6,10 +6,11 @@ import { digitsOnly } from '../../sql/dialect.js'
 import type { ClientT } from '../../schemas/resources.js'
 import type { ClientModel, MappingModel } from '../model.js'
 import { normaliseCpf } from '../../normalise/cpf.js'
-import { samePhone, toE164, type PhoneOptions } from '../../normalise/phone.js'
-import type { SearchKind } from '../../normalise/search-term.js'
+import { phoneSearchFragment, samePhone, toE164, type PhoneOptions } from '../../normalise/phone.js'
+import type { SearchKind, TermReading } from '../../normalise/search-term.js'
 import { dateOf, textOf, type Decoder } from './decode.js'
-import { keyMatch, keyReader, keyRefs } from './key.js'
+import { keyMatch, keyReader, keyRefs, keyArgs } from './key.js'
+import type { Bound } from './bind.js'
 import { objectReader, type Row } from './entity.js'
 import { Scope } from './scope.js'
 import { Columns, valueReader, valueSql, valuesReader } from './value.js'
@@ -55,8 +56,13 @@ export function clientReader (model: ClientModel, scope: Scope, cols: Columns, p
 export interface CompiledClients {
   page: Statement
   byId: Statement
+  /** The by-id read of one client; undefined when no row can have that id. */
+  bindId: (id: string) => Bound | undefined
+  bindPage: (page: { limit: number, offset: number }) => Bound
   /** One statement per combination of search kinds a term can be; built on first use. */
   search: (kinds: SearchKind[]) => Statement
+  /** The block of search candidates starting at `offset`, for every reading of a term. */
+  bindSearch: (readings: TermReading[], offset: number) => Bound
   read: ClientReader
 }
 
@@ -85,9 +91,19 @@ export function compileClients (mapping: MappingModel, dialect: Dialect): Compil
     where: [keyMatch(model.key, scope, params, `${model.path}/key`)]
   }))
   const searches = new Map<string, Statement>()
-  return {
+  const clients: CompiledClients = {
     page: page.statement,
     byId: byId.statement,
+    bindId (id) {
+      const args = keyArgs(model.key, id)
+      return args && { statement: byId.statement, args }
+    },
+    bindPage: ({ limit, offset }) => ({ statement: page.statement, args: { limit, offset } }),
+    bindSearch (readings, offset) {
+      const args: Record<string, unknown> = { limit: SEARCH_CANDIDATES, offset }
+      for (const r of readings) Object.assign(args, prefilterArgs(r))
+      return { statement: clients.search(readings.map((r) => r.kind)), args }
+    },
     read: page.read,
     search (kinds) {
       const cacheKey = [...kinds].sort().join(',')
@@ -102,6 +118,22 @@ export function compileClients (mapping: MappingModel, dialect: Dialect): Compil
       return s
     }
   }
+  return clients
+}
+
+function prefilterArgs (r: TermReading): Record<string, unknown> {
+  switch (r.kind) {
+    case 'phone': return { phoneFragment: `%${phoneSearchFragment(r.value)}%` }
+    case 'cpf': return { cpfFragment: `%${r.value.replace(/^0+/, '')}%` }
+    case 'email': return { email: r.value }
+    // Anchored at both ends: the whole name, spacing aside; a first name alone finds no one.
+    case 'name': return { namePattern: escapeLike(r.value).split(' ').join('%') }
+  }
+}
+
+// LIKE wildcards typed by a caller are literal text in a name, not patterns.
+function escapeLike (s: string): string {
+  return s.replace(/[%_[\]]/g, '')
 }
 
 // Prefilters: each keeps every client the exact JS check could accept, and as few others

@@ -10,9 +10,20 @@ import { compileClients, type CompiledClients } from './client.js'
 import { compileLookup, type CompiledLookup } from './lookup.js'
 import { compileRelation, type CompiledEdge } from './relation.js'
 import { CompileError } from './scope.js'
-import { compileClientWrites, PATCHABLE } from './client-write.js'
-import { compileAppointmentWrites } from './appointment-write.js'
-import type { RowPlan } from './rows.js'
+import { compileWrites, type CompiledWrites } from './writes.js'
+
+// The one entry point services use: the compiled installation, its plans and their types.
+export type { Bound, DateRange, Supported, Unsupported } from './bind.js'
+export { isUnsupported } from './bind.js'
+export { NESTED_REFS, type AppointmentFilter, type AppointmentInput, type AppointmentRow, type CompiledAppointments } from './appointment.js'
+export { SEARCH_CANDIDATES } from './client.js'
+export { DEFAULT_SLOT_MINUTES, type BlockRow, type CompiledAvailability, type DatedRow, type WeeklyRow } from './availability.js'
+export type { FoundSlot, SlotBooking, SlotRow } from './slot-booking.js'
+export type { LookupRecord } from './lookup.js'
+export type { CompiledEdge } from './relation.js'
+export type { WrittenColumn } from './write.js'
+export { isTextType } from './value.js'
+export { BOOKING_REFS, PATCHABLE, type AppointmentInsert, type AppointmentWritePlans, type BookingRef, type ClientField, type ClientInsert, type ClientPatch, type ClientValues, type ClientWritePlans, type CompiledWrites, type FieldWriter, type HistoryPlan, type JoinedRefPlan, type Reschedule, type Slot, type StateMove } from './writes.js'
 
 export interface CompiledMapping {
   model: MappingModel
@@ -22,6 +33,8 @@ export interface CompiledMapping {
   throughs: (RelationModel & { kind: 'through' })[]
   clients: CompiledClients
   appointments: (shape: AppointmentShape) => CompiledAppointments
+  /** Writes, or what this mapping cannot write (`unsupported`), compiled with the reads. */
+  writes: CompiledWrites
   /** Working hours and blocks; undefined when the mapping has no `availability` block. */
   availability?: CompiledAvailability
   /** Every statement shape, for `ponte explain` and the golden tests (writes too, where the mapping has them). */
@@ -55,7 +68,9 @@ export function compileMapping (model: MappingModel, dialect: Dialect): Compiled
       ...(model.appointment.refs.professional ? [{ filters: ['professional'], minimal: false, occupancy: true } satisfies AppointmentShape] : [])
     ]
     occupancy.forEach(appointments)
+    const writes = compileWrites(model, dialect)
     return {
+      writes,
       model,
       dialect,
       lookups,
@@ -81,7 +96,7 @@ export function compileMapping (model: MappingModel, dialect: Dialect): Compiled
         ...occupancy.map((shape) => appointments(shape).statement),
         ...(availability?.statements() ?? []),
         ...bookingReads(appointments, model),
-        ...writeStatements(model, dialect)
+        ...writes.statements()
       ]
     }
   })
@@ -94,34 +109,6 @@ function bookingReads (appointments: (shape: AppointmentShape) => CompiledAppoin
     ...(['professional', 'client'] as const).filter((f) => model.appointment.refs[f])
       .map((f) => appointments({ filters: [f], minimal: false, occupancy: true, lock: true }).statement)
   ]
-}
-
-/** The write statements, where the mapping describes writes (a read-only mapping has none). */
-export function writeStatements (model: MappingModel, dialect: Dialect): Statement[] {
-  const out: Statement[] = []
-  const attempt = (fn: () => void) => {
-    try { fn() } catch (err) { if (!(err instanceof CompileError)) throw err }
-  }
-  attempt(() => {
-    const c = compileClientWrites(model, dialect)
-    const plain = [...PATCHABLE].filter((f) => c.writers[f])
-    if (plain.length > 0) out.push(c.update(plain))
-    attempt(() => { out.push(...c.rowUpdates([...PATCHABLE].filter((f) => !c.writers[f] && c.rowWriters[f]))) })
-    const rowStatements = (rows: RowPlan[]) => rows.flatMap((r) => r.keyed ? [...r.keyed.plan.key.before, r.keyed.plan.statement] : r.statement ? [r.statement] : [])
-    attempt(() => {
-      const insert = c.insert()
-      out.push(...rowStatements(c.rows?.before ?? []), ...insert.key.before, insert.statement, ...(insert.selfKey?.update ? [insert.selfKey.update] : []), ...rowStatements(c.rows?.after ?? []))
-    })
-  })
-  attempt(() => {
-    const a = compileAppointmentWrites(model, dialect)
-    attempt(() => { const insert = a.insert(); out.push(...insert.key.before, ...Object.values(a.joinedRefs).map((j) => j.lookup), insert.statement) })
-    if (a.slotBooking) out.push(...a.slotBooking.statements())
-    if (a.history) out.push(a.history.close, a.history.open)
-    for (const state of model.states.values) attempt(() => { out.push(a.stateUpdate(state)) })
-    out.push(a.reschedule)
-  })
-  return out
 }
 
 function located<T> (model: MappingModel, fn: () => T): T {

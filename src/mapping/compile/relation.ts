@@ -8,6 +8,8 @@ import { idType } from './key.js'
 import type { Row } from './entity.js'
 import { Scope, type ScopeSource } from './scope.js'
 import { Columns, valueReader, valueSql } from './value.js'
+import { bindId, matchesType } from '../../services/ids.js'
+import type { Bound } from './bind.js'
 
 export interface CompiledEdge {
   between: [EntityName, EntityName]
@@ -19,6 +21,8 @@ export interface CompiledEdge {
   readOther?: (row: Row) => string | undefined
   /** The client id a forClient row carries, to keep only rows of exactly the requested client (services/ids.ts carryingId). */
   readClient?: (row: Row) => string | undefined
+  /** forClient bound for one client; undefined when no row can carry that id. */
+  bindClient?: (clientId: string) => Bound | undefined
 }
 
 export function compileRelation (rel: RelationModel, model: MappingModel, dialect: Dialect): CompiledEdge | undefined {
@@ -57,15 +61,19 @@ export function compileRelation (rel: RelationModel, model: MappingModel, dialec
   const where = scope.where(params)
   const clientType = clientValue.type ?? idType(model.client.key)
   where.push(`${valueSql(clientValue, scope, params)} = ${params.input('client', clientType)}`)
+  const forClient: Statement = {
+    name: `${name}.forClient`,
+    sql: dialect.select({ distinct: true, columns: cols.list, from: { table: dialect.table(source.table), alias: 't' }, joins: scope.joins(params), where, orderBy: [] }),
+    params: params.params
+  }
   return {
     between: rel.between,
-    forClient: {
-      name: `${name}.forClient`,
-      sql: dialect.select({ distinct: true, columns: cols.list, from: { table: dialect.table(source.table), alias: 't' }, joins: scope.joins(params), where, orderBy: [] }),
-      params: params.params
-    },
+    forClient,
     readOther,
-    readClient
+    readClient,
+    bindClient (clientId) {
+      return matchesType(clientId, clientType) ? { statement: forClient, args: { client: bindId(clientId, clientType) } } : undefined
+    }
   }
 }
 

@@ -4,7 +4,10 @@
 // and writing the pointer; rescheduling finds another slot the same way. A slot may take
 // several appointments (its capacity) and, where blocks say so, only some services.
 import type { Dialect } from '../../sql/dialect.js'
-import { ParamList, type Statement } from '../../sql/statement.js'
+import { inputType, ParamList, type Statement } from '../../sql/statement.js'
+import { bindId, matchesType } from '../../services/ids.js'
+import type { Bound, DateRange } from './bind.js'
+import type { ColumnValues } from './write.js'
 import { readDate, readHour } from '../../normalise/datetime.js'
 import type { AppointmentModel, MappingModel, Value } from '../model.js'
 import { whereList } from '../model.js'
@@ -12,7 +15,7 @@ import type { JoinDoc, SqlTypeName } from '../schema.js'
 import { CompileError, Scope } from './scope.js'
 import { idType } from './key.js'
 import { conditionSql } from './condition.js'
-import { dateRange } from './appointment.js'
+import { dateRange, rangeArgs } from './appointment.js'
 import type { Row } from './entity.js'
 
 /** Refs a slot can decide (they are read through the slot's joins). */
@@ -58,6 +61,16 @@ export interface SlotBooking {
   readRow: (row: Row) => SlotRow | undefined
   /** The `start` input as the slot's column holds it. */
   start: (date: string, hour: string) => string
+  /**
+   * The lookup of the slot starting at `date hour`, held by the given refs (those the slot
+   * decides) and, with `service`, saying whether it accepts it. undefined: the service id
+   * is one its column cannot hold, so no block accepts it.
+   */
+  bindLookup: (date: string, hour: string, refs: Partial<Record<string, string>>, service?: string) => Bound | undefined
+  /** The slots starting within a range (accepting `service`, where blocks name services); undefined when none can. */
+  bindRows: (range: DateRange, service?: string) => Bound | undefined
+  /** The appointment column values pointing at a found slot. */
+  pointer: (slot: FoundSlot) => ColumnValues
   statements: () => Statement[]
 }
 
@@ -138,6 +151,23 @@ export function compileSlotBooking (model: MappingModel, dialect: Dialect): Slot
     services: services !== undefined,
     serviceType,
     start: (date, hour) => `${date} ${hour}:00`,
+    bindLookup (date, hour, given, service) {
+      const wanted = refs.filter((r) => given[r] !== undefined)
+      const lookup = booking.lookup(wanted, service !== undefined)
+      const args: Record<string, unknown> = { start: booking.start(date, hour) }
+      for (const r of wanted) args[r] = bindId(given[r] as string, inputType(lookup, r) ?? 'text')
+      if (service !== undefined) {
+        if (!matchesType(service, serviceType)) return undefined
+        args.service = bindId(service, serviceType)
+      }
+      return { statement: lookup, args }
+    },
+    bindRows (range, service) {
+      const filtered = services !== undefined && service !== undefined
+      if (filtered && !matchesType(service, serviceType)) return undefined
+      return { statement: booking.rows(filtered), args: { ...rangeArgs(range.from, range.to), ...(filtered ? { service: bindId(service, serviceType) } : {}) } }
+    },
+    pointer: (slot) => ({ [pointer]: slot.id }),
     lookup (wanted, service = false) {
       const key = `${wanted.filter((r) => refs.includes(r)).sort().join(',')}${service && services ? '+service' : ''}`
       let s = lookups.get(key)

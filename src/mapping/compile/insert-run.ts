@@ -1,0 +1,89 @@
+// Running a compiled insert inside the caller's transaction: key generation, the INSERT, the
+// columns holding the row's own key, and (for a multi-table record, rows.ts) the `before`
+// rows, the resource's own row, then the `after` rows, each taking the keys and columns the
+// rows before it were written with. Inputs are column values; their statement names stay here.
+import type { Querier } from '../../db/database.js'
+import type { NowParts } from '../../normalise/datetime.js'
+import { columnInputs, columnOf } from './bind.js'
+import { OWN_ROW, type RowPlan, type RowsPlan } from './rows.js'
+import type { ColumnValues, InsertPlan } from './write.js'
+
+/** Key generation and the INSERT of `columns`; returns the new id as text. */
+export async function runInsert (tx: Querier, plan: InsertPlan, columns: ColumnValues): Promise<string> {
+  return await insertRow(tx, plan, columnInputs(columns))
+}
+
+async function insertRow (tx: Querier, plan: InsertPlan, args: Record<string, unknown>): Promise<string> {
+  let id: unknown
+  for (const statement of plan.key.before) {
+    const rows = await tx.query(statement)
+    if (rows.length > 0) id = rows[0].id
+  }
+  if (plan.key.before.length > 0) {
+    if (plan.key.increment) id = Number(id ?? 0) + 1
+    if (id === undefined || id === null) throw new Error(`key generation (${plan.key.before.at(-1)?.name}) returned no value: is the key table row there?`)
+    Object.assign(args, columnInputs({ [plan.key.keyColumn]: id }))
+    // Columns holding the row's own key (a patient who is their own guarantor) bind it at once…
+    Object.assign(args, columnInputs(Object.fromEntries((plan.selfKey?.columns ?? []).map((c) => [c, id]))))
+  }
+  const rows = await tx.query(plan.statement, args)
+  if (plan.key.returning) id = rows[0]?.id
+  if (id === undefined || id === null) throw new Error(`${plan.statement.name} returned no key`)
+  // … or, for an identity key, get it right after the insert, in the same transaction.
+  if (plan.selfKey?.update) {
+    await tx.query(plan.selfKey.update, { id, ...columnInputs(Object.fromEntries(plan.selfKey.columns.map((c) => [c, id]))) })
+  }
+  return String(id).trim()
+}
+
+/** Values by row name ('' = the resource's own row) and column, as written. */
+type Known = Map<string, Record<string, unknown>>
+
+/**
+ * `own`: the resource row's column values; `fields`: the field values of the extra rows,
+ * by `alias.column`. Returns the new record's key.
+ */
+export async function runInsertWithRows (tx: Querier, rows: RowsPlan, insert: InsertPlan, own: ColumnValues,
+  fields: Record<string, unknown>, now: NowParts): Promise<string> {
+  const known: Known = new Map()
+  for (const row of rows.before) await insertExtra(tx, row, fields, known, now, undefined)
+  const values: ColumnValues = { ...own }
+  for (const l of rows.ownLinks) values[l.column] = known.get(l.from)?.[l.fromColumn] ?? null
+  const args = columnInputs(values)
+  const keyColumn = insert.key.keyColumn
+  let id: unknown
+  if (insert.key.before.length === 0 && insert.key.returning === undefined) {
+    // The key is shared with a `before` row: it is already among the inputs.
+    await tx.query(insert.statement, args)
+    id = values[keyColumn]
+  } else {
+    id = await insertRow(tx, insert, args)
+  }
+  if (id === undefined || id === null) throw new Error(`${insert.statement.name}: no key for the new row`)
+  known.set(OWN_ROW, { ...columnsIn(args), [keyColumn]: asKey(id) })
+  for (const row of rows.after) await insertExtra(tx, row, fields, known, now, asKey(id))
+  return String(id).trim()
+}
+
+async function insertExtra (tx: Querier, row: RowPlan, fields: Record<string, unknown>, known: Known, now: NowParts, key: unknown): Promise<void> {
+  const values: ColumnValues = {}
+  const prefix = `${row.name}.`
+  for (const [column, value] of Object.entries(fields)) if (column.startsWith(prefix)) values[column.slice(prefix.length)] = value
+  for (const l of row.links) values[l.column] = known.get(l.from)?.[l.fromColumn] ?? null
+  for (const w of row.set) values[w.column] = w.value(now, { key })
+  const args = columnInputs(values)
+  const written = columnsIn(args)
+  if (row.keyed) written[row.keyed.column] = asKey(await insertRow(tx, row.keyed.plan, args))
+  else if (row.statement) await tx.query(row.statement, args)
+  known.set(row.name, written)
+}
+
+// The column values an insert bound, read back (a key the generator added among them).
+function columnsIn (args: Record<string, unknown>): ColumnValues {
+  return Object.fromEntries(Object.entries(args).flatMap(([k, v]) => { const c = columnOf(k); return c === undefined ? [] : [[c, v]] }))
+}
+
+// Generated keys come back as text (insertRow); integer ones bind as numbers again.
+function asKey (id: unknown): unknown {
+  return typeof id === 'string' && /^-?\d{1,15}$/.test(id) ? Number(id) : id
+}

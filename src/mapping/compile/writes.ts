@@ -1,0 +1,264 @@
+// The write side of the compiled installation, built once at start-up with the reads. What a
+// mapping cannot write comes back as a value (`{ unsupported: { path, reason } }`) in the
+// place a plan would be, so the server, `check` and `explain` read one object and nobody
+// catches compile errors at request time. Plans take domain values and bind their own inputs.
+import type { Querier } from '../../db/database.js'
+import type { Dialect } from '../../sql/dialect.js'
+import { inputType, type Statement } from '../../sql/statement.js'
+import type { SqlTypeName } from '../schema.js'
+import type { NowParts } from '../../normalise/datetime.js'
+import type { MappingModel } from '../model.js'
+import { CompileError } from './scope.js'
+import { keyArgs } from './key.js'
+import { columnInputs, isUnsupported, type Bound, type Supported } from './bind.js'
+import { compileClientWrites, PATCHABLE, type ClientField, type CompiledClientWrites } from './client-write.js'
+import { compileAppointmentWrites, type BookingRef, type CompiledAppointmentWrites, type JoinedRef, type Slot } from './appointment-write.js'
+import { compileSlotBooking, type SlotBooking } from './slot-booking.js'
+import type { ColumnValues, FieldWriter, InsertPlan } from './write.js'
+import type { RowsPlan } from './rows.js'
+import { runInsert, runInsertWithRows } from './insert-run.js'
+import { bindId } from '../../services/ids.js'
+
+export type { BookingRef, ClientField, FieldWriter, Slot }
+export { BOOKING_REFS } from './appointment-write.js'
+export { PATCHABLE }
+
+/** Field values as the clinic's columns hold them, by interface field. */
+export type ClientValues = Partial<Record<ClientField, string>>
+
+export interface ClientInsert {
+  plan: InsertPlan
+  /** The rows written before and after the client's own (rows.ts). */
+  rows?: RowsPlan
+  /** Every statement, in the order a registration runs them (for `explain`). */
+  statements: Statement[]
+  /** Writes a new client inside the caller's transaction; returns its id. */
+  run: (tx: Querier, values: ClientValues, now: NowParts) => Promise<string>
+}
+
+export interface ClientPatch {
+  statements: Statement[]
+  /** The UPDATEs of one client; undefined when no row can have that id. */
+  bind: (id: string, values: ClientValues) => Bound[] | undefined
+}
+
+export interface ClientWritePlans {
+  /** Fields in the client's own table: written on insert and PATCH. */
+  writers: Partial<Record<ClientField, FieldWriter>>
+  /** Fields in rows written with the client's (columns `alias.column`). */
+  rowWriters: Partial<Record<ClientField, FieldWriter>>
+  insert: Supported<ClientInsert>
+  /** The correction of exactly these fields (each has a writer or a row writer). */
+  patch: (fields: ClientField[]) => Supported<ClientPatch>
+}
+
+/** A ref kept in a joined table: its local column, found by looking the id up. */
+export interface JoinedRefPlan {
+  column: JoinedRef['column']
+  lookup: Statement
+  /** The type the looked-up value binds with. */
+  type?: SqlTypeName
+  bind: (id: string) => Bound
+}
+
+export interface AppointmentInsert {
+  plan: InsertPlan
+  run: (tx: Querier, columns: ColumnValues) => Promise<string>
+}
+
+export interface StateMove {
+  statement: Statement
+  /** undefined when no row can have that id. */
+  bind: (id: string, now: NowParts) => Bound | undefined
+}
+
+export interface Reschedule {
+  statement: Statement
+  /** `pointer`: the found slot's column values, where booking is slot-based. */
+  bind: (id: string, now: NowParts, slot: Slot, pointer?: ColumnValues) => Bound | undefined
+}
+
+export interface HistoryPlan {
+  close: Statement
+  open: Statement
+  /** Close the current rows (when `closing`) and open one for `state`. */
+  bind: (id: string, state: string, now: NowParts, closing: boolean) => Bound[] | undefined
+}
+
+export interface AppointmentWritePlans {
+  refs: Partial<Record<BookingRef, FieldWriter>>
+  joinedRefs: Partial<Record<BookingRef, JoinedRefPlan>>
+  /** A new row's column values: constants at `now`, the slot, and the refs the request gives (ids as strings). */
+  columns: (now: NowParts, slot: Slot, refs: Partial<Record<BookingRef, string>>) => ColumnValues
+  insert: Supported<AppointmentInsert>
+  /** One per state of the vocabulary. */
+  stateMoves: Record<string, Supported<StateMove>>
+  reschedule: Reschedule
+  slotBooking?: SlotBooking
+  history?: HistoryPlan
+}
+
+export interface CompiledWrites {
+  client: Supported<ClientWritePlans>
+  appointment: Supported<AppointmentWritePlans>
+  /**
+   * Slot-based booking on its own, for /availability: which slots exist does not depend on
+   * the rest of the appointment's writes being expressible.
+   */
+  slots: Supported<SlotBooking | undefined>
+  /** Every write statement the mapping has, for `explain`, `check` and the golden tests. */
+  statements: () => Statement[]
+}
+
+/** "The mapping cannot express this" as a value, at the place it says so. */
+function supported<T> (fn: () => T): Supported<T> {
+  try {
+    return fn()
+  } catch (err) {
+    if (err instanceof CompileError) return { unsupported: { path: err.path, reason: err.message } }
+    throw err
+  }
+}
+
+export function compileWrites (model: MappingModel, dialect: Dialect): CompiledWrites {
+  const client = supported(() => clientPlans(model, compileClientWrites(model, dialect)))
+  const appointment = supported(() => appointmentPlans(model, compileAppointmentWrites(model, dialect)))
+  const slots = isUnsupported(appointment) ? supported(() => compileSlotBooking(model, dialect)) : appointment.slotBooking
+  return { client, appointment, slots, statements: () => writeStatements(client, appointment, model) }
+}
+
+function clientPlans (model: MappingModel, c: CompiledClientWrites): ClientWritePlans {
+  const { writers, rowWriters, rows } = c
+  const rowStatements = (list: RowsPlan['before']) => list.flatMap((r) => r.keyed ? [...r.keyed.plan.key.before, r.keyed.plan.statement] : r.statement ? [r.statement] : [])
+  const insert = supported((): ClientInsert => {
+    const plan = c.insert()
+    return {
+      plan,
+      rows,
+      statements: [...rowStatements(rows?.before ?? []), ...plan.key.before, plan.statement, ...(plan.selfKey?.update ? [plan.selfKey.update] : []), ...rowStatements(rows?.after ?? [])],
+      async run (tx, values, now) {
+        const own: ColumnValues = { ...c.constants(now) }
+        for (const [field, writer] of Object.entries(writers)) if (writer) Object.assign(own, writer.encode(values[field as ClientField]))
+        // Fields kept in the rows written with the client's (a name row, a phone attribute).
+        const fields: Record<string, unknown> = {}
+        for (const [field, writer] of Object.entries(rowWriters)) Object.assign(fields, writer?.encode(values[field as ClientField]))
+        return rows ? await runInsertWithRows(tx, rows, plan, own, fields, now) : await runInsert(tx, plan, own)
+      }
+    }
+  })
+  const patches = new Map<string, Supported<ClientPatch>>()
+  const patch = (fields: ClientField[]): Supported<ClientPatch> => {
+    const cacheKey = [...fields].sort().join(',')
+    let p = patches.get(cacheKey)
+    if (!p) {
+      p = supported((): ClientPatch => {
+        const own = fields.filter((f) => writers[f])
+        const inRows = fields.filter((f) => !writers[f] && rowWriters[f])
+        const statements = [...own.length > 0 ? [c.update(own)] : [], ...inRows.length > 0 ? c.rowUpdates(inRows) : []]
+        return {
+          statements,
+          bind (id, values) {
+            const key = keyArgs(model.client.key, id)
+            if (!key) return undefined
+            const columns: ColumnValues = {}
+            for (const f of [...own, ...inRows]) Object.assign(columns, (writers[f] ?? rowWriters[f])?.encode(values[f]))
+            const args = { ...key, ...columnInputs(columns) }
+            return statements.map((statement) => ({ statement, args }))
+          }
+        }
+      })
+      patches.set(cacheKey, p)
+    }
+    return p
+  }
+  return { writers, rowWriters, insert, patch }
+}
+
+function appointmentPlans (model: MappingModel, a: CompiledAppointmentWrites): AppointmentWritePlans {
+  const key = (id: string) => keyArgs(model.appointment.key, id)
+  const joinedRefs: Partial<Record<BookingRef, JoinedRefPlan>> = {}
+  for (const [name, j] of Object.entries(a.joinedRefs) as [BookingRef, JoinedRef][]) {
+    joinedRefs[name] = { column: j.column, lookup: j.lookup, type: inputType(j.lookup, 'value'), bind: (id) => ({ statement: j.lookup, args: { value: id } }) }
+  }
+  const columns = (now: NowParts, slot: Slot, given: Partial<Record<BookingRef, string>>): ColumnValues => {
+    const columns: ColumnValues = { ...a.constants(now, slot), ...a.slot(slot) }
+    for (const [name, writer] of Object.entries(a.refs) as [BookingRef, FieldWriter][]) {
+      const id = given[name]
+      // A ref the request leaves out keeps the mapping's `write.set` value for its column, if any (a default appointment type).
+      if (id === undefined && writer.columns.every((c) => columns[c.column] !== undefined && columns[c.column] !== null)) continue
+      Object.assign(columns, writer.encode(id === undefined ? undefined : bindId(id, writer.columns[0].type)))
+    }
+    return columns
+  }
+  const insert = supported((): AppointmentInsert => {
+    const plan = a.insert()
+    return {
+      plan,
+      run: async (tx, columns) => await runInsert(tx, plan, columns)
+    }
+  })
+  const stateMoves: Record<string, Supported<StateMove>> = {}
+  for (const state of model.states.values) {
+    stateMoves[state] = supported((): StateMove => {
+      const statement = a.stateUpdate(state)
+      return {
+        statement,
+        bind (id, now) {
+          const k = key(id)
+          return k && { statement, args: { ...k, ...columnInputs(a.state(state, now)) } }
+        }
+      }
+    })
+  }
+  const history = a.history
+  return {
+    refs: a.refs,
+    joinedRefs,
+    columns,
+    insert,
+    stateMoves,
+    slotBooking: a.slotBooking,
+    reschedule: {
+      statement: a.reschedule,
+      bind (id, now, slot, pointer = {}) {
+        const k = key(id)
+        return k && { statement: a.reschedule, args: { ...k, ...columnInputs({ ...pointer, ...a.rescheduleValues(now, slot), ...a.slot(slot) }) } }
+      }
+    },
+    history: history && {
+      close: history.close,
+      open: history.open,
+      bind (id, state, now, closing) {
+        const k = key(id)
+        if (!k) return undefined
+        const values = history.values(Object.values(k)[0], state, now)
+        return [...closing ? [{ statement: history.close, args: values.close }] : [], { statement: history.open, args: values.open }]
+      }
+    }
+  }
+}
+
+// In the order `explain` has always listed them: client corrections, registration, then
+// booking, slots, history, state moves and rescheduling.
+function writeStatements (client: Supported<ClientWritePlans>, appointment: Supported<AppointmentWritePlans>, model: MappingModel): Statement[] {
+  const out: Statement[] = []
+  const add = (p: Supported<{ statements: Statement[] }>) => { if (!isUnsupported(p)) out.push(...p.statements) }
+  if (!isUnsupported(client)) {
+    const plain = PATCHABLE.filter((f) => client.writers[f])
+    if (plain.length > 0) add(client.patch(plain))
+    add(client.patch(PATCHABLE.filter((f) => !client.writers[f] && client.rowWriters[f])))
+    add(client.insert)
+  }
+  if (!isUnsupported(appointment)) {
+    const { insert } = appointment
+    if (!isUnsupported(insert)) out.push(...insert.plan.key.before, ...Object.values(appointment.joinedRefs).map((j) => j.lookup), insert.plan.statement)
+    if (appointment.slotBooking) out.push(...appointment.slotBooking.statements())
+    if (appointment.history) out.push(appointment.history.close, appointment.history.open)
+    for (const state of model.states.values) {
+      const move = appointment.stateMoves[state]
+      if (!isUnsupported(move)) out.push(move.statement)
+    }
+    out.push(appointment.reschedule.statement)
+  }
+  return out
+}
