@@ -7,7 +7,7 @@
 import type { ConditionDoc, JoinDoc, ValueDoc, WriteValue } from '../mapping/schema.js'
 import type { Static } from 'typebox'
 import type { ClientModel, MappingModel, TableModel, Value } from '../mapping/model.js'
-import { asValue, leaves, whereList } from '../mapping/model.js'
+import { asValue, leaves, partsOf, whereList } from '../mapping/model.js'
 import { dateTimeFamily, type LiveCatalog, type LiveColumn, type LiveTable } from '../db/columns.js'
 import { Findings } from './findings.js'
 
@@ -70,24 +70,18 @@ export function checkStructure (model: MappingModel, catalog: LiveCatalog, out: 
       const live = column(place, v.column, at('column'))
       if (live) converterFit(v, live, out)
     }
-    for (const c of v.coalesce ?? []) column(place, c, `${v.path}/coalesce`)
     if (v.template !== undefined) {
       for (const m of v.template.matchAll(/\{([^{}]+)\}/g)) column(place, m[1].trim(), `${v.path}/template`)
     }
     v.rules?.forEach((r, i) => {
-      const rule = r as typeof r & { template?: string, coalesce?: string[] }
-      if (rule.column !== undefined) column(place, rule.column, `${v.path}/rules/${i}/column`)
-      for (const c of rule.coalesce ?? []) column(place, c, `${v.path}/rules/${i}/coalesce`)
-      for (const m of (rule.template ?? '').matchAll(/\{([^{}]+)\}/g)) column(place, m[1].trim(), `${v.path}/rules/${i}/template`)
-      if (rule.when) condition(place, rule.when, `${v.path}/rules/${i}/when`)
+      if (r.column !== undefined) column(place, r.column, `${v.path}/rules/${i}/column`)
+      if (r.when) condition(place, r.when, `${v.path}/rules/${i}/when`)
     })
-    // Sources the language grew for normalised schemas: minutes between two columns, values
-    // collected from a child table's rows.
-    const more = v as Value & { minutes?: { from: string, to: string }, collect?: { table: string, on: Record<string, string>, column: string, where?: ConditionDoc | ConditionDoc[], by?: string[] } }
-    if (more.minutes) {
-      column(place, more.minutes.from, `${v.path}/minutes/from`)
-      column(place, more.minutes.to, `${v.path}/minutes/to`)
-    }
+    // Values made of values (coalesce items, composed rule outcomes, the ends of `minutes`):
+    // each checked as a value of its own, at its own path.
+    for (const part of partsOf(v)) value(place, part)
+    // Values collected from a child table's rows.
+    const more = v as Value & { collect?: { table: string, on: Record<string, string>, column: string, where?: ConditionDoc | ConditionDoc[], by?: string[] } }
     const collect = more.collect
     if (collect && table(collect.table, `${v.path}/collect/table`)) {
       const child: Place = { table: collect.table, joins: {}, path: `${v.path}/collect` }

@@ -11,6 +11,17 @@ export function mappingJsonSchema (): Record<string, unknown> {
     if (Array.isArray(node)) return node.map((n) => walk(n, false))
     if (node === null || typeof node !== 'object') return node
     const obj = node as Record<string, unknown>
+    // A recursive definition (TypeBox Cyclic: `{ $defs, $ref: 'Value' }`, inner `{ $ref: 'Value' }`)
+    // is written once under $defs like the titled ones, its references made JSON pointers.
+    if (typeof obj.$ref === 'string' && !obj.$ref.startsWith('#')) {
+      for (const [name, def] of Object.entries((obj.$defs ?? {}) as Record<string, unknown>)) {
+        if (!(name in defs)) {
+          defs[name] = {}
+          defs[name] = walk(def, true)
+        }
+      }
+      return { $ref: `#/$defs/${obj.$ref}` }
+    }
     const title = typeof obj.title === 'string' ? obj.title : undefined
     if (!top && title && SHARED.has(title)) {
       if (!(title in defs)) {
@@ -21,7 +32,7 @@ export function mappingJsonSchema (): Record<string, unknown> {
     }
     const out: Record<string, unknown> = {}
     for (const [k, v] of Object.entries(obj)) {
-      if (k === '~kind' || k === '~optional' || typeof k === 'symbol') continue
+      if (k === '~kind' || k === '~optional' || typeof k === 'symbol' || (k === '$id' && v !== (Mapping as { $id?: string }).$id)) continue
       out[k] = walk(v, false)
     }
     return out

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs'
 import { LineCounter, parseDocument, isNode, type Document } from 'yaml'
 import { Compile } from 'typebox/compile'
-import { Mapping, type MappingDoc } from './schema.js'
+import { Mapping, VALUE_DEFS, type MappingDoc } from './schema.js'
 import { MappingError, type MappingIssue } from './errors.js'
 
 const validator = Compile(Mapping)
@@ -113,7 +113,12 @@ function enumAt (schemaPath: string | undefined): string[] | undefined {
   const m = /^#(.*)\/anyOf\/\d+$/.exec(schemaPath ?? '')
   if (!m) return undefined
   let node: unknown = Mapping
-  for (const k of m[1].split('/').slice(1)) node = (node as Record<string, unknown> | undefined)?.[unescapePointer(k)]
+  for (const k of m[1].split('/').slice(1)) {
+    // A nested value's schema is a reference to the one definition (schema.ts VALUE_DEFS).
+    const ref = (node as { $ref?: unknown } | undefined)?.$ref
+    if (typeof ref === 'string' && ref in VALUE_DEFS) node = VALUE_DEFS[ref as keyof typeof VALUE_DEFS]
+    node = (node as Record<string, unknown> | undefined)?.[unescapePointer(k)]
+  }
   const branches = (node as { anyOf?: { const?: unknown }[] } | undefined)?.anyOf
   if (!branches?.every((b) => b.const !== undefined)) return undefined
   return branches.map((b) => String(b.const))

@@ -2,7 +2,7 @@
 // checked (joins, vocabulary, relations), so the compiler can trust what it reads.
 import type {
   MappingDoc, ValueDoc, ValueObjectDoc, WhereDoc, ConditionDoc, ConditionLeafDoc,
-  JoinDoc, SqlTypeName, RefNameT, RelationDoc, LiteralValue
+  JoinDoc, SqlTypeName, RefNameT, RelationDoc, LiteralValue, RuleDoc
 } from './schema.js'
 import { MappingError, type MappingIssue } from './errors.js'
 import type { SourceDoc } from './load.js'
@@ -91,8 +91,8 @@ export function buildModel (source: SourceDoc): MappingModel {
   const fail = (path: string, message: string) => issues.push({ path, message })
 
   const value = (v: ValueDoc, path: string): Value => {
-    const { value: out, problem } = asValue(v, path)
-    if (problem) fail(path, problem)
+    const { value: out, problem, at } = asValue(v, path)
+    if (problem) fail(at ?? path, problem)
     return out
   }
 
@@ -181,15 +181,60 @@ export function buildModel (source: SourceDoc): MappingModel {
   }
 }
 
-/** A column name or value object as a Value, and what is wrong with its sources, if anything. */
-export function asValue (v: ValueDoc, path: string): { value: Value, problem?: string } {
-  const obj: ValueObjectDoc = typeof v === 'string' ? { column: v } : v
-  const present = SOURCES.filter((s) => obj[s] !== undefined)
+/** How deep values may nest (a coalesce of templates is 2): deeper is a mistake, not a need. */
+export const MAX_VALUE_DEPTH = 8
+
+/**
+ * A column name or value object as a Value, and what is wrong with its sources or those of
+ * the values it is made of, if anything (`at`: the path of the value that is wrong).
+ */
+export function asValue (v: ValueDoc, path: string, depth = 1): { value: Value, problem?: string, at?: string } {
+  const value = valueAt(v, path)
+  const present = SOURCES.filter((s) => value[s] !== undefined)
   const problem = present.length === 1 ? undefined
     : present.length === 0 ? `needs one of ${SOURCES.join(', ')}` : `has ${present.join(' and ')}: give exactly one source`
-  const rule = (obj.rules ?? []).findIndex((r) => [r.value, r.column, r.template, r.coalesce].filter((x) => x !== undefined).length > 1)
-  const ruleProblem = rule < 0 ? undefined : `rule ${rule} has more than one outcome: give one of value, column, template, coalesce`
-  return { value: { ...obj, path }, problem: problem ?? ruleProblem }
+  if (problem) return { value, problem, at: path }
+  const rule = (value.rules ?? []).findIndex((r) => RULE_OUTCOMES.filter((o) => r[o] !== undefined).length > 1)
+  if (rule >= 0) return { value, problem: `rule ${rule} has more than one outcome: give one of ${RULE_OUTCOMES.join(', ')}`, at: `${path}/rules/${rule}` }
+  const parts = partsOf(value)
+  if (parts.length > 0 && depth >= MAX_VALUE_DEPTH) {
+    return { value, problem: `values nest more than ${MAX_VALUE_DEPTH} deep here: name the inner value once (a join, a simpler rule)`, at: parts[0].path }
+  }
+  for (const part of parts) {
+    const inner = asValue(part, part.path, depth + 1)
+    if (inner.problem) return { value, problem: inner.problem, at: inner.at }
+  }
+  return { value }
+}
+
+const RULE_OUTCOMES = ['value', 'column', 'template', 'coalesce', 'then'] as const
+
+/** A value as written in the mapping (a column name or an object), with its path. */
+export function valueAt (v: ValueDoc, path: string): Value {
+  return typeof v === 'string' ? { column: v, path } : { ...v, path }
+}
+
+/**
+ * The values a value is made of, with their own paths: coalesce items, composed rule
+ * outcomes, the ends of `minutes`. Plain columns come back as `{ column }` values.
+ */
+export function partsOf (v: Value): Value[] {
+  const out: Value[] = []
+  v.coalesce?.forEach((c, i) => out.push(valueAt(c, `${v.path}/coalesce/${i}`)))
+  v.rules?.forEach((r, i) => {
+    const outcome = ruleOutcome(r, `${v.path}/rules/${i}`)
+    if (outcome) out.push(outcome)
+  })
+  if (v.minutes) out.push(valueAt(v.minutes.from, `${v.path}/minutes/from`), valueAt(v.minutes.to, `${v.path}/minutes/to`))
+  return out
+}
+
+/** A rule's outcome when it is composed (template, coalesce, `then`), as a value of its own. */
+export function ruleOutcome (r: RuleDoc, path: string): Value | undefined {
+  if (r.then !== undefined) return valueAt(r.then, `${path}/then`)
+  if (r.template !== undefined) return { template: r.template, path: `${path}/template` }
+  if (r.coalesce !== undefined) return { coalesce: r.coalesce, path: `${path}/coalesce` }
+  return undefined
 }
 
 export function whereList (where: WhereDoc | undefined): ConditionDoc[] {
@@ -230,9 +275,14 @@ function stateSettings (doc: MappingDoc, fail: Fail): MappingModel['states'] {
 function checkStateValues (state: Value, values: string[], fail: Fail): void {
   const produced: { v: unknown, path: string }[] = []
   if (state.map) Object.entries(state.map).forEach(([k, v]) => produced.push({ v, path: `${state.path}/map/${k}` }))
-  else if (state.rules) state.rules.forEach((r, i) => { if (r.value !== undefined) produced.push({ v: r.value, path: `${state.path}/rules/${i}/value` }) })
+  else if (state.rules) {
+    state.rules.forEach((r, i) => {
+      if (r.value !== undefined) produced.push({ v: r.value, path: `${state.path}/rules/${i}/value` })
+      if (typeof r.then === 'object' && r.then.value !== undefined) produced.push({ v: r.then.value, path: `${state.path}/rules/${i}/then/value` })
+    })
+  }
   else if (state.value !== undefined) produced.push({ v: state.value, path: `${state.path}/value` })
-  if (state.rules?.some((r) => r.column !== undefined) && !state.map) fail(state.path, 'a state rule that returns a column needs a `map` to the state names')
+  if (state.rules?.some((r) => r.column !== undefined || (r.then !== undefined && (typeof r.then !== 'object' || r.then.value === undefined))) && !state.map) fail(state.path, 'a state rule that returns a column needs a `map` to the state names')
   for (const p of produced) {
     if (typeof p.v !== 'string' || !values.includes(p.v)) fail(p.path, `\`${String(p.v)}\` is not one of the states (${values.join(', ')})`)
   }

@@ -64,13 +64,19 @@ export const Join = Type.Object({
   }))
 }, { additionalProperties: false, title: 'Join' })
 
+// Values compose: wherever a value is allowed (a coalesce item, a rule's outcome, the ends of
+// `minutes`) any value is, by reference to the one definition below. The model bounds how
+// deep they nest (model.ts MAX_VALUE_DEPTH).
+const NestedValue = Type.Ref('Value')
+
 export const Rule = Type.Object({
   when: Type.Optional(Condition),
   value: Type.Optional(Literal),
   column: Type.Optional(ColumnName),
   template: Type.Optional(Type.String({ description: 'The outcome as text from columns, as a value\'s `template`.' })),
-  coalesce: Type.Optional(Type.Array(ColumnName, { minItems: 1, description: 'The outcome: first non-blank of these columns.' }))
-}, { additionalProperties: false, description: 'First rule whose `when` holds wins; a rule without `when` always holds. Its outcome is one of value, column, template, coalesce.' })
+  coalesce: Type.Optional(Type.Array(NestedValue, { minItems: 1, description: 'The outcome: the first non-blank of these columns or values.' })),
+  then: Type.Optional(NestedValue)
+}, { additionalProperties: false, description: 'First rule whose `when` holds wins; a rule without `when` always holds. Its outcome is one of value, column, template, coalesce, or `then`: any value (a template, a coalesce, more rules…).' })
 
 export const DialectName = Type.Union([
   Type.Literal('mssql'), Type.Literal('sqlite'), Type.Literal('mysql'), Type.Literal('postgres')
@@ -83,7 +89,10 @@ export const ValueFormat = Type.Union([
 
 export const ValueObject = Type.Object({
   column: Type.Optional(ColumnName),
-  coalesce: Type.Optional(Type.Array(ColumnName, { minItems: 1, description: 'First non-blank of these columns.' })),
+  coalesce: Type.Optional(Type.Array(NestedValue, {
+    minItems: 1,
+    description: 'First non-blank of these columns or values (`[{ template: \'{name.given_name} {name.family_name}\' }, provider_name]`). Writes go to the last item when it is a column of the table.'
+  })),
   template: Type.Optional(Type.String({ description: 'Text from columns: `{RUA}, {NUMERO} - {BAIRRO}`. Separators next to a blank part are dropped.' })),
   rules: Type.Optional(Type.Array(Rule, { minItems: 1 })),
   sql: Type.Optional(Type.Record(Type.String(), Type.String(), {
@@ -91,9 +100,9 @@ export const ValueObject = Type.Object({
   })),
   value: Type.Optional(Literal),
   minutes: Type.Optional(Type.Object({
-    from: ColumnName,
-    to: ColumnName
-  }, { additionalProperties: false, description: 'Minutes between two date-time columns (a slot\'s length from its start and end).' })),
+    from: NestedValue,
+    to: NestedValue
+  }, { additionalProperties: false, description: 'Minutes between two date-times, each a column or any value (a slot\'s length from its start and end).' })),
   collect: Type.Optional(Type.Object({
     table: TableName,
     on: Type.Record(Type.String(), Type.String(), { description: 'Columns of the resource (`COL` or `alias.COL`) → columns of `table`, compared for equality.' }),
@@ -118,10 +127,15 @@ export const ValueObject = Type.Object({
   }))
 }, { additionalProperties: false })
 
-export const Value = Type.Union([ColumnName, ValueObject], {
+const ValueUnion = Type.Union([ColumnName, ValueObject], {
   title: 'Value',
-  description: 'A column name, or an object with exactly one of column, coalesce, template, rules, sql, value, minutes, collect.'
+  description: 'A column name, or an object with exactly one of column, coalesce, template, rules, sql, value, minutes, collect; coalesce items, rule outcomes and the ends of `minutes` are values themselves.'
 })
+
+/** The definitions a nested value's `$ref` names (for whoever walks the schema by path). */
+export const VALUE_DEFS = { Value: ValueUnion }
+
+export const Value = Type.Cyclic(VALUE_DEFS, 'Value')
 
 const KeyPart = Type.Union([ColumnName, Type.Object({
   column: ColumnName,
@@ -395,7 +409,8 @@ export const Mapping = Type.Object({
 
 export type MappingDoc = Static<typeof Mapping>
 export type ValueDoc = Static<typeof Value>
-export type ValueObjectDoc = Static<typeof ValueObject>
+export type ValueObjectDoc = Exclude<ValueDoc, string>
+export type RuleDoc = NonNullable<ValueObjectDoc['rules']>[number]
 export type ConditionDoc = Static<typeof Condition>
 export type ConditionLeafDoc = Static<typeof ConditionLeaf>
 export type WhereDoc = Static<typeof Where>

@@ -164,7 +164,8 @@ resources:
     key: appointment_id
     where: { column: voided, eq: 0 }
     joins:
-      slot: { table: appointmentscheduling_time_slot, on: { time_slot_id: time_slot_id } }
+      # A voided slot is gone (availability skips it too): booking never finds it.
+      slot: { table: appointmentscheduling_time_slot, on: { time_slot_id: time_slot_id }, where: { column: voided, eq: 0 } }
       block: { table: appointmentscheduling_appointment_block, from: slot, on: { appointment_block_id: appointment_block_id } }
     start: { datetime: { column: slot.start_date, format: datetime } }
     end: { datetime: { column: slot.end_date, format: datetime } }
@@ -257,10 +258,9 @@ resources:
         first: { key: person_name_id, by: [{ column: preferred, desc: true }] }
     fields:
       name:                                  # the person's name, else the legacy name column
-        rules:
-          - when: { column: pname.given_name, blank: false }
-            template: '{pname.given_name} {pname.family_name}'
-          - column: name
+        coalesce:
+          - { template: '{pname.given_name} {pname.family_name}' }
+          - name
     enabled: { column: retired, invert: true }
   location:
     table: location

@@ -32,7 +32,7 @@ t.test('Luhn mod N', async (t) => {
 })
 
 t.test('a rule with two outcomes is refused', async (t) => {
-  const bad = NORMALISED_MAPPING.replace("          - column: name\n", "          - { column: name, value: 'x' }\n")
+  const bad = NORMALISED_MAPPING.replace("          - { column: grand.address1 }\n", "          - { column: grand.address1, value: 'x' }\n")
   t.not(bad, NORMALISED_MAPPING)
   t.throws(() => model(bad), MappingError)
 })

@@ -62,7 +62,7 @@ t.test('professionals are named from their person', async (t) => {
 
 t.test('a professional without a person keeps the legacy name; a location inherits its address', async (t) => {
   const { get } = await normalisedInstallation(t)
-  t.equal((await get('/professionals/3')).body.name, 'Lic. Retirada', 'rules whose outcome is a template, else a column')
+  t.equal((await get('/professionals/3')).body.name, 'Lic. Retirada', 'a coalesce of a template (blank without a person) and a column')
   const room = (await get('/locations/3')).body
   t.same([room.name, room.address, room.city, room.state], ['Consultorio 1', 'Calle Rosendo Gutiérrez 500', 'La Paz', 'La Paz'], 'the parent\'s whole address')
   t.equal((await get('/locations/2')).body.address, 'Calle Rosendo Gutiérrez 500', 'its own address')

@@ -5,7 +5,7 @@
 import type { ParamList } from '../../sql/statement.js'
 import { LIST_SEPARATOR } from '../../sql/dialect.js'
 import { dayNumber, minutesOf as minutesOfHour, readDate, readHour } from '../../normalise/datetime.js'
-import { whereList } from '../model.js'
+import { partsOf, ruleOutcome, valueAt, whereList } from '../model.js'
 import type { LiteralValue, SqlTypeName } from '../schema.js'
 import type { Value } from '../model.js'
 import { bindLiteral, conditionSql, conditionTest } from './condition.js'
@@ -35,31 +35,40 @@ export const isTextType = (t: SqlTypeName): boolean => TEXT_TYPES.has(t)
 
 // ---- SQL ----
 
-export function valueSql (v: Value, scope: Scope, params: ParamList): string {
+/**
+ * `single`: the value stands for one value (a coalesce item, a rule's outcome), so a `collect`
+ * is its first value, as the reader has it; alone (phones) it is the whole list.
+ */
+export function valueSql (v: Value, scope: Scope, params: ParamList, single = false): string {
   const d = scope.dialect
   let expr: string
   if (v.column !== undefined) expr = scope.ref(v.column, v.path)
-  else if (v.coalesce) expr = `COALESCE(${v.coalesce.map((c) => `NULLIF(${d.trim(scope.ref(c, v.path))}, '')`).join(', ')})`
-  else if (v.template !== undefined) expr = d.concat(templateParts(v.template, v.path).flatMap((p) => p.column !== undefined ? [scope.ref(p.column, v.path)] : [params.constant(p.text, 'text')]))
+  else if (v.coalesce) expr = coalesceSql(v, scope, params)
+  else if (v.template !== undefined) expr = templateSql(v, scope, params)
   else if (v.rules) {
     // Rules after the first unconditional one never apply (and bind nothing).
     const cut = v.rules.findIndex((r) => !r.when)
     const rules = cut < 0 ? v.rules : v.rules.slice(0, cut + 1)
     // SQL Server types a CASE by its branches: text and numbers mixed would make it convert
-    // every text branch to a number and fail, so a CASE with any text literal is all text.
-    const textual = rules.some((r) => typeof r.value === 'string' || r.template !== undefined || r.coalesce !== undefined)
+    // every text branch to a number and fail, so a CASE with any text outcome is all text,
+    // each branch cast alike (MySQL refuses a CASE of columns with different collations).
+    const outcomes = rules.map((r, i) => ruleOutcome(r, `${v.path}/rules/${i}`))
+    const textual = rules.some((r, i) => typeof r.value === 'string' || (outcomes[i] !== undefined && yieldsText(outcomes[i] as Value)))
     const branches = rules.map((r, i) => {
-      const outcome = ruleOutcome(r, v.path, i)
-      const then = outcome ? valueSql(outcome, scope, params) : r.column !== undefined
-        ? (textual ? d.asText(scope.ref(r.column, `${v.path}/rules/${i}/column`)) : scope.ref(r.column, `${v.path}/rules/${i}/column`))
-        : r.value !== undefined ? bindLiteral(textual ? String(r.value) : r.value, params) : 'NULL'
+      const outcome = outcomes[i]
+      const then = outcome ? (textual ? d.asText(valueSql(outcome, scope, params, true)) : valueSql(outcome, scope, params, true))
+        : r.column !== undefined
+          ? (textual ? d.asText(scope.ref(r.column, `${v.path}/rules/${i}/column`)) : scope.ref(r.column, `${v.path}/rules/${i}/column`))
+          : r.value !== undefined ? bindLiteral(textual ? String(r.value) : r.value, params) : 'NULL'
       return r.when ? `WHEN ${conditionSql(r.when, scope, params, `${v.path}/rules/${i}/when`)} THEN ${then}` : `ELSE ${then}`
     })
     expr = branches[0].startsWith('ELSE') ? branches[0].slice(5) : `CASE ${branches.join(' ')} END`
   } else if (v.sql) expr = sqlEscape(v, scope)
-  else if (v.collect) expr = collectSql(v, scope, params)
-  else if (v.minutes) expr = d.minutesBetween(scope.ref(v.minutes.from, `${v.path}/minutes/from`), scope.ref(v.minutes.to, `${v.path}/minutes/to`))
-  else expr = bindLiteral(v.value as LiteralValue, params)
+  else if (v.collect) expr = single ? collectFirstSql(v, scope, params) : collectSql(v, scope, params)
+  else if (v.minutes) {
+    const [from, to] = partsOf(v)
+    expr = d.minutesBetween(valueSql(from, scope, params, true), valueSql(to, scope, params, true))
+  } else expr = bindLiteral(v.value as LiteralValue, params)
 
   if (v.map) {
     const numeric = v.type !== undefined && !isTextType(v.type)
@@ -69,6 +78,58 @@ export function valueSql (v: Value, scope: Scope, params: ParamList): string {
     expr = `CASE ${subject} ${whens.join(' ')} END`
   }
   return expr
+}
+
+const NOT_TEXT_FORMATS = new Set(['date', 'datetime', 'time', 'int', 'hhmm', 'minutes'])
+
+/** Whether blank means "NULL or only spaces" (text) rather than only NULL (dates, numbers). */
+function blankIsText (v: Value): boolean {
+  if (v.format !== undefined && NOT_TEXT_FORMATS.has(v.format)) return false
+  if (v.type !== undefined && !isTextType(v.type)) return false
+  return v.minutes === undefined && (v.value === undefined || typeof v.value === 'string')
+}
+
+/** Whether the value's SQL is already text, so a CASE mixing it with columns needs no cast. */
+function yieldsText (v: Value): boolean {
+  if (v.template !== undefined || v.collect !== undefined) return true
+  if (v.coalesce) return blankIsText(v)
+  if (v.value !== undefined) return typeof v.value === 'string'
+  return v.rules !== undefined && v.rules.some((r, i) => {
+    const outcome = ruleOutcome(r, `${v.path}/rules/${i}`)
+    return typeof r.value === 'string' || (outcome !== undefined && yieldsText(outcome))
+  })
+}
+
+// The first item that is not blank. Text items are trimmed and '' counts as blank (as the
+// reader does); a coalesce declared as a date or number compares its items untouched, so
+// the database keeps their type (the ends of `minutes`). Items that are values themselves
+// make every item text of one kind (MySQL refuses a COALESCE of different collations).
+function coalesceSql (v: Value, scope: Scope, params: ParamList): string {
+  const d = scope.dialect
+  const text = blankIsText(v)
+  const nested = (v.coalesce ?? []).some((c) => typeof c !== 'string')
+  const items = (v.coalesce ?? []).map((c, i) => {
+    const item = valueAt(c, typeof c === 'string' ? v.path : `${v.path}/coalesce/${i}`)
+    const sql = item.template !== undefined ? templateSql(item, scope, params, true) : valueSql(item, scope, params, true)
+    if (!text) return sql
+    return `NULLIF(${d.trim(nested ? d.asText(sql) : sql)}, '')`
+  })
+  return `COALESCE(${items.join(', ')})`
+}
+
+/**
+ * Parts concatenated. With `nullWhenBlank` (a template that is one item of a coalesce) it is
+ * NULL when every part is blank, as the reader has it, even when the template has text of its
+ * own (`Dr. {given_name}`): the coalesce then moves on to its next item.
+ */
+function templateSql (v: Value, scope: Scope, params: ParamList, nullWhenBlank = false): string {
+  const d = scope.dialect
+  const parts = templateParts(v.template as string, v.path)
+  const concat = d.concat(parts.map((p) => p.column !== undefined ? scope.ref(p.column, v.path) : params.constant(p.text as string, 'text')))
+  const literal = parts.some((p) => p.text !== undefined && p.text.trim() !== '')
+  if (!nullWhenBlank || !literal) return concat
+  const any = parts.filter((p) => p.column !== undefined).map((p) => `NULLIF(${d.trim(d.asText(scope.ref(p.column as string, v.path)))}, '')`)
+  return `CASE WHEN COALESCE(${any.join(', ')}) IS NULL THEN NULL ELSE ${concat} END`
 }
 
 // Child rows as one text in the parent's row: the parent is never repeated, and the list
@@ -82,6 +143,21 @@ function collectSql (v: Value, scope: Scope, params: ParamList): string {
     ...whereList(c.where).map((w, i) => conditionSql(w, child, params, `${v.path}/collect/where/${i}`))
   ]
   return d.textList(d.column(child.alias, c.column), { table: d.table(c.table), alias: child.alias }, match, (c.by ?? []).map((b) => d.column(child.alias, b)))
+}
+
+// The first value that is not blank, in `by` order: what the reader takes from the list.
+function collectFirstSql (v: Value, scope: Scope, params: ParamList): string {
+  const c = v.collect as NonNullable<Value['collect']>
+  const child = scope.child(c.table, `${v.path}/collect`)
+  const d = scope.dialect
+  const value = d.column(child.alias, c.column)
+  const where = [
+    ...Object.entries(c.on).map(([local, remote]) => `${scope.ref(local, `${v.path}/collect/on`)} = ${d.column(child.alias, remote)}`),
+    ...whereList(c.where).map((w, i) => conditionSql(w, child, params, `${v.path}/collect/where/${i}`)),
+    `NULLIF(${d.trim(d.asText(value))}, '') IS NOT NULL`
+  ]
+  const orderBy = (c.by ?? []).map((b) => d.column(child.alias, b))
+  return `(${d.select({ columns: [{ expr: value, alias: 'v' }], from: { table: d.table(c.table), alias: child.alias }, joins: [], where, orderBy, first: true })})`
 }
 
 /** Every value a `collect` source holds (a plain value: itself, if not blank). */
@@ -116,18 +192,18 @@ export function valueReader (v: Value, scope: Scope, cols: Columns, params?: Par
   let read: Reader
   if (v.column !== undefined) read = column(v.column)
   else if (v.coalesce) {
-    const readers = v.coalesce.map((c) => column(c))
+    const readers = partsOf(v).map((item, i) => typeof (v.coalesce as unknown[])[i] === 'string' ? column(item.column as string) : valueReader(item, scope, cols, params))
     read = (row) => {
       for (const r of readers) {
         const x = r(row)
-        if (x !== null && x !== undefined && String(x).trim() !== '') return x
+        if (!isBlank(x)) return x
       }
       return undefined
     }
   } else if (v.template !== undefined) read = templateReader(v, column)
   else if (v.rules) {
     const rulesOut = (r: Rule, i: number): Reader => {
-      const outcome = ruleOutcome(r, v.path, i)
+      const outcome = ruleOutcome(r, `${v.path}/rules/${i}`)
       if (outcome) return valueReader(outcome, scope, cols, params)
       return r.column !== undefined ? column(r.column, `${v.path}/rules/${i}/column`) : () => r.value
     }
@@ -143,8 +219,7 @@ export function valueReader (v: Value, scope: Scope, cols: Columns, params?: Par
     const key = cols.add(sqlEscape(v, scope))
     read = (row) => row[key]
   } else if (v.minutes) {
-    const from = column(v.minutes.from, `${v.path}/minutes/from`)
-    const to = column(v.minutes.to, `${v.path}/minutes/to`)
+    const [from, to] = partsOf(v).map((end) => valueReader(end, scope, cols, params))
     read = (row) => minutesBetween(from(row), to(row))
   } else if (v.collect) {
     // As a single value: the first one collected (the list is for `phones`).
@@ -160,11 +235,9 @@ export function valueReader (v: Value, scope: Scope, cols: Columns, params?: Par
 
 type Rule = NonNullable<Value['rules']>[number]
 
-/** A rule whose outcome is itself composed (a template, a coalesce), as a value of its own. */
-function ruleOutcome (r: Rule, path: string, i: number): Value | undefined {
-  if (r.template !== undefined) return { template: r.template, path: `${path}/rules/${i}/template` }
-  if (r.coalesce !== undefined) return { coalesce: r.coalesce, path: `${path}/rules/${i}/coalesce` }
-  return undefined
+// Blank as the SQL has it: NULL, or text of only spaces (a date or number is never blank).
+function isBlank (x: unknown): boolean {
+  return x === null || x === undefined || (typeof x === 'string' && x.trim() === '')
 }
 
 function minutesBetween (from: unknown, to: unknown): number | undefined {

@@ -47,10 +47,11 @@ export function fieldWriter (v: Value | undefined, type: SqlTypeName, convert: (
     encode: (value) => ({ [column]: value === undefined || value === null ? none : storedFromMap(v, convert(value)) })
   })
   if (v.column !== undefined && !v.column.includes('.')) return single(v.column)
-  // A social name over the registered one: the caller's name is the registered one.
+  // A social name over the registered one: the caller's name is the registered one. When
+  // the last item is itself composed (a template, rules) there is no one obvious column.
   if (v.coalesce) {
     const last = v.coalesce[v.coalesce.length - 1]
-    return last.includes('.') ? undefined : single(last)
+    return typeof last !== 'string' || last.includes('.') ? undefined : single(last)
   }
   if (v.template !== undefined) return templateWriter(v, finalType, declared)
   return undefined
