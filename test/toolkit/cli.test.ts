@@ -75,7 +75,7 @@ t.test('usage mistakes: one line on stderr, exit 2, never a stack', async (t) =>
   for (const [args, says] of [
     [['check', '--bogus'], /^ponte: unknown option '--bogus'/],
     [['nosuch'], /^ponte: unknown command 'nosuch'/],
-    [['explain', '--dialect', 'oracle'], /^ponte: option '--dialect <name>' argument 'oracle' is invalid\. Allowed choices are mssql, mssql-2008, sqlite\./],
+    [['explain', '--dialect', 'oracle'], /^ponte: option '--dialect <name>' argument 'oracle' is invalid\. Allowed choices are mssql, mssql-2008, sqlite, mysql, postgres\./],
     [['check', '--budget', 'soon'], /^ponte: --budget: "soon" is not a whole number of seconds$/],
     [['check', '--today', '22/11/2026'], /^ponte: --today: "22\/11\/2026" is not a date/],
     [['conformance', '--base', 'nowhere', '--key', 'k'], /^ponte: --base: "nowhere" is not a URL$/],
