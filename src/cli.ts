@@ -137,8 +137,16 @@ export function program (done: (code: number) => void = () => {}): Command {
       try {
         const catalog = await readCatalog(db).catch((err: unknown) => { throw new UnreachableError(`cannot read the database catalog: ${(err as Error).message}`) })
         const draft = await draftMapping(catalog, o.installation, async (table, column) => {
-          const col = db.dialect.column('t', column)
-          const sql = `SELECT ${col} AS code, COUNT(*) AS n FROM ${db.dialect.table(table)} ${db.dialect.ident('t')} WHERE ${col} IS NOT NULL GROUP BY ${col} ORDER BY COUNT(*) DESC`
+          const d = db.dialect
+          const col = d.column('t', column)
+          const sql = d.select({
+            columns: [{ expr: col, alias: 'code' }, { expr: d.count(), alias: 'n' }],
+            from: { table: d.table(table), alias: 't' },
+            joins: [],
+            where: [d.isNotNull(col)],
+            groupBy: [col],
+            orderBy: [d.descending(d.count())]
+          })
           const rows = await db.query({ name: 'init.codes', sql, params: [] })
           return rows.slice(0, 50).map((r) => ({ code: String(r.code), n: Number(r.n) }))
         })

@@ -148,7 +148,7 @@ function countStatement (compiled: CompiledMapping, t: TableModel, join?: string
   const key = keyText(t.key, scope, params, `${t.path}/key`)
   const where = scope.where(params)
   const sql = d.select({
-    columns: [{ expr: 'COUNT(*)', alias: 'n' }, { expr: `COUNT(DISTINCT ${key})`, alias: 'k' }],
+    columns: [{ expr: d.count(), alias: 'n' }, { expr: d.countDistinct(key), alias: 'k' }],
     from: { table: d.table(t.table), alias: 't' }, joins: scope.joins(params), where, orderBy: []
   })
   return { name: `${t.path.split('/').pop() ?? ''}.count`, sql, params: params.params }
@@ -163,8 +163,8 @@ function groupStatement (compiled: CompiledMapping, t: TableModel, column: strin
   const key = scope.ref(t.key.column, t.path)
   const where = scope.where(params)
   const sql = d.select({
-    columns: [{ expr: col, alias: 'code' }, { expr: 'COUNT(*)', alias: 'n' }, { expr: `MIN(${key})`, alias: 'example' }],
-    from: { table: d.table(t.table), alias: 't' }, joins: scope.joins(params), where, orderBy: []
-  }) + ` GROUP BY ${col}`
+    columns: [{ expr: col, alias: 'code' }, { expr: d.count(), alias: 'n' }, { expr: d.min(key), alias: 'example' }],
+    from: { table: d.table(t.table), alias: 't' }, joins: scope.joins(params), where, groupBy: [col], orderBy: []
+  })
   return { name: `${t.path.split('/').pop() ?? ''}.codes`, sql, params: params.params }
 }

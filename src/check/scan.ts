@@ -75,7 +75,7 @@ function countOf (d: Dialect, spec: ScanSpec): Statement {
   const scope = new Scope(d, spec.source, 't')
   const params = new ParamList(d)
   const where = scope.where(params)
-  const sql = d.select({ columns: [{ expr: 'COUNT(*)', alias: 'n' }], from: { table: d.table(spec.source.table), alias: 't' }, joins: scope.joins(params), where, orderBy: [] })
+  const sql = d.select({ columns: [{ expr: d.count(), alias: 'n' }], from: { table: d.table(spec.source.table), alias: 't' }, joins: scope.joins(params), where, orderBy: [] })
   return { name: `${spec.what}.count`, sql, params: params.params }
 }
 

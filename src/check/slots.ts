@@ -59,12 +59,12 @@ function slotTable (model: MappingModel): SlotTable | undefined {
 }
 
 /** `{ expr, params }` builders share one statement's parameter list. */
-function statement (name: string, db: Database, source: ScopeSource, build: (scope: Scope, params: ParamList) => { columns: { expr: string, alias: string }[], where: string[], tail?: string }): Statement {
+function statement (name: string, db: Database, source: ScopeSource, build: (scope: Scope, params: ParamList) => { columns: { expr: string, alias: string }[], where: string[], groupBy?: string[], having?: string[] }): Statement {
   const d = db.dialect
   const scope = new Scope(d, source, 't')
   const params = new ParamList(d)
-  const { columns, where, tail } = build(scope, params)
-  const sql = d.select({ columns, from: { table: d.table(source.table), alias: 't' }, joins: scope.joins(params), where: [...scope.where(params), ...where], orderBy: [] }) + (tail ?? '')
+  const { columns, where, groupBy, having } = build(scope, params)
+  const sql = d.select({ columns, from: { table: d.table(source.table), alias: 't' }, joins: scope.joins(params), where: [...scope.where(params), ...where], groupBy, having, orderBy: [] })
   return { name, sql, params: params.params }
 }
 
@@ -73,7 +73,7 @@ function acceptsSql (doc: NonNullable<SlotDoc['services']>, path: string, local:
   const d = scope.dialect
   if (doc.table === undefined) {
     const column = local(doc.column)
-    return service === undefined ? `${column} IS NOT NULL` : `${column} = ${service}`
+    return service === undefined ? d.isNotNull(column) : `${column} = ${service}`
   }
   const child = scope.child(doc.table, `${path}/services`)
   const match = [
@@ -81,13 +81,14 @@ function acceptsSql (doc: NonNullable<SlotDoc['services']>, path: string, local:
     ...(service === undefined ? [] : [`${d.column(child.alias, doc.column)} = ${service}`]),
     ...whereList(doc.where).map((w, i) => conditionSql(w, child, params, `${path}/services/where/${i}`))
   ]
-  return `EXISTS (${d.select({ columns: [{ expr: '1', alias: 'x' }], from: { table: d.table(doc.table), alias: child.alias }, joins: [], where: match, orderBy: [] })})`
+  return d.exists(d.select({ columns: [{ expr: '1', alias: 'x' }], from: { table: d.table(doc.table), alias: child.alias }, joins: [], where: match, orderBy: [] }))
 }
 
 export async function checkSlots (model: MappingModel, db: Database, catalog: LiveCatalog, out: Findings, clock: ScanClock, inTime: (what: string, place: string) => boolean): Promise<void> {
   const slot = slotTable(model)
   if (!slot || out.covers(slot.path) || out.covers(slot.source.path)) return
   const a = model.appointment
+  const d = db.dialect
   const run = async (s: Statement): Promise<Row[] | undefined> => {
     try { return await db.query(s) } catch { return undefined } // the probes already said why
   }
@@ -134,9 +135,10 @@ export async function checkSlots (model: MappingModel, db: Database, catalog: Li
       const free = model.states.free.map((s) => params.constant(s, 'text'))
       const seats = capacity !== undefined && typeof capacity === 'object' ? scope.ref(capacity.column, `${slot.path}/capacity/column`) : undefined
       return {
-        columns: [{ expr: pointer, alias: 'slot' }, ...(seats ? [{ expr: seats, alias: 'seats' }] : []), { expr: 'COUNT(*)', alias: 'n' }],
-        where: free.length > 0 ? [`(${state} IS NULL OR ${state} NOT IN (${free.join(', ')}))`] : [],
-        tail: ` GROUP BY ${pointer}${seats ? `, ${seats}` : ''} HAVING COUNT(*) > ${params.constant(fixed ?? 1, 'int')}`
+        columns: [{ expr: pointer, alias: 'slot' }, ...(seats ? [{ expr: seats, alias: 'seats' }] : []), { expr: d.count(), alias: 'n' }],
+        where: free.length > 0 ? [`(${d.or([d.isNull(state), d.notIn(state, free)])})`] : [],
+        groupBy: seats ? [pointer, seats] : [pointer],
+        having: [`${d.count()} > ${params.constant(fixed ?? 1, 'int')}`]
       }
     }))
     if (rows) {
@@ -160,8 +162,8 @@ export async function checkSlots (model: MappingModel, db: Database, catalog: Li
     const rows = await run(statement('slot.services.none', db, slot.source, (scope, params) => {
       const local = (col: string) => scope.ref(slot.through(col) ?? col, spath)
       const block = services.table !== undefined ? scope.ref(blockColumn, spath) : scope.ref(slot.slotKey, spath)
-      const none = `CASE WHEN ${acceptsSql(services, slot.path, local, scope, params)} THEN NULL ELSE ${block} END`
-      return { columns: [{ expr: `COUNT(DISTINCT ${block})`, alias: 'blocks' }, { expr: `COUNT(DISTINCT ${none})`, alias: 'none' }, { expr: `MIN(${none})`, alias: 'example' }], where: [] }
+      const none = d.caseWhen([{ when: acceptsSql(services, slot.path, local, scope, params), then: d.null }], block)
+      return { columns: [{ expr: d.countDistinct(block), alias: 'blocks' }, { expr: d.countDistinct(none), alias: 'none' }, { expr: d.min(none), alias: 'example' }], where: [] }
     }))
     const r = rows?.[0]
     if (r && Number(r.none) > 0) {
@@ -178,7 +180,7 @@ export async function checkSlots (model: MappingModel, db: Database, catalog: Li
       const service = valueSql(a.refs.service as Value, scope, params)
       const accepts = acceptsSql(services, slot.path, (col) => scope.ref(col, spath), scope, params, service)
       const key = scope.ref(a.key.parts[0].column, `${a.path}/key`)
-      return { columns: [{ expr: 'COUNT(*)', alias: 'n' }, { expr: `MIN(${key})`, alias: 'example' }], where: [`${service} IS NOT NULL`, `NOT (${accepts})`] }
+      return { columns: [{ expr: d.count(), alias: 'n' }, { expr: d.min(key), alias: 'example' }], where: [d.isNotNull(service), d.not(accepts)] }
     }))
     const r = rows?.[0]
     if (r && Number(r.n) > 0) {

@@ -40,5 +40,28 @@ export const ansi: Omit<Dialect, 'name' | 'placeholder' | 'foldedLike' | 'minute
   },
   nextSequenceValue (sequence) {
     return `SELECT NEXT VALUE FOR ${this.table(sequence)} AS ${this.ident('id')}`
-  }
+  },
+  and: (parts) => parts.join(' AND '),
+  or: (parts) => parts.join(' OR '),
+  not: (e) => `NOT (${e})`,
+  isNull: (e) => `${e} IS NULL`,
+  isNotNull: (e) => `${e} IS NOT NULL`,
+  notIn: (e, items) => `${e} NOT IN (${items.join(', ')})`,
+  like: (e, pattern) => `${e} LIKE ${pattern}`,
+  exists: (select) => `EXISTS (${select})`,
+  caseWhen: (branches, otherwise) =>
+    `CASE ${branches.map((b) => `WHEN ${b.when} THEN ${b.then}`).join(' ')}${otherwise === undefined ? '' : ` ELSE ${otherwise}`} END`,
+  caseOf: (subject, branches) => `CASE ${subject} ${branches.map((b) => `WHEN ${b.when} THEN ${b.then}`).join(' ')} END`,
+  inList: (e, items) => `${e} IN (${items.join(', ')})`,
+  always: '1 = 1',
+  never: '1 = 0',
+  coalesce: (items) => `COALESCE(${items.join(', ')})`,
+  nullIf: (e, value) => `NULLIF(${e}, ${value})`,
+  upper: (e) => `UPPER(${e})`,
+  count: () => 'COUNT(*)',
+  countDistinct: (e) => `COUNT(DISTINCT ${e})`,
+  max: (e) => `MAX(${e})`,
+  min: (e) => `MIN(${e})`,
+  descending: (e) => `${e} DESC`,
+  null: 'NULL'
 }

@@ -13,6 +13,10 @@ export interface SelectSpec {
   from: { table: string, alias: string }
   joins: Join[]
   where: string[]
+  /** Rendered after WHERE: the rows are grouped by these expressions. */
+  groupBy?: string[]
+  /** Conditions on the groups, all of which must hold. */
+  having?: string[]
   orderBy: string[]
   /** Placeholders of the limit and offset parameters. */
   page?: { limit: string, offset: string }
@@ -56,6 +60,42 @@ export interface Dialect {
   update(table: string, alias: string, sets: { column: string, value: string }[], where: string[]): string
   /** A statement yielding `id`: the next value of a database sequence. */
   nextSequenceValue(sequence: string): string
+  // Operators and functions every supported database writes alike (ansi.ts); they live here
+  // so no SQL text is written outside src/sql/. Each returns its operands unparenthesised
+  // unless noted: callers add parentheses where precedence needs them.
+  and(parts: string[]): string
+  or(parts: string[]): string
+  /** `NOT (e)`. */
+  not(e: string): string
+  isNull(e: string): string
+  isNotNull(e: string): string
+  /** `e NOT IN (items)`. */
+  notIn(e: string, items: string[]): string
+  like(e: string, pattern: string): string
+  /** `EXISTS (select)`. */
+  exists(select: string): string
+  /** A searched CASE: `CASE WHEN c THEN v … [ELSE otherwise] END`. */
+  caseWhen(branches: { when: string, then: string }[], otherwise?: string): string
+  /** A simple CASE: `CASE subject WHEN k THEN v … END`. */
+  caseOf(subject: string, branches: { when: string, then: string }[]): string
+  /** `e IN (items)`. */
+  inList(e: string, items: string[]): string
+  /** A condition that always holds. */
+  readonly always: string
+  /** A condition that never holds. */
+  readonly never: string
+  coalesce(items: string[]): string
+  nullIf(e: string, value: string): string
+  upper(e: string): string
+  /** `COUNT(*)`. */
+  count(): string
+  countDistinct(e: string): string
+  max(e: string): string
+  min(e: string): string
+  /** An ORDER BY item in descending order. */
+  descending(e: string): string
+  /** NULL as a value. */
+  readonly null: string
 }
 
 /** Characters legacy systems put around phone and CPF digits; stripped in SQL for prefilters. */

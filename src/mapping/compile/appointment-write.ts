@@ -143,7 +143,7 @@ function joinedRef (model: MappingModel, v: Value, type: SqlTypeName, dialect: D
   const params = new ParamList(dialect)
   const j = (c: string) => dialect.column('j', c)
   const sql = dialect.select({
-    columns: [{ expr: `MIN(${j(remote)})`, alias: 'id' }],
+    columns: [{ expr: dialect.min(j(remote)), alias: 'id' }],
     from: { table: dialect.table(join.table), alias: 'j' }, joins: [], where: [`${j(remoteCol)} = ${params.input('value', type)}`], orderBy: []
   })
   return { lookup: { name: `appointment.write.${alias}.lookup`, sql, params: params.params }, column: { column: local, type: 'int' } }

@@ -114,9 +114,9 @@ export function compileAppointments (mapping: MappingModel, dialect: Dialect, sh
     const cWhere = cScope.whereByReach(params)
     // Conditions on the client's joins are selected as a flag (every join exists by then):
     // an appointment whose client fails them is still listed, without a client.
-    const visible = cWhere.joined.length === 0 ? undefined : cols.add(`CASE WHEN ${cWhere.joined.join(' AND ')} THEN 1 ELSE 0 END`)
+    const visible = cWhere.joined.length === 0 ? undefined : cols.add(dialect.caseWhen([{ when: dialect.and(cWhere.joined), then: '1' }], '0'))
     client = visible === undefined ? reader : (row) => Number(row[visible]) === 1 ? reader(row) : undefined
-    joins.push({ table: dialect.table(c.table), alias: 'c', on: [on, ...cWhere.own].join(' AND ') }, ...cScope.joins(params))
+    joins.push({ table: dialect.table(c.table), alias: 'c', on: dialect.and([on, ...cWhere.own]) }, ...cScope.joins(params))
   }
 
   where.push(...scope.where(params))
@@ -125,9 +125,9 @@ export function compileAppointments (mapping: MappingModel, dialect: Dialect, sh
   const holdingTests = flagsHolding ? m.slotHolding.map((c, i) => conditionTest(c, (name) => cols.add(scope.ref(name, `${m.path}/slotHolding/${i}`)))) : []
   const holding = flagsHolding ? (row: Row) => holdingTests.every((test) => test(row)) : undefined
   if (m.slotHolding.length > 0 && !flagsHolding) {
-    const all = m.slotHolding.map((c, i) => conditionSql(c, scope, params, `${m.path}/slotHolding/${i}`)).join(' AND ')
+    const all = dialect.and(m.slotHolding.map((c, i) => conditionSql(c, scope, params, `${m.path}/slotHolding/${i}`)))
     // CASE keeps rows whose columns are NULL (NOT of a NULL comparison would drop them).
-    where.push(`CASE WHEN ${all} THEN 1 ELSE 0 END = 0`)
+    where.push(`${dialect.caseWhen([{ when: all, then: '1' }], '0')} = 0`)
   }
   if (shape.byId) {
     where.push(keyMatch(m.key, scope, params, `${m.path}/key`))

@@ -168,7 +168,7 @@ function compileBlocks (b: BlockSourceDoc, index: number | undefined, dialect: D
   // A datetime compares with [first day 00:00, day after the last), as appointment starts do.
   const where = [...scope.where(params), dateOnOrBefore(fromValue, false, scope, params)]
   if (toValue) {
-    where.push(`(${dateOnOrAfter(toValue, false, scope, params)} OR ${valueSql(toValue, scope, params)} IS NULL)`)
+    where.push(`(${scope.dialect.or([dateOnOrAfter(toValue, false, scope, params), scope.dialect.isNull(valueSql(toValue, scope, params))])})`)
   } else {
     where.push(dateOnOrAfter(fromValue, false, scope, params))
   }

@@ -110,7 +110,7 @@ export function compileClients (mapping: MappingModel, dialect: Dialect): Compil
       let s = searches.get(cacheKey)
       if (!s) {
         s = build(`client.search[${cacheKey}]`, (scope, params) => ({
-          where: [`(${kinds.map((k) => searchPredicate(k, model, scope, params)).join(' OR ')})`],
+          where: [`(${scope.dialect.or(kinds.map((k) => searchPredicate(k, model, scope, params)))})`],
           page: true
         })).statement
         searches.set(cacheKey, s)
@@ -141,13 +141,13 @@ function escapeLike (s: string): string {
 function searchPredicate (kind: SearchKind, model: ClientModel, scope: Scope, params: ParamList): string {
   const d = scope.dialect
   const f = model.fields
-  const none = '1 = 0'
+  const none = d.never
   switch (kind) {
     case 'phone':
       if (model.phones.length === 0) return none
-      return model.phones.map((p) => `${digitsOnly(d, valueSql(p, scope, params))} LIKE ${params.input('phoneFragment', 'text')}`).join(' OR ')
+      return d.or(model.phones.map((p) => d.like(digitsOnly(d, valueSql(p, scope, params)), params.input('phoneFragment', 'text'))))
     case 'cpf':
-      return f.cpf ? `${digitsOnly(d, valueSql(f.cpf, scope, params))} LIKE ${params.input('cpfFragment', 'text')}` : none
+      return f.cpf ? d.like(digitsOnly(d, valueSql(f.cpf, scope, params)), params.input('cpfFragment', 'text')) : none
     case 'email':
       return f.email ? `${d.lower(d.trim(valueSql(f.email, scope, params)))} = ${params.input('email', 'ntext')}` : none
     case 'name':

@@ -25,7 +25,7 @@ function bindCompared (v: LiteralValue, params: ParamList): string {
 }
 
 function compared (col: string, sample: LiteralValue, scope: Scope): string {
-  return typeof sample === 'string' ? `UPPER(${scope.dialect.rtrim(col)})` : col
+  return typeof sample === 'string' ? scope.dialect.upper(scope.dialect.rtrim(col)) : col
 }
 
 function leafSql (c: ConditionLeafDoc, scope: Scope, params: ParamList, path: string): string {
@@ -33,22 +33,22 @@ function leafSql (c: ConditionLeafDoc, scope: Scope, params: ParamList, path: st
   const d = scope.dialect
   const parts: string[] = []
   if (c.eq !== undefined) parts.push(`${compared(col, c.eq, scope)} = ${bindCompared(c.eq, params)}`)
-  if (c.ne !== undefined) parts.push(`(${col} IS NULL OR ${compared(col, c.ne, scope)} <> ${bindCompared(c.ne, params)})`)
-  if (c.in) parts.push(`${compared(col, c.in[0], scope)} IN (${c.in.map((v) => bindCompared(v, params)).join(', ')})`)
-  if (c.notIn) parts.push(`(${col} IS NULL OR ${compared(col, c.notIn[0], scope)} NOT IN (${c.notIn.map((v) => bindCompared(v, params)).join(', ')}))`)
-  if (c.isNull !== undefined) parts.push(`${col} IS ${c.isNull ? '' : 'NOT '}NULL`)
+  if (c.ne !== undefined) parts.push(`(${d.or([d.isNull(col), `${compared(col, c.ne, scope)} <> ${bindCompared(c.ne, params)}`])})`)
+  if (c.in) parts.push(d.inList(compared(col, c.in[0], scope), c.in.map((v) => bindCompared(v, params))))
+  if (c.notIn) parts.push(`(${d.or([d.isNull(col), d.notIn(compared(col, c.notIn[0], scope), c.notIn.map((v) => bindCompared(v, params)))])})`)
+  if (c.isNull !== undefined) parts.push(c.isNull ? d.isNull(col) : d.isNotNull(col))
   if (c.blank !== undefined) {
     const empty = `${d.trim(d.asText(col))} = ''`
-    parts.push(c.blank ? `(${col} IS NULL OR ${empty})` : `(${col} IS NOT NULL AND NOT (${empty}))`)
+    parts.push(c.blank ? `(${d.or([d.isNull(col), empty])})` : `(${d.and([d.isNotNull(col), d.not(empty)])})`)
   }
-  if (parts.length === 0) parts.push('1 = 1')
-  return parts.length === 1 ? parts[0] : `(${parts.join(' AND ')})`
+  if (parts.length === 0) parts.push(d.always)
+  return parts.length === 1 ? parts[0] : `(${d.and(parts)})`
 }
 
 export function conditionSql (c: ConditionDoc, scope: Scope, params: ParamList, path: string): string {
   const list = leaves(c).map((leaf, i) => leafSql(leaf, scope, params, 'all' in c || 'any' in c ? `${path}/${'all' in c ? 'all' : 'any'}/${i}` : path))
   if (list.length === 1) return list[0]
-  return `(${list.join('any' in c ? ' OR ' : ' AND ')})`
+  return `(${'any' in c ? scope.dialect.or(list) : scope.dialect.and(list)})`
 }
 
 // ---- JS side ----

@@ -30,7 +30,7 @@ export function keyReader (key: KeyModel, scope: Scope, cols: Columns, path: str
 /** `key = @id` over every key column, bound from the `input` (see keyArgs). */
 export function keyMatch (key: KeyModel, scope: Scope, params: ParamList, path: string, input = 'id'): string {
   const refs = keyRefs(key, scope, path)
-  return refs.map((ref, i) => `${ref} = ${params.input(refs.length === 1 ? input : `${input}#${i}`, key.parts[i].type)}`).join(' AND ')
+  return scope.dialect.and(refs.map((ref, i) => `${ref} = ${params.input(refs.length === 1 ? input : `${input}#${i}`, key.parts[i].type)}`))
 }
 
 /** The inputs of keyMatch for an id, or undefined when no row can have it (not canonical for its column types: services/ids.ts). */

@@ -123,10 +123,10 @@ export function joinMatch (d: Dialect, j: JoinDoc, alias: string, parentColumn: 
       ...whereList(j.where).map((c, i) => conditionSql(c, scope, params, `${path}/where/${i}`))
     ]
   }
-  if (!j.first) return matching(alias).join(' AND ')
+  if (!j.first) return d.and(matching(alias))
   const pick = `${alias}_1`
   const order = (j.first.by ?? []).map((b) => typeof b === 'string' ? { column: b, desc: false } : b)
-    .map((b) => `${d.column(pick, b.column)}${b.desc === true ? ' DESC' : ''}`)
+    .map((b) => b.desc === true ? d.descending(d.column(pick, b.column)) : d.column(pick, b.column))
   const first = d.select({
     columns: [{ expr: d.column(pick, j.first.key), alias: 'k' }],
     from: { table: d.table(j.table), alias: pick },

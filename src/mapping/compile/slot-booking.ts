@@ -125,7 +125,7 @@ export function compileSlotBooking (model: MappingModel, dialect: Dialect): Slot
     const columns: { expr: string, alias: string }[] = []
     if (capacity.column !== undefined) columns.push({ expr: scope.ref(capacity.column, `${path}/capacity/column`), alias: 'capacity' })
     // A column, not a filter, in the lookup: booking tells "no slot then" from "not this service".
-    const accepts = service && services ? `CASE WHEN ${services(scope, params)} THEN 1 ELSE 0 END` : undefined
+    const accepts = service && services ? scope.dialect.caseWhen([{ when: services(scope, params), then: '1' }], '0') : undefined
     if (accepts !== undefined) columns.push({ expr: accepts, alias: 'accepts' })
     const where: string[] = []
     const { orderBy, first } = build({ scope, params, columns, where })
@@ -136,7 +136,7 @@ export function compileSlotBooking (model: MappingModel, dialect: Dialect): Slot
     where.push(...scope.where(params))
     return {
       name,
-      sql: dialect.select({ columns, from: { table: dialect.table(join.table), alias: 's' }, joins: scope.joins(params), where, orderBy: accepts !== undefined ? [`${dialect.ident('accepts')} DESC`, ...orderBy] : orderBy, first }),
+      sql: dialect.select({ columns, from: { table: dialect.table(join.table), alias: 's' }, joins: scope.joins(params), where, orderBy: accepts !== undefined ? [dialect.descending(dialect.ident('accepts')), ...orderBy] : orderBy, first }),
       params: params.params
     }
   }
@@ -255,7 +255,7 @@ function servicesOf (doc: SlotDoc, path: string, type: SqlTypeName, through: (co
       `${d.column(child.alias, s.column)} = ${params.input('service', type)}`,
       ...whereList(s.where).map((w, i) => conditionSql(w, child, params, `${at}/where/${i}`))
     ]
-    return `EXISTS (${d.select({ columns: [{ expr: '1', alias: 'x' }], from: { table: d.table(table), alias: child.alias }, joins: [], where: match, orderBy: [] })})`
+    return d.exists(d.select({ columns: [{ expr: '1', alias: 'x' }], from: { table: d.table(table), alias: child.alias }, joins: [], where: match, orderBy: [] }))
   }
 }
 

@@ -59,10 +59,13 @@ export function valueSql (v: Value, scope: Scope, params: ParamList, single = fa
       const then = outcome ? (textual ? d.asText(valueSql(outcome, scope, params, true)) : valueSql(outcome, scope, params, true))
         : r.column !== undefined
           ? (textual ? d.asText(scope.ref(r.column, `${v.path}/rules/${i}/column`)) : scope.ref(r.column, `${v.path}/rules/${i}/column`))
-          : r.value !== undefined ? bindLiteral(textual ? String(r.value) : r.value, params) : 'NULL'
-      return r.when ? `WHEN ${conditionSql(r.when, scope, params, `${v.path}/rules/${i}/when`)} THEN ${then}` : `ELSE ${then}`
+          : r.value !== undefined ? bindLiteral(textual ? String(r.value) : r.value, params) : d.null
+      // `then` is bound before `when`: the parameter order the goldens record.
+      return { when: r.when ? conditionSql(r.when, scope, params, `${v.path}/rules/${i}/when`) : undefined, then }
     })
-    expr = branches[0].startsWith('ELSE') ? branches[0].slice(5) : `CASE ${branches.join(' ')} END`
+    const whens = branches.filter((b): b is { when: string, then: string } => b.when !== undefined)
+    const otherwise = branches.find((b) => b.when === undefined)?.then
+    expr = whens.length === 0 ? (otherwise as string) : d.caseWhen(whens, otherwise)
   } else if (v.sql) expr = sqlEscape(v, scope)
   else if (v.collect) expr = single ? collectFirstSql(v, scope, params) : collectSql(v, scope, params)
   else if (v.minutes) {
@@ -72,10 +75,10 @@ export function valueSql (v: Value, scope: Scope, params: ParamList, single = fa
 
   if (v.map) {
     const numeric = v.type !== undefined && !isTextType(v.type)
-    const subject = numeric ? expr : `UPPER(${d.rtrim(expr)})`
+    const subject = numeric ? expr : d.upper(d.rtrim(expr))
     const whens = Object.entries(v.map).map(([k, out]) =>
-      `WHEN ${numeric ? params.constant(Number(k), v.type as SqlTypeName) : params.constant(k.toUpperCase(), 'text')} THEN ${bindLiteral(out, params)}`)
-    expr = `CASE ${subject} ${whens.join(' ')} END`
+      ({ when: numeric ? params.constant(Number(k), v.type as SqlTypeName) : params.constant(k.toUpperCase(), 'text'), then: bindLiteral(out, params) }))
+    expr = d.caseOf(subject, whens)
   }
   return expr
 }
@@ -112,9 +115,9 @@ function coalesceSql (v: Value, scope: Scope, params: ParamList): string {
     const item = valueAt(c, typeof c === 'string' ? v.path : `${v.path}/coalesce/${i}`)
     const sql = item.template !== undefined ? templateSql(item, scope, params, true) : valueSql(item, scope, params, true)
     if (!text) return sql
-    return `NULLIF(${d.trim(nested ? d.asText(sql) : sql)}, '')`
+    return d.nullIf(d.trim(nested ? d.asText(sql) : sql), "''")
   })
-  return `COALESCE(${items.join(', ')})`
+  return d.coalesce(items)
 }
 
 /**
@@ -128,8 +131,8 @@ function templateSql (v: Value, scope: Scope, params: ParamList, nullWhenBlank =
   const concat = d.concat(parts.map((p) => p.column !== undefined ? scope.ref(p.column, v.path) : params.constant(p.text as string, 'text')))
   const literal = parts.some((p) => p.text !== undefined && p.text.trim() !== '')
   if (!nullWhenBlank || !literal) return concat
-  const any = parts.filter((p) => p.column !== undefined).map((p) => `NULLIF(${d.trim(d.asText(scope.ref(p.column as string, v.path)))}, '')`)
-  return `CASE WHEN COALESCE(${any.join(', ')}) IS NULL THEN NULL ELSE ${concat} END`
+  const any = parts.filter((p) => p.column !== undefined).map((p) => d.nullIf(d.trim(d.asText(scope.ref(p.column as string, v.path))), "''"))
+  return d.caseWhen([{ when: d.isNull(d.coalesce(any)), then: d.null }], concat)
 }
 
 // Child rows as one text in the parent's row: the parent is never repeated, and the list
@@ -154,7 +157,7 @@ function collectFirstSql (v: Value, scope: Scope, params: ParamList): string {
   const where = [
     ...Object.entries(c.on).map(([local, remote]) => `${scope.ref(local, `${v.path}/collect/on`)} = ${d.column(child.alias, remote)}`),
     ...whereList(c.where).map((w, i) => conditionSql(w, child, params, `${v.path}/collect/where/${i}`)),
-    `NULLIF(${d.trim(d.asText(value))}, '') IS NOT NULL`
+    d.isNotNull(d.nullIf(d.trim(d.asText(value)), "''"))
   ]
   const orderBy = (c.by ?? []).map((b) => d.column(child.alias, b))
   return `(${d.select({ columns: [{ expr: value, alias: 'v' }], from: { table: d.table(c.table), alias: child.alias }, joins: [], where, orderBy, first: true })})`

@@ -133,7 +133,7 @@ export function keyPlan (table: TableModel, write: WriteSpecDoc | undefined, dia
     case 'max': {
       const params = new ParamList(dialect)
       const sql = dialect.select({
-        columns: [{ expr: `MAX(${dialect.column('t', table.key.column)})`, alias: 'id' }],
+        columns: [{ expr: dialect.max(dialect.column('t', table.key.column)), alias: 'id' }],
         from: { table: dialect.table(table.table), alias: 't' }, joins: [], where: [], orderBy: [], lock: true
       })
       return { ...base, increment: true, before: [{ name: `${name}.max`, sql, params: params.params }] }

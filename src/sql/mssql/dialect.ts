@@ -1,5 +1,6 @@
 import { LIST_SEPARATOR, type Dialect, type SelectSpec } from '../dialect.js'
 import { renderSelectBody } from '../render.js'
+import { ansi } from '../ansi.js'
 
 export interface MssqlDialectOptions {
   /** SQL Server 2008 R2 has no OFFSET … FETCH: page with ROW_NUMBER() instead. */
@@ -11,6 +12,7 @@ export interface MssqlDialectOptions {
 export function mssqlDialect (options: MssqlDialectOptions = {}): Dialect {
   const collation = options.searchCollation ?? 'Latin1_General_CI_AI'
   return {
+    ...ansi,
     name: 'mssql',
     table: (name) => name.split('.').map(quote).join('.'),
     ident: quote,
