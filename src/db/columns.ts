@@ -135,3 +135,13 @@ export function withIndexes (catalog: LiveCatalog, baseTables: Row[], indexRows:
   }
   return catalog
 }
+
+/** The text columns among the rows of an introspector's columns statement, each row read its own way. */
+export function textColumnsOf (rows: Row[], read: (row: Row) => TextColumn | undefined): TextColumns {
+  const out = new Map<string, TextColumn>()
+  for (const row of rows) {
+    const text = read(row)
+    if (text) out.set(String(row.name).toLowerCase(), text)
+  }
+  return out
+}

@@ -6,7 +6,7 @@
 import { mssql } from './dialect.js'
 import { ParamList, type Statement } from '../statement.js'
 import type { Querier, Row } from '../../db/database.js'
-import { columnKind, LiveCatalog, type LiveTable, type TextColumn, type TextColumns } from '../../db/columns.js'
+import { columnKind, textColumnsOf, LiveCatalog, type LiveTable, type TextColumn, type TextColumns } from '../../db/columns.js'
 
 /**
  * `PACIENTE`, `dbo.PACIENTE` or `Clinica.dbo.PACIENTE`. An unqualified table is looked up
@@ -38,12 +38,7 @@ export function mssqlTextColumn (row: Row): TextColumn | undefined {
 
 export async function mssqlTextColumns (db: Querier, table: string): Promise<TextColumns> {
   const { statement, args } = mssqlColumnsStatement(table)
-  const out = new Map<string, TextColumn>()
-  for (const row of await db.query(statement, args)) {
-    const text = mssqlTextColumn(row)
-    if (text) out.set(String(row.name).toLowerCase(), text)
-  }
-  return out
+  return textColumnsOf(await db.query(statement, args), mssqlTextColumn)
 }
 
 /** Every table and view of the connection's database, with every column (INFORMATION_SCHEMA). */

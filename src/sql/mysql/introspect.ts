@@ -6,7 +6,7 @@
 import { mysql } from './dialect.js'
 import { ParamList, type Statement } from '../statement.js'
 import type { Querier, Row } from '../../db/database.js'
-import { columnKind, withIndexes, LiveCatalog, type LiveTable, type TextColumn, type TextColumns } from '../../db/columns.js'
+import { columnKind, textColumnsOf, withIndexes, LiveCatalog, type LiveTable, type TextColumn, type TextColumns } from '../../db/columns.js'
 
 const COLUMNS = 'SELECT c.`TABLE_NAME` AS `tbl`, c.`COLUMN_NAME` AS `name`, c.`DATA_TYPE` AS `type`, c.`IS_NULLABLE` AS `nullable`, ' +
   'c.`COLUMN_DEFAULT` AS `dflt`, c.`EXTRA` AS `extra`, c.`COLUMN_KEY` AS `colKey`, c.`CHARACTER_MAXIMUM_LENGTH` AS `length`, ' +
@@ -38,12 +38,7 @@ export function mysqlTextColumn (row: Row): TextColumn | undefined {
 
 export async function mysqlTextColumns (db: Querier, table: string): Promise<TextColumns> {
   const { statement, args } = mysqlColumnsStatement(table)
-  const out = new Map<string, TextColumn>()
-  for (const row of await db.query(statement, args)) {
-    const text = mysqlTextColumn(row)
-    if (text) out.set(String(row.name).toLowerCase(), text)
-  }
-  return out
+  return textColumnsOf(await db.query(statement, args), mysqlTextColumn)
 }
 
 /**

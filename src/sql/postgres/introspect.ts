@@ -5,7 +5,7 @@
 import { postgres } from './dialect.js'
 import { ParamList, type Statement } from '../statement.js'
 import type { Querier, Row } from '../../db/database.js'
-import { columnKind, withIndexes, LiveCatalog, type LiveTable, type TextColumn, type TextColumns } from '../../db/columns.js'
+import { columnKind, textColumnsOf, withIndexes, LiveCatalog, type LiveTable, type TextColumn, type TextColumns } from '../../db/columns.js'
 
 const TEXT = new Set(['character varying', 'character', 'text'])
 
@@ -47,12 +47,7 @@ export function postgresTextColumn (row: Row): TextColumn | undefined {
 
 export async function postgresTextColumns (db: Querier, table: string): Promise<TextColumns> {
   const { statement, args } = postgresColumnsStatement(table)
-  const out = new Map<string, TextColumn>()
-  for (const row of await db.query(statement, args)) {
-    const text = postgresTextColumn(row)
-    if (text) out.set(String(row.name).toLowerCase(), text)
-  }
-  return out
+  return textColumnsOf(await db.query(statement, args), postgresTextColumn)
 }
 
 /** Every table and view of the database outside the system schemas, with every column. */
