@@ -2,7 +2,7 @@
 // or a half-written row, so every check that depends on other rows runs inside the same
 // transaction as the write, reading under locks (see Database.transaction).
 import type { Database, Querier } from '../db/database.js'
-import { DEFAULT_SLOT_MINUTES, type AppointmentRow, type AppointmentWritePlans, type BookingRef, type CompiledMapping, type FoundSlot } from '../mapping/compile/index.js'
+import { DEFAULT_SLOT_MINUTES, isIntegerType, matchesType, type AppointmentRow, type AppointmentWritePlans, type BookingRef, type CompiledMapping, type FoundSlot } from '../mapping/compile/index.js'
 import type { EntityName, LookupName } from '../mapping/model.js'
 import { planExists } from './plans.js'
 import type { SqlTypeName } from '../mapping/schema.js'
@@ -15,7 +15,7 @@ import { stateName, type Appointments } from './appointments.js'
 import type { Catalog, Snapshot } from './catalog.js'
 import type { Clients } from './clients.js'
 import { describe, requiring } from './client-writes.js'
-import { carryingId, isIntegerType, matchesType } from './ids.js'
+import { carryingId } from './ids.js'
 import { hasRoom, heldRows, heldSpan, overlaps } from './slots.js'
 
 export interface NewAppointment {

@@ -23,6 +23,7 @@ export type { LookupRecord } from './lookup.js'
 export type { CompiledEdge } from './relation.js'
 export type { WrittenColumn } from './write.js'
 export { isTextType } from './value.js'
+export { isIntegerType, matchesType } from './ids.js'
 export { BOOKING_REFS, PATCHABLE, type AppointmentInsert, type AppointmentWritePlans, type BookingRef, type ClientField, type ClientInsert, type ClientPatch, type ClientValues, type ClientWritePlans, type CompiledWrites, type FieldWriter, type HistoryPlan, type JoinedRefPlan, type Reschedule, type Slot, type StateMove } from './writes.js'
 
 export interface CompiledMapping {

@@ -3,7 +3,7 @@
 import type { ParamList } from '../../sql/statement.js'
 import type { KeyModel } from '../model.js'
 import type { SqlTypeName } from '../schema.js'
-import { bindId, matchesType } from '../../services/ids.js'
+import { bindId, matchesType } from './ids.js'
 import { idOf } from './decode.js'
 import type { Scope } from './scope.js'
 import type { Columns } from './value.js'
@@ -33,7 +33,7 @@ export function keyMatch (key: KeyModel, scope: Scope, params: ParamList, path: 
   return scope.dialect.and(refs.map((ref, i) => `${ref} = ${params.input(refs.length === 1 ? input : `${input}#${i}`, key.parts[i].type)}`))
 }
 
-/** The inputs of keyMatch for an id, or undefined when no row can have it (not canonical for its column types: services/ids.ts). */
+/** The inputs of keyMatch for an id, or undefined when no row can have it (not canonical for its column types: ids.ts). */
 export function keyArgs (key: KeyModel, id: string, input = 'id'): Record<string, unknown> | undefined {
   const values = key.parts.length === 1 ? [id] : id.split(key.separator)
   if (values.length !== key.parts.length || !values.every((v, i) => matchesType(v, key.parts[i].type))) return undefined

@@ -8,7 +8,7 @@ import { idType } from './key.js'
 import type { Row } from './entity.js'
 import { Scope, type ScopeSource } from './scope.js'
 import { Columns, valueReader, valueSql } from './value.js'
-import { bindId, matchesType } from '../../services/ids.js'
+import { bindId, matchesType } from './ids.js'
 import type { Bound } from './bind.js'
 
 export interface CompiledEdge {

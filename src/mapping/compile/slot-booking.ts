@@ -5,7 +5,7 @@
 // several appointments (its capacity) and, where blocks say so, only some services.
 import type { Dialect } from '../../sql/dialect.js'
 import { inputType, ParamList, type Statement } from '../../sql/statement.js'
-import { bindId, matchesType } from '../../services/ids.js'
+import { bindId, matchesType } from './ids.js'
 import type { Bound, DateRange } from './bind.js'
 import type { ColumnValues } from './write.js'
 import { readDate, readHour } from '../../normalise/datetime.js'

@@ -17,7 +17,7 @@ import { compileSlotBooking, type SlotBooking } from './slot-booking.js'
 import type { ColumnValues, FieldWriter, InsertPlan } from './write.js'
 import type { RowsPlan } from './rows.js'
 import { runInsert, runInsertWithRows } from './insert-run.js'
-import { bindId } from '../../services/ids.js'
+import { bindId } from './ids.js'
 
 export type { BookingRef, ClientField, FieldWriter, Slot }
 export { BOOKING_REFS } from './appointment-write.js'
