@@ -2,16 +2,14 @@
 // keys that repeat, joins that multiply rows, state codes nobody mapped, dates and ids the
 // readers cannot use. Only counts, codes and ids are printed: never a patient's value.
 import type { Database, Row } from '../db/database.js'
-import type { CompiledMapping } from '../mapping/compile/index.js'
+import type { CompiledMapping, ReadPlan } from '../mapping/compile/index.js'
 import type { TableModel } from '../mapping/model.js'
-import { Scope } from '../mapping/compile/scope.js'
-import { keyText } from '../mapping/compile/key.js'
-import { ParamList, type Statement } from '../sql/statement.js'
+import type { Statement } from '../sql/statement.js'
 import type { LiveCatalog } from '../db/columns.js'
 import { Catalog } from '../services/catalog.js'
 import type { Findings } from './findings.js'
 import { missingName, placeOf } from './probes.js'
-import { count, scanTable, type ScanClock, type ScanResult } from './scan.js'
+import { count, type ScanClock, type ScanResult } from './scan.js'
 import { checkSlots } from './slots.js'
 import { appointmentScan, availabilityScan, clientScan, type ScanJob } from './scans.js'
 
@@ -32,7 +30,7 @@ export interface DataOptions {
 }
 
 export async function checkData (compiled: CompiledMapping, db: Database, out: Findings, opts: DataOptions): Promise<void> {
-  const { model } = compiled
+  const { model, check: plans } = compiled
   // Scans are skipped for a mistake in the mapping itself, not for what the data passes find.
   const mistakes = out.list.length
   const now = opts.now ?? Date.now
@@ -54,35 +52,34 @@ export async function checkData (compiled: CompiledMapping, db: Database, out: F
       return undefined
     }
   }
+  const one = async <T>(plan: ReadPlan<T>): Promise<T | undefined> => {
+    const row = (await run(plan.statement))?.[0]
+    return row === undefined ? undefined : plan.read(row)
+  }
 
   // Keys that repeat, and joins that give one row several partners (lists would repeat it).
   const tables: TableModel[] = [model.appointment, model.client, ...Object.values(model.lookups).filter((l): l is NonNullable<typeof l> => l !== undefined)]
   for (const t of tables) {
     if (out.covers(t.path) || !inTime(`${t.path.split('/').pop()}: keys and joins`)) continue
-    const base = await run(countStatement(compiled, t))
-    if (base?.[0] && Number(base[0].n) > Number(base[0].k)) {
-      out.problem(`${t.path}/key`, `the key is not unique: ${Number(base[0].n) - Number(base[0].k)} of ${Number(base[0].n)} rows repeat another row's key`)
+    const base = await one(plans.keyCount(t))
+    if (base && base.rows > base.keys) {
+      out.problem(`${t.path}/key`, `the key is not unique: ${base.rows - base.keys} of ${base.rows} rows repeat another row's key`)
     }
     for (const alias of Object.keys(t.joins)) {
-      const got = await run(countStatement(compiled, t, alias))
-      if (!got?.[0]) continue
-      const n = Number(got[0].n)
-      const k = Number(got[0].k)
+      const got = await one(plans.keyCount(t, alias))
+      if (!got) continue
+      const { rows: n, keys: k } = got
       if (n > k) out.problem(`${t.path}/joins/${alias}`, `join \`${alias}\` multiplies rows: ${k} ${t.path.split('/').pop()} rows become ${n} (each would be listed several times); its \`on\` columns must name one row of \`${t.joins[alias].table}\``)
     }
   }
 
   // State codes over the whole table, not a window: each unmapped code with its count and an example id.
   const a = model.appointment
-  const stateCodes = a.state.column !== undefined && a.state.map !== undefined && !a.state.column.includes('.')
-  if (stateCodes && a.state.column !== undefined && !out.covers(a.path) && inTime('appointment: state codes')) {
-    const rows = await run(groupStatement(compiled, a, a.state.column))
-    const mapped = new Set(Object.keys(a.state.map ?? {}).map((k) => k.trimEnd().toUpperCase()))
-    for (const r of rows ?? []) {
-      if (r.code === null || r.code === undefined) continue
-      const code = String(r.code).trimEnd()
-      if (mapped.has(code.toUpperCase()) || (a.state.nullIf ?? []).some((s) => String(s) === code)) continue
-      out.problem(`${a.state.path}/map`, `stored ${a.state.column} ${code} is not mapped: ${Number(r.n)} rows, e.g. id ${String(r.example)}`)
+  if (plans.stateCodes && !out.covers(a.path) && inTime('appointment: state codes')) {
+    const codes = plans.stateCodes()
+    for (const r of await run(codes.statement) ?? []) {
+      const unmapped = codes.read(r)
+      if (unmapped) out.problem(`${a.state.path}/map`, `stored ${a.state.column ?? ''} ${unmapped.code} is not mapped: ${unmapped.rows} rows, e.g. id ${unmapped.example}`)
     }
   }
 
@@ -112,59 +109,26 @@ export async function checkData (compiled: CompiledMapping, db: Database, out: F
   }
 
   // Whole tables, in key order, batch by batch, until the time given runs out.
-  const jobs: ScanJob[] = [appointmentScan(model, snap ? (k, id) => snap.record(k, id) !== undefined : undefined, stateCodes), clientScan(model)]
-  const av = model.availability
-  if (av) {
-    if (av.weekly) jobs.push(availabilityScan(model, av.weekly, 'weekly', '/availability/weekly', opts.catalog))
-    if (av.dated) jobs.push(availabilityScan(model, av.dated, 'dated', '/availability/dated', opts.catalog))
-    const blocks = av.blocks === undefined ? [] : Array.isArray(av.blocks) ? av.blocks : [av.blocks]
-    blocks.forEach((b, i) => jobs.push(availabilityScan(model, b, 'blocks', Array.isArray(av.blocks) ? `/availability/blocks/${i}` : '/availability/blocks', opts.catalog)))
-  }
+  const jobs: ScanJob[] = [
+    appointmentScan(model, plans, snap ? (k, id) => snap.record(k, id) !== undefined : undefined),
+    clientScan(model, plans),
+    ...plans.schedules.map((source) => availabilityScan(source, opts.catalog))
+  ]
   for (const job of jobs) {
-    if (out.covers(job.place, mistakes) || !inTime(job.spec.what, job.place)) continue
+    if (out.covers(job.place, mistakes) || !inTime(job.what, job.place)) continue
     let result: ScanResult
     try {
-      result = await scanTable(db, job.spec, clock)
+      result = await job.scan(db, clock)
     } catch (err) {
       if (!out.covers(job.place) && !out.missing.has(missingName(err) ?? '')) out.problem(job.place, `the database refused the read (${(err as Error).name})`)
       continue
     }
     job.report(result, out)
     if (!result.complete) {
-      const line = `${job.spec.what}: scanned ${count(result.scanned)} of ${count(result.total)} rows before the time ran out (${seconds}); the rest was not checked`
+      const line = `${job.what}: scanned ${count(result.scanned)} of ${count(result.total)} rows before the time ran out (${seconds}); the rest was not checked`
       opts.scanProgress?.(line)
       out.warning(job.place, `scanned ${count(result.scanned)} of ${count(result.total)} rows before the time ran out (${seconds}); the rest was not checked`)
     }
   }
-  await checkSlots(model, db, opts.catalog, out, clock, inTime)
-}
-
-/** COUNT(*) against COUNT(DISTINCT key) over the table's rows, alone or with one join. */
-function countStatement (compiled: CompiledMapping, t: TableModel, join?: string): Statement {
-  const d = compiled.dialect
-  const scope = new Scope(d, t, 't')
-  const params = new ParamList(d)
-  if (join) scope.ref(`${join}.${Object.values(t.joins[join].on)[0] ?? 'x'}`, t.path)
-  const key = keyText(t.key, scope, params, `${t.path}/key`)
-  const where = scope.where(params)
-  const sql = d.select({
-    columns: [{ expr: d.count(), alias: 'n' }, { expr: d.countDistinct(key), alias: 'k' }],
-    from: { table: d.table(t.table), alias: 't' }, joins: scope.joins(params), where, orderBy: []
-  })
-  return { name: `${t.path.split('/').pop() ?? ''}.count`, sql, params: params.params }
-}
-
-/** Each stored value of a column with its count and the smallest id holding it. */
-function groupStatement (compiled: CompiledMapping, t: TableModel, column: string): Statement {
-  const d = compiled.dialect
-  const scope = new Scope(d, t, 't')
-  const params = new ParamList(d)
-  const col = scope.ref(column, t.path)
-  const key = scope.ref(t.key.column, t.path)
-  const where = scope.where(params)
-  const sql = d.select({
-    columns: [{ expr: col, alias: 'code' }, { expr: d.count(), alias: 'n' }, { expr: d.min(key), alias: 'example' }],
-    from: { table: d.table(t.table), alias: 't' }, joins: scope.joins(params), where, groupBy: [col], orderBy: []
-  })
-  return { name: `${t.path.split('/').pop() ?? ''}.codes`, sql, params: params.params }
+  await checkSlots(compiled, db, opts.catalog, out, clock, inTime)
 }

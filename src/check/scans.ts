@@ -3,66 +3,47 @@
 // or birthdays cannot be read, working hours and blocks that cannot be read or that end
 // before they start (they offer or block nothing). Each kind of trouble is counted with the
 // first row's id; no value read from a row is ever said.
-import type { Row } from '../db/database.js'
-import type { MappingModel, Value } from '../mapping/model.js'
-import { asValue, whereList } from '../mapping/model.js'
-import type { JoinDoc, ValueDoc, WhereDoc } from '../mapping/schema.js'
+import type { Database } from '../db/database.js'
+import type { MappingModel } from '../mapping/model.js'
+import type { CheckPlans, ScanKey, ScanPlan, ScheduleScan } from '../mapping/compile/index.js'
 import type { LiveCatalog } from '../db/columns.js'
-import { keyReader } from '../mapping/compile/key.js'
-import { dateOf, hourOf, idOf, numberOf, textOf, type Decoder } from '../mapping/compile/decode.js'
-import { valueReader, valuesReader } from '../mapping/compile/value.js'
-import type { Scope } from '../mapping/compile/scope.js'
 import { toE164 } from '../normalise/phone.js'
-import { count, Tally, type ScanKey, type ScanResult, type ScanSpec } from './scan.js'
+import { count, scanTable, Tally, type ScanClock, type ScanResult } from './scan.js'
 import type { Findings } from './findings.js'
 
 /** A scan and what it says once done (or cut short). */
 export interface ScanJob {
   /** The mapping place the findings belong to. */
   place: string
-  spec: ScanSpec
+  /** Plural, for progress lines: `appointments`. */
+  what: string
+  scan: (db: Database, clock: ScanClock) => Promise<ScanResult>
   report: (result: ScanResult, out: Findings) => void
 }
 
 /** Whether a listed professional, location or service exists (the catalogue's snapshot). */
 export type Known = (kind: 'professional' | 'location' | 'service', id: string) => boolean
 
-const blank = (x: unknown): boolean => x === null || x === undefined || (typeof x === 'string' && x.trim() === '')
 const rows = (n: number): string => `${count(n)} row${n === 1 ? '' : 's'}`
 const rowsOf = (n: number, r: ScanResult): string => r.complete ? `${count(n)}` : `${count(n)} of the first ${count(r.scanned)}`
 
-export function appointmentScan (model: MappingModel, known: Known | undefined, stateCodesScanned: boolean): ScanJob {
+/** The plan is compiled when the scan starts, so a scan that cannot be built is reported as one that failed. */
+const scanning = <T>(plan: () => ScanPlan<T>, visit: (row: T) => void) => async (db: Database, clock: ScanClock): Promise<ScanResult> => await scanTable(db, plan(), visit, clock)
+
+export function appointmentScan (model: MappingModel, plans: CheckPlans, known: Known | undefined): ScanJob {
   const a = model.appointment
   const unreadable = new Tally()
   const unknownState = new Tally()
   const dangling = new Tally()
-  const spec: ScanSpec = {
-    what: 'appointments',
-    source: a,
-    key: a.key.parts.map((p) => ({ column: p.column, type: p.type, path: `${a.path}/key` })),
-    visit (scope, params, cols) {
-      const id = keyReader(a.key, scope, cols, `${a.path}/key`)
-      // Read as the lists read them (compile/appointment.ts): a datetime, or a date and an hour.
-      const startDate = (a.start.datetime ?? a.start.date) as Value
-      const startRead = a.start.datetime ? { ...startDate, format: 'datetime' as const } : startDate
-      const date = dateOf(startRead, valueReader(startDate, scope, cols), a.start.datetime ? 'datetime' : 'date')
-      const hourValue = (a.start.datetime ?? a.start.hour) as Value
-      const hour = hourOf(a.start.datetime ? startRead : hourValue, valueReader(hourValue, scope, cols), a.start.datetime ? 'datetime' : 'text')
-      // A plain state column is counted code by code in one statement; rules and templates here.
-      const state = stateCodesScanned ? () => 'mapped' : textOf(valueReader(a.state, scope, cols, params))
-      const refs = (['professional', 'location', 'service'] as const).flatMap((k) => a.refs[k] ? [[k, idOf(valueReader(a.refs[k] as Value, scope, cols, params))] as const] : [])
-      return (row) => {
-        const rowId = id(row)
-        const label = rowId === undefined ? undefined : `id ${rowId}`
-        if (date(row) === undefined || hour(row) === undefined) { unreadable.add(label); return }
-        if (state(row) === undefined) unknownState.add(label)
-        if (known && refs.some(([k, read]) => { const ref = read(row); return ref !== undefined && !known(k, ref) })) dangling.add(label)
-      }
-    }
-  }
   return {
     place: a.path,
-    spec,
+    what: 'appointments',
+    scan: scanning(plans.appointments, (row) => {
+      const label = row.id === undefined ? undefined : `id ${row.id}`
+      if (!row.readable) { unreadable.add(label); return }
+      if (row.unmappedState) unknownState.add(label)
+      if (known && Object.entries(row.refs).some(([k, ref]) => !known(k as keyof typeof row.refs, ref))) dangling.add(label)
+    }),
     report (r, out) {
       if (unreadable.n > 0) out.problem((a.start.datetime ?? a.start.date)?.path ?? `${a.path}/start`, `${rowsOf(unreadable.n, r)} of ${count(r.total)} rows of \`${a.table}\` have an unreadable date or hour${unreadable.eg}: never listed, never counted as taken`)
       if (unknownState.n > 0) out.problem(a.state.path, `${rows(unknownState.n)} ha${unknownState.n === 1 ? 's' : 've'} a state the mapping does not map${unknownState.eg}`)
@@ -72,42 +53,28 @@ export function appointmentScan (model: MappingModel, known: Known | undefined, 
   }
 }
 
-export function clientScan (model: MappingModel): ScanJob {
+export function clientScan (model: MappingModel, plans: CheckPlans): ScanJob {
   const c = model.client
   const badPhone = new Tally()
   const withPhone = new Tally()
   const badBirthday = new Tally()
   const withBirthday = new Tally()
   let noPhone = 0
-  const spec: ScanSpec = {
-    what: 'clients',
-    source: c,
-    key: c.key.parts.map((p) => ({ column: p.column, type: p.type, path: `${c.path}/key` })),
-    visit (scope, params, cols) {
-      const id = keyReader(c.key, scope, cols, `${c.path}/key`)
-      const phones = c.phones.map((p) => valuesReader(p, scope, cols, params))
-      const birthdayValue = c.fields.birthday
-      const birthdayRaw = birthdayValue ? valueReader(birthdayValue, scope, cols, params) : undefined
-      const birthday = birthdayValue && birthdayRaw ? dateOf(birthdayValue, birthdayRaw) : undefined
-      return (row) => {
-        const rowId = id(row)
-        const label = rowId === undefined ? undefined : `id ${rowId}`
-        const raw = phones.flatMap((read) => read(row)).filter((x) => !blank(x))
-        if (raw.length === 0) noPhone++
-        else {
-          withPhone.add(label)
-          if (raw.some((x) => toE164(x, model.phone) === undefined)) badPhone.add(label)
-        }
-        if (birthdayRaw && birthday && !blank(birthdayRaw(row))) {
-          withBirthday.add(label)
-          if (birthday(row) === undefined) badBirthday.add(label)
-        }
-      }
-    }
-  }
   return {
     place: c.path,
-    spec,
+    what: 'clients',
+    scan: scanning(plans.clients, (row) => {
+      const label = row.id === undefined ? undefined : `id ${row.id}`
+      if (row.phones.length === 0) noPhone++
+      else {
+        withPhone.add(label)
+        if (row.phones.some((x) => toE164(x, model.phone) === undefined)) badPhone.add(label)
+      }
+      if (row.birthday !== undefined) {
+        withBirthday.add(label)
+        if (!row.birthday) badBirthday.add(label)
+      }
+    }),
     report (r, out) {
       // A few bad values are data to clean; most of them, a mapping reading the wrong column or format.
       // A birthday schedules nothing: unreadable ones are only ever data to clean.
@@ -124,100 +91,32 @@ export function clientScan (model: MappingModel): ScanJob {
   }
 }
 
-type SourceDoc = { table: string, where?: WhereDoc, joins?: Record<string, JoinDoc> } & Record<string, unknown>
-type Kind = 'weekly' | 'dated' | 'blocks'
-
 /** One source of working hours or blocked time, over its whole table. */
-export function availabilityScan (model: MappingModel, doc: SourceDoc, kind: Kind, place: string, catalog: LiveCatalog): ScanJob {
+export function availabilityScan (source: ScheduleScan, catalog: LiveCatalog): ScanJob {
+  const { place, table, kind } = source
   const unreadable = new Tally()
   const zero = new Tally()
   const reversed = new Tally()
-  const value = (field: string): Value | undefined => doc[field] === undefined ? undefined : asValue(doc[field] as ValueDoc, `${place}/${field}`).value
   // Schedule tables have no key in the mapping: the database's primary key names a row, else its position.
-  const live = catalog.table(doc.table)
-  const key: ScanKey[] = [...(live?.columns.values() ?? [])].filter((col) => col.key)
-    .map((col) => ({ column: col.name, type: col.kind === 'number' ? 'int' : col.kind === 'date' ? 'datetime' : 'ntext', path: `${place}/table` }))
+  const key: ScanKey[] = [...(catalog.table(table)?.columns.values() ?? [])].filter((col) => col.key)
+    .map((col) => ({ column: col.name, type: col.kind === 'number' ? 'int' : col.kind === 'date' ? 'datetime' : 'ntext' }))
   let position = 0
-  const spec: ScanSpec = {
-    what: `availability ${place.split('/').slice(2).join(' ').replace(/ (\d+)$/, '[$1]')}`,
-    source: { table: doc.table, joins: doc.joins ?? {}, where: whereList(doc.where), path: place },
-    key,
-    visit (scope, _params, cols) {
-      const ids = key.map((k) => idOf((row) => row[cols.add(scope.ref(k.column, k.path))]))
-      const label = (row: Row): string => key.length === 0 ? `row ${position}` : `id ${ids.map((read) => read(row) ?? '').join('-')}`
-      const classify = kind === 'blocks' ? blockReader(value, scope, cols) : windowReader(kind, value, model, scope, cols)
-      return (row) => {
-        position++
-        const verdict = classify(row)
-        if (verdict === 'unreadable') unreadable.add(label(row))
-        else if (verdict === 'zero') zero.add(label(row))
-        else if (verdict === 'reversed') reversed.add(label(row))
-      }
-    }
-  }
   const effect = kind === 'blocks' ? 'block' : 'offer'
   return {
     place,
-    spec,
+    what: source.what,
+    scan: scanning(() => source.plan(key), (row) => {
+      position++
+      const label = row.id !== undefined ? `id ${row.id}` : `row ${position}`
+      if (row.fault === 'unreadable') unreadable.add(label)
+      else if (row.fault === 'zero') zero.add(label)
+      else if (row.fault === 'reversed') reversed.add(label)
+    }),
     report (r, out) {
-      if (unreadable.n > 0) out.problem(place, `${rowsOf(unreadable.n, r)} of ${count(r.total)} rows of \`${doc.table}\` cannot be read (dates, hours or ids)${unreadable.eg}: they ${effect} nothing`)
+      if (unreadable.n > 0) out.problem(place, `${rowsOf(unreadable.n, r)} of ${count(r.total)} rows of \`${table}\` cannot be read (dates, hours or ids)${unreadable.eg}: they ${effect} nothing`)
       if (zero.n > 0) out.problem(place, `${rows(zero.n)} end${zero.n === 1 ? 's' : ''} when ${zero.n === 1 ? 'it starts' : 'they start'} (zero length)${zero.eg}: ${zero.n === 1 ? `it ${effect}s` : `they ${effect}`} nothing`)
       if (reversed.n > 0) out.problem(place, `${rows(reversed.n)} end${reversed.n === 1 ? 's' : ''} before ${reversed.n === 1 ? 'it starts' : 'they start'}${reversed.eg}: ${reversed.n === 1 ? `it ${effect}s` : `they ${effect}`} nothing`)
       if (unreadable.n + zero.n + reversed.n === 0) out.ok(place, r.complete ? `${count(r.scanned)} rows, all readable` : `the first ${count(r.scanned)} of ${count(r.total)} rows, all readable`)
     }
-  }
-}
-
-type Verdict = 'ok' | 'unreadable' | 'zero' | 'reversed'
-type ValueOf = (field: string) => Value | undefined
-
-const hourReader = (v: Value | undefined, scope: Scope, cols: Parameters<typeof valueReader>[2]): Decoder<string> =>
-  v ? hourOf(v, valueReader(v, scope, cols)) : () => undefined
-
-/** Weekly and dated rows, as compile/availability.ts reads them, telling unreadable from end ≤ start. */
-function windowReader (kind: 'weekly' | 'dated', value: ValueOf, model: MappingModel, scope: Scope, cols: Parameters<typeof valueReader>[2]): (row: Row) => Verdict {
-  const professionalValue = value('professional') as Value
-  const professional = idOf(valueReader(professionalValue, scope, cols))
-  const start = hourReader(value('start'), scope, cols)
-  const end = hourReader(value('end'), scope, cols)
-  let day: Decoder<unknown> = () => true
-  if (kind === 'weekly') {
-    const w = value('weekday') as Value
-    const base = (model.availability?.weekly?.weekdayBase ?? 0)
-    const n = numberOf(w, valueReader(w, scope, cols))
-    day = (row) => { const x = n(row); return x !== undefined && Number.isInteger(x - base) && x - base >= 0 && x - base <= 6 ? x : undefined }
-  } else {
-    const d = value('date') ?? value('start') as Value
-    day = dateOf(d, valueReader(d, scope, cols))
-  }
-  return (row) => {
-    const s = start(row)
-    const e = end(row)
-    if (professional(row) === undefined || day(row) === undefined || s === undefined || e === undefined) return 'unreadable'
-    return e === s ? 'zero' : e < s ? 'reversed' : 'ok'
-  }
-}
-
-/** Block rows as compile/availability.ts reads them; a datetime block from midnight to the same midnight is a whole day. */
-function blockReader (value: ValueOf, scope: Scope, cols: Parameters<typeof valueReader>[2]): (row: Row) => Verdict {
-  const fromValue = value('from') as Value
-  const toValue = value('to')
-  const exact = fromValue.format === 'datetime'
-  const from = dateOf(fromValue, valueReader(fromValue, scope, cols))
-  const toRaw = toValue ? valueReader(toValue, scope, cols) : () => undefined
-  const to = toValue ? dateOf(toValue, toRaw) : () => undefined
-  const start = exact ? hourOf(fromValue, valueReader(fromValue, scope, cols)) : hourReader(value('start'), scope, cols)
-  const end = exact && toValue ? hourOf(toValue, valueReader(toValue, scope, cols)) : hourReader(value('end'), scope, cols)
-  return (row) => {
-    const first = from(row)
-    const open = blank(toRaw(row))
-    const last = open ? first : to(row)
-    if (first === undefined || last === undefined) return 'unreadable'
-    if (last < first) return 'reversed'
-    const s = start(row)
-    const e = exact && open ? undefined : end(row)
-    if (s === undefined || e === undefined || (exact && last > first)) return 'ok'
-    if (exact && s === '00:00' && e === '00:00') return 'ok'
-    return e === s ? 'zero' : e < s ? 'reversed' : 'ok'
   }
 }

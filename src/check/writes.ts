@@ -3,8 +3,7 @@
 // first POST — said here, with the place to fix, instead.
 import type { MappingModel, TableModel } from '../mapping/model.js'
 import type { LiveCatalog } from '../db/columns.js'
-import { isUnsupported, type CompiledWrites, type Supported } from '../mapping/compile/index.js'
-import type { InsertPlan } from '../mapping/compile/write.js'
+import { isUnsupported, type CompiledWrites, type InsertPlan, type Supported } from '../mapping/compile/index.js'
 import type { Findings } from './findings.js'
 
 export function checkWrites (model: MappingModel, writes: CompiledWrites, catalog: LiveCatalog | undefined, out: Findings): void {

@@ -11,7 +11,8 @@ import { dateOnOrAfter, dateOnOrBefore, dateRange, rangeArgs } from './appointme
 import type { Bound, DateRange } from './bind.js'
 import { dateOf, hourOf, idOf, minutesOf, numberOf, type Decoder } from './decode.js'
 import type { Row } from './entity.js'
-import { CompileError, Scope } from './scope.js'
+import { scanPlan, type ScanKey, type ScanPlan } from './scan.js'
+import { CompileError, Scope, type ScopeSource } from './scope.js'
 import { Columns, valueReader, valueSql } from './value.js'
 
 export const DEFAULT_SLOT_MINUTES = 30
@@ -64,6 +65,24 @@ export interface RangedPart<T> extends CompiledPart<T> {
   bind: (range: DateRange) => Bound
 }
 
+/** Why a schedule row offers (or blocks) nothing: `ponte check` counts each kind. */
+export type ScheduleFault = 'unreadable' | 'zero' | 'reversed'
+
+/** A row of a schedule table as `ponte check` scans it: its id (from the key it was scanned by), and what is wrong with it. */
+export interface ScheduleScanRow { id?: string, fault?: ScheduleFault }
+
+/** One source of working hours or blocked time, to be read whole. */
+export interface ScheduleScan {
+  /** The mapping place: `/availability/weekly`, `/availability/blocks/1`. */
+  place: string
+  kind: 'weekly' | 'dated' | 'blocks'
+  /** For progress lines: `availability blocks[1]`. */
+  what: string
+  table: string
+  /** Schedule tables have no key in the mapping: the database's primary key (none: rows are read by position). */
+  plan: (key: ScanKey[]) => ScanPlan<ScheduleScanRow>
+}
+
 export interface CompiledAvailability {
   slotMinutes: number
   /** Every template row (a small table, read whole). */
@@ -101,28 +120,54 @@ export function compileAvailability (model: MappingModel, dialect: Dialect): Com
   }
 }
 
-function compileWeekly (w: NonNullable<Doc['weekly']>, dialect: Dialect): CompiledPart<WeeklyRow> {
-  const path = `${PATH}/weekly`
-  const { scope, params, cols, value } = part(w, path, dialect)
-  const common = windowReaders(w, value, scope, cols)
+// Each kind of row is read by one function, for the service (`full`: every field) and for
+// `ponte check`'s scans (only what decides whether the row offers or blocks anything, so a
+// scan selects what it always did); a row that cannot be used says why.
+
+function weeklyRows (w: NonNullable<Doc['weekly']>, value: ValueOf, scope: Scope, cols: Columns, full: boolean): (row: Row) => WeeklyRow | ScheduleFault {
+  const common = windowReaders(w, value, scope, cols, full)
   const weekdayValue = value(w.weekday, 'weekday')
   const weekday = numberOf(weekdayValue, valueReader(weekdayValue, scope, cols))
   const base = w.weekdayBase ?? 0
-  const validFrom = optionalDate(w.validFrom, 'validFrom', value, scope, cols)
-  const validTo = optionalDate(w.validTo, 'validTo', value, scope, cols)
+  const validFrom = full ? optionalDate(w.validFrom, 'validFrom', value, scope, cols) : () => undefined
+  const validTo = full ? optionalDate(w.validTo, 'validTo', value, scope, cols) : () => undefined
+  return (row) => {
+    const c = common(row)
+    const n = weekday(row)
+    if (n === undefined || !Number.isInteger(n - base) || n - base < 0 || n - base > 6) return 'unreadable'
+    if (typeof c === 'string') return c
+    const out: WeeklyRow = { ...c, weekday: n - base }
+    const from = validFrom(row)
+    const to = validTo(row)
+    if (from !== undefined) out.validFrom = from
+    if (to !== undefined) out.validTo = to
+    return out
+  }
+}
+
+function compileWeekly (w: NonNullable<Doc['weekly']>, dialect: Dialect): CompiledPart<WeeklyRow> {
+  const { scope, params, cols, value } = part(w, `${PATH}/weekly`, dialect)
+  const read = weeklyRows(w, value, scope, cols, true)
   const where = scope.where(params)
   return {
     statement: select('availability.weekly', dialect, w.table, scope, params, cols, where),
+    read: (row) => usable(read(row))
+  }
+}
+
+function datedRows (d: NonNullable<Doc['dated']>, path: string, value: ValueOf, scope: Scope, cols: Columns, full: boolean): { dateValue: Value, read: (row: Row) => DatedRow | ScheduleFault } {
+  const common = windowReaders(d, value, scope, cols, full)
+  // Without `date`, the start is a datetime and says the day too.
+  const dateValue = plainColumn(d.date ? value(d.date, 'date') : value(d.start, 'start'))
+  if (!d.date && dateValue.format !== 'datetime') throw new CompileError(`${path}/date`, 'give `date`, or a `start` stored as datetime (`format: datetime`)')
+  const date = dateOf(dateValue, valueReader(dateValue, scope, cols))
+  return {
+    dateValue,
     read (row) {
       const c = common(row)
-      const n = weekday(row)
-      if (!c || n === undefined || !Number.isInteger(n - base) || n - base < 0 || n - base > 6) return undefined
-      const out: WeeklyRow = { ...c, weekday: n - base }
-      const from = validFrom(row)
-      const to = validTo(row)
-      if (from !== undefined) out.validFrom = from
-      if (to !== undefined) out.validTo = to
-      return out
+      const day = date(row)
+      if (day === undefined) return 'unreadable'
+      return typeof c === 'string' ? c : { ...c, date: day }
     }
   }
 }
@@ -130,26 +175,17 @@ function compileWeekly (w: NonNullable<Doc['weekly']>, dialect: Dialect): Compil
 function compileDated (d: NonNullable<Doc['dated']>, dialect: Dialect): CompiledPart<DatedRow> {
   const path = `${PATH}/dated`
   const { scope, params, cols, value } = part(d, path, dialect)
-  const common = windowReaders(d, value, scope, cols)
-  // Without `date`, the start is a datetime and says the day too.
-  const dateValue = plainColumn(d.date ? value(d.date, 'date') : value(d.start, 'start'))
-  if (!d.date && dateValue.format !== 'datetime') throw new CompileError(`${path}/date`, 'give `date`, or a `start` stored as datetime (`format: datetime`)')
-  const date = dateOf(dateValue, valueReader(dateValue, scope, cols))
+  const { dateValue, read } = datedRows(d, path, value, scope, cols, true)
   const where = [...scope.where(params), ...dateRange(dateValue, false, scope, params)]
   return {
     statement: select('availability.dated', dialect, d.table, scope, params, cols, where),
-    read (row) {
-      const c = common(row)
-      const day = date(row)
-      return c && day !== undefined ? { ...c, date: day } : undefined
-    }
+    read: (row) => usable(read(row))
   }
 }
 
-function compileBlocks (b: BlockSourceDoc, index: number | undefined, dialect: Dialect): CompiledPart<BlockRow> {
-  const path = index === undefined ? `${PATH}/blocks` : `${PATH}/blocks/${index}`
-  const { scope, params, cols, value } = part(b, path, dialect)
-  const id = (v: ValueDoc | undefined, field: string): Decoder<string> => v ? idOf(valueReader(value(v, field), scope, cols)) : () => undefined
+/** A block row, or why it blocks nothing: its days cannot be read, or end before they start. */
+function blockRows (b: BlockSourceDoc, path: string, value: ValueOf, scope: Scope, cols: Columns, full: boolean): { fromValue: Value, toValue?: Value, read: (row: Row) => BlockRow | ScheduleFault } {
+  const id = (v: ValueDoc | undefined, field: string): Decoder<string> => full && v ? idOf(valueReader(value(v, field), scope, cols)) : () => undefined
   const professional = id(b.professional, 'professional')
   const location = id(b.location, 'location')
   const fromValue = plainColumn(value(b.from, 'from'))
@@ -163,6 +199,33 @@ function compileBlocks (b: BlockSourceDoc, index: number | undefined, dialect: D
   const to = toValue ? dateOf(toValue, toRaw) : () => undefined
   const start = exact ? hourOf(fromValue, valueReader(fromValue, scope, cols)) : optionalHour(b.start, 'start', value, scope, cols)
   const end = exact && toValue ? hourOf(toValue, valueReader(toValue, scope, cols)) : optionalHour(b.end, 'end', value, scope, cols)
+  const read = (row: Row): BlockRow | ScheduleFault => {
+    const first = from(row)
+    // NULL `to` is the one day `from`; a `to` that holds something unreadable makes the row unreadable.
+    const open = isBlank(toRaw(row))
+    const last = open ? first : to(row)
+    if (first === undefined || last === undefined) return 'unreadable'
+    if (last < first) return 'reversed'
+    const out: BlockRow = { from: first, to: last }
+    const p = professional(row)
+    const l = location(row)
+    const s = start(row)
+    // A datetime block without an end runs to the end of its day.
+    const e = exact && open ? undefined : end(row)
+    if (p !== undefined) out.professional = p
+    if (l !== undefined) out.location = l
+    if (s !== undefined) out.start = s
+    if (e !== undefined) out.end = e
+    if (exact) out.exact = true
+    return out
+  }
+  return { fromValue, toValue, read }
+}
+
+function compileBlocks (b: BlockSourceDoc, index: number | undefined, dialect: Dialect): CompiledPart<BlockRow> {
+  const path = index === undefined ? `${PATH}/blocks` : `${PATH}/blocks/${index}`
+  const { scope, params, cols, value } = part(b, path, dialect)
+  const { fromValue, toValue, read } = blockRows(b, path, value, scope, cols, true)
   // Overlaps [from, to]: starts on or before `to`, and ends on or after `from` (or has no end,
   // then it is the one day `from`; the reader decides, the SQL only keeps the candidates).
   // A datetime compares with [first day 00:00, day after the last), as appointment starts do.
@@ -174,25 +237,66 @@ function compileBlocks (b: BlockSourceDoc, index: number | undefined, dialect: D
   }
   return {
     statement: select(index === undefined ? 'availability.blocks' : `availability.blocks[${index}]`, dialect, b.table, scope, params, cols, where),
-    read (row) {
-      const first = from(row)
-      // NULL `to` is the one day `from`; a `to` that holds something unreadable makes the row unreadable.
-      const open = isBlank(toRaw(row))
-      const last = open ? first : to(row)
-      if (first === undefined || last === undefined || last < first) return undefined
-      const out: BlockRow = { from: first, to: last }
-      const p = professional(row)
-      const l = location(row)
-      const s = start(row)
-      // A datetime block without an end runs to the end of its day.
-      const e = exact && open ? undefined : end(row)
-      if (p !== undefined) out.professional = p
-      if (l !== undefined) out.location = l
-      if (s !== undefined) out.start = s
-      if (e !== undefined) out.end = e
-      if (exact) out.exact = true
-      return out
+    read: (row) => usable(read(row))
+  }
+}
+
+/**
+ * Hours that block nothing: a block whose end is its start, or before it (a datetime block
+ * from midnight to the same midnight is a whole day; one over several days always blocks).
+ */
+function blockHours (b: BlockRow): ScheduleFault | undefined {
+  if (b.start === undefined || b.end === undefined || (b.exact === true && b.to > b.from)) return undefined
+  if (b.exact === true && b.start === '00:00' && b.end === '00:00') return undefined
+  return b.end === b.start ? 'zero' : b.end < b.start ? 'reversed' : undefined
+}
+
+const usable = <T>(r: T | ScheduleFault): T | undefined => typeof r === 'string' ? undefined : r
+
+/** Every source of working hours and blocks, each read whole by `ponte check` (see ScheduleScan). */
+export function scheduleScans (model: MappingModel, dialect: Dialect): ScheduleScan[] {
+  const doc = model.availability
+  if (!doc) return []
+  type Faults = (path: string, value: ValueOf, scope: Scope, cols: Columns) => (row: Row) => ScheduleFault | undefined
+  const sources: { place: string, kind: ScheduleScan['kind'], doc: PartDoc, faults: Faults }[] = []
+  const weekly = doc.weekly
+  const dated = doc.dated
+  if (weekly) sources.push({ place: `${PATH}/weekly`, kind: 'weekly', doc: weekly, faults: (_, ...r) => faultOf(weeklyRows(weekly, ...r, false)) })
+  if (dated) sources.push({ place: `${PATH}/dated`, kind: 'dated', doc: dated, faults: (path, ...r) => faultOf(datedRows(dated, path, ...r, false).read) })
+  const blocks = doc.blocks === undefined ? [] : Array.isArray(doc.blocks) ? doc.blocks : [doc.blocks]
+  blocks.forEach((b, i) => sources.push({
+    place: Array.isArray(doc.blocks) ? `${PATH}/blocks/${i}` : `${PATH}/blocks`,
+    kind: 'blocks',
+    doc: b,
+    faults: (path, ...r) => faultOf(blockRows(b, path, ...r, false).read, blockHours)
+  }))
+  return sources.map(({ place, kind, doc: source, faults }) => {
+    const what = `availability ${place.split('/').slice(2).join(' ').replace(/ (\d+)$/, '[$1]')}`
+    return {
+      place,
+      kind,
+      what,
+      table: source.table,
+      plan: (key) => scanPlan(dialect, what, sourceOf(source, place), key, `${place}/table`, (scope, _params, cols) => {
+        const ids = key.map((k) => idOf((row) => row[cols.add(scope.ref(k.column, `${place}/table`))]))
+        const fault = faults(place, (v, field) => toValue(v, `${place}/${field}`), scope, cols)
+        return (row) => {
+          const out: ScheduleScanRow = {}
+          if (key.length > 0) out.id = ids.map((read) => read(row) ?? '').join('-')
+          const f = fault(row)
+          if (f !== undefined) out.fault = f
+          return out
+        }
+      })
     }
+  })
+}
+
+/** What is wrong with a row, if anything (`more`: what else can be wrong with a usable one). */
+function faultOf<T extends object> (read: (row: Row) => T | ScheduleFault, more: (r: T) => ScheduleFault | undefined = () => undefined): (row: Row) => ScheduleFault | undefined {
+  return (row) => {
+    const r = read(row)
+    return typeof r === 'string' ? r : more(r)
   }
 }
 
@@ -201,8 +305,10 @@ function compileBlocks (b: BlockSourceDoc, index: number | undefined, dialect: D
 interface PartDoc { table: string, where?: WhereDoc, joins?: Record<string, JoinDoc> }
 type ValueOf = (v: ValueDoc, field: string) => Value
 
+const sourceOf = (doc: PartDoc, path: string): ScopeSource => ({ table: doc.table, joins: doc.joins ?? {}, where: whereList(doc.where), path })
+
 function part (doc: PartDoc, path: string, dialect: Dialect): { scope: Scope, params: ParamList, cols: Columns, value: ValueOf } {
-  const scope = new Scope(dialect, { table: doc.table, joins: doc.joins ?? {}, where: whereList(doc.where), path }, 't')
+  const scope = new Scope(dialect, sourceOf(doc, path), 't')
   return { scope, params: new ParamList(dialect), cols: new Columns(), value: (v, field) => toValue(v, `${path}/${field}`) }
 }
 
@@ -223,20 +329,21 @@ function plainColumn (v: Value): Value {
 
 type WindowDoc = Pick<NonNullable<Doc['dated']>, 'professional' | 'location' | 'start' | 'end' | 'interval'>
 
-/** professional, location, start, end and interval: what weekly and dated rows share. */
-function windowReaders (doc: WindowDoc, value: ValueOf, scope: Scope, cols: Columns): Decoder<Omit<DatedRow, 'date'>> {
+/** professional, location, start, end and interval (`full`; else only what says whether the row offers anything): what weekly and dated rows share. */
+function windowReaders (doc: WindowDoc, value: ValueOf, scope: Scope, cols: Columns, full: boolean): (row: Row) => Omit<DatedRow, 'date'> | ScheduleFault {
   const professional = idOf(valueReader(value(doc.professional, 'professional'), scope, cols))
-  const location = doc.location ? idOf(valueReader(value(doc.location, 'location'), scope, cols)) : () => undefined
+  const location = full && doc.location ? idOf(valueReader(value(doc.location, 'location'), scope, cols)) : () => undefined
   const start = optionalHour(doc.start, 'start', value, scope, cols)
   const end = optionalHour(doc.end, 'end', value, scope, cols)
-  const intervalValue = doc.interval ? value(doc.interval, 'interval') : undefined
+  const intervalValue = full && doc.interval ? value(doc.interval, 'interval') : undefined
   const interval = intervalValue ? minutesOf(intervalValue, valueReader(intervalValue, scope, cols)) : () => undefined
   return (row) => {
     const p = professional(row)
     const s = start(row)
     const e = end(row)
     // Unreadable rows offer nothing (`ponte check` is where clinic IT sees them).
-    if (p === undefined || s === undefined || e === undefined || e <= s) return undefined
+    if (p === undefined || s === undefined || e === undefined) return 'unreadable'
+    if (e <= s) return e === s ? 'zero' : 'reversed'
     const out: Omit<DatedRow, 'date'> = { professional: p, start: s, end: e }
     const l = location(row)
     const i = interval(row)

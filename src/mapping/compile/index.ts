@@ -6,6 +6,7 @@ import { MappingError } from '../errors.js'
 import type { MappingModel, RelationModel } from '../model.js'
 import { APPOINTMENT_FILTERS, compileAppointments, shapeName, type AppointmentShape, type CompiledAppointments } from './appointment.js'
 import { compileAvailability, type CompiledAvailability } from './availability.js'
+import { compileCheck, type CheckPlans } from './check.js'
 import { compileClients, type CompiledClients } from './client.js'
 import { compileLookup, type CompiledLookup } from './lookup.js'
 import { compileRelation, type CompiledEdge } from './relation.js'
@@ -21,7 +22,11 @@ export { DEFAULT_SLOT_MINUTES, type BlockRow, type CompiledAvailability, type Da
 export type { FoundSlot, SlotBooking, SlotRow } from './slot-booking.js'
 export type { LookupRecord } from './lookup.js'
 export type { CompiledEdge } from './relation.js'
-export type { WrittenColumn } from './write.js'
+export type { InsertPlan, WrittenColumn } from './write.js'
+export type { AppointmentScanRow, CheckPlans, ClientScanRow, KeyCount, StateCode } from './check.js'
+export type { ReadPlan, ScanBatch, ScanKey, ScanPlan } from './scan.js'
+export type { ScheduleFault, ScheduleScan, ScheduleScanRow } from './availability.js'
+export type { CapacityFault, SlotChecks } from './slot-booking.js'
 export { isTextType } from './value.js'
 export { isIntegerType, matchesType } from './ids.js'
 export { BOOKING_REFS, PATCHABLE, type AppointmentInsert, type AppointmentWritePlans, type BookingRef, type ClientField, type ClientInsert, type ClientPatch, type ClientValues, type ClientWritePlans, type CompiledWrites, type FieldWriter, type HistoryPlan, type JoinedRefPlan, type Reschedule, type Slot, type StateMove } from './writes.js'
@@ -38,6 +43,8 @@ export interface CompiledMapping {
   writes: CompiledWrites
   /** Working hours and blocks; undefined when the mapping has no `availability` block. */
   availability?: CompiledAvailability
+  /** What `ponte check` reads the stored data with (compiled as it asks; not among `statements`, which check runs as probes). */
+  check: CheckPlans
   /** Every statement shape, for `ponte explain` and the golden tests (writes too, where the mapping has them). */
   statements: () => Statement[]
 }
@@ -80,6 +87,7 @@ export function compileMapping (model: MappingModel, dialect: Dialect): Compiled
       clients,
       appointments,
       availability,
+      check: compileCheck(model, dialect),
       statements: () => [
         ...lookups.map((l) => l.all),
         ...edges.flatMap((e) => [e.pairs, e.forClient].filter((s): s is Statement => s !== undefined)),

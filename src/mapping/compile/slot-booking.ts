@@ -12,7 +12,9 @@ import { readDate, readHour } from '../../normalise/datetime.js'
 import type { AppointmentModel, MappingModel, Value } from '../model.js'
 import { whereList } from '../model.js'
 import type { JoinDoc, SqlTypeName } from '../schema.js'
-import { CompileError, Scope } from './scope.js'
+import { aggregate, scanPlan, type ReadPlan, type ScanPlan } from './scan.js'
+import { CompileError, Scope, type ScopeSource } from './scope.js'
+import { valueSql } from './value.js'
 import { idType } from './key.js'
 import { conditionSql } from './condition.js'
 import { dateRange, rangeArgs } from './appointment.js'
@@ -89,20 +91,7 @@ export function compileSlotBooking (model: MappingModel, dialect: Dialect): Slot
     throw new CompileError(`${path}/join`, 'the slot join must hang from the appointment table by one column (the pointer to the slot)')
   }
   const [pointer, slotKey] = pairs[0]
-
-  // The slot's table as the root of its own statement: the joins below it keep their names.
-  const below = descendants(a.joins, alias)
-  const rerooted: Record<string, JoinDoc> = Object.fromEntries(below.map((name) => {
-    const j = a.joins[name]
-    return [name, { ...j, from: j.from === alias ? undefined : j.from }]
-  }))
-  /** A column the appointment reads through the slot (`slot.X`, `block.X`), as the slot's statement names it. */
-  const through = (col: string | undefined): string | undefined => {
-    if (col === undefined || !col.includes('.')) return undefined
-    const [head, rest] = [col.slice(0, col.indexOf('.')), col.slice(col.indexOf('.') + 1)]
-    if (head === alias) return rest
-    return below.includes(head) ? col : undefined
-  }
+  const { source, through } = slotRoot(a, alias)
   const mustBeThrough = (col: string, at: string): string => {
     const c = through(col)
     if (c === undefined) throw new CompileError(at, `\`${col}\` must be a column of the slot (\`${alias}.…\`) or of a join below it`)
@@ -120,7 +109,7 @@ export function compileSlotBooking (model: MappingModel, dialect: Dialect): Slot
 
   /** A statement over the slot table and its joins, selecting `id`, `capacity` (a column) and `accepts` (asked for) by name. */
   const statement = (name: string, wanted: SlotRef[], service: boolean, build: (s: { scope: Scope, params: ParamList, columns: { expr: string, alias: string }[], where: string[] }) => { orderBy: string[], first: boolean }): Statement => {
-    const scope = new Scope(dialect, { table: join.table, joins: rerooted, where: whereList(join.where), path: `${a.path}/joins/${alias}` }, 's')
+    const scope = new Scope(dialect, source, 's')
     const params = new ParamList(dialect)
     const columns: { expr: string, alias: string }[] = []
     if (capacity.column !== undefined) columns.push({ expr: scope.ref(capacity.column, `${path}/capacity/column`), alias: 'capacity' })
@@ -220,9 +209,142 @@ export function compileSlotBooking (model: MappingModel, dialect: Dialect): Slot
 // A slot's capacity as stored: a NULL (or unreadable) one is the default single place; zero
 // or less closes the slot.
 function seats (x: unknown): number {
-  if (x === null || x === undefined || (typeof x === 'string' && x.trim() === '')) return 1
+  if (isBlank(x)) return 1
   const n = Number(x)
   return Number.isFinite(n) ? Math.max(0, Math.floor(n)) : 1
+}
+
+/** What `ponte check` says of a stored capacity that is not a plain number of places (see seats). */
+export type CapacityFault = 'empty' | 'unreadable' | 'closed'
+
+function capacityFault (x: unknown): CapacityFault | undefined {
+  if (isBlank(x)) return 'empty'
+  const n = Number(x)
+  if (!Number.isFinite(n) || !Number.isInteger(n)) return 'unreadable'
+  return n <= 0 ? 'closed' : undefined
+}
+
+const isBlank = (x: unknown): boolean => x === null || x === undefined || (typeof x === 'string' && x.trim() === '')
+
+/** The slot's table as the root of its own statements: the joins below it keep their names. */
+function slotRoot (a: AppointmentModel, alias: string): { source: ScopeSource, through: (col: string | undefined) => string | undefined } {
+  const join = a.joins[alias]
+  const below = descendants(a.joins, alias)
+  const rerooted: Record<string, JoinDoc> = Object.fromEntries(below.map((name) => {
+    const j = a.joins[name]
+    return [name, { ...j, from: j.from === alias ? undefined : j.from }]
+  }))
+  return {
+    source: { table: join.table, joins: rerooted, where: whereList(join.where), path: `${a.path}/joins/${alias}` },
+    /** A column the appointment reads through the slot (`slot.X`, `block.X`), as the slot's statement names it. */
+    through (col) {
+      if (col === undefined || !col.includes('.')) return undefined
+      const [head, rest] = [col.slice(0, col.indexOf('.')), col.slice(col.indexOf('.') + 1)]
+      if (head === alias) return rest
+      return below.includes(head) ? col : undefined
+    }
+  }
+}
+
+/** The stored data against slot-based booking, for `ponte check` (counts and ids, never a value from a row). */
+export interface SlotChecks {
+  /** `…/write/slot`, and the slot join's place. */
+  path: string
+  joinPath: string
+  /** The slot table and its key column (a capacity scan is ordered by it). */
+  table: string
+  key: string
+  /** Every slot's stored capacity, where a column holds it; `keyType`: how the key column binds. */
+  capacities?: (keyType: SqlTypeName) => ScanPlan<{ id: string, fault?: CapacityFault }>
+  /** Slots holding more appointments (in states that hold a slot) than they take: `taken` > `seats` (others may come back too). */
+  over: () => ReadPlan<{ slot: string, taken: number, seats: number }>
+  /** Where blocks name the services they take and appointments have a service. */
+  services?: {
+    /** How many blocks (slots, without a services table) there are, how many accept no service, and one of them. */
+    none?: () => ReadPlan<{ blocks: number, none: number, example: string }>
+    /** Appointments whose block does not accept their service: how many, and one id. */
+    refused: () => ReadPlan<{ n: number, example: string }>
+  }
+}
+
+/**
+ * Slot checks need less than booking does (the slot join from the appointment by one column):
+ * where booking cannot be compiled, the stored slots are still worth checking.
+ */
+export function slotChecks (model: MappingModel, dialect: Dialect): SlotChecks | undefined {
+  const a = model.appointment
+  const doc = a.write?.slot
+  const join = doc ? a.joins[doc.join] : undefined
+  if (!doc || !join) return undefined
+  const pair = Object.entries(join.on)
+  if (pair.length !== 1 || join.from !== undefined) return undefined // compileSlotBooking says why
+  const [pointer, slotKey] = pair[0]
+  const path = `${a.path}/write/slot`
+  const { source, through } = slotRoot(a, doc.join)
+  const d = dialect
+  const capacity = doc.capacity
+  const capacityColumn = typeof capacity === 'object' ? through(capacity.column) : undefined
+  const fixed = typeof capacity === 'number' ? capacity : capacity === undefined ? 1 : undefined
+  const checks: SlotChecks = {
+    path,
+    joinPath: source.path,
+    table: source.table,
+    key: slotKey,
+    over: () => ({
+      statement: aggregate('slot.over', d, a, (scope, params) => {
+        const slot = scope.ref(pointer, `${path}/join`)
+        const state = valueSql(a.state, scope, params)
+        const free = model.states.free.map((s) => params.constant(s, 'text'))
+        const column = typeof capacity === 'object' ? scope.ref(capacity.column, `${path}/capacity/column`) : undefined
+        return {
+          columns: [{ expr: slot, alias: 'slot' }, ...(column ? [{ expr: column, alias: 'seats' }] : []), { expr: d.count(), alias: 'n' }],
+          where: free.length > 0 ? [`(${d.or([d.isNull(state), d.notIn(state, free)])})`] : [],
+          groupBy: column ? [slot, column] : [slot],
+          having: [`${d.count()} > ${params.constant(fixed ?? 1, 'int')}`]
+        }
+      }),
+      read: (row) => ({ slot: String(row.slot).trim(), taken: Number(row.n), seats: fixed ?? seats(row.seats) })
+    })
+  }
+  if (capacityColumn !== undefined) {
+    checks.capacities = (keyType) => scanPlan(d, 'slots', source, [{ column: slotKey, type: keyType }], `${path}/join`, (scope, _params, cols) => {
+      const id = cols.add(scope.ref(slotKey, `${path}/join`))
+      const stored = cols.add(scope.ref(capacityColumn, `${path}/capacity/column`))
+      return (row) => {
+        const fault = capacityFault(row[stored])
+        return { id: String(row[id]).trim(), ...(fault ? { fault } : {}) }
+      }
+    })
+  }
+  const services = doc.services
+  if (!services || !a.refs.service) return checks
+  const at = `${path}/services`
+  const serviceRef = a.refs.service
+  // Blocks are told apart by the first column the services table hangs from (without one, by the slot's key).
+  const firstLocal = services.table !== undefined ? Object.keys(services.on ?? {})[0] : services.column
+  const blockColumn = firstLocal === undefined ? undefined : through(firstLocal)
+  checks.services = {
+    refused: () => ({
+      statement: aggregate('slot.services.refused', d, a, (scope, params) => {
+        const service = valueSql(serviceRef, scope, params)
+        const accepts = acceptsSql(services, at, (col) => scope.ref(col, at), scope, params, () => service)
+        const key = scope.ref(a.key.parts[0].column, `${a.path}/key`)
+        return { columns: [{ expr: d.count(), alias: 'n' }, { expr: d.min(key), alias: 'example' }], where: [d.isNotNull(service), d.not(accepts)] }
+      }),
+      read: (row) => ({ n: Number(row.n), example: String(row.example).trim() })
+    })
+  }
+  if (blockColumn !== undefined) {
+    checks.services.none = () => ({
+      statement: aggregate('slot.services.none', d, source, (scope, params) => {
+        const block = services.table !== undefined ? scope.ref(blockColumn, at) : scope.ref(slotKey, at)
+        const none = d.caseWhen([{ when: acceptsSql(services, at, (col) => scope.ref(through(col) ?? col, at), scope, params), then: d.null }], block)
+        return { columns: [{ expr: d.countDistinct(block), alias: 'blocks' }, { expr: d.countDistinct(none), alias: 'none' }, { expr: d.min(none), alias: 'example' }] }
+      }),
+      read: (row) => ({ blocks: Number(row.blocks), none: Number(row.none), example: String(row.example).trim() })
+    })
+  }
+  return checks
 }
 
 function capacityOf (doc: SlotDoc, path: string, through: (col: string, at: string) => string): { fixed: number, column?: string } {
@@ -233,6 +355,7 @@ function capacityOf (doc: SlotDoc, path: string, through: (col: string, at: stri
 }
 
 type AcceptsSql = (scope: Scope, params: ParamList) => string
+type ServicesDoc = NonNullable<SlotDoc['services']>
 
 /** The condition "the slot's block accepts the `service` input", from `write.slot.services`. */
 function servicesOf (doc: SlotDoc, path: string, type: SqlTypeName, through: (col: string, at: string) => string): AcceptsSql | undefined {
@@ -241,22 +364,32 @@ function servicesOf (doc: SlotDoc, path: string, type: SqlTypeName, through: (co
   const at = `${path}/services`
   if (s.table === undefined) {
     if (s.on !== undefined || s.where !== undefined) throw new CompileError(at, '`on` and `where` go with `table` (a child table of the block); without it, `column` is a column of the block')
-    const column = through(s.column, `${at}/column`)
-    return (scope, params) => `${scope.ref(column, `${at}/column`)} = ${params.input('service', type)}`
+    through(s.column, `${at}/column`)
+  } else {
+    const on = Object.keys(s.on ?? {})
+    on.forEach((local) => through(local, `${at}/on`))
+    if (on.length === 0) throw new CompileError(`${at}/on`, 'say how the services table hangs from the block: `on: { block.ID: BLOCK_ID }`')
   }
-  const table = s.table
-  const on = Object.entries(s.on ?? {}).map(([local, remote]) => [through(local, `${at}/on`), remote] as const)
-  if (on.length === 0) throw new CompileError(`${at}/on`, 'say how the services table hangs from the block: `on: { block.ID: BLOCK_ID }`')
-  return (scope, params) => {
-    const child = scope.child(table, at)
-    const d = scope.dialect
-    const match = [
-      ...on.map(([local, remote]) => `${d.column(child.alias, remote)} = ${scope.ref(local, `${at}/on`)}`),
-      `${d.column(child.alias, s.column)} = ${params.input('service', type)}`,
-      ...whereList(s.where).map((w, i) => conditionSql(w, child, params, `${at}/where/${i}`))
-    ]
-    return d.exists(d.select({ columns: [{ expr: '1', alias: 'x' }], from: { table: d.table(table), alias: child.alias }, joins: [], where: match, orderBy: [] }))
+  return (scope, params) => acceptsSql(s, at, (col) => scope.ref(through(col, at), at), scope, params, () => params.input('service', type))
+}
+
+/**
+ * "The block accepts `service`" (an expression, placed where it is called), or without one,
+ * "accepts any service". `local` names the block's columns in the statement's scope.
+ */
+function acceptsSql (s: ServicesDoc, at: string, local: (col: string) => string, scope: Scope, params: ParamList, service?: () => string): string {
+  const d = scope.dialect
+  if (s.table === undefined) {
+    const column = local(s.column)
+    return service === undefined ? d.isNotNull(column) : `${column} = ${service()}`
   }
+  const child = scope.child(s.table, at)
+  const match = [
+    ...Object.entries(s.on ?? {}).map(([l, remote]) => `${d.column(child.alias, remote)} = ${local(l)}`),
+    ...(service === undefined ? [] : [`${d.column(child.alias, s.column)} = ${service()}`]),
+    ...whereList(s.where).map((w, i) => conditionSql(w, child, params, `${at}/where/${i}`))
+  ]
+  return d.exists(d.select({ columns: [{ expr: '1', alias: 'x' }], from: { table: d.table(s.table), alias: child.alias }, joins: [], where: match, orderBy: [] }))
 }
 
 function refType (model: MappingModel, r: SlotRef): SqlTypeName {
