@@ -1,10 +1,19 @@
 // The baseline: what a developer would write by hand for Clínica Sorriso alone. Plain
-// fastify, SQL typed for this schema, rows mapped in plain JS, lookups cached in memory
-// (as Ponte caches them). Only the routes the benchmark measures, and only phone terms in
-// the client search. Phone and CPF parsing reuse src/normalise: that is domain logic any
-// hand-written version needs as well, not mapping machinery.
+// fastify, SQL typed for this schema (one statement per request), rows mapped in plain JS,
+// lookups cached in memory (as Ponte caches them). Only the routes the benchmark measures,
+// and only phone terms in the client search. Phone and CPF parsing reuse src/normalise: that
+// is domain logic any hand-written version needs as well, not mapping machinery.
+// It does the work a production route must do, as Ponte does it: the API key hashed and
+// compared in constant time against the stored SHA-256 (src/plugins/auth.ts's keyFinder), a
+// per-key rate limit (@fastify/rate-limit, as Ponte registers it), closed query validation
+// (unknown or repeated parameters, malformed dates and flags are 400s), and one pino line per
+// request and per response with Ponte's allow-list serializers (src/logging.ts).
+import { createHash } from 'node:crypto'
 import Database from 'better-sqlite3'
-import Fastify, { type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify'
+import rateLimit from '@fastify/rate-limit'
+import { keyFinder, presentedKey } from '../src/plugins/auth.js'
+import { loggerOptions } from '../src/logging.js'
 import { parsePhoneInput, phoneSearchFragment, samePhone, toE164 } from '../src/normalise/phone.js'
 import { normaliseCpf } from '../src/normalise/cpf.js'
 
@@ -143,27 +152,64 @@ function loadLookups (db: Database.Database): Lookups {
   return { loadedAt: Date.now(), professionals, locations, services, insurances, specialties, professionalsByService }
 }
 
-export async function buildHandWritten (file: string, apiKey: string): Promise<FastifyInstance> {
+export interface HandWrittenOptions {
+  /** SHA-256 (hex) of the accepted API keys. */
+  keyHashes: string[]
+  /** pino level, or false for no logger. */
+  logLevel: string | false
+  logStream?: NodeJS.WritableStream
+  /** Requests a minute per key; 0: no limit. */
+  rateLimitPerMinute: number
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/
+const ID = /^\d{1,9}$/
+const CONTROL = /[\u0000-\u001f\u007f]/ // eslint-disable-line no-control-regex
+
+/** The query as the route allows it: known names, each once, no control characters; else the problem. */
+function closedQuery (query: unknown, allowed: readonly string[]): Record<string, string> | string {
+  const out: Record<string, string> = {}
+  for (const [k, v] of Object.entries(query as Record<string, unknown>)) {
+    if (!allowed.includes(k)) return `unknown parameter "${k}"`
+    if (typeof v !== 'string') return `parameter "${k}" given more than once`
+    if (v === '' || CONTROL.test(v) || !(v as unknown as { isWellFormed: () => boolean }).isWellFormed()) return `parameter "${k}" is not valid text`
+    out[k] = v
+  }
+  return out
+}
+
+export async function buildHandWritten (file: string, options: HandWrittenOptions): Promise<{ app: FastifyInstance, statements: () => number }> {
   const db = new Database(file, { fileMustExist: true })
+  let statements = 0
   let cache = loadLookups(db)
   const lookups = (): Lookups => Date.now() - cache.loadedAt > TTL_MS ? (cache = loadLookups(db)) : cache
 
   const byRange = db.prepare(`${APPOINTMENT_SQL} AND a.DATA >= ? AND a.DATA <= ?${ORDER}`)
   const byRangeProf = db.prepare(`${APPOINTMENT_SQL} AND a.DATA >= ? AND a.DATA <= ?
     AND CASE WHEN a.FL_HIGIENE = 'S' THEN a.ID_HIGIENISTA ELSE a.ID_PROFISSIONAL END = ?${ORDER}`)
+  const minimalRange = db.prepare(`SELECT a.ID_AGENDA, a.DATA, a.HORA, a.DURACAO, a.SITUACAO, a.CONFIRMADO, a.TIPO_ATEND
+    FROM AGENDA a WHERE a.EXCLUIDO <> 'S' AND a.DATA >= ? AND a.DATA <= ?${ORDER}`)
   const byId = db.prepare(`${APPOINTMENT_SQL} AND a.ID_AGENDA = ?`)
   const searchPhone = db.prepare(CLIENT_SQL)
+  const all = (st: Database.Statement, ...args: unknown[]): Row[] => { statements++; return st.all(...args) as Row[] }
 
-  const appointment = (r: Row, l: Lookups): Obj => {
+  const state = (r: Row): string => STATES[r.SITUACAO] ?? (r.SITUACAO === 'C' || r.CONFIRMADO === 'S' ? 'CONFIRMED' : 'WAITING')
+  const minimal = (r: Row): Obj => {
     const hour = hourOf(r.HORA)
-    const professional = r.FL_HIGIENE === 'S' ? r.ID_HIGIENISTA : r.ID_PROFISSIONAL
     return compact({
       id: String(r.ID_AGENDA),
       date: r.DATA,
       hour,
+      state: state(r),
       endHour: r.DURACAO > 0 ? plusMinutes(hour, r.DURACAO) : undefined,
-      state: STATES[r.SITUACAO] ?? (r.SITUACAO === 'C' || r.CONFIRMADO === 'S' ? 'CONFIRMED' : 'WAITING'),
-      classification: r.TIPO_ATEND === null ? undefined : KINDS[r.TIPO_ATEND.trim()],
+      classification: r.TIPO_ATEND === null ? undefined : KINDS[r.TIPO_ATEND.trim()]
+    })
+  }
+  const appointment = (r: Row, l: Lookups): Obj => {
+    const out = minimal(r)
+    const professional = r.FL_HIGIENE === 'S' ? r.ID_HIGIENISTA : r.ID_PROFISSIONAL
+    return compact({
+      ...out,
       client: client(r),
       location: l.locations.get(r.ID_UNIDADE),
       specialty: l.specialties.get(r.ID_ESPECIALIDADE),
@@ -172,54 +218,74 @@ export async function buildHandWritten (file: string, apiKey: string): Promise<F
       service: l.services.get(r.ID_PROCEDIMENTO)
     })
   }
-  const appointments = (rows: Row[]): Obj[] => {
-    const l = lookups()
-    // '9:30 ' sorts after '10:00' in SQL: sort again on the normalised hour (stable).
-    return rows.map((r) => appointment(r, l)).sort((x, y) => {
-      const [a, b] = [x as { date: string, hour: string }, y as { date: string, hour: string }]
-      return a.date < b.date ? -1 : a.date > b.date ? 1 : a.hour < b.hour ? -1 : a.hour > b.hour ? 1 : 0
-    })
+  // '9:30 ' sorts after '10:00' in SQL: sort again on the normalised hour (stable).
+  const byDateHour = (x: Obj, y: Obj): number => {
+    const [a, b] = [x as { date: string, hour: string }, y as { date: string, hour: string }]
+    return a.date < b.date ? -1 : a.date > b.date ? 1 : a.hour < b.hour ? -1 : a.hour > b.hour ? 1 : 0
   }
+  const appointments = (rows: Row[]): Obj[] => { const l = lookups(); return rows.map((r) => appointment(r, l)).sort(byDateHour) }
 
-  const app = Fastify({ logger: false })
+  const app = Fastify({
+    logger: options.logLevel === false ? false : { ...loggerOptions(options.logLevel), ...(options.logStream ? { stream: options.logStream } : {}) }
+  })
   app.addHook('onClose', async () => { db.close() })
-  const expected = `Bearer ${apiKey}`
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.headers.authorization !== expected) return reply.code(401).send({ title: 'Unauthorized', status: 401 })
-  })
-  const DATE = /^\d{4}-\d{2}-\d{2}$/
-  const problem = { title: 'Invalid input', status: 400 }
+  app.get('/health', async () => ({ status: 'ok' }))
+  // The interface's routes: behind the key and the rate limit, as Ponte's are.
+  await app.register(async (api) => {
+    const find = keyFinder(options.keyHashes)
+    api.addHook('onRequest', async (request, reply) => {
+      if (find(presentedKey(request.headers)) === undefined) return await reply.code(401).send({ title: 'Unauthorized', status: 401 })
+    })
+    if (options.rateLimitPerMinute > 0) {
+      await api.register(rateLimit, {
+        global: true,
+        max: options.rateLimitPerMinute,
+        timeWindow: 60_000,
+        keyGenerator: (request) => createHash('sha256').update(presentedKey(request.headers) ?? request.ip).digest('hex')
+      })
+    }
+    const bad = async (reply: FastifyReply, detail: string): Promise<FastifyReply> => await reply.code(400).send({ title: 'Invalid input', status: 400, detail })
 
-  app.get<{ Querystring: { start?: string, end?: string, professional?: string } }>('/appointments', async (request, reply) => {
-    const { start, end, professional } = request.query
-    if (!start || !end || !DATE.test(start) || !DATE.test(end) || end < start) return reply.code(400).send(problem)
-    if (professional === undefined) return appointments(byRange.all(start, end) as Row[])
-    if (!/^\d{1,9}$/.test(professional)) return []
-    return appointments(byRangeProf.all(start, end, Number(professional)) as Row[])
+    api.get('/appointments', async (request, reply) => {
+      const q = closedQuery(request.query, ['start', 'end', 'professional', 'minimal'])
+      if (typeof q === 'string') return await bad(reply, q)
+      const { start, end, professional } = q
+      if (!start || !end || !DATE.test(start) || !DATE.test(end) || end < start) return await bad(reply, 'start and end: YYYY-MM-DD, start first')
+      if (q.minimal !== undefined && q.minimal !== 'true' && q.minimal !== 'false') return await bad(reply, 'minimal: true or false')
+      if (q.minimal === 'true' && professional === undefined) return all(minimalRange, start, end).map(minimal).sort(byDateHour)
+      if (professional === undefined) return appointments(all(byRange, start, end))
+      if (!ID.test(professional)) return []
+      return appointments(all(byRangeProf, start, end, Number(professional)))
+    })
+
+    api.get<{ Params: { id: string } }>('/appointments/:id', async (request, reply) => {
+      const q = closedQuery(request.query, [])
+      if (typeof q === 'string') return await bad(reply, q)
+      const row = ID.test(request.params.id) ? all(byId, Number(request.params.id))[0] : undefined
+      if (!row) return await reply.code(404).send({ title: 'Not found', status: 404 })
+      return appointment(row, lookups())
+    })
+
+    api.get('/clients/search', async (request, reply) => {
+      const q = closedQuery(request.query, ['term'])
+      if (typeof q === 'string') return await bad(reply, q)
+      const phone = parsePhoneInput(q.term ?? '', PHONE_OPTS)
+      if (phone === undefined) return await bad(reply, 'term: a phone')
+      const rows = all(searchPhone, { f: `%${phoneSearchFragment(phone)}%` })
+      return rows.flatMap((r) => {
+        const c = client(r)
+        return c && (c.allPhones as string[] | undefined)?.some((p) => samePhone(p, phone)) ? [c] : []
+      }).slice(0, 50)
+    })
+
+    api.get('/professionals', async (request, reply) => {
+      const q = closedQuery(request.query, ['service'])
+      if (typeof q === 'string') return await bad(reply, q)
+      const l = lookups()
+      if (q.service === undefined) return [...l.professionals.values()]
+      return ID.test(q.service) ? l.professionalsByService.get(Number(q.service)) ?? [] : []
+    })
   })
 
-  app.get<{ Params: { id: string } }>('/appointments/:id', async (request, reply) => {
-    const row = /^\d{1,9}$/.test(request.params.id) ? byId.get(Number(request.params.id)) as Row | undefined : undefined
-    if (!row) return reply.code(404).send({ title: 'Not found', status: 404 })
-    return appointment(row, lookups())
-  })
-
-  app.get<{ Querystring: { term?: string } }>('/clients/search', async (request, reply) => {
-    const phone = parsePhoneInput(request.query.term ?? '', PHONE_OPTS)
-    if (phone === undefined) return reply.code(400).send(problem)
-    const rows = searchPhone.all({ f: `%${phoneSearchFragment(phone)}%` }) as Row[]
-    return rows.flatMap((r) => {
-      const c = client(r)
-      return c && (c.allPhones as string[] | undefined)?.some((p) => samePhone(p, phone)) ? [c] : []
-    }).slice(0, 50)
-  })
-
-  app.get<{ Querystring: { service?: string } }>('/professionals', async (request) => {
-    const l = lookups()
-    const service = request.query.service
-    if (service === undefined) return [...l.professionals.values()]
-    return l.professionalsByService.get(Number(service)) ?? []
-  })
-
-  return app
+  return { app, statements: () => statements }
 }
