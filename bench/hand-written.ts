@@ -65,6 +65,11 @@ const compact = (o: Obj): Obj => {
   for (const k of Object.keys(o)) if (o[k] === undefined) delete o[k]
   return o
 }
+const minutes = (h: string): number => { const [a, b] = h.trim().split(':'); return Number(a) * 60 + Number(b) }
+const hhmm = (m: number): string => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`
+/** Wall-clock now in the clinic's zone, 'YYYY-MM-DD HH:MM:SS', as the legacy columns hold it. */
+const CLINIC_CLOCK = new Intl.DateTimeFormat('sv-SE', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
+const localNow = (): string => CLINIC_CLOCK.format(new Date())
 const hourOf = (h: string): string => h.trim().padStart(5, '0') // '9:30 ' → '09:30'
 const plusMinutes = (hour: string, minutes: number): string | undefined => {
   const total = Number(hour.slice(0, 2)) * 60 + Number(hour.slice(3)) + minutes
@@ -101,6 +106,10 @@ interface Lookups {
   insurances: Map<number, Obj>
   specialties: Map<number, Obj>
   professionalsByService: Map<number, Obj[]>
+  /** The room a booking at a unit is written with (the lowest-numbered, as the legacy system does). */
+  roomOfUnit: Map<number, number>
+  unitsOfProfessional: Map<number, Set<number>>
+  enabledProfessionals: Set<number>
 }
 
 function loadLookups (db: Database.Database): Lookups {
@@ -149,7 +158,12 @@ function loadLookups (db: Database.Database): Lookups {
     const p = professionals.get(r.ID_PROFISSIONAL)
     if (p) professionalsByService.set(r.ID_PROCEDIMENTO, [...(professionalsByService.get(r.ID_PROCEDIMENTO) ?? []), p])
   }
-  return { loadedAt: Date.now(), professionals, locations, services, insurances, specialties, professionalsByService }
+  const roomOfUnit = new Map<number, number>()
+  for (const r of all('SELECT ID_UNIDADE, MIN(ID_SALA) ID_SALA FROM SALA GROUP BY ID_UNIDADE')) roomOfUnit.set(r.ID_UNIDADE, r.ID_SALA)
+  const unitsOfProfessional = new Map<number, Set<number>>()
+  for (const r of all('SELECT ID_PROFISSIONAL, ID_UNIDADE FROM PROF_UNIDADE')) unitsOfProfessional.set(r.ID_PROFISSIONAL, (unitsOfProfessional.get(r.ID_PROFISSIONAL) ?? new Set()).add(r.ID_UNIDADE))
+  const enabledProfessionals = new Set(all("SELECT ID_PROFISSIONAL FROM PROFISSIONAL WHERE INATIVO <> 'S'").map((r) => r.ID_PROFISSIONAL as number))
+  return { loadedAt: Date.now(), professionals, locations, services, insurances, specialties, professionalsByService, roomOfUnit, unitsOfProfessional, enabledProfessionals }
 }
 
 export interface HandWrittenOptions {
@@ -191,6 +205,38 @@ export async function buildHandWritten (file: string, options: HandWrittenOption
     FROM AGENDA a WHERE a.EXCLUIDO <> 'S' AND a.DATA >= ? AND a.DATA <= ?${ORDER}`)
   const byId = db.prepare(`${APPOINTMENT_SQL} AND a.ID_AGENDA = ?`)
   const searchPhone = db.prepare(CLIENT_SQL)
+  const clientExists = db.prepare("SELECT 1 FROM PACIENTE WHERE ID_PACIENTE = ? AND TIPO = 'P' AND DT_EXCLUSAO IS NULL")
+  const hoursThatDay = db.prepare(`SELECT ID_UNIDADE, HORA_INICIO, HORA_FIM, INTERVALO FROM HORARIO
+    WHERE ID_PROFISSIONAL = @professional AND DIA_SEMANA = @weekday AND VIGENCIA_INI <= @date AND (VIGENCIA_FIM IS NULL OR VIGENCIA_FIM >= @date)`)
+  const blockOver = db.prepare(`SELECT 1 FROM BLOQUEIO WHERE (ID_PROFISSIONAL IS NULL OR ID_PROFISSIONAL = @professional)
+    AND DT_INICIO <= @date AND DT_FIM >= @date AND (HORA_INICIO IS NULL OR (HORA_INICIO < @end AND HORA_FIM > @hour)) LIMIT 1`)
+  const sameDay = db.prepare(`SELECT HORA, DURACAO FROM AGENDA WHERE DATA = @date AND EXCLUIDO <> 'S' AND SITUACAO <> 'X'
+      AND (CASE WHEN FL_HIGIENE = 'S' THEN ID_HIGIENISTA ELSE ID_PROFISSIONAL END = @professional OR ID_PACIENTE = @client)`)
+  const bumpKey = db.prepare("UPDATE SEQUENCIAL SET ULTIMO = ULTIMO + 1 WHERE TABELA = 'AGENDA' RETURNING ULTIMO")
+  const insertAppointment = db.prepare(`INSERT INTO AGENDA (ID_AGENDA, DATA, HORA, DURACAO, ID_PACIENTE, ID_PROFISSIONAL, ID_PROCEDIMENTO,
+      ID_CONVENIO, PLANO, ID_SALA, FL_HIGIENE, TIPO_ATEND, EXCLUIDO, DT_CADASTRO, USUARIO, SITUACAO, CONFIRMADO, DT_ALTERACAO, USUARIO_ALT)
+    VALUES (@id, @date, @hour, @minutes, @client, @professional, NULL, NULL, NULL, @room, 'N', 'C', 'N', @now, 'PONTE', 'A', 'N', @now, 'PONTE')`)
+  const run = (st: Database.Statement, args: unknown): Row | undefined => { statements++; return st.get(args) as Row | undefined }
+  const rows = (st: Database.Statement, args: unknown): Row[] => { statements++; return st.all(args) as Row[] }
+  // Check and write in one synchronous transaction: nothing else runs on this connection meanwhile.
+  const book = db.transaction((b: { date: string, hour: string, client: number, professional: number, unit: number, room: number }): number | string => {
+    if (!run(clientExists, [b.client])) return 'no such client'
+    const start = minutes(b.hour)
+    const window = rows(hoursThatDay, { professional: b.professional, weekday: new Date(`${b.date}T00:00:00Z`).getUTCDay() + 1, date: b.date })
+      .find((h) => h.ID_UNIDADE === b.unit && minutes(h.HORA_INICIO) <= start && start + h.INTERVALO <= minutes(h.HORA_FIM) && (start - minutes(h.HORA_INICIO)) % h.INTERVALO === 0)
+    if (!window) return 'outside the professional\'s hours'
+    const end = start + (window.INTERVALO as number)
+    if (run(blockOver, { professional: b.professional, date: b.date, hour: b.hour, end: hhmm(end) })) return 'blocked'
+    for (const a of rows(sameDay, { date: b.date, professional: b.professional, client: b.client })) {
+      const s = minutes(a.HORA)
+      const e = s + (a.DURACAO > 0 ? a.DURACAO : window.INTERVALO)
+      if (s < end && start < e) return 'taken'
+    }
+    const id = (run(bumpKey, []) as Row).ULTIMO as number
+    statements++
+    insertAppointment.run({ id, date: b.date, hour: b.hour, minutes: end - start, client: b.client, professional: b.professional, room: b.room, now: localNow() })
+    return id
+  })
   const all = (st: Database.Statement, ...args: unknown[]): Row[] => { statements++; return st.all(...args) as Row[] }
 
   const state = (r: Row): string => STATES[r.SITUACAO] ?? (r.SITUACAO === 'C' || r.CONFIRMADO === 'S' ? 'CONFIRMED' : 'WAITING')
@@ -276,6 +322,25 @@ export async function buildHandWritten (file: string, options: HandWrittenOption
         const c = client(r)
         return c && (c.allPhones as string[] | undefined)?.some((p) => samePhone(p, phone)) ? [c] : []
       }).slice(0, 50)
+    })
+
+    const BODY = new Set(['date', 'hour', 'client', 'professional', 'location'])
+    api.post('/appointments', async (request, reply) => {
+      const body = request.body as Record<string, unknown> | null
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) return await bad(reply, 'a JSON object')
+      for (const k of Object.keys(body)) if (!BODY.has(k)) return await bad(reply, `unknown field "${k}"`)
+      const { date, hour, client, professional, location } = body
+      if (typeof date !== 'string' || !DATE.test(date) || typeof hour !== 'string' || !/^([01]\d|2[0-3]):[0-5]\d$/.test(hour)) return await bad(reply, 'date and hour')
+      if (date < localNow().slice(0, 10)) return await bad(reply, 'in the past')
+      for (const [k, v] of [['client', client], ['professional', professional], ['location', location]] as const) {
+        if (typeof v !== 'string' || !ID.test(v)) return await bad(reply, `${k}: an id`)
+      }
+      const l = lookups()
+      const [p, u] = [Number(professional), Number(location)]
+      if (!l.enabledProfessionals.has(p) || !l.locations.has(u) || !l.unitsOfProfessional.get(p)?.has(u)) return await bad(reply, 'professional and location')
+      const outcome = book({ date, hour, client: Number(client), professional: p, unit: u, room: l.roomOfUnit.get(u)! })
+      if (typeof outcome === 'string') return await reply.code(outcome === 'taken' ? 409 : 400).send({ title: outcome, status: outcome === 'taken' ? 409 : 400 })
+      return appointment(all(byId, outcome)[0]!, l)
     })
 
     api.get('/professionals', async (request, reply) => {

@@ -136,6 +136,14 @@ async function answer (server: ServerProcess, path: string): Promise<{ status: n
   return { status: res.status, text, body }
 }
 
+function printMeasured (m: Measured): void {
+  const pct = (x: number): string => Number.isFinite(x) ? `±${(x * 100).toFixed(1)} %` : '±?'
+  console.log(`    ratio ${m.ratio.toFixed(2)} ${pct(m.ratioSpread)} over ${m.rounds} rounds${m.converged ? '' : ` (could not get within ±${opt.spread * 100} % in ${opt.maxRounds} rounds)`}; ` +
+    `CPU ms/req Ponte ${m.ponte.cpuMsPerRequest.toFixed(3)} hand ${m.hand.cpuMsPerRequest.toFixed(3)} (ratio ${m.cpuRatio.toFixed(2)} ${pct(m.cpuRatioSpread)}); ` +
+    `p50 ${m.ponte.p50.toFixed(2)}/${m.hand.p50.toFixed(2)} ms, p99 ${m.ponte.p99.toFixed(2)}/${m.hand.p99.toFixed(2)} ms; SQL/req ${m.ponte.statementsPerRequest.toFixed(2)}/${m.hand.statementsPerRequest.toFixed(2)}; ` +
+    `peak RSS ${m.ponte.peakRssMb.toFixed(0)}/${m.hand.peakRssMb.toFixed(0)} MB${m.ponte.failures + m.hand.failures > 0 ? `; FAILURES ${m.ponte.failures}/${m.hand.failures}` : ''}`)
+}
+
 async function measureScenario (fixture: string, sc: Scenario, servers: ServerProcess[]): Promise<Measured> {
   const [ponte, hand] = servers as [ServerProcess, ServerProcess]
   const [a, b] = [await answer(ponte, sc.path), await answer(hand, sc.path)]
@@ -180,16 +188,102 @@ async function measureScenario (fixture: string, sc: Scenario, servers: ServerPr
     rounds: ratios.length, converged, ratio: median(ratios), ratioSpread: medianSpread(ratios), cpuRatio: median(cpuRatios), cpuRatioSpread: medianSpread(cpuRatios),
     ponte: summary(sides.ponte!), hand: summary(sides.hand!)
   }
-  const pct = (x: number): string => Number.isFinite(x) ? `±${(x * 100).toFixed(1)} %` : '±?'
-  console.log(`    ratio ${m.ratio.toFixed(2)} ${pct(m.ratioSpread)} over ${m.rounds} rounds${converged ? '' : ` (could not get within ±${opt.spread * 100} % in ${opt.maxRounds} rounds)`}; ` +
-    `CPU ms/req Ponte ${m.ponte.cpuMsPerRequest.toFixed(3)} hand ${m.hand.cpuMsPerRequest.toFixed(3)} (ratio ${m.cpuRatio.toFixed(2)} ${pct(m.cpuRatioSpread)}); ` +
-    `p50 ${m.ponte.p50.toFixed(2)}/${m.hand.p50.toFixed(2)} ms, p99 ${m.ponte.p99.toFixed(2)}/${m.hand.p99.toFixed(2)} ms; SQL/req ${m.ponte.statementsPerRequest.toFixed(2)}/${m.hand.statementsPerRequest.toFixed(2)}; ` +
-    `peak RSS ${m.ponte.peakRssMb.toFixed(0)}/${m.hand.peakRssMb.toFixed(0)} MB${m.ponte.failures + m.hand.failures > 0 ? `; FAILURES ${m.ponte.failures}/${m.hand.failures}` : ''}`)
+  printMeasured(m)
+  return m
+}
+
+// ---------------------------------------------------------------- W5: bookings
+const BOOKED_COLUMNS = 'DATA, HORA, DURACAO, ID_PACIENTE, ID_PROFISSIONAL, ID_HIGIENISTA, ID_PROCEDIMENTO, ID_CONVENIO, PLANO, ID_SALA, FL_HIGIENE, ' +
+  'TIPO_ATEND, EXCLUIDO, USUARIO, SITUACAO, CONFIRMADO, DT_CONFIRMACAO, USUARIO_ALT, DT_CADASTRO IS NOT NULL AS CADASTRO, DT_ALTERACAO IS NOT NULL AS ALTERACAO'
+interface Slot { date: string, hour: string, professional: { id: string }, location?: { id: string } }
+
+/**
+ * Rounds of concurrent bookings: each round takes one future day, the professional with the
+ * most free slots that day (GET /availability from Ponte: both copies have booked the same
+ * slots so far), and books every one of them for distinct clients, on each server in turn.
+ * Afterwards the rows both wrote must be the same (ids and timestamps aside).
+ */
+async function measureBookings (fixture: string, servers: ServerProcess[], files: { ponte: string, hand: string }, clientIds: number[]): Promise<Measured> {
+  const [ponte, hand] = servers as [ServerProcess, ServerProcess]
+  const maxId = (file: string): number => { const db = new Database(file, { readonly: true }); try { return (db.prepare('SELECT MAX(ID_AGENDA) m FROM AGENDA').get() as { m: number }).m } finally { db.close() } }
+  const before = { ponte: maxId(files.ponte), hand: maxId(files.hand) }
+  let nextClient = 0
+  let day = '2026-12-01'
+  const nextDay = (d: string): string => new Date(Date.parse(`${d}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)
+  const bodiesForADay = async (): Promise<string[]> => {
+    for (let tries = 0; tries < 30; tries++) {
+      day = nextDay(day)
+      const res = await fetch(`http://127.0.0.1:${ponte.port}/availability?start=${day}&end=${day}`, { headers: HEADERS })
+      if (res.status !== 200) throw new Error(`GET /availability: ${res.status} ${await res.text()}`)
+      const slots = await res.json() as Slot[]
+      const byProf = new Map<string, Slot[]>()
+      for (const s of slots) if (s.location) byProf.set(s.professional.id, [...(byProf.get(s.professional.id) ?? []), s])
+      const best = [...byProf.values()].sort((a, b) => b.length - a.length)[0]
+      if (best && best.length >= 4) {
+        return best.map((s) => JSON.stringify({ date: s.date, hour: s.hour, client: String(clientIds[nextClient++ % clientIds.length]), professional: s.professional.id, location: s.location!.id }))
+      }
+    }
+    throw new Error('no day with free slots found for W5')
+  }
+  // Same answer from both for the first booking, made one at a time.
+  const [first] = await bodiesForADay()
+  const post = async (s: ServerProcess): Promise<{ status: number, text: string, body: unknown }> => {
+    const res = await fetch(`http://127.0.0.1:${s.port}/appointments`, { method: 'POST', headers: { ...HEADERS, 'content-type': 'application/json' }, body: first })
+    const text = await res.text()
+    return { status: res.status, text, body: JSON.parse(text) as unknown }
+  }
+  const [a, b] = [await post(ponte), await post(hand)]
+  let diff = a.status !== 200 || b.status !== 200 ? `status ${a.status} / ${b.status}: ${a.text.slice(0, 200)} / ${b.text.slice(0, 200)}` : difference(a.body, b.body)
+  console.log(`  ${diff === undefined ? 'same JSON' : 'DIFFERENT'}  W5 bookings, first booking${diff ? `: ${diff}` : ''}`)
+  const sides: Record<string, Side> = {}
+  for (const s of servers) sides[s.name] = { requests: 0, failures: 0, seconds: 0, cpuMs: 0, latencies: [], statements: 0, peakRssMb: 0 }
+  const ratios: number[] = []
+  const cpuRatios: number[] = []
+  let converged = false
+  for (let round = 0; round < opt.maxRounds; round++) {
+    const bodies = await bodiesForADay()
+    const order = round % 2 === 0 ? [ponte, hand] : [hand, ponte]
+    const got: Record<string, { rps: number, cpu: number }> = {}
+    for (const s of order) {
+      const cpu0 = s.cpuMs()
+      const st0 = await s.statements()
+      const t0 = performance.now()
+      const r = await load({ port: s.port, path: '/appointments', headers: HEADERS, connections: opt.connections, durationMs: 0, bodies })
+      const seconds = (performance.now() - t0) / 1000
+      const cpu = s.cpuMs() - cpu0
+      const side = sides[s.name]!
+      side.statements += await s.statements() - st0
+      side.requests += r.requests; side.failures += r.failures; side.seconds += seconds; side.cpuMs += cpu
+      for (const l of r.latencies) side.latencies.push(l)
+      got[s.name] = { rps: r.requests / seconds, cpu }
+    }
+    ratios.push(got.ponte!.rps / got.hand!.rps)
+    if (got.ponte!.cpu > 0 && got.hand!.cpu > 0) cpuRatios.push(got.hand!.cpu / got.ponte!.cpu)
+    if (ratios.length >= opt.minRounds && medianSpread(ratios) <= opt.spread) { converged = true; break }
+  }
+  for (const s of servers) sides[s.name]!.peakRssMb = s.peakRssMb()
+  // The legacy rows: what each wrote, ids and timestamps aside, in slot order.
+  const written = (file: string, after: number): unknown[] => {
+    const db = new Database(file, { readonly: true })
+    try { return db.prepare(`SELECT ${BOOKED_COLUMNS} FROM AGENDA WHERE ID_AGENDA > ? ORDER BY DATA, HORA, ID_PROFISSIONAL, ID_PACIENTE`).all(after) } finally { db.close() }
+  }
+  const rows = { ponte: written(files.ponte, before.ponte), hand: written(files.hand, before.hand) }
+  const rowDiff = difference(rows.ponte, rows.hand)
+  if (rowDiff) console.log(`  DIFFERENT  W5 legacy rows written: ${rowDiff}`)
+  else console.log(`  same rows  W5: ${rows.ponte.length} AGENDA rows written alike by both`)
+  diff ??= rowDiff === undefined ? undefined : `rows: ${rowDiff}`
+  const m: Measured = {
+    fixture, scenario: 'W5', label: 'concurrent bookings on one professional\'s day', path: 'POST /appointments', items: `${rows.ponte.length} rows`,
+    sameJson: diff === undefined, sameBytes: a.text === b.text, ...(diff ? { difference: diff } : {}),
+    rounds: ratios.length, converged, ratio: median(ratios), ratioSpread: medianSpread(ratios), cpuRatio: median(cpuRatios), cpuRatioSpread: medianSpread(cpuRatios),
+    ponte: summary(sides.ponte!), hand: summary(sides.hand!)
+  }
+  printMeasured(m)
   return m
 }
 
 // ---------------------------------------------------------------- fixtures
-interface FixtureRun { name: string, params: GrowParams, scenarios: (file: string, facts: Record<string, unknown>) => Scenario[] }
+interface FixtureRun { name: string, params: GrowParams, scenarios: (file: string, facts: Record<string, unknown>) => Scenario[], bookings: boolean }
 const W3: Scenario = { name: 'W3', label: 'professionals?service=1 (warm cache)', path: '/professionals?service=1' }
 const perFixture = (label: string, withDefaultOnly: boolean) => (file: string, facts: Record<string, unknown>): Scenario[] => {
   const db = new Database(file, { readonly: true, fileMustExist: true })
@@ -213,10 +307,10 @@ const perFixture = (label: string, withDefaultOnly: boolean) => (file: string, f
 }
 const short = (n: number): string => n >= 1e6 ? `${n / 1e6}M` : n >= 1e3 ? `${n / 1e3}k` : String(n)
 const fixtures: FixtureRun[] = opt.quick
-  ? [{ name: 'quick', params: { sample: 'clinica-sorriso', clients: 3000, appointments: 10_000, professionals: 20, busyDayAppointments: 100, seed: opt.seed }, scenarios: perFixture('3k', true) }]
+  ? [{ name: 'quick', params: { sample: 'clinica-sorriso', clients: 3000, appointments: 10_000, professionals: 20, busyDayAppointments: 100, seed: opt.seed }, scenarios: perFixture('3k', true), bookings: true }]
   : [
-      { name: `${short(opt.clients)} clients / ${short(opt.appointments)} appts`, params: { sample: 'clinica-sorriso', clients: opt.clients, appointments: opt.appointments, seed: opt.seed }, scenarios: perFixture(short(opt.clients), true) },
-      ...(opt.large ? [{ name: `${short(opt.largeClients)} clients / ${short(opt.largeAppointments)} appts`, params: { sample: 'clinica-sorriso', clients: opt.largeClients, appointments: opt.largeAppointments, seed: opt.seed }, scenarios: perFixture(short(opt.largeClients), false) }] : [])
+      { name: `${short(opt.clients)} clients / ${short(opt.appointments)} appts`, params: { sample: 'clinica-sorriso', clients: opt.clients, appointments: opt.appointments, seed: opt.seed }, scenarios: perFixture(short(opt.clients), true), bookings: true },
+      ...(opt.large ? [{ name: `${short(opt.largeClients)} clients / ${short(opt.largeAppointments)} appts`, params: { sample: 'clinica-sorriso', clients: opt.largeClients, appointments: opt.largeAppointments, seed: opt.seed }, scenarios: perFixture(short(opt.largeClients), false), bookings: false }] : [])
     ]
 
 // ---------------------------------------------------------------- run
@@ -240,6 +334,12 @@ try {
     const servers = [await startPonte({ ...common, dbFile: files.ponte }), await startHandWritten({ ...common, dbFile: files.hand })]
     try {
       for (const sc of fx.scenarios(grown.file, grown.facts)) results.push(await measureScenario(fx.name, sc, servers))
+      if (fx.bookings && (only === undefined || only.has('W5'))) {
+        const db = new Database(grown.file, { readonly: true })
+        const clientIds = (db.prepare("SELECT ID_PACIENTE id FROM PACIENTE WHERE TIPO = 'P' AND DT_EXCLUSAO IS NULL ORDER BY ID_PACIENTE DESC LIMIT 5000").all() as { id: number }[]).map((r) => r.id)
+        db.close()
+        results.push(await measureBookings(fx.name, servers, files, clientIds))
+      }
       peaks[fx.name] = { ponte: servers[0]!.peakRssMb(), hand: servers[1]!.peakRssMb() }
     } finally {
       for (const s of servers) await s.stop()
