@@ -18,7 +18,7 @@ export const SAMPLES: Record<string, { grow: Grow, mapping: string, busyDay: str
   'northwind-health': { grow: growNorthwindHealth, mapping: 'mappings/northwind-health.yaml', busyDay: '2026-11-27', from: '2025-11-23', to: '2027-11-22' }
 }
 /** Bumped whenever a grower's output changes, so cached files are not reused. */
-export const GROWER_VERSION = 1
+export const GROWER_VERSION = 2
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
 export interface GrowParams { sample: string, clients: number, appointments: number, professionals?: number, seed: number, busyDayAppointments?: number }

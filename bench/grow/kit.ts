@@ -61,7 +61,7 @@ export function overDigits (template: string, digits: string): string {
 /**
  * A phone typed as `template`, with its subscriber number replaced: country, area code, the
  * mobile's leading 9 and first digit, and any extension stay as typed; the last 7 digits of the
- * number itself are new, decided by those 7 digits, the generation and the seed, so the same
+ * number itself (4 outside Brazil) are new, decided by those 7 digits, the generation and the seed, so the same
  * number typed twice (or with and without the ninth digit) stays the same number.
  */
 export function regrowPhone (template: string | null, generation: number, seed: number): string | null {
@@ -71,8 +71,10 @@ export function regrowPhone (template: string | null, generation: number, seed: 
   const tail = ext < 0 ? '' : template.slice(ext)
   const ds = main.replace(/\D/g, '')
   if (ds.length < 8) return template
-  const keep = ds.slice(0, ds.length - 7)
-  const fresh = keyedDigits(`phone/${ds.slice(-7)}/${generation}/${seed}`, 7)
+  // Outside Brazil (+1 …) only the line number's last 4 digits: exchanges are not all valid.
+  const n = /^\s*\+/.test(main) && !/^\s*\+\s*55/.test(main) ? 4 : 7
+  const keep = ds.slice(0, ds.length - n)
+  const fresh = keyedDigits(`phone/${ds.slice(-n)}/${generation}/${seed}`, n)
   return overDigits(main, keep + fresh) + tail
 }
 
