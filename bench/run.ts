@@ -51,8 +51,9 @@ const cli = new Command('npm run bench --')
   .option('--seed <n>', 'fixture seed', num('--seed', 1), 1)
   .option('--window <ms>', 'length of one measured window (one server, one scenario)', num('--window', 50), 1000)
   .option('--warmup <ms>', 'warm-up per server and scenario before the first window', num('--warmup', 0), 2000)
+  .option('--min-requests <n>', 'lengthen a scenario\'s windows (up to 2.5 × --window) so each holds about this many requests', num('--min-requests', 0), 100)
   .option('--min-rounds <n>', 'rounds (one window per server) before the spread is judged', num('--min-rounds', 1), 5)
-  .option('--max-rounds <n>', 'give up on the ±spread after this many rounds (and say so)', num('--max-rounds', 1), 20)
+  .option('--max-rounds <n>', 'give up on the ±spread after this many rounds (and say so)', num('--max-rounds', 1), 15)
   .option('--spread <fraction>', 'stop when the 95 % CI of the median ratio is within ± this', num('--spread', 0), 0.05)
   .option('--connections <n>', 'concurrent keep-alive connections of the load generator', num('--connections', 1), 8)
   .option('--rate-limit <n>', 'RATE_LIMIT_PER_MINUTE for both servers (the default 600 would throttle the bench; Ponte accepts at most 1,000,000)', num('--rate-limit', 1), 1_000_000)
@@ -71,10 +72,10 @@ Columns: see README.md, "Tests", the paragraph on npm run bench.`)
 cli.parse(process.argv.slice(2), { from: 'user' })
 const opt = cli.opts<{
   quick?: boolean, large?: boolean, clients: number, appointments: number, largeClients: number, largeAppointments: number, seed: number,
-  window: number, warmup: number, minRounds: number, maxRounds: number, spread: number, connections: number, rateLimit: number,
+  window: number, warmup: number, minRequests: number, minRounds: number, maxRounds: number, spread: number, connections: number, rateLimit: number,
   only?: string, cache: string, out: string
 }>()
-if (opt.quick) Object.assign(opt, { window: 300, warmup: 300, minRounds: 3, maxRounds: 4, large: false })
+if (opt.quick) Object.assign(opt, { window: 300, warmup: 300, minRequests: 0, minRounds: 3, maxRounds: 4, large: false })
 const only = opt.only ? new Set(opt.only.split(',').map((s) => s.trim())) : undefined
 
 // ---------------------------------------------------------------- statistics
@@ -115,7 +116,7 @@ interface Scenario { name: string, label: string, path: string, connections?: nu
 interface Side { requests: number, failures: number, seconds: number, cpuMs: number, latencies: number[], statements: number, peakRssMb: number }
 interface Measured {
   fixture: string, scenario: string, label: string, path: string, items: number | string, sameJson: boolean, sameBytes: boolean, difference?: string,
-  rounds: number, converged: boolean, ratio: number, ratioSpread: number, cpuRatio: number, cpuRatioSpread: number,
+  rounds: number, windowMs?: number, converged: boolean, ratio: number, ratioSpread: number, cpuRatio: number, cpuRatioSpread: number,
   ponte: Summary, hand: Summary
 }
 interface Summary { rps: number, p50: number, p99: number, cpuMsPerRequest: number, statementsPerRequest: number, peakRssMb: number, requests: number, failures: number }
@@ -168,7 +169,9 @@ async function measureScenario (fixture: string, sc: Scenario, servers: ServerPr
     }
     return { rps: r.requests / seconds, cpuPerRequest: cpu / Math.max(1, r.requests) }
   }
-  for (const s of servers) await window(s, opt.warmup, false)
+  let slowest = Infinity
+  for (const s of servers) slowest = Math.min(slowest, (await window(s, opt.warmup, false)).rps)
+  const windowMs = Math.round(Math.min(2.5 * opt.window, Math.max(opt.window, 1000 * opt.minRequests / slowest)))
   const ratios: number[] = []
   const cpuRatios: number[] = []
   let converged = false
@@ -176,7 +179,7 @@ async function measureScenario (fixture: string, sc: Scenario, servers: ServerPr
     // A B, then B A: whoever a drift in the machine's load favours, it favours both in turn.
     const order = round % 2 === 0 ? [ponte, hand] : [hand, ponte]
     const got: Record<string, { rps: number, cpuPerRequest: number }> = {}
-    for (const s of order) got[s.name] = await window(s, opt.window, true)
+    for (const s of order) got[s.name] = await window(s, windowMs, true)
     ratios.push(got.ponte!.rps / got.hand!.rps)
     // CPU per request is 10 ms-granular per window: a ratio only from windows long enough to tell.
     if (got.ponte!.cpuPerRequest > 0 && got.hand!.cpuPerRequest > 0) cpuRatios.push(got.hand!.cpuPerRequest / got.ponte!.cpuPerRequest)
@@ -185,7 +188,7 @@ async function measureScenario (fixture: string, sc: Scenario, servers: ServerPr
   for (const s of servers) sides[s.name]!.peakRssMb = s.peakRssMb()
   const m: Measured = {
     fixture, scenario: sc.name, label: sc.label, path: sc.path, items, sameJson: diff === undefined, sameBytes: a.text === b.text, ...(diff ? { difference: diff } : {}),
-    rounds: ratios.length, converged, ratio: median(ratios), ratioSpread: medianSpread(ratios), cpuRatio: median(cpuRatios), cpuRatioSpread: medianSpread(cpuRatios),
+    rounds: ratios.length, windowMs, converged, ratio: median(ratios), ratioSpread: medianSpread(ratios), cpuRatio: median(cpuRatios), cpuRatioSpread: medianSpread(cpuRatios),
     ponte: summary(sides.ponte!), hand: summary(sides.hand!)
   }
   printMeasured(m)
@@ -356,10 +359,10 @@ const f2 = (x: number): string => Number.isFinite(x) ? x.toFixed(2) : '–'
 const f3 = (x: number): string => Number.isFinite(x) ? x.toFixed(3) : '–'
 const spreadText = (x: number): string => Number.isFinite(x) ? `±${(x * 100).toFixed(0)} %` : '±?'
 const header = ['fixture', 'scenario', 'items', 'same JSON', 'Ponte/hand req/s', 'rounds', 'CPU ratio', 'CPU ms/req Ponte', 'CPU ms/req hand',
-  'p50 Ponte', 'p50 hand', 'p99 Ponte', 'p99 hand', 'SQL/req Ponte', 'SQL/req hand', 'peak RSS Ponte', 'peak RSS hand']
+  'window ms', 'p50 Ponte', 'p50 hand', 'p99 Ponte', 'p99 hand', 'SQL/req Ponte', 'SQL/req hand', 'peak RSS Ponte', 'peak RSS hand']
 const rows = results.map((m) => [m.fixture, `${m.scenario} ${m.label}`, String(m.items), m.sameJson ? (m.sameBytes ? 'yes (bytes)' : 'yes') : 'NO',
   `${f2(m.ratio)} ${spreadText(m.ratioSpread)}${m.converged ? '' : ' ✗'}`, String(m.rounds), `${f2(m.cpuRatio)} ${spreadText(m.cpuRatioSpread)}`,
-  f3(m.ponte.cpuMsPerRequest), f3(m.hand.cpuMsPerRequest), f2(m.ponte.p50), f2(m.hand.p50), f2(m.ponte.p99), f2(m.hand.p99),
+  f3(m.ponte.cpuMsPerRequest), f3(m.hand.cpuMsPerRequest), m.windowMs === undefined ? 'batch' : String(m.windowMs), f2(m.ponte.p50), f2(m.hand.p50), f2(m.ponte.p99), f2(m.hand.p99),
   f2(m.ponte.statementsPerRequest), f2(m.hand.statementsPerRequest), `${m.ponte.peakRssMb.toFixed(0)} MB`, `${m.hand.peakRssMb.toFixed(0)} MB`])
 
 const find = (fixture: number, scenario: string): Measured | undefined => results.find((m) => m.fixture === fixtures[fixture]?.name && m.scenario === scenario)
