@@ -13,6 +13,8 @@ export interface LoadJob {
   headers: Record<string, string>
   connections: number
   durationMs: number
+  /** POST these JSON bodies to `path`, each once (shared by the connections), instead of GETs for durationMs. */
+  bodies?: string[]
 }
 
 export interface LoadResult {
@@ -22,13 +24,29 @@ export interface LoadResult {
   rps: number
   p50: number
   p99: number
+  /** Every request's latency, ms, in the order they completed. */
+  latencies: number[]
+  /** Statuses seen, with their counts. */
+  statuses: Record<string, number>
 }
 
 const HEAD_END = Buffer.from('\r\n\r\n')
 
+/** The q-quantile of ascending values (nearest rank). */
+export const quantile = (sorted: readonly number[], q: number): number =>
+  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!
+
 export async function load (job: LoadJob): Promise<LoadResult> {
   const head = [`GET ${job.path} HTTP/1.1`, `Host: 127.0.0.1:${job.port}`, ...Object.entries(job.headers).map(([k, v]) => `${k}: ${v}`)]
   const request = Buffer.from(`${head.join('\r\n')}\r\n\r\n`, 'latin1')
+  const posts = job.bodies?.map((body) => {
+    const bytes = Buffer.from(body, 'utf8')
+    const h = [`POST ${job.path} HTTP/1.1`, `Host: 127.0.0.1:${job.port}`, 'content-type: application/json', `content-length: ${bytes.length}`,
+      ...Object.entries(job.headers).map(([k, v]) => `${k}: ${v}`)]
+    return Buffer.concat([Buffer.from(`${h.join('\r\n')}\r\n\r\n`, 'latin1'), bytes])
+  })
+  let nextPost = 0
+  const statuses: Record<string, number> = {}
   const latencies: number[] = []
   let failures = 0
   const started = performance.now()
@@ -43,10 +61,11 @@ export async function load (job: LoadJob): Promise<LoadResult> {
     let ok = true
     let sentAt = 0
     const send = (): void => {
-      if (performance.now() >= stopAt) { socket.end(); resolve(); return }
+      const next = posts ? posts[nextPost++] : performance.now() < stopAt ? request : undefined
+      if (next === undefined) { socket.end(); resolve(); return }
       chunks = []; received = 0; expected = -1
       sentAt = performance.now()
-      socket.write(request)
+      socket.write(next)
     }
     socket.on('connect', send)
     socket.on('data', (chunk: Buffer) => {
@@ -61,6 +80,8 @@ export async function load (job: LoadJob): Promise<LoadResult> {
         if (!length) { failures++; socket.destroy(); resolve(); return }
         expected = end + HEAD_END.length + Number(length[1])
         ok = text.startsWith('HTTP/1.1 2')
+        const status = text.slice(9, 12)
+        statuses[status] = (statuses[status] ?? 0) + 1
       }
       if (received < expected) return
       latencies.push(performance.now() - sentAt)
@@ -72,9 +93,8 @@ export async function load (job: LoadJob): Promise<LoadResult> {
 
   await Promise.all(Array.from({ length: job.connections }, connection))
   const seconds = (performance.now() - started) / 1000
-  latencies.sort((a, b) => a - b)
-  const at = (q: number): number => latencies.length === 0 ? NaN : latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]
-  return { requests: latencies.length, failures, rps: latencies.length / seconds, p50: at(0.5), p99: at(0.99) }
+  const sorted = [...latencies].sort((a, b) => a - b)
+  return { requests: latencies.length, failures, rps: latencies.length / seconds, p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99), latencies, statuses }
 }
 
 // Forked by run.ts: one job per message, one result back.

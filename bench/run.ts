@@ -1,45 +1,102 @@
 // `npm run bench`: Ponte against a hand-written route for the same schema (design notes §5:
-// "Ponte stays within 10% of a hand-written route"). Both serve the same fresh SQLite copy of
-// sample installation 1 on 127.0.0.1; the load comes from a forked process (bench/load.ts).
-// Prints figures and exits 0: it measures, it does not judge.
-//   BENCH_SECONDS (default 3), BENCH_WARMUP_SECONDS (2: Ponte's JIT needs ~2-3 s to settle), BENCH_CONNECTIONS (8)
+// "Ponte stays within 10% of a hand-written route"), on Clínica Sorriso grown into a clinic
+// chain (bench/grow.ts). `npm run bench -- --help` lists the options.
+//
+// How it measures, so that a figure can be trusted on a shared machine:
+//  - each server runs in a child process of its own (bench/servers.ts); Ponte in production
+//    configuration (NODE_ENV=production, logs at info, the per-key rate limit on), the baseline
+//    doing the same per-request work by hand (key check, rate limit, closed query validation,
+//    the same log lines);
+//  - before measuring a scenario, both answer it once and their JSON must be deep-equal (any
+//    difference is printed, and the scenario is marked);
+//  - windows are short and interleaved, A B B A A B …, so that load from elsewhere falls on
+//    both; each round gives one throughput ratio and one CPU ratio, and rounds go on until the
+//    95 % confidence interval of the median ratio is within ±5 % (or the round limit, which the
+//    report then says);
+//  - CPU time per request is each server process's own (utime + stime from /proc/<pid>/stat,
+//    over the windows in which it was loaded): far less sensitive to other processes than
+//    wall-clock throughput;
+//  - peak RSS is VmHWM from /proc/<pid>/status, after each scenario.
+// It prints figures and writes them (JSON and Markdown); it never fails on a figure.
 import { fork } from 'node:child_process'
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir, cpus, loadavg, totalmem } from 'node:os'
+import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { isDeepStrictEqual } from 'node:util'
-import type { AddressInfo } from 'node:net'
-import type { FastifyInstance } from 'fastify'
-import { openSample } from '../src/installation.js'
-import { loadConfig } from '../src/config.js'
-import { createPonte } from '../src/context.js'
-import { buildApp } from '../src/app.js'
-import { buildHandWritten } from './hand-written.js'
-import type { LoadJob, LoadResult } from './load.js'
+import Database from 'better-sqlite3'
+import { Command, InvalidArgumentError } from 'commander'
+import { toE164 } from '../src/normalise/phone.js'
+import { cachedSqlite, type GrowParams } from './grow.js'
+import { quantile, type LoadJob, type LoadResult } from './load.js'
+import { startHandWritten, startPonte, type ServerProcess } from './servers.js'
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 3)
-const warmup = Number(process.env.BENCH_WARMUP_SECONDS ?? 2)
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 8)
-const key = 'bench-key-0123456789abcdef'
-const headers = { authorization: `Bearer ${key}` }
+const KEY = 'bench-key-0123456789abcdef'
+const HEADERS = { authorization: `Bearer ${KEY}` }
+const MAPPING = 'mappings/clinica-sorriso.yaml'
 
-// Busy days of the fixture ("today" is 2026-11-22); the ids exist in fixture.json.
-const SCENARIOS: [string, string][] = [
-  ['appointments, 1 day', '/appointments?start=2026-11-27&end=2026-11-27'],
-  ['appointments, 7 days', '/appointments?start=2026-11-23&end=2026-11-29'],
-  ['appointments, 7 days, professional=3', '/appointments?start=2026-11-23&end=2026-11-29&professional=3'],
-  ['clients/search, phone (3 clients)', '/clients/search?term=%2B5511960420123'],
-  ['professionals?service=1', '/professionals?service=1'],
-  ['appointments/{id}', '/appointments/191066']
-]
+// ---------------------------------------------------------------- options
+const num = (name: string, min = 0) => (v: string): number => {
+  if (!/^\d+(\.\d+)?$/.test(v) || Number(v) < min) throw new InvalidArgumentError(`${name}: "${v}" is not a number ≥ ${min}`)
+  return Number(v)
+}
+const cli = new Command('npm run bench --')
+  .description('Ponte against the hand-written baseline, interleaved, on grown Clínica Sorriso fixtures; writes JSON and Markdown')
+  .option('--quick', 'for CI: a small fixture (3,000 clients, 10,000 appointments), short windows, 3–4 rounds; checks answers, asserts nothing about speed')
+  .option('--large', 'also the clinic-chain fixture (--large-clients, --large-appointments): W1, W2, W4 and by-id at that size, and the peak-RSS target')
+  .option('--clients <n>', 'clients of the default fixture (W4 "10k")', num('--clients', 1), 10_000)
+  .option('--appointments <n>', 'appointments of the default fixture (W1 "100k")', num('--appointments', 1), 100_000)
+  .option('--large-clients <n>', 'clients of the --large fixture', num('--large-clients', 1), 1_000_000)
+  .option('--large-appointments <n>', 'appointments of the --large fixture', num('--large-appointments', 1), 2_000_000)
+  .option('--seed <n>', 'fixture seed', num('--seed', 1), 1)
+  .option('--window <ms>', 'length of one measured window (one server, one scenario)', num('--window', 50), 1000)
+  .option('--warmup <ms>', 'warm-up per server and scenario before the first window', num('--warmup', 0), 2000)
+  .option('--min-requests <n>', 'lengthen a scenario\'s windows (up to 2.5 × --window) so each holds about this many requests', num('--min-requests', 0), 100)
+  .option('--min-rounds <n>', 'rounds (one window per server) before the spread is judged', num('--min-rounds', 1), 5)
+  .option('--max-rounds <n>', 'give up on the ±spread after this many rounds (and say so)', num('--max-rounds', 1), 15)
+  .option('--spread <fraction>', 'stop when the 95 % CI of the median ratio is within ± this', num('--spread', 0), 0.05)
+  .option('--connections <n>', 'concurrent keep-alive connections of the load generator', num('--connections', 1), 8)
+  .option('--rate-limit <n>', 'RATE_LIMIT_PER_MINUTE for both servers (the default 600 would throttle the bench; Ponte accepts at most 1,000,000)', num('--rate-limit', 1), 1_000_000)
+  .option('--only <names>', 'comma-separated scenario names to run (W1,W2,W3,W4,W5,by-id)')
+  .option('--cache <dir>', 'where grown SQLite files are kept between runs', join(tmpdir(), 'ponte-bench-cache'))
+  .option('--out <dir>', 'where to write bench.json and bench.md', 'bench/results')
+  .addHelpText('after', `
+Scenarios (each on every fixture unless said):
+  W1     GET /appointments for the busy day (about 1,000 appointments), full nested objects
+  W2     GET /appointments over 31 days, minimal=true (8 connections: eight concurrent 31-day lists)
+  W3     GET /professionals?service=1, lookups from a warm cache (default fixture only)
+  W4     GET /clients/search by a client's phone (10k clients; 1M with --large)
+  by-id  GET /appointments/{id}: per-request overhead
+  W5     POST /appointments on free slots from /availability of one professional's day, concurrently (default fixture only)
+Columns: see README.md, "Tests", the paragraph on npm run bench.`)
+cli.parse(process.argv.slice(2), { from: 'user' })
+const opt = cli.opts<{
+  quick?: boolean, large?: boolean, clients: number, appointments: number, largeClients: number, largeAppointments: number, seed: number,
+  window: number, warmup: number, minRequests: number, minRounds: number, maxRounds: number, spread: number, connections: number, rateLimit: number,
+  only?: string, cache: string, out: string
+}>()
+if (opt.quick) Object.assign(opt, { window: 300, warmup: 300, minRequests: 0, minRounds: 3, maxRounds: 4, large: false })
+const only = opt.only ? new Set(opt.only.split(',').map((s) => s.trim())) : undefined
 
-const listen = async (app: FastifyInstance): Promise<number> => {
-  await app.listen({ host: '127.0.0.1', port: 0 })
-  return (app.server.address() as AddressInfo).port
+// ---------------------------------------------------------------- statistics
+const median = (xs: number[]): number => { const s = [...xs].sort((a, b) => a - b); return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2 }
+/** Distribution-free 95 % confidence interval of the median (binomial order statistics), as ± a fraction of it. */
+function medianSpread (xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b)
+  const n = s.length
+  if (n < 2) return Infinity
+  const half = 1.96 * Math.sqrt(n) / 2
+  const lo = s[Math.max(0, Math.floor(n / 2 - half))]!
+  const hi = s[Math.min(n - 1, Math.ceil(n / 2 + half) - 1)]!
+  const m = median(s)
+  return Math.max(m - lo, hi - m) / m
 }
 
 /** Where two JSON values first differ, for a mismatch report. */
 function difference (a: unknown, b: unknown, path = ''): string | undefined {
   if (isDeepStrictEqual(a, b)) return undefined
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return `${path || '/'}: ${JSON.stringify(a)} ≠ ${JSON.stringify(b)}`
+  if (Array.isArray(a) && Array.isArray(b) && a.length !== b.length) return `${path || '/'}: ${a.length} items ≠ ${b.length} items`
   for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
     const d = difference((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${path}/${k}`)
     if (d) return d
@@ -47,56 +104,307 @@ function difference (a: unknown, b: unknown, path = ''): string | undefined {
   return `${path || '/'}: differ`
 }
 
-const inst = await openSample('mappings/clinica-sorriso.yaml')
-const ponte = await buildApp(createPonte(loadConfig({ API_KEYS: key, IDEMPOTENCY_STORE: ':memory:', LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '0' }), inst.db, inst.compiled), { logLevel: false })
-const hand = await buildHandWritten(inst.file, key)
+// ---------------------------------------------------------------- the load generator
 const loader = fork(fileURLToPath(new URL('./load.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'] })
+const load = async (job: LoadJob): Promise<LoadResult> => await new Promise((resolve) => {
+  loader.once('message', (r) => { resolve(r as LoadResult) })
+  loader.send(job)
+})
+
+// ---------------------------------------------------------------- scenarios
+interface Scenario { name: string, label: string, path: string, connections?: number, bodies?: () => Promise<string[][]> }
+interface Side { requests: number, failures: number, seconds: number, cpuMs: number, latencies: number[], statements: number, peakRssMb: number }
+interface Measured {
+  fixture: string, scenario: string, label: string, path: string, items: number | string, sameJson: boolean, sameBytes: boolean, difference?: string,
+  rounds: number, windowMs?: number, converged: boolean, ratio: number, ratioSpread: number, cpuRatio: number, cpuRatioSpread: number,
+  ponte: Summary, hand: Summary
+}
+interface Summary { rps: number, p50: number, p99: number, cpuMsPerRequest: number, statementsPerRequest: number, peakRssMb: number, requests: number, failures: number }
+
+const summary = (s: Side): Summary => {
+  const sorted = [...s.latencies].sort((a, b) => a - b)
+  return {
+    rps: s.requests / s.seconds, p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99), cpuMsPerRequest: s.cpuMs / s.requests,
+    statementsPerRequest: s.statements / s.requests, peakRssMb: s.peakRssMb, requests: s.requests, failures: s.failures
+  }
+}
+
+async function answer (server: ServerProcess, path: string): Promise<{ status: number, text: string, body: unknown }> {
+  const res = await fetch(`http://127.0.0.1:${server.port}${path}`, { headers: HEADERS })
+  const text = await res.text()
+  let body: unknown
+  try { body = JSON.parse(text) } catch { body = text }
+  return { status: res.status, text, body }
+}
+
+function printMeasured (m: Measured): void {
+  const pct = (x: number): string => Number.isFinite(x) ? `±${(x * 100).toFixed(1)} %` : '±?'
+  console.log(`    ratio ${m.ratio.toFixed(2)} ${pct(m.ratioSpread)} over ${m.rounds} rounds${m.converged ? '' : ` (could not get within ±${opt.spread * 100} % in ${opt.maxRounds} rounds)`}; ` +
+    `CPU ms/req Ponte ${m.ponte.cpuMsPerRequest.toFixed(3)} hand ${m.hand.cpuMsPerRequest.toFixed(3)} (ratio ${m.cpuRatio.toFixed(2)} ${pct(m.cpuRatioSpread)}); ` +
+    `p50 ${m.ponte.p50.toFixed(2)}/${m.hand.p50.toFixed(2)} ms, p99 ${m.ponte.p99.toFixed(2)}/${m.hand.p99.toFixed(2)} ms; SQL/req ${m.ponte.statementsPerRequest.toFixed(2)}/${m.hand.statementsPerRequest.toFixed(2)}; ` +
+    `peak RSS ${m.ponte.peakRssMb.toFixed(0)}/${m.hand.peakRssMb.toFixed(0)} MB${m.ponte.failures + m.hand.failures > 0 ? `; FAILURES ${m.ponte.failures}/${m.hand.failures}` : ''}`)
+}
+
+async function measureScenario (fixture: string, sc: Scenario, servers: ServerProcess[]): Promise<Measured> {
+  const [ponte, hand] = servers as [ServerProcess, ServerProcess]
+  const [a, b] = [await answer(ponte, sc.path), await answer(hand, sc.path)]
+  const diff = a.status !== 200 || b.status !== 200 ? `status ${a.status} / ${b.status}` : difference(a.body, b.body)
+  const items = Array.isArray(a.body) ? a.body.length : 'one object'
+  console.log(`  ${diff === undefined ? 'same JSON' : 'DIFFERENT'}  ${sc.name} ${sc.label} (${items}${typeof items === 'number' ? ' items' : ''})${diff ? `: ${diff}` : ''}${diff === undefined && a.text !== b.text ? ' (same values, other key order or spacing)' : ''}`)
+  const connections = sc.connections ?? opt.connections
+  const sides: Record<string, Side> = {}
+  for (const s of servers) sides[s.name] = { requests: 0, failures: 0, seconds: 0, cpuMs: 0, latencies: [], statements: 0, peakRssMb: 0 }
+  const window = async (s: ServerProcess, ms: number, record: boolean): Promise<{ rps: number, cpuPerRequest: number }> => {
+    // Statement counts are read outside the CPU span: reading Ponte's /metrics costs it CPU.
+    const st0 = record ? await s.statements() : 0
+    const cpu0 = s.cpuMs()
+    const t0 = performance.now()
+    const r = await load({ port: s.port, path: sc.path, headers: HEADERS, connections, durationMs: ms })
+    const seconds = (performance.now() - t0) / 1000
+    const cpu = s.cpuMs() - cpu0
+    if (record) {
+      const side = sides[s.name]!
+      side.statements += await s.statements() - st0
+      side.requests += r.requests; side.failures += r.failures; side.seconds += seconds; side.cpuMs += cpu
+      for (const l of r.latencies) side.latencies.push(l)
+    }
+    return { rps: r.requests / seconds, cpuPerRequest: cpu / Math.max(1, r.requests) }
+  }
+  let slowest = Infinity
+  for (const s of servers) slowest = Math.min(slowest, (await window(s, opt.warmup, false)).rps)
+  const windowMs = Math.round(Math.min(2.5 * opt.window, Math.max(opt.window, 1000 * opt.minRequests / slowest)))
+  const ratios: number[] = []
+  const cpuRatios: number[] = []
+  let converged = false
+  for (let round = 0; round < opt.maxRounds; round++) {
+    // A B, then B A: whoever a drift in the machine's load favours, it favours both in turn.
+    const order = round % 2 === 0 ? [ponte, hand] : [hand, ponte]
+    const got: Record<string, { rps: number, cpuPerRequest: number }> = {}
+    for (const s of order) got[s.name] = await window(s, windowMs, true)
+    ratios.push(got.ponte!.rps / got.hand!.rps)
+    // CPU per request is 10 ms-granular per window: a ratio only from windows long enough to tell.
+    if (got.ponte!.cpuPerRequest > 0 && got.hand!.cpuPerRequest > 0) cpuRatios.push(got.hand!.cpuPerRequest / got.ponte!.cpuPerRequest)
+    if (ratios.length >= opt.minRounds && medianSpread(ratios) <= opt.spread) { converged = true; break }
+  }
+  for (const s of servers) sides[s.name]!.peakRssMb = s.peakRssMb()
+  const m: Measured = {
+    fixture, scenario: sc.name, label: sc.label, path: sc.path, items, sameJson: diff === undefined, sameBytes: a.text === b.text, ...(diff ? { difference: diff } : {}),
+    rounds: ratios.length, windowMs, converged, ratio: median(ratios), ratioSpread: medianSpread(ratios), cpuRatio: median(cpuRatios), cpuRatioSpread: medianSpread(cpuRatios),
+    ponte: summary(sides.ponte!), hand: summary(sides.hand!)
+  }
+  printMeasured(m)
+  return m
+}
+
+// ---------------------------------------------------------------- W5: bookings
+const BOOKED_COLUMNS = 'DATA, HORA, DURACAO, ID_PACIENTE, ID_PROFISSIONAL, ID_HIGIENISTA, ID_PROCEDIMENTO, ID_CONVENIO, PLANO, ID_SALA, FL_HIGIENE, ' +
+  'TIPO_ATEND, EXCLUIDO, USUARIO, SITUACAO, CONFIRMADO, DT_CONFIRMACAO, USUARIO_ALT, DT_CADASTRO IS NOT NULL AS CADASTRO, DT_ALTERACAO IS NOT NULL AS ALTERACAO'
+interface Slot { date: string, hour: string, professional: { id: string }, location?: { id: string } }
+
+/**
+ * Rounds of concurrent bookings: each round takes one future day, the professional with the
+ * most free slots that day (GET /availability from Ponte: both copies have booked the same
+ * slots so far), and books every one of them for distinct clients, on each server in turn.
+ * Afterwards the rows both wrote must be the same (ids and timestamps aside).
+ */
+async function measureBookings (fixture: string, servers: ServerProcess[], files: { ponte: string, hand: string }, clientIds: number[]): Promise<Measured> {
+  const [ponte, hand] = servers as [ServerProcess, ServerProcess]
+  const maxId = (file: string): number => { const db = new Database(file, { readonly: true }); try { return (db.prepare('SELECT MAX(ID_AGENDA) m FROM AGENDA').get() as { m: number }).m } finally { db.close() } }
+  const before = { ponte: maxId(files.ponte), hand: maxId(files.hand) }
+  let nextClient = 0
+  let day = '2026-12-01'
+  const nextDay = (d: string): string => new Date(Date.parse(`${d}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)
+  const bodiesForADay = async (): Promise<string[]> => {
+    for (let tries = 0; tries < 30; tries++) {
+      day = nextDay(day)
+      const res = await fetch(`http://127.0.0.1:${ponte.port}/availability?start=${day}&end=${day}`, { headers: HEADERS })
+      if (res.status !== 200) throw new Error(`GET /availability: ${res.status} ${await res.text()}`)
+      const slots = await res.json() as Slot[]
+      const byProf = new Map<string, Slot[]>()
+      for (const s of slots) if (s.location) byProf.set(s.professional.id, [...(byProf.get(s.professional.id) ?? []), s])
+      const best = [...byProf.values()].sort((a, b) => b.length - a.length)[0]
+      if (best && best.length >= 4) {
+        return best.map((s) => JSON.stringify({ date: s.date, hour: s.hour, client: String(clientIds[nextClient++ % clientIds.length]), professional: s.professional.id, location: s.location!.id }))
+      }
+    }
+    throw new Error('no day with free slots found for W5')
+  }
+  // Same answer from both for the first booking, made one at a time.
+  const [first] = await bodiesForADay()
+  const post = async (s: ServerProcess): Promise<{ status: number, text: string, body: unknown }> => {
+    const res = await fetch(`http://127.0.0.1:${s.port}/appointments`, { method: 'POST', headers: { ...HEADERS, 'content-type': 'application/json' }, body: first })
+    const text = await res.text()
+    return { status: res.status, text, body: JSON.parse(text) as unknown }
+  }
+  const [a, b] = [await post(ponte), await post(hand)]
+  let diff = a.status !== 200 || b.status !== 200 ? `status ${a.status} / ${b.status}: ${a.text.slice(0, 200)} / ${b.text.slice(0, 200)}` : difference(a.body, b.body)
+  console.log(`  ${diff === undefined ? 'same JSON' : 'DIFFERENT'}  W5 bookings, first booking${diff ? `: ${diff}` : ''}`)
+  const sides: Record<string, Side> = {}
+  for (const s of servers) sides[s.name] = { requests: 0, failures: 0, seconds: 0, cpuMs: 0, latencies: [], statements: 0, peakRssMb: 0 }
+  const ratios: number[] = []
+  const cpuRatios: number[] = []
+  let converged = false
+  for (let round = 0; round < opt.maxRounds; round++) {
+    const bodies = await bodiesForADay()
+    const order = round % 2 === 0 ? [ponte, hand] : [hand, ponte]
+    const got: Record<string, { rps: number, cpu: number }> = {}
+    for (const s of order) {
+      const st0 = await s.statements()
+      const cpu0 = s.cpuMs()
+      const t0 = performance.now()
+      const r = await load({ port: s.port, path: '/appointments', headers: HEADERS, connections: opt.connections, durationMs: 0, bodies })
+      const seconds = (performance.now() - t0) / 1000
+      const cpu = s.cpuMs() - cpu0
+      const side = sides[s.name]!
+      side.statements += await s.statements() - st0
+      side.requests += r.requests; side.failures += r.failures; side.seconds += seconds; side.cpuMs += cpu
+      for (const l of r.latencies) side.latencies.push(l)
+      got[s.name] = { rps: r.requests / seconds, cpu }
+    }
+    ratios.push(got.ponte!.rps / got.hand!.rps)
+    if (got.ponte!.cpu > 0 && got.hand!.cpu > 0) cpuRatios.push(got.hand!.cpu / got.ponte!.cpu)
+    if (ratios.length >= opt.minRounds && medianSpread(ratios) <= opt.spread) { converged = true; break }
+  }
+  for (const s of servers) sides[s.name]!.peakRssMb = s.peakRssMb()
+  // The legacy rows: what each wrote, ids and timestamps aside, in slot order.
+  const written = (file: string, after: number): unknown[] => {
+    const db = new Database(file, { readonly: true })
+    try { return db.prepare(`SELECT ${BOOKED_COLUMNS} FROM AGENDA WHERE ID_AGENDA > ? ORDER BY DATA, HORA, ID_PROFISSIONAL, ID_PACIENTE`).all(after) } finally { db.close() }
+  }
+  const rows = { ponte: written(files.ponte, before.ponte), hand: written(files.hand, before.hand) }
+  const rowDiff = difference(rows.ponte, rows.hand)
+  if (rowDiff) console.log(`  DIFFERENT  W5 legacy rows written: ${rowDiff}`)
+  else console.log(`  same rows  W5: ${rows.ponte.length} AGENDA rows written alike by both`)
+  diff ??= rowDiff === undefined ? undefined : `rows: ${rowDiff}`
+  const m: Measured = {
+    fixture, scenario: 'W5', label: 'concurrent bookings on one professional\'s day', path: 'POST /appointments', items: `${rows.ponte.length} rows`,
+    sameJson: diff === undefined, sameBytes: a.text === b.text, ...(diff ? { difference: diff } : {}),
+    rounds: ratios.length, converged, ratio: median(ratios), ratioSpread: medianSpread(ratios), cpuRatio: median(cpuRatios), cpuRatioSpread: medianSpread(cpuRatios),
+    ponte: summary(sides.ponte!), hand: summary(sides.hand!)
+  }
+  printMeasured(m)
+  return m
+}
+
+// ---------------------------------------------------------------- fixtures
+interface FixtureRun { name: string, params: GrowParams, scenarios: (file: string, facts: Record<string, unknown>) => Scenario[], bookings: boolean }
+const W3: Scenario = { name: 'W3', label: 'professionals?service=1 (warm cache)', path: '/professionals?service=1' }
+const perFixture = (label: string, withDefaultOnly: boolean) => (file: string, facts: Record<string, unknown>): Scenario[] => {
+  const db = new Database(file, { readonly: true, fileMustExist: true })
+  try {
+    const busy = (facts.busyDay as { day: string }).day
+    const byId = db.prepare("SELECT ID_AGENDA id FROM AGENDA WHERE DATA = ? AND EXCLUIDO <> 'S' AND ID_PACIENTE IS NOT NULL ORDER BY ID_AGENDA LIMIT 1 OFFSET 10").get(busy) as { id: number }
+    // The newest client with a mobile in the commonest mask: a grown row when the fixture is grown.
+    const phone = db.prepare("SELECT CELULAR p FROM PACIENTE WHERE TIPO = 'P' AND DT_EXCLUSAO IS NULL AND CELULAR LIKE '(11) 9%' ORDER BY ID_PACIENTE DESC LIMIT 1").get() as { p: string }
+    const term = toE164(phone.p, { defaultCountry: 'BR', defaultAreaCode: '11' })!
+    const list: Scenario[] = [
+      { name: 'W1', label: `busy day ${busy}, nested`, path: `/appointments?start=${busy}&end=${busy}` },
+      { name: 'W2', label: '31 days, minimal', path: '/appointments?start=2026-11-01&end=2026-12-01&minimal=true' },
+      ...(withDefaultOnly ? [W3] : []),
+      { name: 'W4', label: `phone search, ${label} clients`, path: `/clients/search?term=${encodeURIComponent(term)}` },
+      { name: 'by-id', label: 'GET /appointments/{id}', path: `/appointments/${byId.id}` }
+    ]
+    return list.filter((s) => only === undefined || only.has(s.name))
+  } finally {
+    db.close()
+  }
+}
+const short = (n: number): string => n >= 1e6 ? `${n / 1e6}M` : n >= 1e3 ? `${n / 1e3}k` : String(n)
+const fixtures: FixtureRun[] = opt.quick
+  ? [{ name: 'quick', params: { sample: 'clinica-sorriso', clients: 3000, appointments: 10_000, professionals: 20, busyDayAppointments: 100, seed: opt.seed }, scenarios: perFixture('3k', true), bookings: true }]
+  : [
+      { name: `${short(opt.clients)} clients / ${short(opt.appointments)} appts`, params: { sample: 'clinica-sorriso', clients: opt.clients, appointments: opt.appointments, seed: opt.seed }, scenarios: perFixture(short(opt.clients), true), bookings: true },
+      ...(opt.large ? [{ name: `${short(opt.largeClients)} clients / ${short(opt.largeAppointments)} appts`, params: { sample: 'clinica-sorriso', clients: opt.largeClients, appointments: opt.largeAppointments, seed: opt.seed }, scenarios: perFixture(short(opt.largeClients), false), bookings: false }] : [])
+    ]
+
+// ---------------------------------------------------------------- run
+const started = Date.now()
+const scratch = mkdtempSync(join(tmpdir(), 'ponte-bench-'))
+const results: Measured[] = []
+const fixtureInfo: Record<string, unknown>[] = []
+const peaks: Record<string, { ponte: number, hand: number }> = {}
+console.log(`Ponte vs hand-written, ${cpus().length} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}; windows ${opt.window} ms, ${opt.connections} connections, rounds ${opt.minRounds}–${opt.maxRounds} until ±${opt.spread * 100} %`)
 try {
-  const servers = { ponte: await listen(ponte), hand: await listen(hand) }
-
-  console.log('Same responses?')
-  let allMatch = true
-  for (const [name, path] of SCENARIOS) {
-    const [a, b] = await Promise.all([servers.ponte, servers.hand].map(async (port) => {
-      const res = await fetch(`http://127.0.0.1:${port}${path}`, { headers })
-      return { status: res.status, body: await res.json() as unknown }
-    }))
-    const diff = a.status !== 200 || b.status !== 200 ? `status ${a.status} / ${b.status}` : difference(a.body, b.body)
-    const size = Array.isArray(a.body) ? `${a.body.length} items` : 'one object'
-    allMatch &&= diff === undefined
-    console.log(`  ${diff === undefined ? 'match   ' : 'MISMATCH'}  ${name} (${size})${diff ? `: ${diff}` : ''}`)
+  for (const fx of fixtures) {
+    const t0 = Date.now()
+    const grown = cachedSqlite(fx.params, opt.cache, (line) => { process.stderr.write(`  ${line}\n`) })
+    const growSeconds = (Date.now() - t0) / 1000
+    console.log(`\nFixture ${fx.name}: ${grown.cached ? 'cached' : `grown in ${growSeconds.toFixed(1)} s`} (${grown.file})`)
+    fixtureInfo.push({ name: fx.name, params: fx.params, file: grown.file, cached: grown.cached, growSeconds, facts: grown.facts })
+    const files = { ponte: join(scratch, 'ponte.sqlite'), hand: join(scratch, 'hand.sqlite') }
+    copyFileSync(grown.file, files.ponte)
+    copyFileSync(grown.file, files.hand)
+    const common = { mapping: MAPPING, key: KEY, scratch, rateLimitPerMinute: opt.rateLimit }
+    const servers = [await startPonte({ ...common, dbFile: files.ponte }), await startHandWritten({ ...common, dbFile: files.hand })]
+    try {
+      for (const sc of fx.scenarios(grown.file, grown.facts)) results.push(await measureScenario(fx.name, sc, servers))
+      if (fx.bookings && (only === undefined || only.has('W5'))) {
+        const db = new Database(grown.file, { readonly: true })
+        const clientIds = (db.prepare("SELECT ID_PACIENTE id FROM PACIENTE WHERE TIPO = 'P' AND DT_EXCLUSAO IS NULL ORDER BY ID_PACIENTE DESC LIMIT 5000").all() as { id: number }[]).map((r) => r.id)
+        db.close()
+        results.push(await measureBookings(fx.name, servers, files, clientIds))
+      }
+      peaks[fx.name] = { ponte: servers[0]!.peakRssMb(), hand: servers[1]!.peakRssMb() }
+    } finally {
+      for (const s of servers) await s.stop()
+      for (const f of Object.values(files)) rmSync(f, { force: true })
+    }
   }
-
-  const run = async (job: LoadJob): Promise<LoadResult> => await new Promise((resolve) => {
-    loader.once('message', (r) => resolve(r as LoadResult))
-    loader.send(job)
-  })
-  const measure = async (port: number, path: string): Promise<LoadResult & { statements: number }> => {
-    await run({ port, path, headers, connections, durationMs: warmup * 1000 })
-    const before = inst.db.stats.statements
-    const r = await run({ port, path, headers, connections, durationMs: seconds * 1000 })
-    return { ...r, statements: (inst.db.stats.statements - before) / r.requests }
-  }
-
-  console.log(`\n${connections} connections, ${warmup} s warm-up + ${seconds} s per server and scenario; latencies in ms\n`)
-  const rows = [['scenario', 'Ponte req/s', 'hand req/s', 'Ponte/hand', 'Ponte p50', 'hand p50', 'Ponte p99', 'hand p99', 'SQL/req', 'errors']]
-  for (const [name, path] of SCENARIOS) {
-    const p = await measure(servers.ponte, path)
-    const h = await measure(servers.hand, path)
-    const ratio = p.rps / h.rps
-    rows.push([name, p.rps.toFixed(0), h.rps.toFixed(0), `${ratio.toFixed(2)}${ratio < 0.9 ? ' !' : ''}`,
-      p.p50.toFixed(2), h.p50.toFixed(2), p.p99.toFixed(2), h.p99.toFixed(2), p.statements.toFixed(2), String(p.failures + h.failures)])
-  }
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)))
-  for (const [i, r] of rows.entries()) {
-    console.log(r.map((c, j) => j === 0 ? c.padEnd(widths[j]) : c.padStart(widths[j])).join('  '))
-    if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '))
-  }
-  console.log(`\nPonte/hand = requests/s ratio ("!" when Ponte is more than 10% slower). SQL/req: Ponte's statements per request.`)
-  console.log(allMatch ? 'Responses matched in every scenario.' : 'Some responses differed: see above.')
 } finally {
   loader.kill()
-  await hand.close()
-  await ponte.close()
-  await inst.close()
+  rmSync(scratch, { recursive: true, force: true })
 }
+
+// ---------------------------------------------------------------- report
+const f2 = (x: number): string => Number.isFinite(x) ? x.toFixed(2) : '–'
+const f3 = (x: number): string => Number.isFinite(x) ? x.toFixed(3) : '–'
+const spreadText = (x: number): string => Number.isFinite(x) ? `±${(x * 100).toFixed(0)} %` : '±?'
+const header = ['fixture', 'scenario', 'items', 'same JSON', 'Ponte/hand req/s', 'rounds', 'CPU ratio', 'CPU ms/req Ponte', 'CPU ms/req hand',
+  'window ms', 'p50 Ponte', 'p50 hand', 'p99 Ponte', 'p99 hand', 'SQL/req Ponte', 'SQL/req hand', 'peak RSS Ponte', 'peak RSS hand']
+const rows = results.map((m) => [m.fixture, `${m.scenario} ${m.label}`, String(m.items), m.sameJson ? (m.sameBytes ? 'yes (bytes)' : 'yes') : 'NO',
+  `${f2(m.ratio)} ${spreadText(m.ratioSpread)}${m.converged ? '' : ' ✗'}`, String(m.rounds), `${f2(m.cpuRatio)} ${spreadText(m.cpuRatioSpread)}`,
+  f3(m.ponte.cpuMsPerRequest), f3(m.hand.cpuMsPerRequest), m.windowMs === undefined ? 'batch' : String(m.windowMs), f2(m.ponte.p50), f2(m.hand.p50), f2(m.ponte.p99), f2(m.hand.p99),
+  f2(m.ponte.statementsPerRequest), f2(m.hand.statementsPerRequest), `${m.ponte.peakRssMb.toFixed(0)} MB`, `${m.hand.peakRssMb.toFixed(0)} MB`])
+
+const find = (fixture: number, scenario: string): Measured | undefined => results.find((m) => m.fixture === fixtures[fixture]?.name && m.scenario === scenario)
+const targets: { target: string, figure: string, met: boolean | null }[] = []
+for (const s of ['W1', 'W2', 'W3', 'by-id']) {
+  for (const m of results.filter((x) => x.scenario === s)) targets.push({ target: `${s} ratio ≥ 0.9 (${m.fixture})`, figure: `${f2(m.ratio)} ${spreadText(m.ratioSpread)}`, met: m.ratio >= 0.9 })
+}
+const w4small = find(0, 'W4')
+const w4large = find(1, 'W4')
+if (w4large) {
+  targets.push({ target: 'W4 p99 < 10 ms at the large size', figure: `${f2(w4large.ponte.p99)} ms`, met: w4large.ponte.p99 < 10 })
+  if (w4small) targets.push({ target: 'W4 p99 at the large size ≤ 2× the default size\'s', figure: `${f2(w4large.ponte.p99)} / ${f2(w4small.ponte.p99)} ms = ${f2(w4large.ponte.p99 / w4small.ponte.p99)}×`, met: w4large.ponte.p99 <= 2 * w4small.ponte.p99 })
+}
+const w1small = find(0, 'W1')
+const w1large = find(1, 'W1')
+// CPU time per request, not latency: on a loaded machine p50 mostly measures the queue.
+if (w1small && w1large) targets.push({ target: 'W1 on the large fixture within 1.5× of the default one (Ponte CPU ms/req; p50 in brackets)', figure: `${f2(w1large.ponte.cpuMsPerRequest)} / ${f2(w1small.ponte.cpuMsPerRequest)} ms = ${f2(w1large.ponte.cpuMsPerRequest / w1small.ponte.cpuMsPerRequest)}× (p50 ${f2(w1large.ponte.p50 / w1small.ponte.p50)}×)`, met: w1large.ponte.cpuMsPerRequest <= 1.5 * w1small.ponte.cpuMsPerRequest })
+if (fixtures[1] && peaks[fixtures[1].name]) targets.push({ target: 'Ponte peak RSS < 250 MB on the large fixture (whole run, W2 = eight concurrent 31-day lists)', figure: `${peaks[fixtures[1].name]!.ponte.toFixed(0)} MB`, met: peaks[fixtures[1].name]!.ponte < 250 })
+
+const machine = { cores: cpus().length, cpu: cpus()[0]?.model, memoryGb: Math.round(totalmem() / 2 ** 30), loadAverageAtEnd: loadavg(), node: process.version }
+const report = {
+  date: new Date().toISOString(), seconds: (Date.now() - started) / 1000, machine,
+  settings: { quick: opt.quick === true, windowMs: opt.window, warmupMs: opt.warmup, minRounds: opt.minRounds, maxRounds: opt.maxRounds, spread: opt.spread, connections: opt.connections, rateLimitPerMinute: opt.rateLimit },
+  fixtures: fixtureInfo, peaks, results, targets,
+  allSameJson: results.every((m) => m.sameJson)
+}
+const md = [
+  `Measured ${report.date.slice(0, 16).replace('T', ' ')} UTC, ${machine.cores} cores (${machine.cpu}), Node ${machine.node}, load average at the end ${machine.loadAverageAtEnd.map((x) => x.toFixed(1)).join(' ')}; ` +
+  `${opt.window} ms windows, ${opt.connections} connections, ${report.seconds.toFixed(0)} s in all.`,
+  '',
+  `| ${header.join(' | ')} |`,
+  `|${header.map((_, i) => i < 2 ? '---' : '--:').join('|')}|`,
+  ...rows.map((r) => `| ${r.join(' | ')} |`),
+  '',
+  '| target | figure | met |',
+  '|---|--:|:-:|',
+  ...targets.map((t) => `| ${t.target} | ${t.figure} | ${t.met === null ? '–' : t.met ? 'yes' : 'no'} |`)
+].join('\n')
+const out = resolve(opt.out)
+mkdirSync(out, { recursive: true })
+writeFileSync(join(out, 'bench.json'), JSON.stringify(report, null, 2) + '\n')
+writeFileSync(join(out, 'bench.md'), md + '\n')
+console.log(`\n${md}\n\n${report.allSameJson ? 'Ponte and the baseline answered the same JSON in every scenario.' : 'Some answers differed: see above.'}`)
+console.log(`Wrote ${join(out, 'bench.json')} and ${join(out, 'bench.md')}.`)
