@@ -23,7 +23,7 @@ export type Request =
 
 /** The answer: rows as arrays under their column names, a write's nothing, or the error's parts. */
 export type Reply =
-  | { id: number, ok: true, columns?: string[], rows?: unknown[][], done?: boolean }
+  | { id: number, ok: true, columns?: string[], rows?: unknown[][], done?: boolean, blobs?: boolean }
   | { id: number, ok: false, error: { name: string, message: string, code?: string, stack?: string } }
 
 export interface WorkerSettings { file: string, readonly: boolean }
@@ -36,7 +36,7 @@ interface Prepared { stmt: BetterSqlite3.Statement, columns?: string[] }
 let db: BetterSqlite3.Database | undefined
 let prepared = new Map<string, Prepared>()
 /** The one read being delivered in blocks (Database.stream), if any. */
-let cursor: { id: number, it: IterableIterator<unknown[]>, block: number } | undefined
+let cursor: { it: IterableIterator<unknown[]>, block: number } | undefined
 
 function open ({ file, readonly }: WorkerSettings): void {
   const fresh = new BetterSqlite3(file, { fileMustExist: true, readonly })
@@ -68,18 +68,27 @@ function closeCursor (): void {
   }
 }
 
-function nextBlock (): Reply & { ok: true } {
+function nextBlock (id: number): Reply & { ok: true } {
   const c = cursor as NonNullable<typeof cursor>
   const rows: unknown[][] = []
   for (let i = 0; i < c.block; i++) {
     const r = c.it.next()
     if (r.done === true) {
       cursor = undefined
-      return { id: c.id, ok: true, rows, done: true }
+      return { id, ok: true, rows, done: true, blobs: hasBlobs(rows) }
     }
     rows.push(r.value)
   }
-  return { id: c.id, ok: true, rows, done: false }
+  return { id, ok: true, rows, done: false, blobs: hasBlobs(rows) }
+}
+
+/**
+ * Whether any value is a BLOB: a Buffer arrives on the other side as a plain Uint8Array, and the
+ * main thread turns it back into the Buffer better-sqlite3 gives, only when told to look.
+ */
+function hasBlobs (rows: unknown[][]): boolean {
+  for (const row of rows) for (const v of row) if (typeof v === 'object' && v !== null) return true
+  return false
 }
 
 function handle (req: Request): Reply {
@@ -95,7 +104,8 @@ function handle (req: Request): Reply {
         stmt.run(req.values)
         return { id: req.id, ok: true }
       }
-      return { id: req.id, ok: true, columns, rows: stmt.all(req.values) as unknown[][] }
+      const rows = stmt.all(req.values) as unknown[][]
+      return { id: req.id, ok: true, columns, rows, blobs: hasBlobs(rows) }
     }
     case 'stream': {
       closeCursor()
@@ -104,12 +114,13 @@ function handle (req: Request): Reply {
         stmt.run(req.values)
         return { id: req.id, ok: true, rows: [], done: true }
       }
-      cursor = { id: req.id, it: stmt.iterate(req.values) as IterableIterator<unknown[]>, block: Math.max(1, req.block) }
-      return { ...nextBlock(), columns }
+      cursor = { it: stmt.iterate(req.values) as IterableIterator<unknown[]>, block: Math.max(1, req.block) }
+      return { ...nextBlock(req.id), columns }
     }
     case 'more':
-      if (!cursor || cursor.id !== req.id) return { id: req.id, ok: true, rows: [], done: true }
-      return nextBlock()
+      // The driver gives a stream the connection's whole turn: the cursor open is this one's.
+      if (!cursor) return { id: req.id, ok: true, rows: [], done: true }
+      return nextBlock(req.id)
     case 'end':
       closeCursor()
       return { id: req.id, ok: true }
