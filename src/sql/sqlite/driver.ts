@@ -47,8 +47,9 @@ export const STREAM_BLOCK_ROWS = 500
 // two-line bootstrap registers tsx in the thread first, then imports the worker.
 const TYPESCRIPT = import.meta.url.endsWith('.ts')
 const WORKER_URL = new URL(TYPESCRIPT ? './worker.ts' : './worker.js', import.meta.url)
+// tsx is found from here, not from the working directory an eval'd worker resolves against.
 const newWorker = (settings: WorkerSettings): Worker => TYPESCRIPT
-  ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL.href)}) })`, { eval: true, workerData: settings })
+  ? new Worker(`import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL.href)}) })`, { eval: true, workerData: settings })
   : new Worker(WORKER_URL, { workerData: settings })
 
 type Pending = { resolve: (reply: Reply & { ok: true }) => void, reject: (err: unknown) => void }
