@@ -18,6 +18,7 @@ import type { Database, Row } from '../../db/database.js'
 import { canWrite, FileIdentity } from './file.js'
 import { arrivedAt } from '../../db/request-clock.js'
 import { sqliteCatalog, sqliteTextColumns } from './introspect.js'
+import { openConnection } from './connection.js'
 import type { Reply, Request, WorkerSettings } from './worker.js'
 
 export interface SqliteOptions {
@@ -213,7 +214,9 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
   const identity = new FileIdentity(file)
   const stats = { statements: 0 }
   // Tests and tools that read the file beside Ponte (not on the Database interface): a second
-  // connection on this thread, opened when first asked for.
+  // connection on this thread, opened when first asked for, with ponte_fold as the worker's has.
+  // Being another connection, it waits (synchronously, on this thread) for a lock the worker
+  // holds: never used by a request.
   let raw: BetterSqlite3.Database | undefined
 
   // Called at the start of each turn, so no transaction spans a reopen.
@@ -257,7 +260,7 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
   const database: Database & { readonly raw: BetterSqlite3.Database } = {
     dialect: sqlite,
     get raw () {
-      raw ??= new BetterSqlite3(file, { fileMustExist: true, readonly })
+      raw ??= openConnection(file, { readonly, busyTimeoutMs: DEFAULT_BUSY_TIMEOUT_MS })
       return raw
     },
     introspect: {

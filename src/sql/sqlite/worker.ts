@@ -7,8 +7,8 @@
 // Rows cross back as arrays with the column names once per answer (stmt.raw(true)): measured
 // cheaper to clone than one object per row, whose keys are written again for every row.
 import { parentPort, workerData } from 'node:worker_threads'
-import BetterSqlite3 from 'better-sqlite3'
-import { foldName } from '../../normalise/text.js'
+import type BetterSqlite3 from 'better-sqlite3'
+import { openConnection } from './connection.js'
 
 /** What the main thread asks. `values` are already bound and converted (driver.ts toSqlite). */
 export type Request =
@@ -39,10 +39,9 @@ let prepared = new Map<string, Prepared>()
 let cursor: { it: IterableIterator<unknown[]>, block: number } | undefined
 
 function open ({ file, readonly }: WorkerSettings): void {
-  const fresh = new BetterSqlite3(file, { fileMustExist: true, readonly })
-  fresh.pragma('busy_timeout = 0')
-  // Name search folds case and accents on both sides (see sqlite/dialect.ts foldedLike).
-  fresh.function('ponte_fold', { deterministic: true }, (x: unknown) => x === null || x === undefined ? null : foldName(String(x)))
+  // busy_timeout 0: a lock is never waited for in SQLite; the driver retries on timers until
+  // the request's deadline (driver.ts whileLocked).
+  const fresh = openConnection(file, { readonly, busyTimeoutMs: 0 })
   // Opened first, so a replacement that cannot be opened leaves the old connection as it was.
   closeCursor()
   db?.close()
