@@ -30,6 +30,12 @@ export interface Database extends Querier {
     /** A table's text columns; empty when the table cannot be found. */
     textColumns: (table: string) => Promise<TextColumns>
   }
+  /**
+   * A long read delivered in blocks of rows as they are read, so a caller need not hold them
+   * all (SQLite: stepped in its worker thread). Optional: `query` returns the same rows at once.
+   * The connection may be the stream's until it is read to its end or the loop is left.
+   */
+  stream?: (statement: Statement, args?: Record<string, unknown>) => AsyncIterable<Row[]>
   /** Connections in use and callers waiting for one (metrics): a pool's, or SQLite's one connection and its queue. */
   pool?: () => { inUse: number, waiting: number }
 }

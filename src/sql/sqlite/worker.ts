@@ -1,0 +1,157 @@
+// The thread that owns the SQLite connection (issue 13). better-sqlite3 is synchronous: a
+// statement scanning a million rows holds whatever thread runs it, so it runs here, never on
+// the event loop that answers /health. This side only executes; ordering, transactions that
+// span awaits, lock retries, deadlines and the file's identity stay on the main thread
+// (driver.ts), which sends one message per statement and waits for its answer.
+//
+// Rows cross back as arrays with the column names once per answer (stmt.raw(true)): measured
+// cheaper to clone than one object per row, whose keys are written again for every row.
+import { parentPort, workerData } from 'node:worker_threads'
+import type BetterSqlite3 from 'better-sqlite3'
+import { openConnection } from './connection.js'
+
+/** What the main thread asks. `values` are already bound and converted (driver.ts toSqlite). */
+export type Request =
+  | { id: number, op: 'open' }
+  | { id: number, op: 'run', sql: string, values: Record<string, unknown> }
+  | { id: number, op: 'stream', sql: string, values: Record<string, unknown>, block: number }
+  | { id: number, op: 'more' }
+  | { id: number, op: 'end' }
+  | { id: number, op: 'exec', sql: string }
+  | { id: number, op: 'rollback' }
+  | { id: number, op: 'close' }
+
+/** The answer: rows as arrays under their column names, a write's nothing, or the error's parts. */
+export type Reply =
+  | { id: number, ok: true, columns?: string[], rows?: unknown[][], done?: boolean, blobs?: boolean }
+  | { id: number, ok: false, error: { name: string, message: string, code?: string, stack?: string } }
+
+export interface WorkerSettings { file: string, readonly: boolean }
+
+/** Statements prepared on the open connection, by SQL text (a reopen starts afresh). */
+const PREPARED_MAX = 1000
+
+interface Prepared { stmt: BetterSqlite3.Statement, columns?: string[] }
+
+let db: BetterSqlite3.Database | undefined
+let prepared = new Map<string, Prepared>()
+/** The one read being delivered in blocks (Database.stream), if any. */
+let cursor: { it: IterableIterator<unknown[]>, block: number } | undefined
+
+function open ({ file, readonly }: WorkerSettings): void {
+  // busy_timeout 0: a lock is never waited for in SQLite; the driver retries on timers until
+  // the request's deadline (driver.ts whileLocked).
+  const fresh = openConnection(file, { readonly, busyTimeoutMs: 0 })
+  // Opened first, so a replacement that cannot be opened leaves the old connection as it was.
+  closeCursor()
+  db?.close()
+  db = fresh
+  prepared = new Map()
+}
+
+function prepare (sql: string): Prepared {
+  if (!db) throw Object.assign(new Error('The database connection is closed.'), { code: 'SQLITE_MISUSE' })
+  let p = prepared.get(sql)
+  if (p) return p
+  const stmt = db.prepare(sql)
+  p = stmt.reader ? { stmt: stmt.raw(true), columns: stmt.columns().map((c) => c.name) } : { stmt }
+  if (prepared.size >= PREPARED_MAX) prepared.delete(prepared.keys().next().value as string)
+  prepared.set(sql, p)
+  return p
+}
+
+function closeCursor (): void {
+  if (cursor) {
+    try { cursor.it.return?.() } catch { /* closing only */ }
+    cursor = undefined
+  }
+}
+
+function nextBlock (id: number): Reply & { ok: true } {
+  const c = cursor as NonNullable<typeof cursor>
+  const rows: unknown[][] = []
+  for (let i = 0; i < c.block; i++) {
+    const r = c.it.next()
+    if (r.done === true) {
+      cursor = undefined
+      return { id, ok: true, rows, done: true, blobs: hasBlobs(rows) }
+    }
+    rows.push(r.value)
+  }
+  return { id, ok: true, rows, done: false, blobs: hasBlobs(rows) }
+}
+
+/**
+ * Whether any value is a BLOB: a Buffer arrives on the other side as a plain Uint8Array, and the
+ * main thread turns it back into the Buffer better-sqlite3 gives, only when told to look.
+ */
+function hasBlobs (rows: unknown[][]): boolean {
+  for (const row of rows) for (const v of row) if (typeof v === 'object' && v !== null) return true
+  return false
+}
+
+function handle (req: Request): Reply {
+  switch (req.op) {
+    case 'open':
+      open(workerData as WorkerSettings)
+      return { id: req.id, ok: true }
+    case 'run': {
+      // A read being streamed would hold the connection busy; the driver never interleaves.
+      closeCursor()
+      const { stmt, columns } = prepare(req.sql)
+      if (!columns) {
+        stmt.run(req.values)
+        return { id: req.id, ok: true }
+      }
+      const rows = stmt.all(req.values) as unknown[][]
+      return { id: req.id, ok: true, columns, rows, blobs: hasBlobs(rows) }
+    }
+    case 'stream': {
+      closeCursor()
+      const { stmt, columns } = prepare(req.sql)
+      if (!columns) {
+        stmt.run(req.values)
+        return { id: req.id, ok: true, rows: [], done: true }
+      }
+      cursor = { it: stmt.iterate(req.values) as IterableIterator<unknown[]>, block: Math.max(1, req.block) }
+      return { ...nextBlock(req.id), columns }
+    }
+    case 'more':
+      // The driver gives a stream the connection's whole turn: the cursor open is this one's.
+      if (!cursor) return { id: req.id, ok: true, rows: [], done: true }
+      return nextBlock(req.id)
+    case 'end':
+      closeCursor()
+      return { id: req.id, ok: true }
+    case 'exec':
+      closeCursor()
+      if (!db) throw Object.assign(new Error('The database connection is closed.'), { code: 'SQLITE_MISUSE' })
+      db.exec(req.sql)
+      return { id: req.id, ok: true }
+    case 'rollback':
+      closeCursor()
+      if (db?.inTransaction === true) db.exec('ROLLBACK')
+      return { id: req.id, ok: true }
+    case 'close':
+      closeCursor()
+      db?.close()
+      db = undefined
+      prepared = new Map()
+      return { id: req.id, ok: true }
+  }
+}
+
+const port = parentPort
+if (port) {
+  port.on('message', (req: Request) => {
+    let reply: Reply
+    try {
+      reply = handle(req)
+    } catch (err) {
+      if (req.op === 'more' || req.op === 'stream') closeCursor()
+      const e = err as Error & { code?: unknown }
+      reply = { id: req.id, ok: false, error: { name: e.name ?? 'Error', message: e.message ?? String(err), code: typeof e.code === 'string' ? e.code : undefined, stack: e.stack } }
+    }
+    port.postMessage(reply)
+  })
+}

@@ -1,0 +1,122 @@
+// The SQLite driver runs its statements in a worker thread (issue 13, sql/sqlite/worker.ts).
+// What it answered on the event loop it answers the same from the thread: rows as objects,
+// BLOBs as Buffers, typed errors, transactions committed or rolled back, stats and the pool
+// gauge; a long read may be streamed in blocks; and no thread outlives close() or keeps a
+// process from exiting.
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import BetterSqlite3 from 'better-sqlite3'
+import tap, { type Test } from 'tap'
+import { openSqlite } from '../../src/sql/sqlite/driver.js'
+import type { Statement } from '../../src/sql/statement.js'
+import { ConflictError, DatabaseUnavailableError, MissingValueError } from '../../src/errors.js'
+
+const stmt = (sql: string, ...inputs: string[]): Statement => ({ name: 'test', sql, params: inputs.map((input) => ({ type: 'text' as const, source: { input } })) })
+const ALL = stmt('SELECT id, name, photo FROM person ORDER BY id')
+const INSERT = stmt('INSERT INTO person (id, name) VALUES (@p1, @p2)', 'id', 'name')
+const COUNT = stmt('SELECT COUNT(*) AS n FROM person')
+
+const failure = async (p: Promise<unknown>): Promise<unknown> => await p.then(() => undefined, (err: unknown) => err)
+
+function scratch (t: Test, rows = 3): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ponte-worker-'))
+  t.teardown(() => { rmSync(dir, { recursive: true, force: true }) })
+  const file = join(dir, 'x.db')
+  const db = new BetterSqlite3(file)
+  db.exec('CREATE TABLE person (id INTEGER PRIMARY KEY, name TEXT NOT NULL, photo BLOB)')
+  db.prepare('WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) INSERT INTO person (id, name, photo) SELECT i, \'Pessoa \' || i, CASE i WHEN 1 THEN x\'00ff\' END FROM n').run(rows)
+  db.close()
+  return file
+}
+
+tap.test('rows, BLOBs, errors and transactions as before the thread', async (t) => {
+  const db = openSqlite(scratch(t))
+  t.teardown(db.close)
+  const rows = await db.query(ALL)
+  t.same(rows.map((r) => r.name), ['Pessoa 1', 'Pessoa 2', 'Pessoa 3'], 'rows as objects keyed by column')
+  t.ok(Buffer.isBuffer(rows[0].photo), 'a BLOB is a Buffer, as better-sqlite3 gives it')
+  t.same([...rows[0].photo as Buffer], [0, 255], 'with its bytes')
+  t.equal(rows[1].photo, null, 'NULL stays null')
+
+  t.ok(await failure(db.query(INSERT, { id: 1, name: 'Outra' })) instanceof ConflictError, 'a duplicate key: 409')
+  t.ok(await failure(db.query(INSERT, { id: 9, name: null })) instanceof MissingValueError, 'a NOT NULL column left empty: the typed error')
+
+  await db.transaction(async (tx) => { await tx.query(INSERT, { id: 10, name: 'Dez' }) })
+  await t.rejects(db.transaction(async (tx) => {
+    await tx.query(INSERT, { id: 11, name: 'Onze' })
+    throw new Error('changed my mind')
+  }), /changed my mind/, 'a transaction that throws rejects with its error')
+  t.same((await db.query(COUNT))[0], { n: 4 }, 'committed one, rolled back the other')
+
+  // A transaction spans awaits: a query from outside waits for its end.
+  const order: string[] = []
+  const tx = db.transaction(async (q) => {
+    await q.query(INSERT, { id: 12, name: 'Doze' })
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    order.push('tx')
+  })
+  const outside = db.query(COUNT).then((r) => { order.push('outside'); return r })
+  t.same(db.pool?.(), { inUse: 1, waiting: 1 }, 'pool gauge: one in use, one waiting')
+  await tx
+  t.same((await outside)[0], { n: 5 }, 'the query from outside saw the transaction committed')
+  t.same(order, ['tx', 'outside'], 'and ran after it')
+  t.ok(db.stats.statements >= 7, `statements counted (${db.stats.statements})`)
+  await db.ping()
+})
+
+tap.test('read-only: reads answer, writes are 503', async (t) => {
+  const db = openSqlite(scratch(t), { readonly: true })
+  t.teardown(db.close)
+  t.equal((await db.query(ALL)).length, 3, 'reads')
+  t.ok(await failure(db.query(INSERT, { id: 20, name: 'Vinte' })) instanceof DatabaseUnavailableError, 'a write: database unavailable')
+  await db.ping()
+})
+
+tap.test('a long read streamed in blocks; the connection is free when the loop is left', async (t) => {
+  const db = openSqlite(scratch(t, 1234))
+  t.teardown(db.close)
+  const sizes: number[] = []
+  let names = 0
+  for await (const block of db.stream!(ALL)) {
+    sizes.push(block.length)
+    names += block.filter((r) => typeof r.name === 'string').length
+  }
+  t.same(sizes, [500, 500, 234], 'blocks of 500 rows')
+  t.equal(names, 1234, 'every row, as objects')
+
+  for await (const block of db.stream!(ALL)) {
+    t.equal(block.length, 500, 'the first block')
+    break
+  }
+  t.same((await db.query(COUNT))[0], { n: 1234 }, 'after a loop left early, the next query runs')
+  await db.transaction(async (tx) => { await tx.query(INSERT, { id: 5000, name: 'Depois' }) })
+  t.same((await db.query(COUNT))[0], { n: 1235 }, 'and a write')
+})
+
+tap.test('no thread keeps a process alive, closed or not; close during a statement ends it', async (t) => {
+  const file = scratch(t, 10)
+  const driver = new URL('../../src/sql/sqlite/driver.ts', import.meta.url).href
+  for (const [what, tail] of [['closed', 'await db.close()'], ['never closed', ''], ['closed with a query in flight', 'const q = db.query(s).catch(() => {}); await db.close(); await q']]) {
+    const script = `
+      const { openSqlite } = await import(${JSON.stringify(driver)})
+      const db = openSqlite(${JSON.stringify(file)})
+      const s = { name: 'n', sql: 'SELECT COUNT(*) AS n FROM person', params: [] }
+      console.log(JSON.stringify(await db.query(s)))
+      ${tail}`
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, _TAPJS_PROCESSINFO_COV_EXCLUDE_: '/./' }
+    })
+    let out = ''
+    child.stdout.on('data', (c: Buffer) => { out += c.toString() })
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000)
+    const [code, signal] = await once(child, 'exit') as [number | null, string | null]
+    clearTimeout(timer)
+    t.equal(signal, null, `${what}: the process ended by itself`)
+    t.equal(code, 0, `${what}: exit code 0`)
+    t.match(out, /\{"n":10\}/, `${what}: after answering`)
+  }
+})
