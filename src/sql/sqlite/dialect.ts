@@ -16,6 +16,10 @@ export const sqlite: Dialect = {
     return body + order + page
   },
   asText: (e) => `CAST(${e} AS TEXT)`,
+  // A range, not LIKE (case-insensitive, so no index unless the column is NOCASE) nor GLOB
+  // (SQLite plans GLOB ? with the index only once the value is bound): the range seeks an
+  // index on the column (BINARY, as columns are unless declared otherwise) whatever is bound.
+  startsWith: (e, input) => `(${e} >= ${input('low')} AND ${e} < ${input('high')})`,
   // ponte_fold is registered on every connection by the SQLite driver (driver.ts).
   foldedLike: (e, pattern) => `ponte_fold(${e}) LIKE ${pattern}`,
   minutesBetween: (from, to) => `CAST(ROUND((JULIANDAY(${to}) - JULIANDAY(${from})) * 1440) AS INTEGER)`,
