@@ -112,7 +112,7 @@ export async function checkData (compiled: CompiledMapping, db: Database, out: F
   }
 
   // Whole tables, in key order, batch by batch, until the time given runs out.
-  const jobs: ScanJob[] = [appointmentScan(model, snap ? (k, id) => snap.record(k, id) !== undefined : undefined, stateCodes), clientScan(model)]
+  const jobs: ScanJob[] = [appointmentScan(model, snap ? (k, id) => snap.record(k, id) !== undefined : undefined, stateCodes), clientScan(model, db.dialect.padsEquality)]
   const av = model.availability
   if (av) {
     if (av.weekly) jobs.push(availabilityScan(model, av.weekly, 'weekly', '/availability/weekly', opts.catalog))

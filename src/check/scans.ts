@@ -12,7 +12,9 @@ import { keyReader } from '../mapping/compile/key.js'
 import { dateOf, hourOf, idOf, numberOf, textOf, type Decoder } from '../mapping/compile/decode.js'
 import { valueReader, valuesReader } from '../mapping/compile/value.js'
 import type { Scope } from '../mapping/compile/scope.js'
-import { toE164 } from '../normalise/phone.js'
+import { phoneProbes, probesFind, toE164 } from '../normalise/phone.js'
+import { cpfProbes, normaliseCpf } from '../normalise/cpf.js'
+import { probes } from '../mapping/compile/client.js'
 import { count, Tally, type ScanKey, type ScanResult, type ScanSpec } from './scan.js'
 import type { Findings } from './findings.js'
 
@@ -72,8 +74,43 @@ export function appointmentScan (model: MappingModel, known: Known | undefined, 
   }
 }
 
-export function clientScan (model: MappingModel): ScanJob {
+/**
+ * Stored values a search would not find (issue 13): phones and CPFs are looked up by the
+ * spellings their number can take (phoneProbes, cpfProbes), compared with the column as the
+ * database compares. A readable value in a spelling nobody foresaw is counted, with its shape
+ * (each digit as 9: never the value), at the column's line.
+ */
+class Unprobed {
+  readable = 0
+  missed = 0
+  readonly shapes = new Map<string, number>()
+
+  see (stored: unknown, found: boolean): void {
+    this.readable++
+    if (found) return
+    this.missed++
+    const shape = String(stored).replace(/\d/g, '9').slice(0, 40)
+    this.shapes.set(shape, (this.shapes.get(shape) ?? 0) + 1)
+  }
+
+  report (out: Findings, path: string, kind: 'phone' | 'CPF', r: ScanResult): void {
+    const part = r.complete ? '' : ` (in the first ${count(r.scanned)} rows)`
+    if (this.missed === 0) {
+      out.ok(path, `all ${count(this.readable)} stored ${kind}s are found by a ${kind} search's probes${part}`)
+      return
+    }
+    const shapes = [...this.shapes].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([shape, n]) => `\`${shape}\` ×${count(n)}`).join(', ')
+    const choice = kind === 'phone' ? '{ phone: scan }' : '{ cpf: scan }'
+    out.problem(path, `${count(this.missed)} of ${count(this.readable)} stored ${kind}s${part} are spelt in a way a ${kind} search does not look up, so searching them finds nobody: ${shapes}; ` +
+      `correct them in the clinic's system, or search by scanning every value (\`search: [${choice}, …]\`, slower)`)
+  }
+}
+
+export function clientScan (model: MappingModel, padsEquality = false): ScanJob {
   const c = model.client
+  const probedPhones = model.search.includes('phone') ? c.phones.filter((p) => probes(model, 'phone', p)) : []
+  const probedCpf = model.search.includes('cpf') && c.fields.cpf && probes(model, 'cpf', c.fields.cpf) ? c.fields.cpf : undefined
+  const unprobed = new Map<string, Unprobed>([...probedPhones, ...(probedCpf ? [probedCpf] : [])].map((v) => [v.path, new Unprobed()]))
   const badPhone = new Tally()
   const withPhone = new Tally()
   const badBirthday = new Tally()
@@ -89,7 +126,22 @@ export function clientScan (model: MappingModel): ScanJob {
       const birthdayValue = c.fields.birthday
       const birthdayRaw = birthdayValue ? valueReader(birthdayValue, scope, cols, params) : undefined
       const birthday = birthdayValue && birthdayRaw ? dateOf(birthdayValue, birthdayRaw) : undefined
+      // The stored text itself, as the probes meet it in SQL (no nullIf, no trimming).
+      const storedPhones = probedPhones.map((v) => ({ tally: unprobed.get(v.path) as Unprobed, key: cols.add(scope.ref(v.column as string, v.path)), read: valuesReader(v, scope, cols, params) }))
+      const storedCpf = probedCpf && { tally: unprobed.get(probedCpf.path) as Unprobed, key: cols.add(scope.ref(probedCpf.column as string, probedCpf.path)), read: valueReader(probedCpf, scope, cols, params) }
       return (row) => {
+        for (const p of storedPhones) {
+          for (const raw of p.read(row)) {
+            const e164 = toE164(raw, model.phone)
+            if (e164 !== undefined) p.tally.see(row[p.key], probesFind(row[p.key], phoneProbes(e164, model.phone), padsEquality))
+          }
+        }
+        if (storedCpf) {
+          const digits = normaliseCpf(storedCpf.read(row))
+          // A numeric column is compared as a number (cpfNumber): every readable value is found.
+          const stored = row[storedCpf.key]
+          if (digits !== undefined) storedCpf.tally.see(stored, typeof stored !== 'string' || probesFind(stored, cpfProbes(digits), padsEquality))
+        }
         const rowId = id(row)
         const label = rowId === undefined ? undefined : `id ${rowId}`
         const raw = phones.flatMap((read) => read(row)).filter((x) => !blank(x))
@@ -119,6 +171,8 @@ export function clientScan (model: MappingModel): ScanJob {
       }
       say(badPhone, withPhone, c.phones[0]?.path ?? `${c.path}/phones`, 'a phone', 'check the column and `phone.defaultCountry`')
       if (c.fields.birthday) say(badBirthday, withBirthday, c.fields.birthday.path, 'a birthday')
+      for (const v of probedPhones) unprobed.get(v.path)?.report(out, v.path, 'phone', r)
+      if (probedCpf) unprobed.get(probedCpf.path)?.report(out, probedCpf.path, 'CPF', r)
       out.ok(c.path, `${r.complete ? '' : `the first ${count(r.scanned)} of `}${count(r.complete ? r.scanned : r.total)} rows read; ${count(noPhone)} without a phone`)
     }
   }

@@ -79,6 +79,25 @@ export interface Dialect {
    * starts with it). A dialect asks only for the ones it uses.
    */
   startsWith(e: string, input: (part: PrefixPart) => string): string
+  /**
+   * `e` equals one of the bound values, trailing spaces aside where the database's `=` ignores
+   * them (padsEquality), written so an index on `e` can seek. Each item gives the placeholder of
+   * a value (`value`) or of just past it and its padding (`padded`: the value and '!').
+   */
+  equalsAny(e: string, items: ((part: 'value' | 'padded') => string)[]): string
+  /**
+   * An ORDER BY item that sorts the rows found rather than reading an index in that order:
+   * a search's probes seek other indexes, and a planner walking the key to fill the page
+   * early (SQLite does, LIMIT or not) would read the whole table instead.
+   */
+  sortOnly(e: string): string
+  /** Whether `equalsAny` ignores trailing spaces (SQL Server; SQLite by its ranges: a padded CHAR equals the bare text). */
+  readonly padsEquality: boolean
+  /**
+   * The operator class an index on a column of this declared type needs for `startsWith` to
+   * seek it (PostgreSQL: `text_pattern_ops`); undefined where a plain index serves.
+   */
+  prefixIndexClass(declared: string): string | undefined
   /** `EXISTS (select)`. */
   exists(select: string): string
   /** A searched CASE: `CASE WHEN c THEN v … [ELSE otherwise] END`. */

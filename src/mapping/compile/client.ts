@@ -75,7 +75,7 @@ export const SEARCH_CANDIDATES = 1000
 
 export function compileClients (mapping: MappingModel, dialect: Dialect): CompiledClients {
   const model = mapping.client
-  const build = (name: string, extra: (scope: Scope, params: ParamList) => { where: string[], page?: boolean }) => {
+  const build = (name: string, extra: (scope: Scope, params: ParamList) => { where: string[], page?: boolean, sortOnly?: boolean }) => {
     const scope = new Scope(dialect, model, 't')
     const params = new ParamList(dialect)
     const cols = new Columns()
@@ -85,7 +85,7 @@ export function compileClients (mapping: MappingModel, dialect: Dialect): Compil
     const page = more.page ? { limit: params.input('limit', 'int'), offset: params.input('offset', 'int') } : undefined
     const statement: Statement = {
       name,
-      sql: dialect.select({ columns: cols.list, from: { table: dialect.table(model.table), alias: 't' }, joins: scope.joins(params), where: [...where, ...more.where], orderBy: keyRefs(model.key, scope, `${model.path}/key`), page }),
+      sql: dialect.select({ columns: cols.list, from: { table: dialect.table(model.table), alias: 't' }, joins: scope.joins(params), where: [...where, ...more.where], orderBy: keyRefs(model.key, scope, `${model.path}/key`).map((k) => more.sortOnly ? dialect.sortOnly(k) : k), page }),
       params: params.params
     }
     return { statement, read }
@@ -115,7 +115,8 @@ export function compileClients (mapping: MappingModel, dialect: Dialect): Compil
       if (!s) {
         s = build(`client.search[${cacheKey}]`, (scope, params) => ({
           where: [`(${scope.dialect.or(kinds.map((k) => searchPredicate(k, mapping, scope, params)))})`],
-          page: true
+          page: true,
+          sortOnly: true
         })).statement
         searches.set(cacheKey, s)
       }
@@ -140,7 +141,11 @@ function prefilterArgs (r: TermReading, phone: PhoneOptions): Record<string, unk
 function probeArgs (kind: 'phone' | 'cpf', probes: Probes, exactSlots: number, prefixSlots: number): Record<string, unknown> {
   const args: Record<string, unknown> = {}
   const exact = probes.exact.length > 0 ? probes.exact : probes.prefixes
-  for (let i = 0; i < exactSlots; i++) args[`${kind}Exact${i}`] = exact[i] ?? exact[0]
+  for (let i = 0; i < exactSlots; i++) {
+    const value = exact[i] ?? exact[0]
+    args[`${kind}Exact${i}value`] = value
+    args[`${kind}Exact${i}padded`] = `${value}!`
+  }
   const prefixes = probes.prefixes.length > 0 ? probes.prefixes : probes.exact
   for (let i = 0; i < prefixSlots; i++) {
     const forms = prefixArgs(prefixes[i] ?? prefixes[0])
@@ -183,7 +188,7 @@ function probeSql (kind: 'phone' | 'cpf', v: Value, scope: Scope, params: ParamL
   const exactSlots = kind === 'phone' ? PHONE_EXACT_SLOTS : 0
   const prefixSlots = kind === 'phone' ? PHONE_PREFIX_SLOTS : CPF_PREFIX_SLOTS
   const terms: string[] = []
-  if (exactSlots > 0) terms.push(d.inList(col, Array.from({ length: exactSlots }, (_, i) => params.input(`${kind}Exact${i}`, type))))
+  if (exactSlots > 0) terms.push(d.equalsAny(col, Array.from({ length: exactSlots }, (_, i) => (part: 'value' | 'padded') => params.input(`${kind}Exact${i}${part}`, type))))
   for (let i = 0; i < prefixSlots; i++) terms.push(d.startsWith(col, (part) => params.input(`${kind}Prefix${i}${part}`, type)))
   return `(${d.or(terms)})`
 }
