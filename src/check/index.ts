@@ -63,7 +63,7 @@ export async function checkInstallation (inst: Installation, todayOrOptions: str
   const catalog = await readCatalog(db)
   checkStructure(model, catalog, out)
   checkWrittenConstants(model, catalog, out)
-  checkIndexes(model, catalog, out)
+  checkIndexes(model, catalog, out, db.dialect)
   checkWrites(model, compiled.writes, catalog, out)
   opts.progress?.('running every statement (rolled back)')
   const probed = await probeStatements(compiled, db, today, out)

@@ -5,15 +5,17 @@
 import type { JoinDoc } from '../mapping/schema.js'
 import type { MappingModel, TableModel, Value } from '../mapping/model.js'
 import { leadsAnIndex, type LiveCatalog } from '../db/columns.js'
+import type { Dialect } from '../sql/dialect.js'
+import { probes } from '../mapping/compile/index.js'
 import type { Findings } from './findings.js'
 
 interface Place { table: string, joins: Record<string, JoinDoc> }
 
-export function checkIndexes (model: MappingModel, catalog: LiveCatalog, out: Findings): void {
+export function checkIndexes (model: MappingModel, catalog: LiveCatalog, out: Findings, dialect?: Pick<Dialect, 'prefixIndexClass'>): void {
   const said = new Set<string>()
 
   /** `columns` are alternatives: one index leading with any of them serves the lookup. */
-  const want = (tableName: string, columns: string[], path: string, why: string): void => {
+  const want = (tableName: string, columns: string[], path: string, why: string, prefix = false): void => {
     const table = catalog.table(tableName)
     if (!table || columns.length === 0) return
     const live = columns.map((c) => table.columns.get(c.toLowerCase())).filter((c) => c !== undefined)
@@ -24,8 +26,10 @@ export function checkIndexes (model: MappingModel, catalog: LiveCatalog, out: Fi
     said.add(key)
     const first = live[0].name
     const name = `IX_${table.name}_${first}`.replace(/[^A-Za-z0-9_]/g, '_')
+    // Search probes match prefixes too: PostgreSQL seeks those only in a pattern_ops index.
+    const opclass = prefix ? dialect?.prefixIndexClass(live[0].declared) : undefined
     out.warning(path, `column \`${first}\` of table \`${tableName}\` has no index: ${why} read the whole table; ` +
-      `create one: CREATE INDEX ${name} ON ${tableName} (${first})`)
+      `create one: CREATE INDEX ${name} ON ${tableName} (${first}${opclass ? ` ${opclass}` : ''})`)
   }
 
   /** A value that is a plain column (`COL` or `join.COL`), as the table and column it reads. */
@@ -36,9 +40,9 @@ export function checkIndexes (model: MappingModel, catalog: LiveCatalog, out: Fi
     const join = place.joins[v.column.slice(0, dot)]
     return join ? { table: join.table, column: v.column.slice(dot + 1) } : undefined
   }
-  const filter = (place: Place, v: Value | undefined, why: string): void => {
+  const filter = (place: Place, v: Value | undefined, why: string, prefix = false): void => {
     const c = at(place, v)
-    if (c && v) want(c.table, [c.column], v.path, why)
+    if (c && v) want(c.table, [c.column], v.path, why, prefix)
   }
 
   /** Each join is a lookup into its table by the `on` columns. */
@@ -60,7 +64,13 @@ export function checkIndexes (model: MappingModel, catalog: LiveCatalog, out: Fi
 
   const c = model.client
   resource(c, 'client')
-  for (const v of [c.fields.cpf, c.fields.email, ...c.phones]) filter(c, v, 'each search of clients would')
+  filter(c, c.fields.email, 'each search of clients would')
+  // Phones and CPF are probed by their stored spellings (equality and prefixes): an index on
+  // each column lets a search seek. Scanned ones read every row whatever the indexes.
+  const probed = [...(c.fields.cpf ? [['cpf', c.fields.cpf] as const] : []), ...c.phones.map((p) => ['phone', p] as const)]
+  for (const [kind, v] of probed) {
+    if (model.search.includes(kind) && probes(model, kind, v)) filter(c, v, `each search of clients by ${kind === 'cpf' ? 'CPF' : 'phone'} would`, true)
+  }
   for (const v of c.phones) {
     if (v.collect) want(v.collect.table, Object.values(v.collect.on), `${v.path}/collect/on`, 'collecting each client\'s phones would')
   }

@@ -5,7 +5,7 @@
 // first row's id; no value read from a row is ever said.
 import type { Database } from '../db/database.js'
 import type { MappingModel } from '../mapping/model.js'
-import type { CheckPlans, ScanKey, ScanPlan, ScheduleScan } from '../mapping/compile/index.js'
+import type { CheckPlans, ProbedColumn, ScanKey, ScanPlan, ScheduleScan } from '../mapping/compile/index.js'
 import type { LiveCatalog } from '../db/columns.js'
 import { toE164 } from '../normalise/phone.js'
 import { count, scanTable, Tally, type ScanClock, type ScanResult } from './scan.js'
@@ -53,6 +53,38 @@ export function appointmentScan (model: MappingModel, plans: CheckPlans, known: 
   }
 }
 
+/**
+ * Stored values a search would not find (issue 13): phones and CPFs are looked up by the
+ * spellings their number can take (the compiler's probes), compared with the column as the
+ * database compares. A readable value in a spelling nobody foresaw is counted, with its shape
+ * (each digit as 9: never the value), at the column's line.
+ */
+class Unprobed {
+  readable = 0
+  missed = 0
+  readonly shapes = new Map<string, number>()
+
+  see (stored: unknown, found: boolean): void {
+    this.readable++
+    if (found) return
+    this.missed++
+    const shape = String(stored).replace(/\d/g, '9').slice(0, 40)
+    this.shapes.set(shape, (this.shapes.get(shape) ?? 0) + 1)
+  }
+
+  report (out: Findings, { path, kind }: ProbedColumn, r: ScanResult): void {
+    const part = r.complete ? '' : ` (in the first ${count(r.scanned)} rows)`
+    if (this.missed === 0) {
+      out.ok(path, `all ${count(this.readable)} stored ${kind}s are found by a ${kind} search's probes${part}`)
+      return
+    }
+    const shapes = [...this.shapes].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([shape, n]) => `\`${shape}\` ×${count(n)}`).join(', ')
+    const choice = kind === 'phone' ? '{ phone: scan }' : '{ cpf: scan }'
+    out.problem(path, `${count(this.missed)} of ${count(this.readable)} stored ${kind}s${part} are spelt in a way a ${kind} search does not look up, so searching them finds nobody: ${shapes}; ` +
+      `correct them in the clinic's system, or search by scanning every value (\`search: [${choice}, …]\`, slower)`)
+  }
+}
+
 export function clientScan (model: MappingModel, plans: CheckPlans): ScanJob {
   const c = model.client
   const badPhone = new Tally()
@@ -60,6 +92,7 @@ export function clientScan (model: MappingModel, plans: CheckPlans): ScanJob {
   const badBirthday = new Tally()
   const withBirthday = new Tally()
   let noPhone = 0
+  const unprobed = new Map(plans.probedColumns.map((col) => [col.path, new Unprobed()]))
   return {
     place: c.path,
     what: 'clients',
@@ -74,6 +107,7 @@ export function clientScan (model: MappingModel, plans: CheckPlans): ScanJob {
         withBirthday.add(label)
         if (!row.birthday) badBirthday.add(label)
       }
+      for (const p of row.probed) unprobed.get(p.path)?.see(p.stored, p.found)
     }),
     report (r, out) {
       // A few bad values are data to clean; most of them, a mapping reading the wrong column or format.
@@ -86,6 +120,7 @@ export function clientScan (model: MappingModel, plans: CheckPlans): ScanJob {
       }
       say(badPhone, withPhone, c.phones[0]?.path ?? `${c.path}/phones`, 'a phone', 'check the column and `phone.defaultCountry`')
       if (c.fields.birthday) say(badBirthday, withBirthday, c.fields.birthday.path, 'a birthday')
+      for (const col of plans.probedColumns) unprobed.get(col.path)?.report(out, col, r)
       out.ok(c.path, `${r.complete ? '' : `the first ${count(r.scanned)} of `}${count(r.complete ? r.scanned : r.total)} rows read; ${count(noPhone)} without a phone`)
     }
   }

@@ -72,6 +72,8 @@ export interface MappingModel {
   timezone: string
   phone: { defaultCountry: string, defaultAreaCode?: string }
   search: ('phone' | 'cpf' | 'email' | 'name')[]
+  /** How phones and CPFs are looked up: probes of their stored spellings (default), or a scan. */
+  searchBy: { phone: 'probe' | 'scan', cpf: 'probe' | 'scan' }
   settings: Record<string, LiteralValue>
   states: { values: string[], initial: string, moves: Record<string, string[]>, onReschedule: string, free: string[] }
   cacheTtlSeconds: number
@@ -168,7 +170,11 @@ export function buildModel (source: SourceDoc): MappingModel {
     installation: doc.installation,
     timezone: doc.timezone ?? 'America/Sao_Paulo',
     phone: { defaultCountry: doc.phone?.defaultCountry ?? 'BR', defaultAreaCode: doc.phone?.defaultAreaCode },
-    search: doc.search ?? ['phone', 'cpf', 'email', 'name'],
+    search: (doc.search ?? ['phone', 'cpf', 'email', 'name']).map((k) => typeof k === 'string' ? k : 'phone' in k ? 'phone' : 'cpf'),
+    searchBy: {
+      phone: doc.search?.some((k) => typeof k === 'object' && 'phone' in k && k.phone === 'scan') === true ? 'scan' : 'probe',
+      cpf: doc.search?.some((k) => typeof k === 'object' && 'cpf' in k && k.cpf === 'scan') === true ? 'scan' : 'probe'
+    },
     settings: doc.settings ?? {},
     states,
     cacheTtlSeconds: doc.cache?.ttlSeconds ?? 60,

@@ -380,6 +380,17 @@ export const Availability = Type.Object({
 
 export const SearchKind = Type.Union([Type.Literal('phone'), Type.Literal('cpf'), Type.Literal('email'), Type.Literal('name')])
 
+const SearchHow = Type.Union([Type.Literal('probe'), Type.Literal('scan')], {
+  description: '`probe` (default): look up the stored spellings of the number, so an index on the column seeks; `scan`: read every stored value of the column and compare digits (for data `ponte check` says the probes miss).'
+})
+
+/** A kind of search term, or `{ phone: scan }` / `{ cpf: scan }`: how that kind is looked up. */
+export const SearchItem = Type.Union([
+  SearchKind,
+  Type.Object({ phone: SearchHow }, { additionalProperties: false }),
+  Type.Object({ cpf: SearchHow }, { additionalProperties: false })
+])
+
 export const Mapping = Type.Object({
   $schema: Type.Optional(Type.String()),
   version: Type.Literal(1),
@@ -390,7 +401,7 @@ export const Mapping = Type.Object({
     defaultAreaCode: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$' }))
   }, { additionalProperties: false })),
   idSeparator: Type.Optional(Type.String({ minLength: 1, maxLength: 3, description: 'Joins the columns of a composite key into one id (default `-`).' })),
-  search: Type.Optional(Type.Array(SearchKind, { minItems: 1, description: 'Kinds of term GET /clients/search matches.' })),
+  search: Type.Optional(Type.Array(SearchItem, { minItems: 1, description: 'Kinds of term GET /clients/search matches; `{ phone: scan }` or `{ cpf: scan }` enables that kind read by a scan of every stored value instead of probes an index can serve.' })),
   settings: Type.Optional(Type.Record(Type.String(), Literal, { description: 'Values writes may use (userId, …).' })),
   states: Type.Optional(StateSettings),
   cache: Type.Optional(Type.Object({ ttlSeconds: Type.Optional(Type.Integer({ minimum: 1 })) }, { additionalProperties: false })),

@@ -45,3 +45,18 @@ function checkDigit(nums: number[]): number {
   const rest = (sum * 10) % 11;
   return rest === 10 ? 0 : rest;
 }
+
+/**
+ * What a CPF search looks up (issue 13): the stored value starts with the masked form
+ * (`123.456.789-09`), the 11 digits, or the digits without the leading zeros a numeric copy
+ * lost — prefixes, so a CHAR(14) padded with spaces is found by an index seek too.
+ */
+export const CPF_PREFIX_SLOTS = 3
+
+export function cpfProbes(digits: string): { exact: string[]; prefixes: string[] } {
+  const prefixes = [formatCpf(digits, 'masked'), digits];
+  const unpadded = digits.replace(/^0+/, '');
+  // Only a zero or two: a shorter prefix would bring a thousand candidates for one CPF.
+  if (unpadded !== digits && unpadded.length >= 9) prefixes.push(unpadded);
+  return { exact: [], prefixes };
+}

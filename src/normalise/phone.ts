@@ -173,3 +173,87 @@ function maskBr(national: string): string {
   const split = subscriber.length - 4;
   return `(${area}) ${subscriber.slice(0, split)}-${subscriber.slice(split)}`;
 }
+
+/**
+ * The stored spellings a phone search looks up, so an index on the raw column can seek
+ * instead of every phone of every client being read (issue 13). `exact` are whole values
+ * (`col IN (…)`), `prefixes` values that may have anything after them — an extension
+ * (`(11) 3333-4444 ramal 22`), CHAR padding — (`col LIKE 'p%'` or a range). A stored value
+ * the probes miss is not found by a search: `ponte check` reads every stored phone and
+ * counts those (`probesFind`), and a mapping whose data does not fit chooses the scan.
+ * Every list is at most PHONE_EXACT_SLOTS / PHONE_PREFIX_SLOTS long: statements are compiled
+ * once, with that many placeholders.
+ */
+export interface Probes {
+  exact: string[]
+  prefixes: string[]
+}
+
+export const PHONE_EXACT_SLOTS = 28
+export const PHONE_PREFIX_SLOTS = 8
+
+export function phoneProbes(e164: string, opts: PhoneOptions): Probes {
+  const national = brNational(e164);
+  const probes = national !== undefined ? brProbes(national, opts) : foreignProbes(e164, opts);
+  return {
+    exact: [...new Set(probes.exact)].slice(0, PHONE_EXACT_SLOTS),
+    prefixes: [...new Set(probes.prefixes)].slice(0, PHONE_PREFIX_SLOTS),
+  };
+}
+
+/**
+ * Whether the probes find a stored value, as the database compares: SQL Server's and
+ * MySQL's `=` ignore trailing spaces (`padded`), SQLite's and PostgreSQL's do not.
+ */
+export function probesFind(stored: unknown, probes: Probes, padded: boolean): boolean {
+  const text = typeof stored === 'string' ? stored : typeof stored === 'number' || typeof stored === 'bigint' ? String(stored) : undefined;
+  if (text === undefined) return false;
+  const whole = padded ? text.replace(/ +$/, '') : text;
+  return probes.exact.includes(whole) || probes.prefixes.some((p) => text.startsWith(p));
+}
+
+// Every spelling found in the samples and in clinic systems we know of: digits with or
+// without country code (+55, 55), trunk 0 or area code; masks with the area code in
+// parentheses, spaced, hyphenated; the ninth digit alone ('(11) 9 8765-4321'). The old
+// 8-digit form of a mobile is probed too (phoneKeys' twin), and the number without its area
+// code only for the mapping's default area code (that is how toE164 reads such a value).
+function brProbes(national: string, opts: PhoneOptions): Probes {
+  const area = national.slice(0, 2);
+  const local = opts.defaultAreaCode?.replace(/\D/g, '').replace(/^0/, '') === area;
+  const subscribers = phoneKeys(`+55${national}`).map((k) => k.slice(5));
+  const exact: string[] = [];
+  const prefixes: string[] = [];
+  for (const s of subscribers) {
+    const h = s.slice(0, -4);
+    const t = s.slice(-4);
+    exact.push(`${area}${s}`, `0${area}${s}`, `55${area}${s}`, `+55${area}${s}`,
+      `(${area})${h}-${t}`, `(0${area}) ${h}-${t}`, `0${area} ${h}-${t}`, `${area} ${h}-${t}`,
+      `+55 (${area}) ${h}-${t}`, `+55 ${area} ${h} ${t}`, `+55 ${area} ${s}`);
+    if (s.length === 9) exact.push(`(${area}) 9 ${h.slice(1)}-${t}`);
+    if (local) exact.push(s, `${h} ${t}`);
+    prefixes.push(`(${area}) ${h}-${t}`, `${area} ${h} ${t}`, `+55 ${area} ${h}-${t}`);
+    if (local) prefixes.push(`${h}-${t}`);
+  }
+  return { exact, prefixes };
+}
+
+// A number of another country: E.164 with and without '+' or as 00…, the international and
+// national forms libphonenumber writes, and the '+1 (305) 413-5791' / '+1 305-413-5791' mixes.
+function foreignProbes(e164: string, opts: PhoneOptions): Probes {
+  const digits = e164.replace(/\D/g, '');
+  const exact = [e164, digits, `00${digits}`];
+  const prefixes: string[] = [];
+  const parsed = parsePhoneNumberFromString(e164);
+  if (parsed !== undefined) {
+    const cc = `+${parsed.countryCallingCode}`;
+    const international = parsed.formatInternational();
+    const national = parsed.formatNational();
+    exact.push(`${cc} ${international.slice(cc.length + 1).replace(/ /g, '-')}`, `${cc}${parsed.nationalNumber}`);
+    prefixes.push(international, `${cc} ${national}`);
+    if (parsed.country === opts.defaultCountry.toUpperCase()) {
+      exact.push(parsed.nationalNumber);
+      prefixes.push(national);
+    }
+  }
+  return { exact, prefixes };
+}

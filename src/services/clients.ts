@@ -7,10 +7,19 @@ import type { ClientT } from '../schemas/resources.js'
 import { classifyTerm, type TermReading } from '../normalise/search-term.js'
 import { samePhone } from '../normalise/phone.js'
 import { foldName, normaliseEmail } from '../normalise/text.js'
-import { InvalidInputError, NotFoundError } from '../errors.js'
+import { DatabaseTimeoutError, InvalidInputError, NotFoundError } from '../errors.js'
 import { carryingId } from './ids.js'
 
 export interface Page { limit: number, offset: number }
+
+/**
+ * At most this many blocks of SEARCH_CANDIDATES candidates (20,000 rows) are read for one
+ * search, each one statement under the statement timeout. A phone or CPF probe brings a handful
+ * of rows; a name prefilter ('maria%silva') can bring thousands that the exact check then drops.
+ * Past the bound the search is answered 504 rather than cut short: a partial answer could
+ * leave out the client asked for (search is exact).
+ */
+export const MAX_SEARCH_BLOCKS = 20
 
 export class Clients {
   constructor (private readonly compiled: CompiledMapping, private readonly db: Database) {}
@@ -49,6 +58,7 @@ export class Clients {
     // out: one statement for any ordinary term, and no exact match lost behind a cap.
     const exact: ClientT[] = []
     for (let offset = 0; ; offset += SEARCH_CANDIDATES) {
+      if (offset >= MAX_SEARCH_BLOCKS * SEARCH_CANDIDATES) throw new DatabaseTimeoutError(`The search term matches more than ${MAX_SEARCH_BLOCKS * SEARCH_CANDIDATES} stored values before the exact check; search by a phone, a CPF or the whole name.`)
       const { statement, args } = this.compiled.clients.bindSearch(readings, offset)
       const rows = await this.db.query(statement, args)
       exact.push(...this.readAll(rows).filter((client) => readings.some((r) => matches(client, r))))

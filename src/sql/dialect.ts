@@ -72,6 +72,32 @@ export interface Dialect {
   /** `e NOT IN (items)`. */
   notIn(e: string, items: string[]): string
   like(e: string, pattern: string): string
+  /**
+   * `e` starts with a prefix the caller binds, written so an index on `e` can seek (client
+   * search probes). `input` gives the placeholder of one of the prefix's forms (prefixArgs):
+   * `like` ('(11) 3333-4444%'), `low` (the prefix itself), `high` (just past every text that
+   * starts with it). A dialect asks only for the ones it uses.
+   */
+  startsWith(e: string, input: (part: PrefixPart) => string): string
+  /**
+   * `e` equals one of the bound values, trailing spaces aside where the database's `=` ignores
+   * them (padsEquality), written so an index on `e` can seek. Each item gives the placeholder of
+   * a value (`value`) or of just past it and its padding (`padded`: the value and '!').
+   */
+  equalsAny(e: string, items: ((part: 'value' | 'padded') => string)[]): string
+  /**
+   * An ORDER BY item that sorts the rows found rather than reading an index in that order:
+   * a search's probes seek other indexes, and a planner walking the key to fill the page
+   * early (SQLite does, LIMIT or not) would read the whole table instead.
+   */
+  sortOnly(e: string): string
+  /** Whether `equalsAny` ignores trailing spaces (SQL Server; SQLite by its ranges: a padded CHAR equals the bare text). */
+  readonly padsEquality: boolean
+  /**
+   * The operator class an index on a column of this declared type needs for `startsWith` to
+   * seek it (PostgreSQL: `text_pattern_ops`); undefined where a plain index serves.
+   */
+  prefixIndexClass(declared: string): string | undefined
   /** `EXISTS (select)`. */
   exists(select: string): string
   /** A searched CASE: `CASE WHEN c THEN v … [ELSE otherwise] END`. */
@@ -96,6 +122,19 @@ export interface Dialect {
   descending(e: string): string
   /** NULL as a value. */
   readonly null: string
+}
+
+export type PrefixPart = 'like' | 'low' | 'high'
+
+/**
+ * The bound forms of one prefix. Probes are digits and `()+-. ` only, never a LIKE wildcard
+ * (`%`, `_`, `[`), so `like` needs no escape; `high` is the prefix with its last character
+ * moved one code point on: every text starting with the prefix sorts in [low, high) byte-wise.
+ */
+export function prefixArgs (prefix: string): Record<PrefixPart, string> {
+  if (/[%_[\\\]*?]/.test(prefix) || prefix === '') throw new TypeError('a probe prefix holds a pattern character')
+  const last = prefix.codePointAt(prefix.length - 1) as number
+  return { like: `${prefix}%`, low: prefix, high: prefix.slice(0, -1) + String.fromCodePoint(last + 1) }
 }
 
 /** Characters legacy systems put around phone and CPF digits; stripped in SQL for prefilters. */

@@ -23,19 +23,89 @@ SELECT [t].[card_id] AS [c0], [t_nm].[last_nm] AS [c1], [t_nm].[first_nm] AS [c2
 
 -- client.search[phone]
 -- @p1 text = "E"
--- @p2 text = input:phoneFragment
--- @p3 int = input:limit
--- @p4 int = input:offset
--- @p5 int = 1
-SELECT [c0], [c1], [c2], [c3], [c4], [c5], [c6], [c7], [c8], [c9] FROM (SELECT [t].[card_id] AS [c0], [t_nm].[last_nm] AS [c1], [t_nm].[first_nm] AS [c2], [t].[use_social] AS [c3], [t].[social_nm] AS [c4], [t].[full_name] AS [c5], STUFF((SELECT N'|' + CAST([t_s1].[contact] AS NVARCHAR(4000)) FROM [card_contact] [t_s1] WHERE [t].[card_id] = [t_s1].[card_id] AND UPPER(RTRIM([t_s1].[kind])) = @p1 ORDER BY [t_s1].[contact_id] FOR XML PATH(''), TYPE).value('.', 'NVARCHAR(MAX)'), 1, 1, N'') AS [c6], [t].[legacy_email] AS [c7], [t].[birth] AS [c8], [t].[tel] AS [c9], ROW_NUMBER() OVER (ORDER BY [t].[card_id]) AS [__rn] FROM [patient_card] [t] LEFT JOIN [person_names] [t_nm] ON [t_nm].[pn_id] = (SELECT TOP 1 [t_nm_1].[pn_id] AS [k] FROM [person_names] [t_nm_1] WHERE [t].[person_ref] = [t_nm_1].[person_ref] AND [t_nm_1].[current_row] = @p5 ORDER BY [t_nm_1].[pn_id]) WHERE (REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(CAST([t].[tel] AS NVARCHAR(4000)), ' ', ''), '-', ''), '(', ''), ')', ''), '.', ''), '+', ''), '/', '') LIKE @p2)) AS [__page] WHERE [__rn] > @p4 AND [__rn] <= @p4 + @p3 ORDER BY [__rn]
+-- @p2 text = input:phoneExact0value
+-- @p3 text = input:phoneExact1value
+-- @p4 text = input:phoneExact2value
+-- @p5 text = input:phoneExact3value
+-- @p6 text = input:phoneExact4value
+-- @p7 text = input:phoneExact5value
+-- @p8 text = input:phoneExact6value
+-- @p9 text = input:phoneExact7value
+-- @p10 text = input:phoneExact8value
+-- @p11 text = input:phoneExact9value
+-- @p12 text = input:phoneExact10value
+-- @p13 text = input:phoneExact11value
+-- @p14 text = input:phoneExact12value
+-- @p15 text = input:phoneExact13value
+-- @p16 text = input:phoneExact14value
+-- @p17 text = input:phoneExact15value
+-- @p18 text = input:phoneExact16value
+-- @p19 text = input:phoneExact17value
+-- @p20 text = input:phoneExact18value
+-- @p21 text = input:phoneExact19value
+-- @p22 text = input:phoneExact20value
+-- @p23 text = input:phoneExact21value
+-- @p24 text = input:phoneExact22value
+-- @p25 text = input:phoneExact23value
+-- @p26 text = input:phoneExact24value
+-- @p27 text = input:phoneExact25value
+-- @p28 text = input:phoneExact26value
+-- @p29 text = input:phoneExact27value
+-- @p30 text = input:phonePrefix0like
+-- @p31 text = input:phonePrefix1like
+-- @p32 text = input:phonePrefix2like
+-- @p33 text = input:phonePrefix3like
+-- @p34 text = input:phonePrefix4like
+-- @p35 text = input:phonePrefix5like
+-- @p36 text = input:phonePrefix6like
+-- @p37 text = input:phonePrefix7like
+-- @p38 int = input:limit
+-- @p39 int = input:offset
+-- @p40 int = 1
+SELECT [c0], [c1], [c2], [c3], [c4], [c5], [c6], [c7], [c8], [c9] FROM (SELECT [t].[card_id] AS [c0], [t_nm].[last_nm] AS [c1], [t_nm].[first_nm] AS [c2], [t].[use_social] AS [c3], [t].[social_nm] AS [c4], [t].[full_name] AS [c5], STUFF((SELECT N'|' + CAST([t_s1].[contact] AS NVARCHAR(4000)) FROM [card_contact] [t_s1] WHERE [t].[card_id] = [t_s1].[card_id] AND UPPER(RTRIM([t_s1].[kind])) = @p1 ORDER BY [t_s1].[contact_id] FOR XML PATH(''), TYPE).value('.', 'NVARCHAR(MAX)'), 1, 1, N'') AS [c6], [t].[legacy_email] AS [c7], [t].[birth] AS [c8], [t].[tel] AS [c9], ROW_NUMBER() OVER (ORDER BY [t].[card_id]) AS [__rn] FROM [patient_card] [t] LEFT JOIN [person_names] [t_nm] ON [t_nm].[pn_id] = (SELECT TOP 1 [t_nm_1].[pn_id] AS [k] FROM [person_names] [t_nm_1] WHERE [t].[person_ref] = [t_nm_1].[person_ref] AND [t_nm_1].[current_row] = @p40 ORDER BY [t_nm_1].[pn_id]) WHERE (([t].[tel] IN (@p2, @p3, @p4, @p5, @p6, @p7, @p8, @p9, @p10, @p11, @p12, @p13, @p14, @p15, @p16, @p17, @p18, @p19, @p20, @p21, @p22, @p23, @p24, @p25, @p26, @p27, @p28, @p29) OR [t].[tel] LIKE @p30 OR [t].[tel] LIKE @p31 OR [t].[tel] LIKE @p32 OR [t].[tel] LIKE @p33 OR [t].[tel] LIKE @p34 OR [t].[tel] LIKE @p35 OR [t].[tel] LIKE @p36 OR [t].[tel] LIKE @p37))) AS [__page] WHERE [__rn] > @p39 AND [__rn] <= @p39 + @p38 ORDER BY [__rn]
 
 -- client.search[cpf,phone]
 -- @p1 text = "E"
--- @p2 text = input:phoneFragment
--- @p3 int = input:limit
--- @p4 int = input:offset
--- @p5 int = 1
-SELECT [c0], [c1], [c2], [c3], [c4], [c5], [c6], [c7], [c8], [c9] FROM (SELECT [t].[card_id] AS [c0], [t_nm].[last_nm] AS [c1], [t_nm].[first_nm] AS [c2], [t].[use_social] AS [c3], [t].[social_nm] AS [c4], [t].[full_name] AS [c5], STUFF((SELECT N'|' + CAST([t_s1].[contact] AS NVARCHAR(4000)) FROM [card_contact] [t_s1] WHERE [t].[card_id] = [t_s1].[card_id] AND UPPER(RTRIM([t_s1].[kind])) = @p1 ORDER BY [t_s1].[contact_id] FOR XML PATH(''), TYPE).value('.', 'NVARCHAR(MAX)'), 1, 1, N'') AS [c6], [t].[legacy_email] AS [c7], [t].[birth] AS [c8], [t].[tel] AS [c9], ROW_NUMBER() OVER (ORDER BY [t].[card_id]) AS [__rn] FROM [patient_card] [t] LEFT JOIN [person_names] [t_nm] ON [t_nm].[pn_id] = (SELECT TOP 1 [t_nm_1].[pn_id] AS [k] FROM [person_names] [t_nm_1] WHERE [t].[person_ref] = [t_nm_1].[person_ref] AND [t_nm_1].[current_row] = @p5 ORDER BY [t_nm_1].[pn_id]) WHERE (1 = 0 OR REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(CAST([t].[tel] AS NVARCHAR(4000)), ' ', ''), '-', ''), '(', ''), ')', ''), '.', ''), '+', ''), '/', '') LIKE @p2)) AS [__page] WHERE [__rn] > @p4 AND [__rn] <= @p4 + @p3 ORDER BY [__rn]
+-- @p2 text = input:phoneExact0value
+-- @p3 text = input:phoneExact1value
+-- @p4 text = input:phoneExact2value
+-- @p5 text = input:phoneExact3value
+-- @p6 text = input:phoneExact4value
+-- @p7 text = input:phoneExact5value
+-- @p8 text = input:phoneExact6value
+-- @p9 text = input:phoneExact7value
+-- @p10 text = input:phoneExact8value
+-- @p11 text = input:phoneExact9value
+-- @p12 text = input:phoneExact10value
+-- @p13 text = input:phoneExact11value
+-- @p14 text = input:phoneExact12value
+-- @p15 text = input:phoneExact13value
+-- @p16 text = input:phoneExact14value
+-- @p17 text = input:phoneExact15value
+-- @p18 text = input:phoneExact16value
+-- @p19 text = input:phoneExact17value
+-- @p20 text = input:phoneExact18value
+-- @p21 text = input:phoneExact19value
+-- @p22 text = input:phoneExact20value
+-- @p23 text = input:phoneExact21value
+-- @p24 text = input:phoneExact22value
+-- @p25 text = input:phoneExact23value
+-- @p26 text = input:phoneExact24value
+-- @p27 text = input:phoneExact25value
+-- @p28 text = input:phoneExact26value
+-- @p29 text = input:phoneExact27value
+-- @p30 text = input:phonePrefix0like
+-- @p31 text = input:phonePrefix1like
+-- @p32 text = input:phonePrefix2like
+-- @p33 text = input:phonePrefix3like
+-- @p34 text = input:phonePrefix4like
+-- @p35 text = input:phonePrefix5like
+-- @p36 text = input:phonePrefix6like
+-- @p37 text = input:phonePrefix7like
+-- @p38 int = input:limit
+-- @p39 int = input:offset
+-- @p40 int = 1
+SELECT [c0], [c1], [c2], [c3], [c4], [c5], [c6], [c7], [c8], [c9] FROM (SELECT [t].[card_id] AS [c0], [t_nm].[last_nm] AS [c1], [t_nm].[first_nm] AS [c2], [t].[use_social] AS [c3], [t].[social_nm] AS [c4], [t].[full_name] AS [c5], STUFF((SELECT N'|' + CAST([t_s1].[contact] AS NVARCHAR(4000)) FROM [card_contact] [t_s1] WHERE [t].[card_id] = [t_s1].[card_id] AND UPPER(RTRIM([t_s1].[kind])) = @p1 ORDER BY [t_s1].[contact_id] FOR XML PATH(''), TYPE).value('.', 'NVARCHAR(MAX)'), 1, 1, N'') AS [c6], [t].[legacy_email] AS [c7], [t].[birth] AS [c8], [t].[tel] AS [c9], ROW_NUMBER() OVER (ORDER BY [t].[card_id]) AS [__rn] FROM [patient_card] [t] LEFT JOIN [person_names] [t_nm] ON [t_nm].[pn_id] = (SELECT TOP 1 [t_nm_1].[pn_id] AS [k] FROM [person_names] [t_nm_1] WHERE [t].[person_ref] = [t_nm_1].[person_ref] AND [t_nm_1].[current_row] = @p40 ORDER BY [t_nm_1].[pn_id]) WHERE (1 = 0 OR ([t].[tel] IN (@p2, @p3, @p4, @p5, @p6, @p7, @p8, @p9, @p10, @p11, @p12, @p13, @p14, @p15, @p16, @p17, @p18, @p19, @p20, @p21, @p22, @p23, @p24, @p25, @p26, @p27, @p28, @p29) OR [t].[tel] LIKE @p30 OR [t].[tel] LIKE @p31 OR [t].[tel] LIKE @p32 OR [t].[tel] LIKE @p33 OR [t].[tel] LIKE @p34 OR [t].[tel] LIKE @p35 OR [t].[tel] LIKE @p36 OR [t].[tel] LIKE @p37))) AS [__page] WHERE [__rn] > @p39 AND [__rn] <= @p39 + @p38 ORDER BY [__rn]
 
 -- client.search[email]
 -- @p1 text = "E"

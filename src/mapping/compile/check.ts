@@ -10,6 +10,9 @@ import { keyReader, keyText } from './key.js'
 import { aggregate, scanPlan, type ReadPlan, type ScanPlan } from './scan.js'
 import { slotChecks, type SlotChecks } from './slot-booking.js'
 import { valueReader, valuesReader } from './value.js'
+import { probes } from './client.js'
+import { phoneProbes, probesFind, toE164 } from '../../normalise/phone.js'
+import { cpfProbes, normaliseCpf } from '../../normalise/cpf.js'
 
 /** Rows against distinct keys. */
 export interface KeyCount { rows: number, keys: number }
@@ -32,7 +35,12 @@ export interface ClientScanRow {
   phones: unknown[]
   /** Whether the stored birthday reads as a date; absent when none is stored. */
   birthday?: boolean
+  /** Each readable value of a probed column (ProbedColumn), as stored, and whether a search's probes find it. */
+  probed: { path: string, stored: unknown, found: boolean }[]
 }
+
+/** A phone or CPF column a search looks up by probes (client.ts): check counts what they would miss. */
+export interface ProbedColumn { path: string, kind: 'phone' | 'CPF' }
 
 export interface CheckPlans {
   /** COUNT(*) against COUNT(DISTINCT key) over a table's rows, alone or with one of its joins. */
@@ -45,6 +53,7 @@ export interface CheckPlans {
   stateCodes?: () => ReadPlan<StateCode | undefined>
   appointments: () => ScanPlan<AppointmentScanRow>
   clients: () => ScanPlan<ClientScanRow>
+  probedColumns: ProbedColumn[]
   /** Working hours and blocks, each source whole. */
   schedules: ScheduleScan[]
   /** Slot-based booking's data, where the mapping books into slots. */
@@ -59,6 +68,8 @@ export function compileCheck (model: MappingModel, d: Dialect): CheckPlans {
   const a = model.appointment
   const c = model.client
   const state = a.state
+  const probedPhones = model.search.includes('phone') ? c.phones.filter((p) => probes(model, 'phone', p)) : []
+  const probedCpf = model.search.includes('cpf') && c.fields.cpf && probes(model, 'cpf', c.fields.cpf) ? c.fields.cpf : undefined
   const stateColumn = state.column !== undefined && state.map !== undefined && !state.column.includes('.') ? state.column : undefined
   const plans: CheckPlans = {
     keyCount: (t, join) => ({
@@ -97,14 +108,30 @@ export function compileCheck (model: MappingModel, d: Dialect): CheckPlans {
       const birthdayValue = c.fields.birthday
       const birthdayRaw = birthdayValue ? valueReader(birthdayValue, scope, cols, params) : undefined
       const birthday = birthdayValue && birthdayRaw ? dateOf(birthdayValue, birthdayRaw) : undefined
+      // The stored text itself, as the probes meet it in SQL (no nullIf, no trimming).
+      const storedPhones = probedPhones.map((v) => ({ path: v.path, key: cols.add(scope.ref(v.column as string, v.path)), read: valuesReader(v, scope, cols, params) }))
+      const storedCpf = probedCpf && { path: probedCpf.path, key: cols.add(scope.ref(probedCpf.column as string, probedCpf.path)), read: valueReader(probedCpf, scope, cols, params) }
       return (row) => {
-        const out: ClientScanRow = { phones: phones.flatMap((read) => read(row)).filter((x) => !blank(x)) }
+        const out: ClientScanRow = { phones: phones.flatMap((read) => read(row)).filter((x) => !blank(x)), probed: [] }
         const rowId = id(row)
         if (rowId !== undefined) out.id = rowId
         if (birthdayRaw && birthday && !blank(birthdayRaw(row))) out.birthday = birthday(row) !== undefined
+        for (const p of storedPhones) {
+          for (const raw of p.read(row)) {
+            const e164 = toE164(raw, model.phone)
+            if (e164 !== undefined) out.probed.push({ path: p.path, stored: row[p.key], found: probesFind(row[p.key], phoneProbes(e164, model.phone), d.padsEquality) })
+          }
+        }
+        if (storedCpf) {
+          const digits = normaliseCpf(storedCpf.read(row))
+          const stored = row[storedCpf.key]
+          // A numeric column is compared as a number (cpfNumber): every readable value is found.
+          if (digits !== undefined) out.probed.push({ path: storedCpf.path, stored, found: typeof stored !== 'string' || probesFind(stored, cpfProbes(digits), d.padsEquality) })
+        }
         return out
       }
     }),
+    probedColumns: [...probedPhones.map((v) => ({ path: v.path, kind: 'phone' as const })), ...(probedCpf ? [{ path: probedCpf.path, kind: 'CPF' as const }] : [])],
     schedules: scheduleScans(model, d),
     slots: slotChecks(model, d)
   }

@@ -6,7 +6,11 @@ import { digitsOnly } from '../../sql/dialect.js'
 import type { ClientT } from '../../schemas/resources.js'
 import type { ClientModel, MappingModel } from '../model.js'
 import { normaliseCpf } from '../../normalise/cpf.js'
-import { phoneSearchFragment, samePhone, toE164, type PhoneOptions } from '../../normalise/phone.js'
+import { cpfProbes, CPF_PREFIX_SLOTS } from '../../normalise/cpf.js'
+import { phoneProbes, phoneSearchFragment, samePhone, toE164, PHONE_EXACT_SLOTS, PHONE_PREFIX_SLOTS, type PhoneOptions, type Probes } from '../../normalise/phone.js'
+import type { SqlTypeName } from '../schema.js'
+import type { Value } from '../model.js'
+import { prefixArgs } from '../../sql/dialect.js'
 import type { SearchKind, TermReading } from '../../normalise/search-term.js'
 import { dateOf, textOf, type Decoder } from './decode.js'
 import { keyMatch, keyReader, keyRefs, keyArgs } from './key.js'
@@ -71,7 +75,7 @@ export const SEARCH_CANDIDATES = 1000
 
 export function compileClients (mapping: MappingModel, dialect: Dialect): CompiledClients {
   const model = mapping.client
-  const build = (name: string, extra: (scope: Scope, params: ParamList) => { where: string[], page?: boolean }) => {
+  const build = (name: string, extra: (scope: Scope, params: ParamList) => { where: string[], page?: boolean, sortOnly?: boolean }) => {
     const scope = new Scope(dialect, model, 't')
     const params = new ParamList(dialect)
     const cols = new Columns()
@@ -81,7 +85,7 @@ export function compileClients (mapping: MappingModel, dialect: Dialect): Compil
     const page = more.page ? { limit: params.input('limit', 'int'), offset: params.input('offset', 'int') } : undefined
     const statement: Statement = {
       name,
-      sql: dialect.select({ columns: cols.list, from: { table: dialect.table(model.table), alias: 't' }, joins: scope.joins(params), where: [...where, ...more.where], orderBy: keyRefs(model.key, scope, `${model.path}/key`), page }),
+      sql: dialect.select({ columns: cols.list, from: { table: dialect.table(model.table), alias: 't' }, joins: scope.joins(params), where: [...where, ...more.where], orderBy: keyRefs(model.key, scope, `${model.path}/key`).map((k) => more.sortOnly ? dialect.sortOnly(k) : k), page }),
       params: params.params
     }
     return { statement, read }
@@ -101,7 +105,7 @@ export function compileClients (mapping: MappingModel, dialect: Dialect): Compil
     bindPage: ({ limit, offset }) => ({ statement: page.statement, args: { limit, offset } }),
     bindSearch (readings, offset) {
       const args: Record<string, unknown> = { limit: SEARCH_CANDIDATES, offset }
-      for (const r of readings) Object.assign(args, prefilterArgs(r))
+      for (const r of readings) Object.assign(args, prefilterArgs(r, mapping.phone))
       return { statement: clients.search(readings.map((r) => r.kind)), args }
     },
     read: page.read,
@@ -110,8 +114,9 @@ export function compileClients (mapping: MappingModel, dialect: Dialect): Compil
       let s = searches.get(cacheKey)
       if (!s) {
         s = build(`client.search[${cacheKey}]`, (scope, params) => ({
-          where: [`(${scope.dialect.or(kinds.map((k) => searchPredicate(k, model, scope, params)))})`],
-          page: true
+          where: [`(${scope.dialect.or(kinds.map((k) => searchPredicate(k, mapping, scope, params)))})`],
+          page: true,
+          sortOnly: true
         })).statement
         searches.set(cacheKey, s)
       }
@@ -121,14 +126,32 @@ export function compileClients (mapping: MappingModel, dialect: Dialect): Compil
   return clients
 }
 
-function prefilterArgs (r: TermReading): Record<string, unknown> {
+function prefilterArgs (r: TermReading, phone: PhoneOptions): Record<string, unknown> {
   switch (r.kind) {
-    case 'phone': return { phoneFragment: `%${phoneSearchFragment(r.value)}%` }
-    case 'cpf': return { cpfFragment: `%${r.value.replace(/^0+/, '')}%` }
+    case 'phone': return { phoneFragment: `%${phoneSearchFragment(r.value)}%`, ...probeArgs('phone', phoneProbes(r.value, phone), PHONE_EXACT_SLOTS, PHONE_PREFIX_SLOTS) }
+    case 'cpf': return { cpfFragment: `%${r.value.replace(/^0+/, '')}%`, cpfNumber: Number(r.value), ...probeArgs('cpf', cpfProbes(r.value), 0, CPF_PREFIX_SLOTS) }
     case 'email': return { email: r.value }
     // Anchored at both ends: the whole name, spacing aside; a first name alone finds no one.
     case 'name': return { namePattern: escapeLike(r.value).split(' ').join('%') }
   }
+}
+
+// A statement has a fixed number of probe placeholders; a number with fewer spellings repeats
+// its first one (a repeated value finds nothing more).
+function probeArgs (kind: 'phone' | 'cpf', probes: Probes, exactSlots: number, prefixSlots: number): Record<string, unknown> {
+  const args: Record<string, unknown> = {}
+  const exact = probes.exact.length > 0 ? probes.exact : probes.prefixes
+  for (let i = 0; i < exactSlots; i++) {
+    const value = exact[i] ?? exact[0]
+    args[`${kind}Exact${i}value`] = value
+    args[`${kind}Exact${i}padded`] = `${value}!`
+  }
+  const prefixes = probes.prefixes.length > 0 ? probes.prefixes : probes.exact
+  for (let i = 0; i < prefixSlots; i++) {
+    const forms = prefixArgs(prefixes[i] ?? prefixes[0])
+    for (const [part, value] of Object.entries(forms)) args[`${kind}Prefix${i}${part}`] = value
+  }
+  return args
 }
 
 // LIKE wildcards typed by a caller are literal text in a name, not patterns.
@@ -136,18 +159,56 @@ function escapeLike (s: string): string {
   return s.replace(/[%_[\]]/g, '')
 }
 
-// Prefilters: each keeps every client the exact JS check could accept, and as few others
-// as the legacy column formats allow (stored values are not normalised, so no index helps).
-function searchPredicate (kind: SearchKind, model: ClientModel, scope: Scope, params: ParamList): string {
+const NUMERIC: readonly SqlTypeName[] = ['int', 'bigint', 'smallint', 'decimal']
+const TEXTUAL: readonly SqlTypeName[] = ['text', 'ntext', 'char', 'nchar']
+
+/**
+ * Whether a phone or CPF value can be probed: a stored column read as it is (a `collect`, a
+ * template, rules or SQL have no stored spelling to look up; a `map` changes it). A phone
+ * column the mapping types as a number is scanned: its spellings are not text.
+ */
+export function probeable (v: Value, kind: 'phone' | 'cpf'): boolean {
+  if (v.column === undefined || v.map !== undefined || v.sql !== undefined) return false
+  return kind === 'cpf' || v.type === undefined || TEXTUAL.includes(v.type)
+}
+
+/** Whether the search of this kind probes (else scans) the value, per the mapping's choice. */
+export function probes (mapping: Pick<MappingModel, 'searchBy'>, kind: 'phone' | 'cpf', v: Value): boolean {
+  return mapping.searchBy[kind] === 'probe' && probeable(v, kind)
+}
+
+// Probes (issue 13): the stored column compared with the spellings the term can take, as
+// `IN (…)` and prefix matches an index on the column seeks. Scans (`search: [{ phone: scan }]`,
+// or values that are no plain column): every stored value's digits, read through the table.
+function probeSql (kind: 'phone' | 'cpf', v: Value, scope: Scope, params: ParamList): string {
+  const d = scope.dialect
+  const col = scope.ref(v.column as string, v.path)
+  if (kind === 'cpf' && v.type !== undefined && NUMERIC.includes(v.type)) return `${col} = ${params.input('cpfNumber', 'bigint')}`
+  const type: SqlTypeName = v.type !== undefined && TEXTUAL.includes(v.type) ? v.type : 'text'
+  const exactSlots = kind === 'phone' ? PHONE_EXACT_SLOTS : 0
+  const prefixSlots = kind === 'phone' ? PHONE_PREFIX_SLOTS : CPF_PREFIX_SLOTS
+  const terms: string[] = []
+  if (exactSlots > 0) terms.push(d.equalsAny(col, Array.from({ length: exactSlots }, (_, i) => (part: 'value' | 'padded') => params.input(`${kind}Exact${i}${part}`, type))))
+  for (let i = 0; i < prefixSlots; i++) terms.push(d.startsWith(col, (part) => params.input(`${kind}Prefix${i}${part}`, type)))
+  return `(${d.or(terms)})`
+}
+
+// Prefilters: each keeps every client the exact JS check could accept (the check in JS after
+// them stays: search is exact).
+function searchPredicate (kind: SearchKind, mapping: MappingModel, scope: Scope, params: ParamList): string {
+  const model = mapping.client
   const d = scope.dialect
   const f = model.fields
   const none = d.never
   switch (kind) {
     case 'phone':
       if (model.phones.length === 0) return none
-      return d.or(model.phones.map((p) => d.like(digitsOnly(d, valueSql(p, scope, params)), params.input('phoneFragment', 'text'))))
+      return d.or(model.phones.map((p) => probes(mapping, 'phone', p)
+        ? probeSql('phone', p, scope, params)
+        : d.like(digitsOnly(d, valueSql(p, scope, params)), params.input('phoneFragment', 'text'))))
     case 'cpf':
-      return f.cpf ? d.like(digitsOnly(d, valueSql(f.cpf, scope, params)), params.input('cpfFragment', 'text')) : none
+      if (!f.cpf) return none
+      return probes(mapping, 'cpf', f.cpf) ? probeSql('cpf', f.cpf, scope, params) : d.like(digitsOnly(d, valueSql(f.cpf, scope, params)), params.input('cpfFragment', 'text'))
     case 'email':
       return f.email ? `${d.lower(d.trim(valueSql(f.email, scope, params)))} = ${params.input('email', 'ntext')}` : none
     case 'name':

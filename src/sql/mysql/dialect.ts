@@ -21,6 +21,9 @@ export const mysql: Dialect = {
   // qualifier (`dbo.AGENDA`) is dropped, as SQLite does, and one mapping serves both.
   table: (name) => quoteBacktick(name.split('.').pop() as string),
   ident: quoteBacktick,
+  // PAD SPACE collations ignore trailing spaces in =, MySQL 8's _0900 ones do not: check
+  // assumes they count (it may then report a padded value the server would find, never the reverse).
+  padsEquality: false,
   // The protocol's parameters are positional (`?`), but the compiler numbers them in the
   // order it builds a statement, not always the order the text uses them (a CASE writes its
   // WHEN before its THEN). The comment carries the number; the driver binds by it (order.ts).

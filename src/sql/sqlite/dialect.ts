@@ -16,6 +16,17 @@ export const sqlite: Dialect = {
     return body + order + page
   },
   asText: (e) => `CAST(${e} AS TEXT)`,
+  // A range, not LIKE (case-insensitive, so no index unless the column is NOCASE) nor GLOB
+  // (SQLite plans GLOB ? with the index only once the value is bound): the range seeks an
+  // index on the column (BINARY, as columns are unless declared otherwise) whatever is bound.
+  startsWith: (e, input) => `(${e} >= ${input('low')} AND ${e} < ${input('high')})`,
+  // A CHAR column copied into SQLite keeps its padding, and SQLite's = counts it: each value
+  // is a range from itself to itself and '!' (the value, then spaces — or control characters,
+  // which the exact check in JS drops). Each range seeks the index as IN would.
+  equalsAny: (e, items) => `(${items.map((item) => `(${e} >= ${item('value')} AND ${e} < ${item('padded')})`).join(' OR ')})`,
+  padsEquality: true,
+  // Unary + makes the term an expression no index provides in order (SQLite's own idiom).
+  sortOnly: (e) => `+${e}`,
   // ponte_fold is registered on every connection by the SQLite driver (driver.ts).
   foldedLike: (e, pattern) => `ponte_fold(${e}) LIKE ${pattern}`,
   minutesBetween: (from, to) => `CAST(ROUND((JULIANDAY(${to}) - JULIANDAY(${from})) * 1440) AS INTEGER)`,
