@@ -13,6 +13,7 @@ export function idOf (read: Reader): Decoder<string> {
   return (row) => {
     const x = read(row)
     if (x === null || x === undefined) return undefined
+    if (typeof x === 'number' && Number.isInteger(x)) return String(x) // no padding to trim
     const s = String(x).trim()
     return s === '' ? undefined : s
   }

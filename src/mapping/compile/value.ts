@@ -10,6 +10,7 @@ import type { LiteralValue, SqlTypeName } from '../schema.js'
 import type { Value } from '../model.js'
 import { bindLiteral, conditionSql, conditionTest } from './condition.js'
 import { CompileError, type Scope } from './scope.js'
+import { memoText } from './memo.js'
 
 export type Row = Record<string, unknown>
 export type Reader = (row: Row) => unknown
@@ -259,12 +260,13 @@ function withConverters (v: Value, read: Reader): Reader {
   // Stored codes match without regard to case or trailing spaces, as in SQL (condition.ts).
   const map = v.map ? Object.fromEntries(Object.entries(v.map).map(([k, out]) => [k.toUpperCase(), out])) : undefined
   if (!sentinels && !map) return read
-  return (row) => {
-    let x = read(row)
+  // A function of the stored value alone: worked out once per distinct stored text.
+  const convert = memoText((x: unknown): unknown => {
     if (sentinels && isSentinel(x, sentinels)) x = undefined
     if (map && x !== null && x !== undefined) x = map[String(x).trimEnd().toUpperCase()]
     return x
-  }
+  })
+  return (row) => convert(read(row))
 }
 
 function isSentinel (x: unknown, sentinels: LiteralValue[]): boolean {
