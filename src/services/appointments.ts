@@ -72,7 +72,12 @@ export class Appointments {
   private async read (shape: { read: (row: Record<string, unknown>) => AppointmentRow | undefined }, bound: Bound | undefined): Promise<AppointmentRow[]> {
     if (!bound) return []
     const rows = await this.db.query(bound.statement, bound.args)
-    return rows.flatMap((row) => shape.read(row) ?? [])
+    const found: AppointmentRow[] = []
+    for (const row of rows) {
+      const a = shape.read(row)
+      if (a !== undefined) found.push(a)
+    }
+    return found
   }
 
   private async present (found: AppointmentRow[], minimal: boolean): Promise<AppointmentT[]> {
