@@ -9,6 +9,7 @@ import type { ConditionDoc, ConditionLeafDoc, LiteralValue, SqlTypeName } from '
 import { leaves } from '../model.js'
 import type { Scope } from './scope.js'
 import { memoText } from './memo.js'
+import { columnGetter } from './entity.js'
 
 export function literalType (v: LiteralValue): SqlTypeName {
   if (typeof v === 'string') return 'text'
@@ -86,5 +87,6 @@ function leafTest (c: ConditionLeafDoc, key: string): RowTest {
   // Its answer depends on the stored value alone: text codes ('X', 'C ', 's') are normalised
   // once per distinct value, not once per row.
   const test = memoText(all)
-  return (row) => test(row[key])
+  const stored = columnGetter(key)
+  return (row) => test(stored(row))
 }

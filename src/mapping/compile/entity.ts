@@ -27,3 +27,14 @@ export function objectFiller (fields: [string, Decoder<unknown>][]): (out: Row, 
   const make = new Function(...names, `return function fill (out, row) {\n  let v\n  ${lines.join('\n  ')}\n}`) as (...d: Decoder<unknown>[]) => (out: Row, row: Row) => void
   return make(...fields.map(([, decode]) => decode))
 }
+
+/**
+ * Reads the selected column `alias` of a row. A function of its own for each column read
+ * (not one closure shared by all), so its property load sees one row shape and one name and
+ * stays a fast, monomorphic load. `alias` is written with JSON.stringify: no text reaches
+ * code unescaped (aliases are the compiler's own `c<n>` anyway).
+ */
+export function columnGetter (alias: string): (row: Row) => unknown {
+  // eslint-disable-next-line no-new-func, @typescript-eslint/no-implied-eval
+  return new Function('row', `return row[${JSON.stringify(alias)}]`) as (row: Row) => unknown
+}
