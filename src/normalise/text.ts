@@ -2,12 +2,20 @@
 // with NULs; neither is data.
 const EDGE_PADDING = /^[\s\u0000]+|[\s\u0000]+$/g;
 
+/** Printable ASCII other than space, or a character from U+00A1 to U+167F: never what the trim removes (\s, NUL). */
+function isPlain(code: number): boolean {
+  return (code > 32 && code < 127) || (code > 0xa0 && code < 0x1680);
+}
+
 /** A legacy text value as a trimmed string; blank or non-scalar → undefined. */
 export function cleanText(raw: unknown): string | undefined {
   if (typeof raw !== 'string' && typeof raw !== 'number' && typeof raw !== 'bigint') {
     return undefined;
   }
   if (typeof raw === 'number' && !Number.isFinite(raw)) return undefined;
+  if (typeof raw === 'string' && raw.length > 0 && isPlain(raw.charCodeAt(0)) && isPlain(raw.charCodeAt(raw.length - 1))) {
+    return raw; // the usual case: nothing at either edge to trim (no regular expression per value)
+  }
   const text = String(raw).replace(EDGE_PADDING, '');
   return text === '' ? undefined : text;
 }

@@ -18,14 +18,15 @@ export function outcomeOf (status: number, replayed: boolean): string {
 
 export default fp(async function audit (app: FastifyInstance) {
   const created = new WeakMap<FastifyRequest, unknown>()
-  app.addHook('preSerialization', async (request, reply, payload) => {
+  // Callback style: reads pass through without a promise per hook.
+  app.addHook('preSerialization', (request, reply, payload, done) => {
     if (WRITES.has(request.method) && reply.statusCode < 300 && payload !== null && typeof payload === 'object') {
       created.set(request, (payload as { id?: unknown }).id)
     }
-    return payload
+    done(null, payload)
   })
-  app.addHook('onResponse', async (request, reply) => {
-    if (!WRITES.has(request.method)) return
+  app.addHook('onResponse', (request, reply, done) => {
+    if (!WRITES.has(request.method)) { done(); return }
     const params = request.params as { id?: unknown } | undefined
     const raw = params?.id ?? created.get(request)
     // An id as the log allows it (logging.ts): a phone or CPF used as a key never gets in.
@@ -41,5 +42,6 @@ export default fp(async function audit (app: FastifyInstance) {
         key: request.apiKey?.name ?? null
       }
     }, 'audit')
+    done()
   })
 }, { name: 'ponte-audit' })

@@ -56,17 +56,22 @@ export function keyName (request: FastifyRequest): string | undefined {
 /** Adds the key check (and the scope check) to every route of the plugin scope it is called in. */
 export function requireApiKey (app: FastifyInstance, keys: readonly (ApiKey | string)[]): void {
   const find = keyFinder(keys)
-  app.addHook('onRequest', async (request) => {
+  // Callback style: no promise per request. The key is hashed once here; the rate limit
+  // reuses the digest (request.apiKey.hash).
+  app.addHook('onRequest', (request, _reply, done) => {
     const presented = presentedKey(request.headers)
     const key = find(presented)
     if (key === undefined) {
-      throw new UnauthorizedError(presented === undefined
+      done(new UnauthorizedError(presented === undefined
         ? 'Send an API key as "Authorization: Bearer <key>" or "X-API-Key: <key>".'
-        : 'The API key is not valid.')
+        : 'The API key is not valid.'))
+      return
     }
     request.apiKey = key
     if (key.scope === 'read' && !READ_METHODS.has(request.method)) {
-      throw new ForbiddenError(`The API key "${key.name}" may only read; ${request.method} needs a key with the write scope.`)
+      done(new ForbiddenError(`The API key "${key.name}" may only read; ${request.method} needs a key with the write scope.`))
+      return
     }
+    done()
   })
 }

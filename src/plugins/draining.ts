@@ -10,10 +10,12 @@ import { ShuttingDownError } from '../errors.js'
 export default fp(async function draining (app: FastifyInstance) {
   let closing = false
   app.addHook('preClose', async () => { closing = true })
-  app.addHook('onRequest', async () => {
-    if (closing) throw new ShuttingDownError()
+  // Callback style, as every hook run on each request: no promise per hook.
+  app.addHook('onRequest', (_request, _reply, done) => {
+    done(closing ? new ShuttingDownError() : undefined)
   })
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close')
+    done(null, payload)
   })
 }, { name: 'ponte-draining' })

@@ -12,10 +12,12 @@ import { PROBLEM_TYPE_BASE, rawProblem } from './problems.js'
 const METHODS = ['GET', 'HEAD', 'POST', 'PATCH']
 
 export default fp(async function httpEdges (app: FastifyInstance, options: { headers: Record<string, string> }) {
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
-      throw new InvalidInputError('An HTTP/1.1 request needs a Host header.', [{ path: '/headers/host', message: 'is required' }])
+      done(new InvalidInputError('An HTTP/1.1 request needs a Host header.', [{ path: '/headers/host', message: 'is required' }]))
+      return
     }
+    done()
   })
   app.server.on('connect', (_request: unknown, socket: Duplex) => {
     const refusal = new MethodNotAllowedError('CONNECT', 'Ponte', METHODS)

@@ -31,16 +31,20 @@ export default fp(async function input (app: FastifyInstance) {
     if (schema && !schema.hide && schema.querystring === undefined) schema.querystring = NoQuery
   })
 
-  app.addHook('preParsing', async (request) => {
-    if (!hasBody(request)) return
+  // Callback style: a request without a body (every read) passes without a promise.
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    if (!hasBody(request)) { done(null, payload); return }
     const encoding = String(request.headers['content-encoding'] ?? 'identity').trim().toLowerCase()
     if (encoding !== 'identity' && encoding !== '') {
-      throw new UnsupportedMediaTypeError(`Content-Encoding "${encoding}" is not accepted: send the body uncompressed.`)
+      done(new UnsupportedMediaTypeError(`Content-Encoding "${encoding}" is not accepted: send the body uncompressed.`))
+      return
     }
     const charset = charsetOf(String(request.headers['content-type'] ?? ''))
     if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
-      throw new UnsupportedMediaTypeError(`charset=${charset} is not accepted: send the body as UTF-8.`)
+      done(new UnsupportedMediaTypeError(`charset=${charset} is not accepted: send the body as UTF-8.`))
+      return
     }
+    done(null, payload)
   })
 
   const parseJson = app.getDefaultJsonParser('error', 'error')

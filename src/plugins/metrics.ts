@@ -17,10 +17,11 @@ export interface MetricsOptions {
 
 export default fp(async function metricsPlugin (app: FastifyInstance, options: MetricsOptions) {
   const { metrics } = options
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     // The route pattern, never the URL: a bounded set of label values.
     const route = request.is404 === true ? UNMATCHED : request.routeOptions.url ?? UNMATCHED
     metrics.httpDuration.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000)
+    done()
   })
   if (options.keyHash === undefined) return
   const valid = keyFinder([options.keyHash])

@@ -9,6 +9,7 @@ import { InvalidInputError, NotFoundError } from '../errors.js'
 import type { Catalog } from './catalog.js'
 import type { Lookups } from './lookups.js'
 import { carryingId } from './ids.js'
+import { jsonList, jsonOf, withJson } from './json.js'
 import type { LookupName } from '../mapping/model.js'
 
 export interface AppointmentQuery {
@@ -71,7 +72,12 @@ export class Appointments {
   private async read (shape: { read: (row: Record<string, unknown>) => AppointmentRow | undefined }, bound: Bound | undefined): Promise<AppointmentRow[]> {
     if (!bound) return []
     const rows = await this.db.query(bound.statement, bound.args)
-    return rows.flatMap((row) => shape.read(row) ?? [])
+    const found: AppointmentRow[] = []
+    for (const row of rows) {
+      const a = shape.read(row)
+      if (a !== undefined) found.push(a)
+    }
+    return found
   }
 
   private async present (found: AppointmentRow[], minimal: boolean): Promise<AppointmentT[]> {
@@ -79,17 +85,26 @@ export class Appointments {
     const out = found.map((a) => snap ? this.nest(a, snap) : strip(a))
     // The SQL orders by the legacy columns, and a text hour column sorts '8:30 ' after '09:00':
     // order again on the normalised date and hour (stable, so ties keep the SQL's key order).
-    return out.sort((x, y) => x.date < y.date ? -1 : x.date > y.date ? 1 : x.hour < y.hour ? -1 : x.hour > y.hour ? 1 : 0)
+    out.sort((x, y) => x.date < y.date ? -1 : x.date > y.date ? 1 : x.hour < y.hour ? -1 : x.hour > y.hour ? 1 : 0)
+    // With nested objects, each appointment's JSON was made with its catalogue parts reused.
+    return snap ? jsonList(out) : out
   }
 
+  /** The appointment in its final key order, built once; its JSON splices the catalogue entities' own. */
   private nest (a: AppointmentRow, snap: Awaited<ReturnType<Catalog['snapshot']>>): AppointmentT {
     const out = strip(a)
     if (a.client) out.client = a.client
+    // What JSON.stringify(out) would give once the entities are added after the fields above.
+    const own = JSON.stringify(out)
+    let text = own.slice(0, -1)
     for (const name of NESTED_REFS) {
       const entity = this.lookups.nested(snap, name as LookupName, a.refs[name])
-      if (entity) (out as Record<string, unknown>)[name] = entity
+      if (entity) {
+        (out as Record<string, unknown>)[name] = entity
+        text += `,${JSON.stringify(name)}:${jsonOf(entity)}`
+      }
     }
-    return out
+    return withJson(out, `${text}}`)
   }
 }
 

@@ -7,6 +7,7 @@ import type { Catalog, Snapshot } from './catalog.js'
 import type { Clients } from './clients.js'
 import { carryingId } from './ids.js'
 import { planExists } from './plans.js'
+import { jsonList } from './json.js'
 
 export type LookupFilters = Partial<Record<EntityName, string>> & { enabled?: boolean }
 export type Entity = Record<string, unknown> & { id: string }
@@ -31,7 +32,8 @@ export class Lookups {
       const allowed = other === 'client' ? await this.forClient(name, id) : this.relatedIds(snap, other, id, name)
       if (allowed) records = records.filter((r) => allowed.has(r.id))
     }
-    return records.map((r) => this.present(snap, name, r.entity))
+    // Each entity's JSON is made once per snapshot (services/json.ts): a list splices them.
+    return jsonList(records.map((r) => this.present(snap, name, r.entity)))
   }
 
   async get (name: LookupName, id: string): Promise<Entity> {

@@ -13,6 +13,7 @@ import type { Bound, DateRange } from './bind.js'
 import { dateOf, hourOf, idOf, minutesOf, textOf, type Decoder } from './decode.js'
 import type { Row } from './entity.js'
 import { Scope } from './scope.js'
+import { MEMO_LIMIT } from './memo.js'
 import { conditionSql, conditionTest } from './condition.js'
 import { Columns, isTextType, valueReader, valueSql } from './value.js'
 
@@ -188,7 +189,8 @@ export function compileAppointments (mapping: MappingModel, dialect: Dialect, sh
       const h = hour(row)
       // Without a readable date and hour there is no appointment to show (`ponte check` lists such rows).
       if (rowId === undefined || d === undefined || h === undefined) return undefined
-      const out: AppointmentRow = { id: rowId, date: d, hour: h, state: state(row) ?? 'UNKNOWN', refs: {} }
+      // Shapes that read no ref (minimal lists) share one empty, frozen refs object.
+      const out: AppointmentRow = { id: rowId, date: d, hour: h, state: state(row) ?? 'UNKNOWN', refs: refReaders.length === 0 ? NO_REFS : {} }
       const end = endHour(row, h)
       if (end !== undefined) out.endHour = end
       if (holding?.(row)) out.holding = true
@@ -207,13 +209,26 @@ export function compileAppointments (mapping: MappingModel, dialect: Dialect, sh
   }
 }
 
+const NO_REFS: AppointmentRow['refs'] = Object.freeze({})
+
 function endReader (end: MappingModel['appointment']['end'], scope: Scope, cols: Columns): (row: Row, start: string) => string | undefined {
   if (!end) return () => undefined
   if (end.duration) {
     const minutes = minutesOf(end.duration, valueReader(end.duration, scope, cols))
+    // Few distinct (start, length) pairs in a list: each end worked out once (bounded).
+    const ends = new Map<string, Map<number, string | undefined>>()
     return (row, start) => {
       const n = minutes(row)
-      return n === undefined ? undefined : addMinutes(start, n)
+      if (n === undefined) return undefined
+      let byLength = ends.get(start)
+      if (byLength === undefined) {
+        if (ends.size >= MEMO_LIMIT) return addMinutes(start, n)
+        ends.set(start, byLength = new Map())
+      }
+      if (byLength.has(n)) return byLength.get(n)
+      const end = addMinutes(start, n)
+      if (byLength.size < MEMO_LIMIT) byLength.set(n, end)
+      return end
     }
   }
   const v = (end.hour ?? end.datetime) as Value

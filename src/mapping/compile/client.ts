@@ -6,8 +6,9 @@ import { digitsOnly } from '../../sql/dialect.js'
 import type { ClientT } from '../../schemas/resources.js'
 import type { ClientModel, MappingModel } from '../model.js'
 import { normaliseCpf } from '../../normalise/cpf.js'
+import { LRUCache } from 'lru-cache'
 import { cpfProbes, CPF_PREFIX_SLOTS } from '../../normalise/cpf.js'
-import { phoneProbes, phoneSearchFragment, samePhone, toE164, PHONE_EXACT_SLOTS, PHONE_PREFIX_SLOTS, type PhoneOptions, type Probes } from '../../normalise/phone.js'
+import { phoneKeys, phoneProbes, phoneSearchFragment, toE164, PHONE_EXACT_SLOTS, PHONE_PREFIX_SLOTS, type PhoneOptions, type Probes } from '../../normalise/phone.js'
 import type { SqlTypeName } from '../schema.js'
 import type { Value } from '../model.js'
 import { prefixArgs } from '../../sql/dialect.js'
@@ -15,7 +16,7 @@ import type { SearchKind, TermReading } from '../../normalise/search-term.js'
 import { dateOf, textOf, type Decoder } from './decode.js'
 import { keyMatch, keyReader, keyRefs, keyArgs } from './key.js'
 import type { Bound } from './bind.js'
-import { objectReader, type Row } from './entity.js'
+import { objectFiller, type Row } from './entity.js'
 import { Scope } from './scope.js'
 import { Columns, valueReader, valueSql, valuesReader } from './value.js'
 
@@ -36,24 +37,57 @@ export function clientReader (model: ClientModel, scope: Scope, cols: Columns, p
     decoders.cpf = (row) => normaliseCpf(read(row))
   }
   if (f.birthday) decoders.birthday = dateOf(f.birthday, valueReader(f.birthday, scope, cols, params))
-  const fields = objectReader<ClientT>(decoders)
+  // Built in its final key order (id, name, the other fields, phones), with no copy per row.
+  const name = decoders.name
+  const fields = objectFiller(Object.entries(decoders).filter(([field]) => field !== 'name'))
   const phones = model.phones.map((p) => valuesReader(p, scope, cols, params))
+  const e164 = phoneReader(phone)
   return (row) => {
     const clientId = id(row)
     if (clientId === undefined) return undefined
-    const client = { id: clientId, name: '', ...fields(row) } as ClientT
-    const all: string[] = []
+    const client = { id: clientId, name: (name ? name(row) : undefined) ?? '' } as ClientT
+    fields(client as unknown as Row, row)
+    let all: PhoneRead[] | undefined
     for (const read of phones) {
       for (const raw of read(row)) {
-        const e164 = toE164(raw, phone)
-        if (e164 !== undefined && !all.some((p) => samePhone(p, e164))) all.push(e164)
+        const p = e164(raw)
+        if (p === undefined) continue
+        if (all === undefined) all = [p]
+        else if (!all.some((q) => samePhoneRead(q, p))) all.push(p)
       }
     }
-    if (all.length > 0) {
-      client.phone = all[0]
-      client.allPhones = all
+    if (all !== undefined) {
+      client.phone = all[0].e164
+      client.allPhones = all.map((p) => p.e164)
     }
     return client
+  }
+}
+
+/** A stored phone read: its E.164 form and the keys samePhone compares (normalise/phone.ts). */
+interface PhoneRead { e164: string, keys: string[] }
+
+function samePhoneRead (a: PhoneRead, b: PhoneRead): boolean {
+  return b.keys.some((k) => a.keys.includes(k))
+}
+
+/** Distinct stored phone texts remembered per reader (a clinic's patients' phones, bounded). */
+const PHONE_CACHE_SIZE = 20_000
+
+/** toE164 of a stored value, worked out once per distinct stored text (libphonenumber is the costly part of a row). */
+function phoneReader (opts: PhoneOptions): (raw: unknown) => PhoneRead | undefined {
+  const read = (raw: unknown): PhoneRead | undefined => {
+    const e164 = toE164(raw, opts)
+    return e164 === undefined ? undefined : { e164, keys: phoneKeys(e164) }
+  }
+  const cache = new LRUCache<string, PhoneRead | false>({ max: PHONE_CACHE_SIZE })
+  return (raw) => {
+    if (typeof raw !== 'string') return read(raw)
+    const hit = cache.get(raw)
+    if (hit !== undefined) return hit === false ? undefined : hit
+    const p = read(raw)
+    cache.set(raw, p ?? false)
+    return p
   }
 }
 

@@ -8,6 +8,8 @@ import type { ParamList } from '../../sql/statement.js'
 import type { ConditionDoc, ConditionLeafDoc, LiteralValue, SqlTypeName } from '../schema.js'
 import { leaves } from '../model.js'
 import type { Scope } from './scope.js'
+import { memoText } from './memo.js'
+import { columnGetter } from './entity.js'
 
 export function literalType (v: LiteralValue): SqlTypeName {
   if (typeof v === 'string') return 'text'
@@ -58,8 +60,9 @@ export type RowTest = (row: Record<string, unknown>) => boolean
 /** `column` gives the row key under which a referenced column was selected. */
 export function conditionTest (c: ConditionDoc, column: (name: string) => string): RowTest {
   const tests = leaves(c).map((leaf) => leafTest(leaf, column(leaf.column)))
-  if ('any' in c) return (row) => tests.some((t) => t(row))
-  return (row) => tests.every((t) => t(row))
+  if (tests.length === 1) return tests[0]
+  if ('any' in c) return (row) => { for (const t of tests) if (t(row)) return true; return false }
+  return (row) => { for (const t of tests) if (!t(row)) return false; return true }
 }
 
 function same (stored: unknown, lit: LiteralValue): boolean {
@@ -80,5 +83,10 @@ function leafTest (c: ConditionLeafDoc, key: string): RowTest {
     const want = c.blank
     checks.push((v) => (v === null || v === undefined || String(v).trim() === '') === want)
   }
-  return (row) => checks.every((check) => check(row[key]))
+  const all = checks.length === 1 ? checks[0] : (v: unknown) => checks.every((check) => check(v))
+  // Its answer depends on the stored value alone: text codes ('X', 'C ', 's') are normalised
+  // once per distinct value, not once per row.
+  const test = memoText(all)
+  const stored = columnGetter(key)
+  return (row) => test(stored(row))
 }

@@ -4,6 +4,7 @@ import type { Value } from '../model.js'
 import type { Reader } from './value.js'
 import { cleanText } from '../../normalise/text.js'
 import { readDate, readHour } from '../../normalise/datetime.js'
+import { memoText } from './memo.js'
 
 export type Decoder<T> = (row: Record<string, unknown>) => T | undefined
 
@@ -13,6 +14,7 @@ export function idOf (read: Reader): Decoder<string> {
   return (row) => {
     const x = read(row)
     if (x === null || x === undefined) return undefined
+    if (typeof x === 'number' && Number.isInteger(x)) return String(x) // no padding to trim
     const s = String(x).trim()
     return s === '' ? undefined : s
   }
@@ -60,10 +62,13 @@ export function booleanOf (v: Value, read: Reader): Decoder<boolean> {
 export function dateOf (v: Value, read: Reader, fallback: 'date' | 'datetime' = 'date'): Decoder<string> {
   // 'dmy' is text too: the reader recognises DD/MM/YYYY on its own.
   const format = (v.format === 'dmy' ? 'text' : v.format ?? fallback) as Parameters<typeof readDate>[1]
-  return (row) => readDate(read(row), format)
+  // A list holds few distinct stored dates: each text is read once (memo.ts).
+  const date = memoText((x) => readDate(x, format))
+  return (row) => date(read(row))
 }
 
 export function hourOf (v: Value, read: Reader, fallback: 'text' | 'datetime' = 'text'): Decoder<string> {
   const format = (v.format ?? fallback) as Parameters<typeof readHour>[1]
-  return (row) => readHour(read(row), format)
+  const hour = memoText((x) => readHour(x, format))
+  return (row) => hour(read(row))
 }

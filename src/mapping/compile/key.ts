@@ -5,6 +5,7 @@ import type { KeyModel } from '../model.js'
 import type { SqlTypeName } from '../schema.js'
 import { bindId, matchesType } from './ids.js'
 import { idOf } from './decode.js'
+import { columnGetter } from './entity.js'
 import type { Scope } from './scope.js'
 import type { Columns } from './value.js'
 
@@ -19,7 +20,7 @@ export function keyRefs (key: KeyModel, scope: Scope, path: string): string[] {
 
 /** Selects the key columns into `cols`; the reader gives the id. */
 export function keyReader (key: KeyModel, scope: Scope, cols: Columns, path: string): (row: Record<string, unknown>) => string | undefined {
-  const readers = keyRefs(key, scope, path).map((ref) => { const alias = cols.add(ref); return idOf((row) => row[alias]) })
+  const readers = keyRefs(key, scope, path).map((ref) => idOf(columnGetter(cols.add(ref))))
   if (readers.length === 1) return readers[0]
   return (row) => {
     const values = readers.map((r) => r(row))

@@ -10,6 +10,8 @@ import type { LiteralValue, SqlTypeName } from '../schema.js'
 import type { Value } from '../model.js'
 import { bindLiteral, conditionSql, conditionTest } from './condition.js'
 import { CompileError, type Scope } from './scope.js'
+import { memoText } from './memo.js'
+import { columnGetter } from './entity.js'
 
 export type Row = Record<string, unknown>
 export type Reader = (row: Row) => unknown
@@ -169,8 +171,8 @@ export function valuesReader (v: Value, scope: Scope, cols: Columns, params: Par
     const read = valueReader(v, scope, cols)
     return (row) => { const x = read(row); return x === undefined || x === null ? [] : [x] }
   }
-  const key = cols.add(collectSql(v, scope, params))
-  return (row) => splitList(row[key])
+  const list = columnGetter(cols.add(collectSql(v, scope, params)))
+  return (row) => splitList(list(row))
 }
 
 function splitList (x: unknown): string[] {
@@ -189,8 +191,7 @@ function sqlEscape (v: Value, scope: Scope): string {
 
 export function valueReader (v: Value, scope: Scope, cols: Columns, params?: ParamList): Reader {
   const column = (name: string, path = v.path): Reader => {
-    const key = cols.add(scope.ref(name, path))
-    return (row) => row[key]
+    return columnGetter(cols.add(scope.ref(name, path)))
   }
   let read: Reader
   if (v.column !== undefined) read = column(v.column)
@@ -219,8 +220,7 @@ export function valueReader (v: Value, scope: Scope, cols: Columns, params?: Par
       return undefined
     }
   } else if (v.sql) {
-    const key = cols.add(sqlEscape(v, scope))
-    read = (row) => row[key]
+    read = columnGetter(cols.add(sqlEscape(v, scope)))
   } else if (v.minutes) {
     const [from, to] = partsOf(v).map((end) => valueReader(end, scope, cols, params))
     read = (row) => minutesBetween(from(row), to(row))
@@ -259,12 +259,13 @@ function withConverters (v: Value, read: Reader): Reader {
   // Stored codes match without regard to case or trailing spaces, as in SQL (condition.ts).
   const map = v.map ? Object.fromEntries(Object.entries(v.map).map(([k, out]) => [k.toUpperCase(), out])) : undefined
   if (!sentinels && !map) return read
-  return (row) => {
-    let x = read(row)
+  // A function of the stored value alone: worked out once per distinct stored text.
+  const convert = memoText((x: unknown): unknown => {
     if (sentinels && isSentinel(x, sentinels)) x = undefined
     if (map && x !== null && x !== undefined) x = map[String(x).trimEnd().toUpperCase()]
     return x
-  }
+  })
+  return (row) => convert(read(row))
 }
 
 function isSentinel (x: unknown, sentinels: LiteralValue[]): boolean {
