@@ -9,6 +9,7 @@ import type { Static } from 'typebox'
 import type { ClientModel, MappingModel, TableModel, Value } from '../mapping/model.js'
 import { asValue, leaves, partsOf, whereList } from '../mapping/model.js'
 import { dateTimeFamily, type LiveCatalog, type LiveColumn, type LiveTable } from '../db/columns.js'
+import { probes } from '../mapping/compile/index.js'
 import { Findings } from './findings.js'
 
 interface Place { table: string, joins: Record<string, JoinDoc>, path: string }
@@ -142,6 +143,17 @@ export function checkStructure (model: MappingModel, catalog: LiveCatalog, out: 
   const c = model.client
   if (tablePlace(c)) {
     for (const v of [...Object.values(c.fields), ...c.phones]) value(c, v)
+    // A probe compares the stored column with spellings as text (compile/client.ts probes): a
+    // column of numbers read as text would fail on PostgreSQL and SQL Server, and match wrong
+    // rows on SQLite. Its declared type makes it a number the search compares as one, or scans.
+    const probed = [...c.phones.map((v) => ['phone', v] as const), ...(c.fields.cpf ? [['cpf', c.fields.cpf] as const] : [])]
+    for (const [kind, v] of probed) {
+      if (v.column === undefined || !model.search.includes(kind) || !probes(model, kind, v)) continue
+      const live = column(c, v.column, `${v.path}/column`)
+      if (live?.kind === 'number' && v.type === undefined) {
+        out.problem(v.path, `column \`${live.name}\` holds numbers (${live.declared}), but a ${kind === 'cpf' ? 'CPF' : 'phone'} search looks it up as text: declare its type (\`type: bigint\`) so the search compares it as a number${kind === 'phone' ? ' (by scanning every value)' : ''}`)
+      }
+    }
     writes(c, 'client')
   }
   for (const l of Object.values(model.lookups)) {

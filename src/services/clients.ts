@@ -54,12 +54,22 @@ export class Clients {
     // term nobody holds, an answer the caller acts on ("no such client, create one").
     const readings = classifyTerm(term, search, phone)
     if (readings.length === 0) return []
-    // Candidates come a block at a time (in key order) until the page is full or they run
-    // out: one statement for any ordinary term, and no exact match lost behind a cap.
+    // Probes find a phone or CPF by the spellings it can be stored in, with an index seek. A
+    // number they find nobody holding is looked for again in every stored value's digits: a
+    // spelling nobody foresaw must not make the caller register a duplicate patient. So an
+    // unknown number costs the old scan; a known one, a seek (README: client search).
+    const found = await this.candidates(readings, page, false)
+    if (found.length > 0 || !this.compiled.clients.probed(readings)) return found
+    return await this.candidates(readings, page, true)
+  }
+
+  // Candidates come a block at a time (in key order) until the page is full or they run
+  // out: one statement for any ordinary term, and no exact match lost behind a cap.
+  private async candidates (readings: TermReading[], page: Page, scan: boolean): Promise<ClientT[]> {
     const exact: ClientT[] = []
     for (let offset = 0; ; offset += SEARCH_CANDIDATES) {
       if (offset >= MAX_SEARCH_BLOCKS * SEARCH_CANDIDATES) throw new DatabaseTimeoutError(`The search term matches more than ${MAX_SEARCH_BLOCKS * SEARCH_CANDIDATES} stored values before the exact check; search by a phone, a CPF or the whole name.`)
-      const { statement, args } = this.compiled.clients.bindSearch(readings, offset)
+      const { statement, args } = this.compiled.clients.bindSearch(readings, offset, scan)
       const rows = await this.db.query(statement, args)
       exact.push(...this.readAll(rows).filter((client) => readings.some((r) => matches(client, r))))
       if (rows.length < SEARCH_CANDIDATES || exact.length >= page.offset + page.limit) break

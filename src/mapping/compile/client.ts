@@ -97,10 +97,15 @@ export interface CompiledClients {
   /** The by-id read of one client; undefined when no row can have that id. */
   bindId: (id: string) => Bound | undefined
   bindPage: (page: { limit: number, offset: number }) => Bound
-  /** One statement per combination of search kinds a term can be; built on first use. */
-  search: (kinds: SearchKind[]) => Statement
+  /**
+   * One statement per combination of search kinds a term can be; built on first use. `scan`:
+   * phones and CPF by every stored value's digits, not by probes of their spellings.
+   */
+  search: (kinds: SearchKind[], scan?: boolean) => Statement
   /** The block of search candidates starting at `offset`, for every reading of a term. */
-  bindSearch: (readings: TermReading[], offset: number) => Bound
+  bindSearch: (readings: TermReading[], offset: number, scan?: boolean) => Bound
+  /** Whether any of these readings is looked up by probes (so a scan could find more). */
+  probed: (readings: TermReading[]) => boolean
   read: ClientReader
 }
 
@@ -137,18 +142,20 @@ export function compileClients (mapping: MappingModel, dialect: Dialect): Compil
       return args && { statement: byId.statement, args }
     },
     bindPage: ({ limit, offset }) => ({ statement: page.statement, args: { limit, offset } }),
-    bindSearch (readings, offset) {
+    bindSearch (readings, offset, scan = false) {
       const args: Record<string, unknown> = { limit: SEARCH_CANDIDATES, offset }
       for (const r of readings) Object.assign(args, prefilterArgs(r, mapping.phone))
-      return { statement: clients.search(readings.map((r) => r.kind)), args }
+      return { statement: clients.search(readings.map((r) => r.kind), scan), args }
     },
+    probed: (readings) => readings.some((r) => (r.kind === 'phone' && model.phones.some((p) => probes(mapping, 'phone', p))) ||
+      (r.kind === 'cpf' && model.fields.cpf !== undefined && probes(mapping, 'cpf', model.fields.cpf))),
     read: page.read,
-    search (kinds) {
-      const cacheKey = [...kinds].sort().join(',')
+    search (kinds, scan = false) {
+      const cacheKey = [...kinds].sort().join(',') + (scan ? ';scan' : '')
       let s = searches.get(cacheKey)
       if (!s) {
         s = build(`client.search[${cacheKey}]`, (scope, params) => ({
-          where: [`(${scope.dialect.or(kinds.map((k) => searchPredicate(k, mapping, scope, params)))})`],
+          where: [`(${scope.dialect.or(kinds.map((k) => searchPredicate(k, mapping, scope, params, scan)))})`],
           page: true,
           sortOnly: true
         })).statement
@@ -229,7 +236,7 @@ function probeSql (kind: 'phone' | 'cpf', v: Value, scope: Scope, params: ParamL
 
 // Prefilters: each keeps every client the exact JS check could accept (the check in JS after
 // them stays: search is exact).
-function searchPredicate (kind: SearchKind, mapping: MappingModel, scope: Scope, params: ParamList): string {
+function searchPredicate (kind: SearchKind, mapping: MappingModel, scope: Scope, params: ParamList, scan: boolean): string {
   const model = mapping.client
   const d = scope.dialect
   const f = model.fields
@@ -237,12 +244,12 @@ function searchPredicate (kind: SearchKind, mapping: MappingModel, scope: Scope,
   switch (kind) {
     case 'phone':
       if (model.phones.length === 0) return none
-      return d.or(model.phones.map((p) => probes(mapping, 'phone', p)
+      return d.or(model.phones.map((p) => !scan && probes(mapping, 'phone', p)
         ? probeSql('phone', p, scope, params)
         : d.like(digitsOnly(d, valueSql(p, scope, params)), params.input('phoneFragment', 'text'))))
     case 'cpf':
       if (!f.cpf) return none
-      return probes(mapping, 'cpf', f.cpf) ? probeSql('cpf', f.cpf, scope, params) : d.like(digitsOnly(d, valueSql(f.cpf, scope, params)), params.input('cpfFragment', 'text'))
+      return !scan && probes(mapping, 'cpf', f.cpf) ? probeSql('cpf', f.cpf, scope, params) : d.like(digitsOnly(d, valueSql(f.cpf, scope, params)), params.input('cpfFragment', 'text'))
     case 'email':
       return f.email ? `${d.lower(d.trim(valueSql(f.email, scope, params)))} = ${params.input('email', 'ntext')}` : none
     case 'name':

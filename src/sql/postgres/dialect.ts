@@ -12,7 +12,7 @@ export const postgres: Dialect = {
   // LIKE 'p%' seeks a B-tree only when it compares bytes: the C collation, or these operator
   // classes (which serve = too). A default index under any other collation — C.UTF-8
   // included — is read whole for the prefix probes.
-  prefixIndexClass: (declared) => /^(bpchar|char|character)(\(|$| )/i.test(declared.trim()) ? 'bpchar_pattern_ops' : 'text_pattern_ops',
+  prefixIndexClass: (declared) => /^(bpchar|char|character)(\(|$| (?!varying))/i.test(declared.trim()) ? 'bpchar_pattern_ops' : 'text_pattern_ops',
   select (spec: SelectSpec) {
     // No FOR UPDATE under `spec.lock`: row locks do not cover the empty slot a booking is
     // about to fill (no gap locks in PostgreSQL). The driver runs every transaction
