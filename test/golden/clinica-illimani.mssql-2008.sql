@@ -263,6 +263,13 @@ SELECT [t].[appointment_id] AS [c0], [t_slot].[start_date] AS [c1], [t_slot].[en
 -- @p3 datetime = input:afterDatetime
 SELECT [t_block].[provider_id] AS [c0], [t_block].[location_id] AS [c1], [t].[start_date] AS [c2], [t].[end_date] AS [c3] FROM [appointmentscheduling_time_slot] [t] LEFT JOIN [appointmentscheduling_appointment_block] [t_block] ON [t].[appointment_block_id] = [t_block].[appointment_block_id] WHERE [t].[voided] = @p1 AND [t].[start_date] >= @p2 AND [t].[start_date] < @p3
 
+-- availability.dated[professional]
+-- @p1 int = 0
+-- @p2 datetime = input:fromDatetime
+-- @p3 datetime = input:afterDatetime
+-- @p4 int = input:professional
+SELECT [t_block].[provider_id] AS [c0], [t_block].[location_id] AS [c1], [t].[start_date] AS [c2], [t].[end_date] AS [c3] FROM [appointmentscheduling_time_slot] [t] LEFT JOIN [appointmentscheduling_appointment_block] [t_block] ON [t].[appointment_block_id] = [t_block].[appointment_block_id] WHERE [t].[voided] = @p1 AND [t].[start_date] >= @p2 AND [t].[start_date] < @p3 AND [t_block].[provider_id] = @p4
+
 -- appointment.occupancybyId[].locked
 -- @p1 int = 0
 -- @p2 int = input:id

@@ -212,6 +212,10 @@ SELECT "t"."ID_PROFISSIONAL" AS "c0", "t"."ID_UNIDADE" AS "c1", "t"."HORA_INICIO
 -- @p2 date = input:from
 SELECT "t"."ID_PROFISSIONAL" AS "c0", "t"."DT_INICIO" AS "c1", "t"."DT_FIM" AS "c2", "t"."HORA_INICIO" AS "c3", "t"."HORA_FIM" AS "c4" FROM "BLOQUEIO" "t" WHERE "t"."DT_INICIO" <= @p1 AND ("t"."DT_FIM" >= @p2 OR "t"."DT_FIM" IS NULL)
 
+-- availability.weekly[professional]
+-- @p1 int = input:professional
+SELECT "t"."ID_PROFISSIONAL" AS "c0", "t"."ID_UNIDADE" AS "c1", "t"."HORA_INICIO" AS "c2", "t"."HORA_FIM" AS "c3", "t"."INTERVALO" AS "c4", "t"."DIA_SEMANA" AS "c5", "t"."VIGENCIA_INI" AS "c6", "t"."VIGENCIA_FIM" AS "c7" FROM "HORARIO" "t" WHERE "t"."ID_PROFISSIONAL" = @p1
+
 -- appointment.occupancybyId[].locked
 -- @p1 text = "S"
 -- @p2 int = input:id
