@@ -16,7 +16,7 @@ import type { Catalog, Snapshot } from './catalog.js'
 import type { Clients } from './clients.js'
 import { describe, requiring } from './client-writes.js'
 import { carryingId } from './ids.js'
-import { hasRoom, heldRows, heldSpan, overlaps } from './slots.js'
+import { hasRoom, heldRowsOfEach, heldSpan, overlaps } from './slots.js'
 import type { WorkingDay } from './availability.js'
 
 export interface NewAppointment {
@@ -267,10 +267,12 @@ export class Booking {
   private async checkFree (tx: Querier, s: { date: string, hour: string, endHour: string, step: number, professional?: string, client?: string, except?: string, capacity?: number }): Promise<void> {
     // What holds a slot is decided in one place (services/slots.ts), as /availability decides it.
     const wanted = { start: minutesOf(s.hour), end: minutesOf(s.endHour) }
+    // The professional's and the client's day in one read, each as heldRows reads it alone.
+    const day = await heldRowsOfEach(tx, this.compiled, this.options.freeing, { from: s.date, to: s.date }, { professional: s.professional, client: s.client }, true)
     for (const who of ['professional', 'client'] as const) {
       const id = s[who]
       if (id === undefined) continue
-      const held = await heldRows(tx, this.compiled, this.options.freeing, { from: s.date, to: s.date }, { [who]: id }, true)
+      const held = day[who]
       const others = held.filter((a) => a.id !== s.except && (who === 'professional' || !a.holding))
       const spans = others.map((a) => ({ ...heldSpan(a, s.step), holding: a.holding }))
       // A client is never in two places at once, whatever a slot takes.
