@@ -259,11 +259,7 @@ UPDATE [t] SET [NOME] = @p1, [EMAIL] = @p2, [CPF] = @p3, [DT_NASC] = @p4 FROM [d
 
 -- client.key.bump
 -- @p1 text = "PACIENTE"
-UPDATE [k] SET [ULTIMO] = [k].[ULTIMO] + 1 FROM [dbo].[SEQUENCIAL] [k] WHERE [k].[TABELA] = @p1
-
--- client.key.read
--- @p1 text = "PACIENTE"
-SELECT [k].[ULTIMO] AS [id] FROM [dbo].[SEQUENCIAL] [k] WHERE [k].[TABELA] = @p1
+DECLARE @ponte_ids TABLE ([id] NVARCHAR(450)); UPDATE [k] SET [ULTIMO] = [k].[ULTIMO] + 1 OUTPUT INSERTED.[ULTIMO] INTO @ponte_ids ([id]) FROM [dbo].[SEQUENCIAL] [k] WHERE [k].[TABELA] = @p1; SELECT [id] FROM @ponte_ids
 
 -- client.insert
 -- @p1 int = input:col:ID_PACIENTE
@@ -279,11 +275,7 @@ INSERT INTO [dbo].[PACIENTE] ([ID_PACIENTE], [NOME], [EMAIL], [CPF], [DT_NASC], 
 
 -- appointment.key.bump
 -- @p1 text = "AGENDA"
-UPDATE [k] SET [ULTIMO] = [k].[ULTIMO] + 1 FROM [dbo].[SEQUENCIAL] [k] WHERE [k].[TABELA] = @p1
-
--- appointment.key.read
--- @p1 text = "AGENDA"
-SELECT [k].[ULTIMO] AS [id] FROM [dbo].[SEQUENCIAL] [k] WHERE [k].[TABELA] = @p1
+DECLARE @ponte_ids TABLE ([id] NVARCHAR(450)); UPDATE [k] SET [ULTIMO] = [k].[ULTIMO] + 1 OUTPUT INSERTED.[ULTIMO] INTO @ponte_ids ([id]) FROM [dbo].[SEQUENCIAL] [k] WHERE [k].[TABELA] = @p1; SELECT [id] FROM @ponte_ids
 
 -- appointment.write.sala.lookup
 -- @p1 int = input:value

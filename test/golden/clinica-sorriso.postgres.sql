@@ -259,11 +259,7 @@ UPDATE "dbo"."PACIENTE" AS "t" SET "NOME" = $1, "EMAIL" = $2, "CPF" = $3, "DT_NA
 
 -- client.key.bump
 -- @p1 text = "PACIENTE"
-UPDATE "dbo"."SEQUENCIAL" AS "k" SET "ULTIMO" = "k"."ULTIMO" + 1 WHERE "k"."TABELA" = $1
-
--- client.key.read
--- @p1 text = "PACIENTE"
-SELECT "k"."ULTIMO" AS "id" FROM "dbo"."SEQUENCIAL" "k" WHERE "k"."TABELA" = $1
+UPDATE "dbo"."SEQUENCIAL" AS "k" SET "ULTIMO" = "k"."ULTIMO" + 1 WHERE "k"."TABELA" = $1 RETURNING "ULTIMO" AS "id"
 
 -- client.insert
 -- @p1 int = input:col:ID_PACIENTE
@@ -279,11 +275,7 @@ INSERT INTO "dbo"."PACIENTE" ("ID_PACIENTE", "NOME", "EMAIL", "CPF", "DT_NASC", 
 
 -- appointment.key.bump
 -- @p1 text = "AGENDA"
-UPDATE "dbo"."SEQUENCIAL" AS "k" SET "ULTIMO" = "k"."ULTIMO" + 1 WHERE "k"."TABELA" = $1
-
--- appointment.key.read
--- @p1 text = "AGENDA"
-SELECT "k"."ULTIMO" AS "id" FROM "dbo"."SEQUENCIAL" "k" WHERE "k"."TABELA" = $1
+UPDATE "dbo"."SEQUENCIAL" AS "k" SET "ULTIMO" = "k"."ULTIMO" + 1 WHERE "k"."TABELA" = $1 RETURNING "ULTIMO" AS "id"
 
 -- appointment.write.sala.lookup
 -- @p1 int = input:value

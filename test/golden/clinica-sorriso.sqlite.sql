@@ -259,11 +259,7 @@ UPDATE "PACIENTE" AS "t" SET "NOME" = @p1, "EMAIL" = @p2, "CPF" = @p3, "DT_NASC"
 
 -- client.key.bump
 -- @p1 text = "PACIENTE"
-UPDATE "SEQUENCIAL" AS "k" SET "ULTIMO" = "k"."ULTIMO" + 1 WHERE "k"."TABELA" = @p1
-
--- client.key.read
--- @p1 text = "PACIENTE"
-SELECT "k"."ULTIMO" AS "id" FROM "SEQUENCIAL" "k" WHERE "k"."TABELA" = @p1
+UPDATE "SEQUENCIAL" AS "k" SET "ULTIMO" = "k"."ULTIMO" + 1 WHERE "k"."TABELA" = @p1 RETURNING "ULTIMO" AS "id"
 
 -- client.insert
 -- @p1 int = input:col:ID_PACIENTE
@@ -279,11 +275,7 @@ INSERT INTO "PACIENTE" ("ID_PACIENTE", "NOME", "EMAIL", "CPF", "DT_NASC", "CELUL
 
 -- appointment.key.bump
 -- @p1 text = "AGENDA"
-UPDATE "SEQUENCIAL" AS "k" SET "ULTIMO" = "k"."ULTIMO" + 1 WHERE "k"."TABELA" = @p1
-
--- appointment.key.read
--- @p1 text = "AGENDA"
-SELECT "k"."ULTIMO" AS "id" FROM "SEQUENCIAL" "k" WHERE "k"."TABELA" = @p1
+UPDATE "SEQUENCIAL" AS "k" SET "ULTIMO" = "k"."ULTIMO" + 1 WHERE "k"."TABELA" = @p1 RETURNING "ULTIMO" AS "id"
 
 -- appointment.write.sala.lookup
 -- @p1 int = input:value
