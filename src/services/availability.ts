@@ -138,22 +138,7 @@ export class Availability {
    * booking transaction checks that itself. Undefined when availability is not mapped.
    */
   async offers (date: string, hour: string, endHour: string, professional: string, location?: string): Promise<boolean | undefined> {
-    const av = this.mapped
-    if (!av) return undefined
-    if (!isCalendarDate(date) || !isClockHour(hour) || !isClockHour(endHour) || endHour <= hour) return false
-    const [snap, weekly, dated, blocks] = await Promise.all([
-      this.catalog.snapshot(),
-      this.readWeekly(av),
-      this.readDated(av, date, date),
-      readBlocks(this.db, av, date, date)
-    ])
-    const span = { start: minutesOf(hour), end: minutesOf(endHour) }
-    // Each window with the blocks of its own location (a closed unit closes only its windows).
-    return windowsOn(date, weekly, dated).some((w) => {
-      if (w.professional !== professional) return false
-      const at = this.slotLocation(snap, w, location)
-      return at !== null && fitsIn(span, [w], blockedOn(date, professional, blocks, at))
-    })
+    return (await this.day(date, professional))?.offers(hour, endHour, location)
   }
 
   /**
@@ -163,13 +148,43 @@ export class Availability {
    */
   async windowAt (date: string, hour: string, professional: string): Promise<{ step: number, location?: string } | undefined> {
     const av = this.mapped
-    if (!av || !isCalendarDate(date) || !isClockHour(hour)) return undefined
-    const [weekly, dated] = await Promise.all([this.readWeekly(av), this.readDated(av, date, date)])
-    const at = minutesOf(hour)
-    const windows = windowsOn(date, weekly, dated).filter((w) => w.professional === professional && w.start <= at && at < w.end)
-    if (windows.length === 0) return undefined
-    const places = new Set(windows.flatMap((w) => w.location ?? []))
-    return { step: windows[0].interval ?? av.slotMinutes, ...(places.size === 1 ? { location: [...places][0] } : {}) }
+    if (!av || !isCalendarDate(date)) return undefined
+    return windowHolding(await this.windowsOf(av, date, professional), hour, av.slotMinutes)
+  }
+
+  /**
+   * One professional's working day, as booking asks about one slot: that professional's
+   * windows on `date` (their template and dated rows only) and the day's blocks, each source
+   * read once; `windowAt` and `offers` then answer without the database. Undefined when
+   * availability is not mapped.
+   */
+  async day (date: string, professional: string): Promise<WorkingDay | undefined> {
+    const av = this.mapped
+    if (!av) return undefined
+    if (!isCalendarDate(date)) return NOWHERE
+    const [snap, windows, blocks] = await Promise.all([
+      this.catalog.snapshot(),
+      this.windowsOf(av, date, professional),
+      readBlocks(this.db, av, date, date)
+    ])
+    return {
+      windowAt: (hour) => windowHolding(windows, hour, av.slotMinutes),
+      offers: (hour, endHour, location) => {
+        if (!isClockHour(hour) || !isClockHour(endHour) || endHour <= hour) return false
+        const span = { start: minutesOf(hour), end: minutesOf(endHour) }
+        // Each window with the blocks of its own location (a closed unit closes only its windows).
+        return windows.some((w) => {
+          const at = this.slotLocation(snap, w, location)
+          return at !== null && fitsIn(span, [w], blockedOn(date, professional, blocks, at))
+        })
+      }
+    }
+  }
+
+  /** The professional's working windows on `date`: their template and dated rows only. */
+  private async windowsOf (av: CompiledAvailability, date: string, professional: string): Promise<Window[]> {
+    const [weekly, dated] = await Promise.all([this.readWeekly(av, professional), this.readDated(av, date, date, professional)])
+    return windowsOn(date, weekly, dated).filter((w) => w.professional === professional)
   }
 
   // ---- pieces ----
@@ -220,15 +235,22 @@ export class Availability {
     return out
   }
 
-  private async readWeekly (av: CompiledAvailability): Promise<WeeklyRow[]> {
+  /** The template rows: everybody's, or (booking) one professional's. */
+  private async readWeekly (av: CompiledAvailability, professional?: string): Promise<WeeklyRow[]> {
     if (!av.weekly) return []
-    return readAll(await this.db.query(av.weekly.statement), av.weekly.read)
+    if (professional === undefined || !av.weeklyOf) return readAll(await this.db.query(av.weekly.statement), av.weekly.read)
+    const bound = av.weeklyOf.bind(professional)
+    return bound ? readAll(await this.db.query(bound.statement, bound.args), av.weeklyOf.read) : []
   }
 
-  private async readDated (av: CompiledAvailability, from: string, to: string): Promise<DatedRow[]> {
+  private async readDated (av: CompiledAvailability, from: string, to: string, professional?: string): Promise<DatedRow[]> {
     if (!av.dated) return []
-    const { statement, args } = av.dated.bind({ from, to })
-    return readAll(await this.db.query(statement, args), av.dated.read)
+    if (professional === undefined || !av.datedOf) {
+      const { statement, args } = av.dated.bind({ from, to })
+      return readAll(await this.db.query(statement, args), av.dated.read)
+    }
+    const bound = av.datedOf.bind(professional, { from, to })
+    return bound ? readAll(await this.db.query(bound.statement, bound.args), av.datedOf.read) : []
   }
 
   /**
@@ -274,6 +296,27 @@ export class Availability {
     return out
   }
 }
+
+/** One professional's day, read once (Availability.day): booking's questions about one slot. */
+export interface WorkingDay {
+  /** The window a slot starting at `hour` falls in: its grid step and (when exactly one window says) location. */
+  windowAt: (hour: string) => { step: number, location?: string } | undefined
+  /** Whether [hour, endHour) is inside a window (at `location`, when given) and outside every block. */
+  offers: (hour: string, endHour: string, location?: string) => boolean
+}
+
+/** The window a slot starting at `hour` falls in, among one professional's windows of a day (see WorkingDay). */
+function windowHolding (windows: Window[], hour: string, slotMinutes: number): { step: number, location?: string } | undefined {
+  if (!isClockHour(hour)) return undefined
+  const at = minutesOf(hour)
+  const holding = windows.filter((w) => w.start <= at && at < w.end)
+  if (holding.length === 0) return undefined
+  const places = new Set(holding.flatMap((w) => w.location ?? []))
+  return { step: holding[0].interval ?? slotMinutes, ...(places.size === 1 ? { location: [...places][0] } : {}) }
+}
+
+/** A day that is not a date: no window, nothing offered. */
+const NOWHERE: WorkingDay = { windowAt: () => undefined, offers: () => false }
 
 type SlotRows = Map<string, SlotRow[]>
 const slotKey = (professional: string, date: string, hour: string): string => `${professional}|${date}|${hour}`

@@ -16,7 +16,8 @@ import type { Catalog, Snapshot } from './catalog.js'
 import type { Clients } from './clients.js'
 import { describe, requiring } from './client-writes.js'
 import { carryingId } from './ids.js'
-import { hasRoom, heldRows, heldSpan, overlaps } from './slots.js'
+import { hasRoom, heldRowsOfEach, heldSpan, overlaps } from './slots.js'
+import type { WorkingDay } from './availability.js'
 
 export interface NewAppointment {
   date: string
@@ -31,7 +32,8 @@ export interface NewAppointment {
 
 /** Working hours, where the mapping has them (services/availability.ts). */
 export interface Offers {
-  offers: (date: string, hour: string, endHour: string, professional: string, location?: string) => Promise<boolean | undefined>
+  /** One professional's day (windows and blocks, read once): what a booking asks about its slot. */
+  day: (date: string, professional: string) => Promise<WorkingDay | undefined>
   /** The working window a slot starts in: its grid step and (when one) location. */
   windowAt: (date: string, hour: string, professional: string) => Promise<{ step: number, location?: string } | undefined>
 }
@@ -74,13 +76,14 @@ export class Booking {
     if (issues.length > 0) throw new InvalidInputError(describe(issues), issues)
 
     // The same length /availability offers: the service's duration, else the window's step.
-    const window = input.professional ? await this.hours?.windowAt(input.date, input.hour, input.professional) : undefined
+    const day = input.professional ? await this.hours?.day(input.date, input.professional) : undefined
+    const window = day?.windowAt(input.hour)
     const step = window?.step ?? this.defaultMinutes()
     const minutes = this.serviceMinutes(input.service, snap) ?? step
     const endHour = addMinutes(input.hour, minutes)
     if (endHour === undefined) throw new InvalidInputError(`A ${minutes}-minute appointment at ${input.hour} would end after midnight.`, [{ path: '/body/hour', message: 'too late for the appointment\'s length' }])
     if (input.professional) {
-      await this.checkHours(input.date, input.hour, endHour, input.professional, input.location)
+      this.checkHours(day, input.date, input.hour, endHour, input.location)
       // The caller may leave the location out; the professional's hours (or only workplace) tell it.
       if (input.location === undefined && this.compiled.model.appointment.refs.location) {
         input.location = window?.location ?? onlyOne(snap.related('professional', input.professional, 'location'))
@@ -149,12 +152,13 @@ export class Booking {
     const { states, timezone } = this.compiled.model
     // Working hours are read before the transaction: SQLite serves one transaction at a time.
     const before = await this.current(this.db, id, false)
-    const window = before.refs.professional ? await this.hours?.windowAt(slot.date, slot.hour, before.refs.professional) : undefined
+    const day = before.refs.professional ? await this.hours?.day(slot.date, before.refs.professional) : undefined
+    const window = day?.windowAt(slot.hour)
     const step = window?.step ?? this.defaultMinutes()
     const minutes = before.endHour ? minutesBetween(before.hour, before.endHour) : this.serviceMinutes(before.refs.service, await this.catalog.snapshot()) ?? step
     const endHour = addMinutes(slot.hour, minutes)
     if (endHour === undefined) throw new InvalidInputError(`A ${minutes}-minute appointment at ${slot.hour} would end after midnight.`, [{ path: '/body/hour', message: 'too late for the appointment\'s length' }])
-    if (before.refs.professional) await this.checkHours(slot.date, slot.hour, endHour, before.refs.professional, before.refs.location)
+    if (before.refs.professional) this.checkHours(day, slot.date, slot.hour, endHour, before.refs.location)
 
     return await this.db.transaction(async (tx) => {
       const current = await this.current(tx, id)
@@ -263,10 +267,12 @@ export class Booking {
   private async checkFree (tx: Querier, s: { date: string, hour: string, endHour: string, step: number, professional?: string, client?: string, except?: string, capacity?: number }): Promise<void> {
     // What holds a slot is decided in one place (services/slots.ts), as /availability decides it.
     const wanted = { start: minutesOf(s.hour), end: minutesOf(s.endHour) }
+    // The professional's and the client's day in one read, each as heldRows reads it alone.
+    const day = await heldRowsOfEach(tx, this.compiled, this.options.freeing, { from: s.date, to: s.date }, { professional: s.professional, client: s.client }, true)
     for (const who of ['professional', 'client'] as const) {
       const id = s[who]
       if (id === undefined) continue
-      const held = await heldRows(tx, this.compiled, this.options.freeing, { from: s.date, to: s.date }, { [who]: id }, true)
+      const held = day[who]
       const others = held.filter((a) => a.id !== s.except && (who === 'professional' || !a.holding))
       const spans = others.map((a) => ({ ...heldSpan(a, s.step), holding: a.holding }))
       // A client is never in two places at once, whatever a slot takes.
@@ -282,8 +288,9 @@ export class Booking {
     }
   }
 
-  private async checkHours (date: string, hour: string, endHour: string, professional: string, location?: string): Promise<void> {
-    const offered = await this.hours?.offers(date, hour, endHour, professional, location)
+  /** The professional's hours (read once for the request: Offers.day) must offer the slot, where the mapping has hours. */
+  private checkHours (day: WorkingDay | undefined, date: string, hour: string, endHour: string, location?: string): void {
+    const offered = day?.offers(hour, endHour, location)
     if (offered === false) throw new ConflictError(`The professional does not attend on ${date} from ${hour} to ${endHour}${location ? ' at that location' : ''}.`)
   }
 

@@ -138,9 +138,35 @@ export async function heldRows (q: Querier, compiled: CompiledMapping, freeing: 
   range: { from: string, to: string }, who: { professional?: string, client?: string } = {}, lock = false): Promise<AppointmentRow[]> {
   const filter = who.professional !== undefined ? 'professional' : who.client !== undefined ? 'client' : undefined
   if (filter && !compiled.model.appointment.refs[filter]) return []
-  const shape = compiled.appointments({ filters: filter ? [filter] : [], minimal: false, occupancy: true, ...(lock ? { lock } : {}) })
-  const bound = shape.bind({ ...range, ...(filter ? { [filter]: who[filter] } : {}) })
-  if (!bound) return []
+  return await readHeld(q, compiled, freeing, range, filter ? [filter] : [], who, lock) ?? []
+}
+
+/**
+ * Booking's one read of what holds time on a day for a professional and a client (each when
+ * given and mapped), in one statement: the rows holding their slot, by whose they are (a row
+ * of both is in both lists). Each list is exactly what heldRows reads for that one.
+ */
+export async function heldRowsOfEach (q: Querier, compiled: CompiledMapping, freeing: ReadonlySet<string> | readonly string[],
+  range: { from: string, to: string }, who: { professional?: string, client?: string }, lock = false): Promise<{ professional: AppointmentRow[], client: AppointmentRow[] }> {
+  const filters = (['professional', 'client'] as const).filter((f) => who[f] !== undefined && compiled.model.appointment.refs[f])
+  const out = { professional: [] as AppointmentRow[], client: [] as AppointmentRow[] }
+  if (filters.length === 0) return out
+  const rows = await readHeld(q, compiled, freeing, range, [...filters], who, lock, filters.length > 1)
+  // An id one column cannot hold matches nothing there (no statement can be bound): each read on its own.
+  if (rows === undefined) return { professional: await heldRows(q, compiled, freeing, range, { professional: who.professional }, lock), client: await heldRows(q, compiled, freeing, range, { client: who.client }, lock) }
+  for (const a of rows) {
+    for (const f of filters) if (filters.length === 1 || a.matches?.includes(f)) out[f].push(a)
+  }
+  return out
+}
+
+async function readHeld (q: Querier, compiled: CompiledMapping, freeing: ReadonlySet<string> | readonly string[], range: { from: string, to: string },
+  filters: ('professional' | 'client')[], who: { professional?: string, client?: string }, lock: boolean, either = false): Promise<AppointmentRow[] | undefined> {
+  const shape = compiled.appointments({ filters, minimal: false, occupancy: true, ...(either ? { either } : {}), ...(lock ? { lock } : {}) })
+  const args: Record<string, string> = {}
+  for (const f of filters) args[f] = who[f] as string
+  const bound = shape.bind({ ...range, ...args })
+  if (!bound) return either ? undefined : []
   const out: AppointmentRow[] = []
   for (const row of await q.query(bound.statement, bound.args)) {
     const a = shape.read(row)

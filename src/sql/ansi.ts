@@ -38,6 +38,9 @@ export const ansi: Omit<Dialect, 'name' | 'placeholder' | 'foldedLike' | 'minute
     const w = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''
     return `UPDATE ${this.table(table)} AS ${this.ident(alias)} SET ${sets.map((s) => `${this.ident(s.column)} = ${s.value}`).join(', ')}${w}`
   },
+  updateReturning (table, alias, sets, where, returning) {
+    return `${this.update(table, alias, sets, where)} RETURNING ${this.ident(returning)} AS ${this.ident('id')}`
+  },
   nextSequenceValue (sequence) {
     return `SELECT NEXT VALUE FOR ${this.table(sequence)} AS ${this.ident('id')}`
   },

@@ -58,6 +58,12 @@ export interface Dialect {
   insert(table: string, columns: string[], values: string[], returning?: string): string
   /** UPDATE of the table under an alias, so conditions written for selects apply unchanged. */
   update(table: string, alias: string, sets: { column: string, value: string }[], where: string[]): string
+  /**
+   * An UPDATE (as `update`) that also yields one row whose `id` is `returning`'s new value, so a
+   * key table is bumped and read in one statement; undefined where the database cannot (MySQL:
+   * no UPDATE … RETURNING), which then reads it back with a second statement.
+   */
+  updateReturning?(table: string, alias: string, sets: { column: string, value: string }[], where: string[], returning: string): string
   /** A statement yielding `id`: the next value of a database sequence. */
   nextSequenceValue(sequence: string): string
   // Operators and functions every supported database writes alike (ansi.ts); they live here

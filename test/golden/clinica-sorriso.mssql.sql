@@ -424,6 +424,10 @@ SELECT [t].[ID_PROFISSIONAL] AS [c0], [t].[ID_UNIDADE] AS [c1], [t].[HORA_INICIO
 -- @p2 date = input:from
 SELECT [t].[ID_PROFISSIONAL] AS [c0], [t].[DT_INICIO] AS [c1], [t].[DT_FIM] AS [c2], [t].[HORA_INICIO] AS [c3], [t].[HORA_FIM] AS [c4] FROM [dbo].[BLOQUEIO] [t] WHERE [t].[DT_INICIO] <= @p1 AND ([t].[DT_FIM] >= @p2 OR [t].[DT_FIM] IS NULL)
 
+-- availability.weekly[professional]
+-- @p1 int = input:professional
+SELECT [t].[ID_PROFISSIONAL] AS [c0], [t].[ID_UNIDADE] AS [c1], [t].[HORA_INICIO] AS [c2], [t].[HORA_FIM] AS [c3], [t].[INTERVALO] AS [c4], [t].[DIA_SEMANA] AS [c5], [t].[VIGENCIA_INI] AS [c6], [t].[VIGENCIA_FIM] AS [c7] FROM [dbo].[HORARIO] [t] WHERE [t].[ID_PROFISSIONAL] = @p1
+
 -- appointment.occupancybyId[].locked
 -- @p1 text = "S"
 -- @p2 int = input:id
@@ -444,6 +448,18 @@ SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DUR
 -- @p4 int = input:client
 SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DURACAO] AS [c3], [t].[SITUACAO] AS [c4], [t].[CONFIRMADO] AS [c5], [t].[FL_HIGIENE] AS [c6], [t].[ID_HIGIENISTA] AS [c7], [t].[ID_PROFISSIONAL] AS [c8], [t].[ID_PACIENTE] AS [c9], [t].[ID_PROCEDIMENTO] AS [c10], [t_sala].[ID_UNIDADE] AS [c11] FROM [dbo].[AGENDA] [t] WITH (UPDLOCK, HOLDLOCK) LEFT JOIN [dbo].[SALA] [t_sala] ON [t].[ID_SALA] = [t_sala].[ID_SALA] WHERE ([t].[EXCLUIDO] IS NULL OR UPPER(RTRIM([t].[EXCLUIDO])) <> @p1) AND [t].[DATA] >= @p2 AND [t].[DATA] <= @p3 AND [t].[ID_PACIENTE] = @p4 ORDER BY [t].[DATA], [t].[HORA], [t].[ID_AGENDA]
 
+-- appointment.occupancy[professional|client].locked
+-- @p1 text = "S"
+-- @p2 date = input:from
+-- @p3 date = input:to
+-- @p4 text = "S"
+-- @p5 int = input:professional
+-- @p6 text = "S"
+-- @p7 int = input:professional
+-- @p8 int = input:client
+-- @p9 int = input:client
+SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DURACAO] AS [c3], [t].[SITUACAO] AS [c4], [t].[CONFIRMADO] AS [c5], [t].[FL_HIGIENE] AS [c6], [t].[ID_HIGIENISTA] AS [c7], [t].[ID_PROFISSIONAL] AS [c8], [t].[ID_PACIENTE] AS [c9], [t].[ID_PROCEDIMENTO] AS [c10], [t_sala].[ID_UNIDADE] AS [c11], CASE WHEN CASE WHEN UPPER(RTRIM([t].[FL_HIGIENE])) = @p6 THEN [t].[ID_HIGIENISTA] ELSE [t].[ID_PROFISSIONAL] END = @p7 THEN 1 ELSE 0 END AS [c12], CASE WHEN [t].[ID_PACIENTE] = @p9 THEN 1 ELSE 0 END AS [c13] FROM [dbo].[AGENDA] [t] WITH (UPDLOCK, HOLDLOCK) LEFT JOIN [dbo].[SALA] [t_sala] ON [t].[ID_SALA] = [t_sala].[ID_SALA] WHERE ([t].[EXCLUIDO] IS NULL OR UPPER(RTRIM([t].[EXCLUIDO])) <> @p1) AND [t].[DATA] >= @p2 AND [t].[DATA] <= @p3 AND (CASE WHEN UPPER(RTRIM([t].[FL_HIGIENE])) = @p4 THEN [t].[ID_HIGIENISTA] ELSE [t].[ID_PROFISSIONAL] END = @p5 OR [t].[ID_PACIENTE] = @p8) ORDER BY [t].[DATA], [t].[HORA], [t].[ID_AGENDA]
+
 -- client.update[birthday,cpf,email,name]
 -- @p1 ntext = input:col:NOME
 -- @p2 ntext = input:col:EMAIL
@@ -455,11 +471,7 @@ UPDATE [t] SET [NOME] = @p1, [EMAIL] = @p2, [CPF] = @p3, [DT_NASC] = @p4 FROM [d
 
 -- client.key.bump
 -- @p1 text = "PACIENTE"
-UPDATE [k] SET [ULTIMO] = [k].[ULTIMO] + 1 FROM [dbo].[SEQUENCIAL] [k] WHERE [k].[TABELA] = @p1
-
--- client.key.read
--- @p1 text = "PACIENTE"
-SELECT [k].[ULTIMO] AS [id] FROM [dbo].[SEQUENCIAL] [k] WHERE [k].[TABELA] = @p1
+DECLARE @ponte_ids TABLE ([id] NVARCHAR(450)); UPDATE [k] SET [ULTIMO] = [k].[ULTIMO] + 1 OUTPUT INSERTED.[ULTIMO] INTO @ponte_ids ([id]) FROM [dbo].[SEQUENCIAL] [k] WHERE [k].[TABELA] = @p1; SELECT [id] FROM @ponte_ids
 
 -- client.insert
 -- @p1 int = input:col:ID_PACIENTE
@@ -475,11 +487,7 @@ INSERT INTO [dbo].[PACIENTE] ([ID_PACIENTE], [NOME], [EMAIL], [CPF], [DT_NASC], 
 
 -- appointment.key.bump
 -- @p1 text = "AGENDA"
-UPDATE [k] SET [ULTIMO] = [k].[ULTIMO] + 1 FROM [dbo].[SEQUENCIAL] [k] WHERE [k].[TABELA] = @p1
-
--- appointment.key.read
--- @p1 text = "AGENDA"
-SELECT [k].[ULTIMO] AS [id] FROM [dbo].[SEQUENCIAL] [k] WHERE [k].[TABELA] = @p1
+DECLARE @ponte_ids TABLE ([id] NVARCHAR(450)); UPDATE [k] SET [ULTIMO] = [k].[ULTIMO] + 1 OUTPUT INSERTED.[ULTIMO] INTO @ponte_ids ([id]) FROM [dbo].[SEQUENCIAL] [k] WHERE [k].[TABELA] = @p1; SELECT [id] FROM @ponte_ids
 
 -- appointment.write.sala.lookup
 -- @p1 int = input:value

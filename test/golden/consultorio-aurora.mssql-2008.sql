@@ -222,6 +222,17 @@ SELECT [t].[visit_id] AS [c0], [t].[starts] AS [c1], [t].[ends] AS [c2], [t].[bo
 -- @p3 int = input:client
 SELECT [t].[visit_id] AS [c0], [t].[starts] AS [c1], [t].[ends] AS [c2], [t].[booked_until] AS [c3], [t].[status] AS [c4], [t].[substitute_id] AS [c5], [t].[staff_id] AS [c6], [t].[card_id] AS [c7], [t].[site_id] AS [c8] FROM [visit] [t] WITH (UPDLOCK, HOLDLOCK) WHERE [t].[starts] >= @p1 AND [t].[starts] < @p2 AND [t].[card_id] = @p3 ORDER BY [t].[starts], [t].[visit_id]
 
+-- appointment.occupancy[professional|client].locked
+-- @p1 datetime = input:fromDatetime
+-- @p2 datetime = input:afterDatetime
+-- @p3 text = "T"
+-- @p4 int = input:professional
+-- @p5 text = "T"
+-- @p6 int = input:professional
+-- @p7 int = input:client
+-- @p8 int = input:client
+SELECT [t].[visit_id] AS [c0], [t].[starts] AS [c1], [t].[ends] AS [c2], [t].[booked_until] AS [c3], [t].[status] AS [c4], [t].[substitute_id] AS [c5], [t].[staff_id] AS [c6], [t].[card_id] AS [c7], [t].[site_id] AS [c8], CASE WHEN COALESCE(CASE WHEN UPPER(RTRIM([t].[status])) = @p5 THEN [t].[substitute_id] END, [t].[staff_id]) = @p6 THEN 1 ELSE 0 END AS [c9], CASE WHEN [t].[card_id] = @p8 THEN 1 ELSE 0 END AS [c10] FROM [visit] [t] WITH (UPDLOCK, HOLDLOCK) WHERE [t].[starts] >= @p1 AND [t].[starts] < @p2 AND (COALESCE(CASE WHEN UPPER(RTRIM([t].[status])) = @p3 THEN [t].[substitute_id] END, [t].[staff_id]) = @p4 OR [t].[card_id] = @p7) ORDER BY [t].[starts], [t].[visit_id]
+
 -- client.update[birthday,email]
 -- @p1 ntext = input:col:legacy_email
 -- @p2 date = input:col:birth

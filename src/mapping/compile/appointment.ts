@@ -31,6 +31,12 @@ export interface AppointmentShape {
   occupancy?: boolean
   /** Read under update locks (booking's check-then-write, inside a transaction). */
   lock?: boolean
+  /**
+   * The id filters are alternatives (a row matching any of them), not all at once; each row
+   * says which it matches (`matches`), by the same conditions. Booking reads the professional's
+   * and the client's day in one statement.
+   */
+  either?: boolean
 }
 
 export interface AppointmentRow {
@@ -45,6 +51,8 @@ export interface AppointmentRow {
   client?: ClientT
   /** A slot-holding row, not an appointment (occupancy shapes only: other shapes leave them out). */
   holding?: boolean
+  /** `either` shapes: the filters this row matches. */
+  matches?: AppointmentFilter[]
 }
 
 /** What a shape is asked: an id (byId shapes), or a range with the shape's filters' values. */
@@ -62,7 +70,7 @@ export interface CompiledAppointments {
 export function shapeName (shape: AppointmentShape): string {
   // Every flag that changes the statement is in its name: the name is the cache key.
   const what = `${shape.occupancy ? 'occupancy' : ''}${shape.byId ? 'byId' : ''}` || 'list'
-  return `appointment.${what}[${shape.filters.join(',')}]${shape.minimal ? '.minimal' : ''}${shape.lock ? '.locked' : ''}`
+  return `appointment.${what}[${shape.filters.join(shape.either ? '|' : ',')}]${shape.minimal ? '.minimal' : ''}${shape.lock ? '.locked' : ''}`
 }
 
 export function compileAppointments (mapping: MappingModel, dialect: Dialect, shape: AppointmentShape): CompiledAppointments {
@@ -135,6 +143,8 @@ export function compileAppointments (mapping: MappingModel, dialect: Dialect, sh
   } else {
     where.push(...dateRange(startDate, !!m.start.datetime, scope, params))
   }
+  const alternatives: string[] = []
+  const matchFlags: [AppointmentFilter, string][] = []
   for (const f of shape.filters) {
     if (f === 'state') {
       where.push(`${valueSql(m.state, scope, params)} = ${params.input('state', 'text')}`)
@@ -144,8 +154,15 @@ export function compileAppointments (mapping: MappingModel, dialect: Dialect, sh
     const target = f === 'client' ? mapping.client : mapping.lookups[f]
     const type = ref.type ?? (target ? idType(target.key) : 'int')
     inputTypes[f] = type
-    where.push(`${valueSql(ref, scope, params)} = ${params.input(f, type)}`)
+    const condition = (): string => `${valueSql(ref, scope, params)} = ${params.input(f, type)}`
+    if (!shape.either) {
+      where.push(condition())
+      continue
+    }
+    alternatives.push(condition())
+    matchFlags.push([f, cols.add(dialect.caseWhen([{ when: condition(), then: '1' }], '0'))])
   }
+  if (alternatives.length > 0) where.push(`(${dialect.or(alternatives)})`)
 
   const hourExpr = m.start.hour && m.start.hour.column !== undefined ? scope.ref(m.start.hour.column, m.start.hour.path) : undefined
   const startExpr = scope.ref(startDate.column as string, startDate.path)
@@ -194,6 +211,7 @@ export function compileAppointments (mapping: MappingModel, dialect: Dialect, sh
       const end = endHour(row, h)
       if (end !== undefined) out.endHour = end
       if (holding?.(row)) out.holding = true
+      if (matchFlags.length > 0) out.matches = matchFlags.filter(([, flag]) => Number(row[flag]) === 1).map(([f]) => f)
       const cls = classification(row)
       if (cls !== undefined) out.classification = cls
       for (const [name, read] of refReaders) {

@@ -6,10 +6,12 @@ import { ParamList, type Statement } from '../../sql/statement.js'
 import type { MappingModel, Value } from '../model.js'
 import { asValue, whereList } from '../model.js'
 import type { Static } from 'typebox'
-import type { BlockSource, JoinDoc, ValueDoc, WhereDoc } from '../schema.js'
+import type { BlockSource, JoinDoc, SqlTypeName, ValueDoc, WhereDoc } from '../schema.js'
 import { dateOnOrAfter, dateOnOrBefore, dateRange, rangeArgs } from './appointment.js'
 import type { Bound, DateRange } from './bind.js'
 import { dateOf, hourOf, idOf, minutesOf, numberOf, type Decoder } from './decode.js'
+import { bindId, matchesType } from './ids.js'
+import { idType } from './key.js'
 import type { Row } from './entity.js'
 import { scanPlan, type ScanKey, type ScanPlan } from './scan.js'
 import { CompileError, Scope, type ScopeSource } from './scope.js'
@@ -65,6 +67,16 @@ export interface RangedPart<T> extends CompiledPart<T> {
   bind: (range: DateRange) => Bound
 }
 
+/**
+ * The rows of one professional (booking decides one slot: it reads that professional's hours,
+ * not everybody's). The statement narrows by the professional's column; `read` is the whole
+ * part's, and the caller still keeps only the rows whose id reads as the one asked for.
+ * undefined: the id is one the column cannot hold, so no row is theirs.
+ */
+export interface ProfessionalPart<T> extends CompiledPart<T> {
+  bind: (professional: string, range?: DateRange) => Bound | undefined
+}
+
 /** Why a schedule row offers (or blocks) nothing: `ponte check` counts each kind. */
 export type ScheduleFault = 'unreadable' | 'zero' | 'reversed'
 
@@ -87,8 +99,12 @@ export interface CompiledAvailability {
   slotMinutes: number
   /** Every template row (a small table, read whole). */
   weekly?: CompiledPart<WeeklyRow>
+  /** One professional's template rows. */
+  weeklyOf?: ProfessionalPart<WeeklyRow>
   /** Rows dated within a closed range. */
   dated?: RangedPart<DatedRow>
+  /** One professional's rows dated within a closed range. */
+  datedOf?: ProfessionalPart<DatedRow>
   /** Each block source, its rows overlapping a closed range. */
   blocks: RangedPart<BlockRow>[]
   statements: () => Statement[]
@@ -105,8 +121,11 @@ const PATH = '/availability'
 export function compileAvailability (model: MappingModel, dialect: Dialect): CompiledAvailability | undefined {
   const doc = model.availability
   if (!doc) return undefined
+  const professionalType = model.lookups.professional ? idType(model.lookups.professional.key) : 'int'
   const weekly = doc.weekly ? compileWeekly(doc.weekly, dialect) : undefined
+  const weeklyOf = doc.weekly ? compileWeekly(doc.weekly, dialect, professionalType) : undefined
   const dated = doc.dated ? ranged(compileDated(doc.dated, dialect)) : undefined
+  const datedOf = doc.dated ? compileDated(doc.dated, dialect, professionalType) : undefined
   // One source keeps the statement name it always had; a list numbers them.
   const sources = doc.blocks === undefined ? [] : Array.isArray(doc.blocks) ? doc.blocks : [doc.blocks]
   const blocks = sources.map((b, i) => ranged(compileBlocks(b, Array.isArray(doc.blocks) ? i : undefined, dialect)))
@@ -116,7 +135,9 @@ export function compileAvailability (model: MappingModel, dialect: Dialect): Com
     weekly,
     dated,
     blocks,
-    statements: () => [weekly, dated, ...blocks].flatMap((p) => p ? [p.statement] : [])
+    ...(weeklyOf ? { weeklyOf } : {}),
+    ...(datedOf ? { datedOf } : {}),
+    statements: () => [weekly, dated, ...blocks, weeklyOf, datedOf].flatMap((p) => p ? [p.statement] : [])
   }
 }
 
@@ -145,14 +166,35 @@ function weeklyRows (w: NonNullable<Doc['weekly']>, value: ValueOf, scope: Scope
   }
 }
 
-function compileWeekly (w: NonNullable<Doc['weekly']>, dialect: Dialect): CompiledPart<WeeklyRow> {
+function compileWeekly (w: NonNullable<Doc['weekly']>, dialect: Dialect): CompiledPart<WeeklyRow>
+function compileWeekly (w: NonNullable<Doc['weekly']>, dialect: Dialect, professionalType: SqlTypeName): ProfessionalPart<WeeklyRow>
+function compileWeekly (w: NonNullable<Doc['weekly']>, dialect: Dialect, professionalType?: SqlTypeName): CompiledPart<WeeklyRow> | ProfessionalPart<WeeklyRow> {
   const { scope, params, cols, value } = part(w, `${PATH}/weekly`, dialect)
   const read = weeklyRows(w, value, scope, cols, true)
   const where = scope.where(params)
-  return {
-    statement: select('availability.weekly', dialect, w.table, scope, params, cols, where),
-    read: (row) => usable(read(row))
+  const one = professionalType === undefined ? undefined : ofProfessional(value(w.professional, 'professional'), professionalType, scope, params, where)
+  const compiled = {
+    statement: select(one ? 'availability.weekly[professional]' : 'availability.weekly', dialect, w.table, scope, params, cols, where),
+    read: (row: Row) => usable(read(row))
   }
+  if (!one) return compiled
+  return {
+    ...compiled,
+    bind (professional: string) {
+      const args = one(professional)
+      return args && { statement: compiled.statement, args }
+    }
+  }
+}
+
+/**
+ * `professional = :professional` added to `where`; returns the input's binding (undefined:
+ * an id the column cannot hold). Written as the appointment filters are (appointment.ts).
+ */
+function ofProfessional (v: Value, fallback: SqlTypeName, scope: Scope, params: ParamList, where: string[]): (id: string) => Record<string, unknown> | undefined {
+  const type = v.type ?? fallback
+  where.push(`${valueSql(v, scope, params)} = ${params.input('professional', type)}`)
+  return (id) => matchesType(id, type) ? { professional: bindId(id, type) } : undefined
 }
 
 function datedRows (d: NonNullable<Doc['dated']>, path: string, value: ValueOf, scope: Scope, cols: Columns, full: boolean): { dateValue: Value, read: (row: Row) => DatedRow | ScheduleFault } {
@@ -172,14 +214,26 @@ function datedRows (d: NonNullable<Doc['dated']>, path: string, value: ValueOf, 
   }
 }
 
-function compileDated (d: NonNullable<Doc['dated']>, dialect: Dialect): CompiledPart<DatedRow> {
+function compileDated (d: NonNullable<Doc['dated']>, dialect: Dialect): CompiledPart<DatedRow>
+function compileDated (d: NonNullable<Doc['dated']>, dialect: Dialect, professionalType: SqlTypeName): ProfessionalPart<DatedRow>
+function compileDated (d: NonNullable<Doc['dated']>, dialect: Dialect, professionalType?: SqlTypeName): CompiledPart<DatedRow> | ProfessionalPart<DatedRow> {
   const path = `${PATH}/dated`
   const { scope, params, cols, value } = part(d, path, dialect)
   const { dateValue, read } = datedRows(d, path, value, scope, cols, true)
   const where = [...scope.where(params), ...dateRange(dateValue, false, scope, params)]
+  const one = professionalType === undefined ? undefined : ofProfessional(value(d.professional, 'professional'), professionalType, scope, params, where)
+  const compiled = {
+    statement: select(one ? 'availability.dated[professional]' : 'availability.dated', dialect, d.table, scope, params, cols, where),
+    read: (row: Row) => usable(read(row))
+  }
+  if (!one) return compiled
   return {
-    statement: select('availability.dated', dialect, d.table, scope, params, cols, where),
-    read: (row) => usable(read(row))
+    ...compiled,
+    bind (professional: string, range?: DateRange) {
+      const args = one(professional)
+      if (!args || !range) return undefined
+      return { statement: compiled.statement, args: { ...rangeArgs(range.from, range.to), ...args } }
+    }
   }
 }
 

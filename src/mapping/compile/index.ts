@@ -116,7 +116,10 @@ function bookingReads (appointments: (shape: AppointmentShape) => CompiledAppoin
   return [
     appointments({ filters: [], minimal: false, byId: true, occupancy: true, lock: true }).statement,
     ...(['professional', 'client'] as const).filter((f) => model.appointment.refs[f])
-      .map((f) => appointments({ filters: [f], minimal: false, occupancy: true, lock: true }).statement)
+      .map((f) => appointments({ filters: [f], minimal: false, occupancy: true, lock: true }).statement),
+    ...(model.appointment.refs.professional && model.appointment.refs.client
+      ? [appointments({ filters: ['professional', 'client'], minimal: false, occupancy: true, lock: true, either: true }).statement]
+      : [])
   ]
 }
 

@@ -5,6 +5,7 @@
 import type { Querier } from '../../db/database.js'
 import type { NowParts } from '../../normalise/datetime.js'
 import { columnInputs, columnOf } from './bind.js'
+import { isIntegerType } from './ids.js'
 import { OWN_ROW, type RowPlan, type RowsPlan } from './rows.js'
 import type { ColumnValues, InsertPlan } from './write.js'
 
@@ -21,6 +22,8 @@ async function insertRow (tx: Querier, plan: InsertPlan, args: Record<string, un
   }
   if (plan.key.before.length > 0) {
     if (plan.key.increment) id = Number(id ?? 0) + 1
+    // SQL Server says a bumped key through a text table variable (dialect updateReturning): an integer key binds as a number, as it was read before.
+    else if (typeof id === 'string' && isIntegerType(plan.key.keyType) && /^-?\d{1,15}$/.test(id.trim())) id = Number(id)
     if (id === undefined || id === null) throw new Error(`key generation (${plan.key.before.at(-1)?.name}) returned no value: is the key table row there?`)
     Object.assign(args, columnInputs({ [plan.key.keyColumn]: id }))
     // Columns holding the row's own key (a patient who is their own guarantor) bind it at once…

@@ -141,8 +141,13 @@ export function keyPlan (table: TableModel, write: WriteSpecDoc | undefined, dia
     case 'keyTable': {
       const bump = new ParamList(dialect)
       const col = (c: string) => dialect.column('k', c)
-      const update = dialect.update(gen.table, 'k', [{ column: gen.valueColumn, value: `${col(gen.valueColumn)} + 1` }],
-        [`${col(gen.nameColumn)} = ${bump.constant(gen.name, 'text')}`])
+      const sets = [{ column: gen.valueColumn, value: `${col(gen.valueColumn)} + 1` }]
+      const where = [`${col(gen.nameColumn)} = ${bump.constant(gen.name, 'text')}`]
+      // Bumped and read in one statement where the database can say the new value (the row stays locked either way).
+      if (dialect.updateReturning) {
+        return { ...base, before: [{ name: `${name}.bump`, sql: dialect.updateReturning(gen.table, 'k', sets, where, gen.valueColumn), params: bump.params }] }
+      }
+      const update = dialect.update(gen.table, 'k', sets, where)
       const read = new ParamList(dialect)
       const select = dialect.select({
         columns: [{ expr: col(gen.valueColumn), alias: 'id' }],

@@ -53,6 +53,11 @@ export function mssqlDialect (options: MssqlDialectOptions = {}): Dialect {
       const w = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''
       return `UPDATE ${quote(alias)} SET ${sets.map((s) => `${quote(s.column)} = ${s.value}`).join(', ')} FROM ${this.table(table)} ${quote(alias)}${w}`
     },
+    updateReturning (table, alias, sets, where, returning) {
+      const w = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''
+      // OUTPUT … INTO a table variable, as for inserts: a bare OUTPUT fails on tables with triggers.
+      return `DECLARE @ponte_ids TABLE ([id] NVARCHAR(450)); UPDATE ${quote(alias)} SET ${sets.map((s) => `${quote(s.column)} = ${s.value}`).join(', ')} OUTPUT INSERTED.${quote(returning)} INTO @ponte_ids ([id]) FROM ${this.table(table)} ${quote(alias)}${w}; SELECT [id] FROM @ponte_ids`
+    },
     nextSequenceValue (sequence) {
       if (options.legacyPaging) throw new Error('SQL Server 2008 R2 has no sequences: use identity, max or keyTable key generation')
       return `SELECT NEXT VALUE FOR ${sequence.split('.').map(quote).join('.')} AS [id]`

@@ -60,6 +60,8 @@ export const mysql: Dialect = {
   insert (table, columns, values) {
     return `INSERT INTO ${this.table(table)} (${columns.map(quoteBacktick).join(', ')}) VALUES (${values.join(', ')})`
   },
+  // No UPDATE … RETURNING on MySQL or MariaDB: a key table is bumped, then read.
+  updateReturning: undefined,
   // MariaDB 10.3+ sequences (MySQL has none: there, use identity, max or keyTable keys).
   nextSequenceValue (sequence) {
     return `SELECT NEXT VALUE FOR ${this.table(sequence)} AS ${quoteBacktick('id')}`
