@@ -71,11 +71,25 @@ function samePhoneRead (a: PhoneRead, b: PhoneRead): boolean {
   return b.keys.some((k) => a.keys.includes(k))
 }
 
-/** Distinct stored phone texts remembered per reader (a clinic's patients' phones, bounded). */
-const PHONE_CACHE_SIZE = 20_000
+/** Distinct stored phone texts remembered per mapping (a clinic's patients' phones, bounded). */
+const PHONE_CACHE_SIZE = 10_000
+
+// One per mapping's phone options, shared by every statement that reads clients (a list shape,
+// a search, by id): one bound on memory, not one per statement. A reload builds a new model
+// and with it a new cache; the old one goes with the old model.
+const phoneReaders = new WeakMap<PhoneOptions, (raw: unknown) => PhoneRead | undefined>()
 
 /** toE164 of a stored value, worked out once per distinct stored text (libphonenumber is the costly part of a row). */
 function phoneReader (opts: PhoneOptions): (raw: unknown) => PhoneRead | undefined {
+  let reader = phoneReaders.get(opts)
+  if (reader === undefined) {
+    reader = newPhoneReader(opts)
+    phoneReaders.set(opts, reader)
+  }
+  return reader
+}
+
+function newPhoneReader (opts: PhoneOptions): (raw: unknown) => PhoneRead | undefined {
   const read = (raw: unknown): PhoneRead | undefined => {
     const e164 = toE164(raw, opts)
     return e164 === undefined ? undefined : { e164, keys: phoneKeys(e164) }
