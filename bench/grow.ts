@@ -3,12 +3,15 @@
 //   npx tsx bench/grow.ts --sample clinica-sorriso --clients 1000000 --appointments 2000000 --out /tmp/chain.sqlite
 //   npx tsx bench/grow.ts --sample northwind-health --clients 10000 --db postgres://127.0.0.1:5432/ponte_bench_x
 // Progress goes to stderr; the facts the bench needs (ids, counts, the busy day) to stdout as JSON.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Command, InvalidArgumentError } from 'commander'
 import { readFixture } from '../src/fixtures/read.js'
+import { openInstallation } from '../src/installation.js'
+import { checkIndexes } from '../src/check/indexes.js'
+import { Findings } from '../src/check/findings.js'
 import { toFixture, writeSqlite, type Grow, type GrowOptions } from './grow/kit.js'
 import { growClinicaSorriso } from './grow/clinica-sorriso.js'
 import { growNorthwindHealth } from './grow/northwind-health.js'
@@ -17,8 +20,8 @@ export const SAMPLES: Record<string, { grow: Grow, mapping: string, busyDay: str
   'clinica-sorriso': { grow: growClinicaSorriso, mapping: 'mappings/clinica-sorriso.yaml', busyDay: '2026-11-27', from: '2025-11-23', to: '2027-11-22' },
   'northwind-health': { grow: growNorthwindHealth, mapping: 'mappings/northwind-health.yaml', busyDay: '2026-11-27', from: '2025-11-23', to: '2027-11-22' }
 }
-/** Bumped whenever a grower's output changes, so cached files are not reused. */
-export const GROWER_VERSION = 2
+/** Bumped whenever a grower's output changes, so cached files are not reused (3: the search indexes check advises). */
+export const GROWER_VERSION = 3
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
 export interface GrowParams { sample: string, clients: number, appointments: number, professionals?: number, seed: number, busyDayAppointments?: number }
@@ -40,15 +43,51 @@ export function grown (p: GrowParams, progress?: (line: string) => void) {
   return SAMPLES[p.sample]!.grow(sample, growOptions(p, progress))
 }
 
+/**
+ * Creates the indexes `ponte check` recommends for the columns a client search probes (phones
+ * and CPF: "column … has no index: each search of clients by phone would read the whole table;
+ * create one: CREATE INDEX …", src/check/indexes.ts), as check prints them, in the database's
+ * quoting — what a clinic does before going live (README, "Client search: probes, not scans").
+ * Taken from check's own advice, not written here, so the bench follows check. Returns the
+ * statements run.
+ */
+export async function followSearchIndexAdvice (sample: string, url: string): Promise<string[]> {
+  const inst = await openInstallation(join(root, SAMPLES[sample]!.mapping), url)
+  try {
+    const d = inst.db.dialect
+    const advice = new Findings(inst.model)
+    checkIndexes(inst.model, await inst.db.introspect.catalog(), advice, d)
+    const run: string[] = []
+    for (const f of advice.list) {
+      if (!/each search of clients by (phone|CPF) would/.test(f.message)) continue
+      const m = /create one: CREATE INDEX (\S+) ON (\S+) \((\S+)( \w+_pattern_ops)?\)$/.exec(f.message)
+      if (!m) throw new Error(`ponte check's index advice is in a form the grower does not read: ${f.message}`)
+      const sql = `CREATE INDEX ${d.ident(m[1]!)} ON ${d.table(m[2]!)} (${d.ident(m[3]!)}${m[4] ?? ''})`
+      await inst.db.query({ name: 'grow.searchIndex', sql, params: [] })
+      run.push(sql)
+    }
+    // The planner's statistics for the new indexes (writeSqlite analysed the others).
+    if (run.length > 0 && d.name === 'sqlite') await inst.db.query({ name: 'grow.analyze', sql: 'ANALYZE', params: [] })
+    return run
+  } finally {
+    await inst.close()
+  }
+}
+
 /** The grown SQLite file for these parameters, from the cache folder when it is there. */
-export function cachedSqlite (p: GrowParams, cacheDir = join(tmpdir(), 'ponte-bench-cache'), progress: (line: string) => void = () => {}): { file: string, cached: boolean, facts: Record<string, unknown> } {
+export async function cachedSqlite (p: GrowParams, cacheDir = join(tmpdir(), 'ponte-bench-cache'), progress: (line: string) => void = () => {}): Promise<{ file: string, cached: boolean, facts: Record<string, unknown> }> {
   const o = growOptions(p)
   const file = join(cacheDir, `${p.sample}-c${o.clients}-a${o.appointments}-p${o.professionals}-b${o.busyDayAppointments}-s${o.seed}-v${GROWER_VERSION}.sqlite`)
   const factsFile = `${file}.facts.json`
   if (existsSync(file) && existsSync(factsFile)) return { file, cached: true, facts: JSON.parse(readFileSync(factsFile, 'utf8')) as Record<string, unknown> }
   mkdirSync(cacheDir, { recursive: true })
   const g = grown(p, progress)
-  writeSqlite(g, file, progress)
+  // Indexed under another name, then renamed: the cache never holds a file without them.
+  const unindexed = `${file}.unindexed`
+  writeSqlite(g, unindexed, progress)
+  for (const sql of await followSearchIndexAdvice(p.sample, `sqlite:${unindexed}`)) progress(`check's advice: ${sql}`)
+  for (const suffix of ['-wal', '-shm', '-journal']) rmSync(unindexed + suffix, { force: true })
+  renameSync(unindexed, file)
   writeFileSync(factsFile, JSON.stringify(g.facts))
   return { file, cached: false, facts: g.facts }
 }
@@ -70,9 +109,10 @@ async function main (argv: string[]): Promise<void> {
     .option('--seed <n>', 'the seed: same seed and sizes, same rows', count('--seed'), 1)
     .option('--out <file>', 'write a new SQLite file (replaced)')
     .option('--db <url>', 'or load into an existing empty database: mysql://… / mariadb://… / postgres://…')
+    .option('--no-search-indexes', 'leave out the indexes `ponte check` recommends for the phone and CPF columns a search probes (created by default, after loading)')
     .exitOverride()
   cli.parse(argv, { from: 'user' })
-  const o = cli.opts<{ sample: string, clients: number, appointments: number, professionals?: number, busyDayAppointments: number, seed: number, out?: string, db?: string }>()
+  const o = cli.opts<{ sample: string, clients: number, appointments: number, professionals?: number, busyDayAppointments: number, seed: number, out?: string, db?: string, searchIndexes: boolean }>()
   if ((o.out === undefined) === (o.db === undefined)) throw new InvalidArgumentError('give --out FILE or --db URL')
   const progress = (line: string): void => { process.stderr.write(`${line}\n`) }
   const started = Date.now()
@@ -84,6 +124,9 @@ async function main (argv: string[]): Promise<void> {
     if (/^(mysql|mariadb):/.test(o.db!)) await (await import('../src/sql/mysql/load.js')).loadFixture(fixture, o.db!)
     else if (/^postgres(ql)?:/.test(o.db!)) await (await import('../src/sql/postgres/load.js')).loadFixture(fixture, o.db!)
     else throw new InvalidArgumentError(`--db: cannot load into "${o.db!.split(':')[0]}:"`)
+  }
+  if (o.searchIndexes) {
+    for (const sql of await followSearchIndexAdvice(o.sample, o.out !== undefined ? `sqlite:${o.out}` : o.db!)) progress(`check's advice: ${sql}`)
   }
   progress(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`)
   process.stdout.write(`${JSON.stringify(g.facts)}\n`)

@@ -14,7 +14,7 @@ import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify'
 import rateLimit from '@fastify/rate-limit'
 import { keyFinder, presentedKey } from '../src/plugins/auth.js'
 import { loggerOptions } from '../src/logging.js'
-import { parsePhoneInput, phoneSearchFragment, samePhone, toE164 } from '../src/normalise/phone.js'
+import { parsePhoneInput, phoneProbes, samePhone, toE164, PHONE_EXACT_SLOTS, PHONE_PREFIX_SLOTS } from '../src/normalise/phone.js'
 import { normaliseCpf } from '../src/normalise/cpf.js'
 
 type Row = Record<string, any>
@@ -37,13 +37,34 @@ const APPOINTMENT_SQL = `
   LEFT JOIN PACIENTE c ON c.ID_PACIENTE = a.ID_PACIENTE AND c.TIPO = 'P' AND c.DT_EXCLUSAO IS NULL
   WHERE a.EXCLUIDO <> 'S'`
 const ORDER = ' ORDER BY a.DATA, a.HORA, a.ID_AGENDA'
-const digits = (col: string): string => [' ', '-', '(', ')', '.', '+', '/'].reduce((sql, c) => `REPLACE(${sql}, '${c}', '')`, col)
+// The phone search as one statement would best do it on this schema with the indexes
+// `ponte check` recommends (the grower creates them: bench/grow.ts): the stored spellings of
+// the number (phoneProbes, a pure function of it) looked up in each phone column — whole
+// values as IN, values with something after the number (an extension) as a prefix range —
+// so each column's index seeks. A fixed number of placeholders (a number with fewer spellings
+// repeats its first one), prepared once. `+ID_PACIENTE`: order the few rows found, or SQLite
+// walks the key to fill the LIMIT and reads the table.
+const exactSlots = Array.from({ length: PHONE_EXACT_SLOTS }, (_, i) => `@e${i}`).join(', ')
+const probed = (col: string): string => [`${col} IN (${exactSlots})`,
+  ...Array.from({ length: PHONE_PREFIX_SLOTS }, (_, i) => `(${col} >= @l${i} AND ${col} < @h${i})`)].join(' OR ')
 const CLIENT_SQL = `
   SELECT ID_PACIENTE, NOME, NOME_SOCIAL, OBS, EMAIL, PRONTUARIO, CPF, DT_NASC, CELULAR, FONE_RES, FONE_COM
   FROM PACIENTE
   WHERE TIPO = 'P' AND DT_EXCLUSAO IS NULL
-    AND (${digits('CELULAR')} LIKE @f OR ${digits('FONE_RES')} LIKE @f OR ${digits('FONE_COM')} LIKE @f)
-  ORDER BY ID_PACIENTE LIMIT 1000`
+    AND (${probed('CELULAR')} OR ${probed('FONE_RES')} OR ${probed('FONE_COM')})
+  ORDER BY +ID_PACIENTE LIMIT 1000`
+/** The statement's parameters for a number: its spellings, each slot list filled by repeating the first. */
+const probeParams = (e164: string): Record<string, string> => {
+  const { exact, prefixes } = phoneProbes(e164, PHONE_OPTS)
+  const out: Record<string, string> = {}
+  for (let i = 0; i < PHONE_EXACT_SLOTS; i++) out[`e${i}`] = exact[i] ?? exact[0]!
+  for (let i = 0; i < PHONE_PREFIX_SLOTS; i++) {
+    const p = prefixes[i] ?? prefixes[0] ?? exact[0]!
+    out[`l${i}`] = p
+    out[`h${i}`] = p.slice(0, -1) + String.fromCodePoint(p.codePointAt(p.length - 1)! + 1)
+  }
+  return out
+}
 
 const text = (x: unknown): string | undefined => {
   if (x === null || x === undefined) return undefined
@@ -317,7 +338,7 @@ export async function buildHandWritten (file: string, options: HandWrittenOption
       if (typeof q === 'string') return await bad(reply, q)
       const phone = parsePhoneInput(q.term ?? '', PHONE_OPTS)
       if (phone === undefined) return await bad(reply, 'term: a phone')
-      const rows = all(searchPhone, { f: `%${phoneSearchFragment(phone)}%` })
+      const rows = all(searchPhone, probeParams(phone))
       return rows.flatMap((r) => {
         const c = client(r)
         return c && (c.allPhones as string[] | undefined)?.some((p) => samePhone(p, phone)) ? [c] : []

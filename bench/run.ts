@@ -327,7 +327,7 @@ console.log(`Ponte vs hand-written, ${cpus().length} cores, load average ${loada
 try {
   for (const fx of fixtures) {
     const t0 = Date.now()
-    const grown = cachedSqlite(fx.params, opt.cache, (line) => { process.stderr.write(`  ${line}\n`) })
+    const grown = await cachedSqlite(fx.params, opt.cache, (line) => { process.stderr.write(`  ${line}\n`) })
     const growSeconds = (Date.now() - t0) / 1000
     console.log(`\nFixture ${fx.name}: ${grown.cached ? 'cached' : `grown in ${growSeconds.toFixed(1)} s`} (${grown.file})`)
     fixtureInfo.push({ name: fx.name, params: fx.params, file: grown.file, cached: grown.cached, growSeconds, facts: grown.facts })
