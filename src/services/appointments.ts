@@ -57,7 +57,9 @@ export class Appointments {
     const plan = this.plan(q)
     if (!plan) return []
     const stream = this.db.stream
-    if (!stream) return await this.list(q)
+    // One day (the busiest: ~1,000 items) is read whole as before: in blocks it cost ~13 % more
+    // CPU (two round trips to the SQLite thread instead of one), for no memory worth saving.
+    if (!stream || plan.oneDay) return await this.list(q)
     // The catalogue first: loading it needs the connection the stream is about to hold.
     const snap = plan.minimal ? undefined : await this.catalog.snapshot()
     const item = (a: AppointmentRow): string => snap ? jsonOf(this.nest(a, snap)) : JSON.stringify(strip(a))
@@ -66,7 +68,7 @@ export class Appointments {
   }
 
   /** What a list request reads: undefined when no appointment can match (an id filter the mapping or its column cannot hold). */
-  private plan (q: AppointmentQuery): { shape: CompiledAppointments, bound: Bound, ids: [IdFilter, string][], minimal: boolean } | undefined {
+  private plan (q: AppointmentQuery): { shape: CompiledAppointments, bound: Bound, ids: [IdFilter, string][], minimal: boolean, oneDay: boolean } | undefined {
     const { timezone, states, appointment } = this.compiled.model
     const { start, end } = queryDateRange(q, timezone, this.limits.maxRangeDays)
     const state = q.state === undefined ? undefined : stateName(q.state, states.values, '/querystring/state')
@@ -85,7 +87,7 @@ export class Appointments {
     const shape = this.compiled.appointments({ filters, minimal })
     const bound = shape.bind(input)
     if (!bound) return undefined
-    return { shape, bound, ids, minimal }
+    return { shape, bound, ids, minimal, oneDay: start === end }
   }
 
   async get (id: string): Promise<AppointmentT> {
