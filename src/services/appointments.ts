@@ -59,12 +59,21 @@ export class Appointments {
     const stream = this.db.stream
     // One day (the busiest: ~1,000 items) is read whole as before: in blocks it cost ~13 % more
     // CPU (two round trips to the SQLite thread instead of one), for no memory worth saving.
-    if (!stream || plan.oneDay) return await this.list(q)
+    if (!stream || plan.oneDay || !this.inCalendarOrder) return await this.list(q)
     // The catalogue first: loading it needs the connection the stream is about to hold.
     const snap = plan.minimal ? undefined : await this.catalog.snapshot()
     const item = (a: AppointmentRow): string => snap ? jsonOf(this.nest(a, snap)) : JSON.stringify(strip(a))
     const keep = (a: AppointmentRow): boolean => plan.ids.every(([f, id]) => a.refs[f] === id)
     return await streamList(stream.call(this.db, plan.bound.statement, plan.bound.args), plan.shape.read, keep, item, async (found) => await this.present(found, plan.minimal))
+  }
+
+  /**
+   * Whether the statement's order (the stored start, then hour, then key) brings each day's rows
+   * together in calendar order, as streaming needs (list-stream.ts): not for `DD/MM/YYYY` text.
+   */
+  private get inCalendarOrder (): boolean {
+    const start = this.compiled.model.appointment.start
+    return (start.datetime ?? start.date)?.format !== 'dmy'
   }
 
   /** What a list request reads: undefined when no appointment can match (an id filter the mapping or its column cannot hold). */
