@@ -44,6 +44,11 @@ export interface Config {
   rateLimitPerMinute: number
   /** Accept bookings and reschedules into the past (back-office corrections); refused by default. */
   allowPastBookings: boolean
+  /**
+   * Long appointment lists are streamed in blocks when the database can (STREAM_LISTS, default
+   * true; SQLite): memory stays bounded by a few blocks per request. false: built whole, as before.
+   */
+  streamLists: boolean
   production: boolean
   /** SQLite file remembering Idempotency-Key responses (its own file, not the clinic's); `:memory:` for tests. */
   idempotencyStore: string
@@ -169,6 +174,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     maxRangeDays: int('MAX_RANGE_DAYS', 92, 1, 3660),
     allowPastBookings: flag('ALLOW_PAST_BOOKINGS'),
+    streamLists: (env.STREAM_LISTS ?? '').trim() === '' ? true : flag('STREAM_LISTS'),
     rateLimitPerMinute: int('RATE_LIMIT_PER_MINUTE', 600, 0, 1_000_000),
     production,
     idempotencyStore,

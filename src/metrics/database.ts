@@ -19,6 +19,23 @@ function timed (q: Querier, metrics: PonteMetrics): Querier['query'] {
   }
 }
 
+/** A streamed read timed from its start to its last block (or until the caller leaves it). */
+function streamed (stream: NonNullable<Database['stream']>, metrics: PonteMetrics): NonNullable<Database['stream']> {
+  return async function * (statement: Statement, args?: Record<string, unknown>) {
+    const end = metrics.sqlDuration.startTimer({ statement: statement.name })
+    // Left early (the client went away) is not a failed statement: only a throw is.
+    let outcome = 'ok'
+    try {
+      yield * stream(statement, args)
+    } catch (err) {
+      outcome = 'error'
+      throw err
+    } finally {
+      end({ outcome })
+    }
+  }
+}
+
 const instrumented = new WeakSet<Database>()
 
 /** `db` with every statement timed; a database already instrumented (a reload reusing it) is returned as it is. */
@@ -30,6 +47,7 @@ export function instrumentDatabase (db: Database, metrics: PonteMetrics): Databa
     get introspect () { return db.introspect },
     query: timed(db, metrics),
     transaction: async (fn) => await db.transaction(async (tx) => await fn({ query: timed(tx, metrics) })),
+    ...(db.stream ? { stream: streamed(db.stream.bind(db), metrics) } : {}),
     ping: async () => { await db.ping() },
     close: async () => { await db.close() }
   }

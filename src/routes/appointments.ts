@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream'
 import Type from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Appointment } from '../schemas/resources.js'
@@ -14,7 +15,15 @@ const appointments: FastifyPluginAsyncTypebox = async (app) => {
       querystring: AppointmentListQuery,
       response: responses(jsonBody(Type.Array(Appointment), 'The appointments of the range, by date and hour', [examples.appointment]), 'list')
     }
-  }, async (request) => await app.ponte.appointments.list(request.query))
+  }, async (request, reply) => {
+    const ponte = app.ponte
+    // A capture records whole answers (toolkit/capture): lists are then built whole.
+    if (!ponte.config.streamLists || ponte.config.captureDir !== undefined) return await ponte.appointments.list(request.query)
+    const out = await ponte.appointments.listOrStream(request.query)
+    // A long list streamed (services/list-stream.ts): its status and headers are decided by now.
+    if (out instanceof Readable) return await reply.type('application/json; charset=utf-8').send(out)
+    return out
+  })
 
   app.get('/appointments/:id', {
     schema: {

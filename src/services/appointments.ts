@@ -2,7 +2,7 @@
 // nest lookups from the catalogue (never one query per row).
 import type { Database } from '../db/database.js'
 import type { CompiledMapping } from '../mapping/compile/index.js'
-import { NESTED_REFS, type AppointmentFilter, type AppointmentInput, type AppointmentRow, type Bound } from '../mapping/compile/index.js'
+import { NESTED_REFS, type AppointmentFilter, type CompiledAppointments, type AppointmentInput, type AppointmentRow, type Bound } from '../mapping/compile/index.js'
 import type { AppointmentT } from '../schemas/resources.js'
 import { queryDateRange } from './date-range.js'
 import { InvalidInputError, NotFoundError } from '../errors.js'
@@ -10,6 +10,8 @@ import type { Catalog } from './catalog.js'
 import type { Lookups } from './lookups.js'
 import { carryingId } from './ids.js'
 import { jsonList, jsonOf, withJson } from './json.js'
+import { streamList } from './list-stream.js'
+import type { Readable } from 'node:stream'
 import type { LookupName } from '../mapping/model.js'
 
 export interface AppointmentQuery {
@@ -38,6 +40,44 @@ export class Appointments {
   ) {}
 
   async list (q: AppointmentQuery): Promise<AppointmentT[]> {
+    const plan = this.plan(q)
+    if (!plan) return []
+    let found = await this.read(plan.shape, plan.bound)
+    for (const [f, id] of plan.ids) found = carryingId(found, id, (a) => a.refs[f])
+    return await this.present(found, plan.minimal)
+  }
+
+  /**
+   * The list as `list` answers it, or, when the database streams and the list is longer than
+   * what the first blocks hold, a stream of exactly the same JSON text (list-stream.ts). Either
+   * way, what could fail before the first byte (the range, the statement, the first blocks) has
+   * failed here, so the caller still answers a problem with its status.
+   */
+  async listOrStream (q: AppointmentQuery): Promise<AppointmentT[] | Readable> {
+    const plan = this.plan(q)
+    if (!plan) return []
+    const stream = this.db.stream
+    // One day (the busiest: ~1,000 items) is read whole as before: in blocks it cost ~13 % more
+    // CPU (two round trips to the SQLite thread instead of one), for no memory worth saving.
+    if (!stream || plan.oneDay || !this.inCalendarOrder) return await this.list(q)
+    // The catalogue first: loading it needs the connection the stream is about to hold.
+    const snap = plan.minimal ? undefined : await this.catalog.snapshot()
+    const item = (a: AppointmentRow): string => snap ? jsonOf(this.nest(a, snap)) : JSON.stringify(strip(a))
+    const keep = (a: AppointmentRow): boolean => plan.ids.every(([f, id]) => a.refs[f] === id)
+    return await streamList(stream.call(this.db, plan.bound.statement, plan.bound.args), plan.shape.read, keep, item, async (found) => await this.present(found, plan.minimal))
+  }
+
+  /**
+   * Whether the statement's order (the stored start, then hour, then key) brings each day's rows
+   * together in calendar order, as streaming needs (list-stream.ts): not for `DD/MM/YYYY` text.
+   */
+  private get inCalendarOrder (): boolean {
+    const start = this.compiled.model.appointment.start
+    return (start.datetime ?? start.date)?.format !== 'dmy'
+  }
+
+  /** What a list request reads: undefined when no appointment can match (an id filter the mapping or its column cannot hold). */
+  private plan (q: AppointmentQuery): { shape: CompiledAppointments, bound: Bound, ids: [IdFilter, string][], minimal: boolean, oneDay: boolean } | undefined {
     const { timezone, states, appointment } = this.compiled.model
     const { start, end } = queryDateRange(q, timezone, this.limits.maxRangeDays)
     const state = q.state === undefined ? undefined : stateName(q.state, states.values, '/querystring/state')
@@ -46,7 +86,7 @@ export class Appointments {
       const id = q[f]
       if (id === undefined) continue
       // A relation the mapping does not hold: no appointment can have it.
-      if (!appointment.refs[f]) return []
+      if (!appointment.refs[f]) return undefined
       ids.push([f, id])
     }
     const filters: AppointmentFilter[] = ids.map(([f]) => f)
@@ -55,10 +95,8 @@ export class Appointments {
     const minimal = q.minimal === true
     const shape = this.compiled.appointments({ filters, minimal })
     const bound = shape.bind(input)
-    if (!bound) return []
-    let found = await this.read(shape, bound)
-    for (const [f, id] of ids) found = carryingId(found, id, (a) => a.refs[f])
-    return await this.present(found, minimal)
+    if (!bound) return undefined
+    return { shape, bound, ids, minimal, oneDay: start === end }
   }
 
   async get (id: string): Promise<AppointmentT> {
@@ -85,7 +123,7 @@ export class Appointments {
     const out = found.map((a) => snap ? this.nest(a, snap) : strip(a))
     // The SQL orders by the legacy columns, and a text hour column sorts '8:30 ' after '09:00':
     // order again on the normalised date and hour (stable, so ties keep the SQL's key order).
-    out.sort((x, y) => x.date < y.date ? -1 : x.date > y.date ? 1 : x.hour < y.hour ? -1 : x.hour > y.hour ? 1 : 0)
+    out.sort(byDateAndHour)
     // With nested objects, each appointment's JSON was made with its catalogue parts reused.
     return snap ? jsonList(out) : out
   }
@@ -106,6 +144,11 @@ export class Appointments {
     }
     return withJson(out, `${text}}`)
   }
+}
+
+/** The list's order: normalised date, then hour (Array.prototype.sort is stable: ties keep the SQL's order). */
+export function byDateAndHour (x: { date: string, hour: string }, y: { date: string, hour: string }): number {
+  return x.date < y.date ? -1 : x.date > y.date ? 1 : x.hour < y.hour ? -1 : x.hour > y.hour ? 1 : 0
 }
 
 function strip (a: AppointmentRow): AppointmentT {
