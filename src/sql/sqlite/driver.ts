@@ -37,8 +37,15 @@ const LOCKED = 'The clinic database is locked by another process.'
 const READY_PROBE_MS = 800
 const GONE = 'The database file was removed or moved.'
 const PING_SQL = 'SELECT count(*) FROM sqlite_master'
-/** How long close() lets calls already queued finish before the thread is ended anyway. */
+/**
+ * close() resolves within this (ms): calls already queued may finish, then the thread is
+ * terminated; a statement still running in SQLite cannot be interrupted, so the thread is then
+ * left unreferenced to end with its statement, and every later call fails as closed.
+ */
 const CLOSE_WAIT_MS = 2000
+/** Of CLOSE_WAIT_MS, what is kept for the thread's termination. */
+const TERMINATE_WAIT_MS = 250
+const LOST = 'The database connection was lost during the transaction; nothing of it was saved.'
 /** Rows per block when a read is streamed (Database.stream). */
 export const STREAM_BLOCK_ROWS = 500
 
@@ -66,6 +73,8 @@ class SqliteThread {
   private readonly pending = new Map<number, Pending>()
   private nextId = 1
   private closed = false
+  /** Which start() the current worker is: a transaction belongs to the one that ran its BEGIN. */
+  private generation = 0
 
   constructor (private readonly settings: WorkerSettings) {}
 
@@ -76,20 +85,58 @@ class SqliteThread {
     return await this.send(req)
   }
 
+  /**
+   * BEGIN on the current worker (started if need be); returns its generation, to which every
+   * later statement of the transaction is bound (callIn).
+   */
+  async begin (sql: string): Promise<number> {
+    if (this.closed) throw new DatabaseUnavailableError('The database connection is closed.')
+    await this.ready()
+    const generation = this.generation
+    await this.send({ op: 'exec', sql })
+    return generation
+  }
+
+  /**
+   * A call on the worker of `generation` only. If that worker has died, its connection took the
+   * open transaction with it (rolled back); the call fails without starting another, where it
+   * would run outside the transaction and autocommit.
+   */
+  async callIn (generation: number, req: DistributiveOmit<Request, 'id'>): Promise<Reply & { ok: true }> {
+    if (this.closed) throw new DatabaseUnavailableError('The database connection is closed.')
+    if (this.worker === undefined || this.generation !== generation) throw new DatabaseUnavailableError(LOST)
+    return await this.send(req)
+  }
+
+  /** Ends the thread as a test would see a crash (test/db/sqlite-worker.test.ts). */
+  async terminateForTest (): Promise<void> {
+    await this.worker?.terminate()
+  }
+
   /** (Re)opens the connection on the file now at the path; the old one stays if this fails. */
   async reopen (): Promise<void> {
     await this.ready()
     await this.send({ op: 'open' })
   }
 
-  async close (): Promise<void> {
+  /** Resolves by `end` (performance.now()), whatever the worker is doing. */
+  async close (end: number): Promise<void> {
     if (this.closed) return
     this.closed = true
     const worker = this.worker
     if (!worker) return
     // Closed by SQLite if the worker is free soon; terminated in any case.
-    await Promise.race([this.send({ op: 'close' }).catch(() => {}), sleep(CLOSE_WAIT_MS)])
-    await worker.terminate()
+    await Promise.race([this.send({ op: 'close' }).catch(() => {}), sleep(end - TERMINATE_WAIT_MS - performance.now())])
+    this.worker = undefined
+    this.opened = undefined
+    // Whoever still waits (a statement running) hears now, not when the statement ends.
+    const failure = new DatabaseUnavailableError('The database connection is closed.')
+    for (const p of this.pending.values()) p.reject(failure)
+    this.pending.clear()
+    // terminate() cannot interrupt a native sqlite3_step: the thread ends when the statement
+    // does. Not waited for past `end`, and unreferenced so it keeps no process alive.
+    worker.unref()
+    await Promise.race([worker.terminate().catch(() => {}), sleep(end - performance.now())])
   }
 
   private async ready (): Promise<void> {
@@ -99,6 +146,7 @@ class SqliteThread {
 
   private start (): void {
     const worker = newWorker(this.settings)
+    this.generation++
     worker.unref()
     this.worker = worker
     worker.on('message', (reply: Reply) => {
@@ -141,7 +189,7 @@ class SqliteThread {
   }
 }
 
-const sleep = async (ms: number): Promise<void> => { await new Promise((resolve) => setTimeout(resolve, ms).unref()) }
+const sleep = async (ms: number): Promise<void> => { await new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)).unref()) }
 
 type DistributiveOmit<T, K extends keyof any> = T extends unknown ? Omit<T, K> : never
 
@@ -200,7 +248,10 @@ function rowMaker (columns: string[]): (values: unknown[]) => Row {
   return make
 }
 
-export function openSqlite (file: string, options: SqliteOptions = {}): Database & { readonly raw: BetterSqlite3.Database } {
+/** Tests only: ends the database's worker thread as a crash would. */
+export const TERMINATE_WORKER = Symbol('terminate the SQLite worker (tests)')
+
+export function openSqlite (file: string, options: SqliteOptions = {}): Database & { readonly raw: BetterSqlite3.Database, [TERMINATE_WORKER]: () => Promise<void> } {
   const bound = Math.max(0, Math.trunc(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS))
   const readonly = options.readonly ?? false
   // Opened here once, synchronously, so a path that is not a database fails at once, as before
@@ -257,8 +308,9 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
     return next
   }
 
-  const database: Database & { readonly raw: BetterSqlite3.Database } = {
+  const database: Database & { readonly raw: BetterSqlite3.Database, [TERMINATE_WORKER]: () => Promise<void> } = {
     dialect: sqlite,
+    [TERMINATE_WORKER]: async () => { await thread.terminateForTest() },
     get raw () {
       raw ??= openConnection(file, { readonly, busyTimeoutMs: DEFAULT_BUSY_TIMEOUT_MS })
       return raw
@@ -286,8 +338,9 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
     async transaction (fn) {
       return await exclusive(async (deadline) => {
         await ensureFile()
+        let generation: number
         try {
-          await whileLocked(async () => await thread.call({ op: 'exec', sql: 'BEGIN IMMEDIATE' }), deadline)
+          generation = await whileLocked(async () => await thread.begin('BEGIN IMMEDIATE'), deadline)
         } catch (err) {
           throw translate(err)
         }
@@ -297,14 +350,18 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
           const result = await fn({
             query: async (statement, args = {}) => {
               stats.statements++
-              try { return await run(statement, args) } catch (err) { throw translate(err) }
+              try {
+                const reply = await thread.callIn(generation, { op: 'run', sql: statement.sql, values: values(statement, args) })
+                return reply.columns ? toRows(reply.columns, reply.rows ?? [], reply.blobs) : []
+              } catch (err) { throw translate(err) }
             }
           })
-          await whileLocked(async () => await thread.call({ op: 'exec', sql: 'COMMIT' }), deadline)
+          await whileLocked(async () => await thread.callIn(generation, { op: 'exec', sql: 'COMMIT' }), deadline)
           return result
         } catch (err) {
           try {
-            await thread.call({ op: 'rollback' })
+            // Only on the connection that holds the transaction (a dead one rolled it back).
+            await thread.callIn(generation, { op: 'rollback' })
           } catch { /* the original failure is the one to report */ }
           throw translate(err)
         }
@@ -328,8 +385,9 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
     async close () {
       // After the calls already queued, so none is cut off, but not waiting on them forever
       // (a stream nobody finishes, a statement still running): then no thread is left behind.
-      await Promise.race([exclusive(async () => {}), sleep(CLOSE_WAIT_MS)])
-      await thread.close()
+      const end = performance.now() + CLOSE_WAIT_MS
+      await Promise.race([exclusive(async () => {}), sleep(end - TERMINATE_WAIT_MS - performance.now())])
+      await thread.close(end)
       raw?.close()
       raw = undefined
     }
