@@ -90,3 +90,24 @@ tap.test('close() resolves within 2 s while a statement it cannot interrupt runs
   t.equal(got.long, 'DatabaseUnavailableError', 'the running statement\'s caller hears 503 at close')
   t.match(got.after, /^DatabaseUnavailableError: .*closed/, 'a later call fails as closed')
 })
+
+tap.test('the worker ends between two blocks of a streamed read: the read fails, it does not end early', async (t) => {
+  const file = scratch(t)
+  const raw = new BetterSqlite3(file)
+  raw.exec("WITH RECURSIVE n(i) AS (SELECT 2 UNION ALL SELECT i + 1 FROM n WHERE i < 3000) INSERT INTO person SELECT i, 'Pessoa ' || i FROM n")
+  raw.close()
+  const db = openSqlite(file)
+  t.teardown(db.close)
+  const stream = db.stream?.(stmt('SELECT id FROM person ORDER BY id'), {})
+  t.ok(stream, 'SQLite streams')
+  let rows = 0
+  const err = await failure((async () => {
+    for await (const block of stream as AsyncIterable<unknown[]>) {
+      rows += block.length
+      if (rows === block.length) await db[TERMINATE_WORKER]()
+    }
+  })())
+  t.ok(rows > 0 && rows < 3000, `some rows came before the thread ended (${rows})`)
+  t.ok(err instanceof DatabaseUnavailableError, `the next block is a 503, not the end of the list (${String(err)})`)
+  t.same((await db.query(COUNT))[0], { n: 3000 }, 'the next read is served by a fresh thread')
+})

@@ -108,6 +108,9 @@ class SqliteThread {
     return await this.send(req)
   }
 
+  /** The worker now serving (a new one after a crash): a stream's later blocks are bound to it, as a transaction's statements. */
+  get current (): number { return this.generation }
+
   /** Ends the thread as a test would see a crash (test/db/sqlite-worker.test.ts). */
   async terminateForTest (): Promise<void> {
     await this.worker?.terminate()
@@ -416,12 +419,15 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
         throw translate(err)
       }
       const columns = reply.columns ?? []
+      // The cursor lives in this worker: were it to die between blocks, a fresh one would say
+      // "done" and the list would end early yet parse. Its next block fails instead (503).
+      const generation = thread.current
       for (;;) {
         done = reply.done === true
         if ((reply.rows ?? []).length > 0) yield toRows(columns, reply.rows ?? [], reply.blobs)
         if (done) break
         try {
-          reply = await thread.call({ op: 'more' })
+          reply = await thread.callIn(generation, { op: 'more' })
         } catch (err) {
           done = true
           throw translate(err)
