@@ -13,6 +13,9 @@ import { childEnv } from '../helpers/child-env.js'
 import { startServer } from '../helpers/server-process.js'
 import { CLINIC_MAPPING, CLINIC_SQL } from '../helpers/scratch-clinic.js'
 
+// Days ahead of the wall clock: availability answers a range in the past with [] and no statement.
+const AHEAD = [10, 11].map((n) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10))
+
 const ROOT = new URL('../..', import.meta.url).pathname
 const KEY = 'not-ready-test-key-0123456789'
 const BAD = CLINIC_MAPPING.replace('end: { column: FIM', 'end: { column: FINAL')
@@ -62,7 +65,7 @@ t.test('not-ready: listens; /ready and every database route answer 503 with the 
   const auth = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }
   for (const [method, path, payload] of [
     ['GET', '/professionals', undefined], ['GET', '/locations', undefined], ['GET', '/appointments?start=2026-11-23&end=2026-11-24', undefined],
-    ['GET', '/availability?start=2026-11-23&end=2026-11-24&professional=10', undefined], ['GET', '/clients/search?term=11988881111', undefined],
+    ['GET', `/availability?start=${AHEAD[0]}&end=${AHEAD[1]}&professional=10`, undefined], ['GET', '/clients/search?term=11988881111', undefined],
     ['GET', '/clients/1', undefined],
     ['POST', '/appointments', { date: '2026-11-23', hour: '08:00', client: '1', professional: '10', location: '100' }]
   ] as const) {
