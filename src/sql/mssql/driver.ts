@@ -11,6 +11,7 @@ import type { SqlTypeName } from '../../mapping/schema.js'
 import { ConflictError, DatabaseTimeoutError, DatabaseUnavailableError, InvalidInputError, MissingValueError } from '../../errors.js'
 import type { Database, Row } from '../../db/database.js'
 import { mssqlCatalog, mssqlTextColumns } from './introspect.js'
+import { inBlocks, STREAM_BLOCK_ROWS } from '../blocks.js'
 
 export interface MssqlSettings {
   config: sql.config
@@ -129,7 +130,7 @@ export async function openMssql (url: string): Promise<Database> {
       throw new DatabaseUnavailableError(undefined, err)
     }
   }
-  const run = async (request: sql.Request, statement: Statement, args: Record<string, unknown>): Promise<Row[]> => {
+  const bind = (request: sql.Request, statement: Statement, args: Record<string, unknown>): void => {
     bindValues(statement, args).forEach((v, i) => {
       const type = statement.params[i].type
       // An id that cannot be a number (a text key behind a column declared int) binds as text
@@ -137,6 +138,9 @@ export async function openMssql (url: string): Promise<Database> {
       const asText = NUMERIC.has(type) && typeof v === 'string' && !/^-?\d+$/.test(v)
       request.input(`p${i + 1}`, asText ? sql.NVarChar(4000) : TYPES[type](), asText ? v : toMssqlValue(v, type))
     })
+  }
+  const run = async (request: sql.Request, statement: Statement, args: Record<string, unknown>): Promise<Row[]> => {
+    bind(request, statement, args)
     stats.statements++
     try {
       const result = await request.query(statement.sql)
@@ -147,7 +151,31 @@ export async function openMssql (url: string): Promise<Database> {
       throw translate(err)
     }
   }
+  /**
+   * A long read as tedious receives it: the request is paused while a block waits to be sent
+   * (mssql's readable stream), so the server holds the rest. Left early, the request is
+   * cancelled (an attention to the server) rather than read to its end. requestTimeoutMs
+   * bounds the whole read, pauses included.
+   */
+  async function * streamRows (statement: Statement, args: Record<string, unknown>): AsyncGenerator<Row[]> {
+    const request = (await ready()).request()
+    bind(request, statement, args)
+    let ended = false
+    try {
+      const rows = request.toReadableStream({ highWaterMark: STREAM_BLOCK_ROWS })
+      stats.statements++
+      void request.query(statement.sql).catch(() => undefined) // its error reaches the stream too
+      yield * inBlocks(rows)
+      ended = true
+    } catch (err) {
+      throw translate(err)
+    } finally {
+      if (!ended) request.cancel()
+    }
+  }
+
   const database: Database = {
+    stream: (statement, args = {}) => streamRows(statement, args),
     introspect: {
       catalog: async () => await mssqlCatalog(database),
       textColumns: async (table) => await mssqlTextColumns(database, table)

@@ -5,6 +5,7 @@
 //  - a server that is down or silent is a 503 within connectTimeoutMs, and requests arriving
 //    meanwhile share one connection attempt; the next request after it returns succeeds.
 import mysql, { type Pool, type PoolConnection } from 'mysql2/promise'
+import type { Connection as CallbackConnection } from 'mysql2'
 import { mysql as mysqlDialect } from './dialect.js'
 import { parseMysqlUrl, type MysqlSettings } from './settings.js'
 import { toMysqlValue, typeCast } from './values.js'
@@ -14,7 +15,11 @@ import { inTextOrder } from './order.js'
 import { mysqlCatalog, mysqlTextColumns } from './introspect.js'
 import { bindValues, type Statement } from '../statement.js'
 import { DatabaseUnavailableError } from '../../errors.js'
+import { inBlocks, STREAM_BLOCK_ROWS } from '../blocks.js'
 import type { Database, Querier, Row } from '../../db/database.js'
+
+/** Rows mysql2 buffers for a streamed read before it pauses the socket: one block. */
+const STREAM_HIGH_WATER = STREAM_BLOCK_ROWS
 
 /** A booking that lost a deadlock is run again this many times at most, then answered 503. */
 const DEADLOCK_ATTEMPTS = 12
@@ -55,6 +60,32 @@ export async function openMysql (url: string): Promise<Database> {
     return id !== undefined && id !== 0 && id !== '0' ? [{ id }] : []
   }
 
+  /**
+   * A long read as mysql2 receives it: rows flow from the socket in blocks, and the socket is
+   * paused while a block waits to be sent, so the server holds the rest. The connection is the
+   * read's until the last block is taken; a read left early (or failed) closes its connection,
+   * since the server would otherwise go on sending rows nobody reads before it is usable again.
+   */
+  async function * streamRows (statement: Statement, args: Record<string, unknown>): AsyncGenerator<Row[]> {
+    const values = inTextOrder(statement, bindValues(statement, args).map((v, i) => toMysqlValue(v, statement.params[i].type)))
+    const lease = await connections.lease()
+    let ended = false
+    try {
+      stats.statements++
+      // No client-side timeout here: a long list is paused while its client reads; the server's
+      // max_statement_time bounds the statement and net_write_timeout a paused socket.
+      // The promise wrapper has no streams: its callback connection underneath has.
+      const core = lease.conn.connection as unknown as CallbackConnection
+      const rows = core.execute(statement.sql, values as never[]).stream({ highWaterMark: STREAM_HIGH_WATER })
+      yield * inBlocks(rows)
+      ended = true
+    } catch (err) {
+      throw translate(err)
+    } finally {
+      lease.done(!ended)
+    }
+  }
+
   const database: Database = {
     dialect: mysqlDialect,
     stats,
@@ -93,6 +124,7 @@ export async function openMysql (url: string): Promise<Database> {
         }
       }
     },
+    stream: (statement, args = {}) => streamRows(statement, args),
     async ping () {
       try {
         await connections.with(async (conn) => { await conn.query('SELECT 1') })
@@ -134,6 +166,25 @@ class Connections {
     } finally {
       this.inUse--
       if (broken) conn.destroy(); else conn.release()
+    }
+  }
+
+  /**
+   * A connection held across awaits the caller controls (a streamed read): `done(discard)`
+   * gives it back, or closes it when its state is unknown.
+   */
+  async lease (): Promise<{ conn: PoolConnection, done: (discard: boolean) => void }> {
+    const conn = await this.acquire()
+    this.inUse++
+    let given = false
+    return {
+      conn,
+      done: (discard) => {
+        if (given) return
+        given = true
+        this.inUse--
+        if (discard) conn.destroy(); else conn.release()
+      }
     }
   }
 

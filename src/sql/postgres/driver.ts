@@ -19,6 +19,7 @@ import { PonteError, ConflictError, DatabaseTimeoutError, DatabaseUnavailableErr
 import type { Database, Row } from '../../db/database.js'
 import { arrivedAt } from '../../db/request-clock.js'
 import { postgresCatalog, postgresTextColumns } from './introspect.js'
+import { STREAM_BLOCK_ROWS } from '../blocks.js'
 
 export interface PostgresSettings {
   config: pg.PoolConfig
@@ -156,6 +157,39 @@ export async function openPostgres (url: string): Promise<Database> {
     return result.rows as Row[]
   }
 
+  /**
+   * A long read through a server-side cursor: pg would otherwise hold every row before the
+   * first. A cursor lives in a transaction (READ ONLY: nothing it runs can write); each FETCH
+   * is a statement of its own under statement_timeout. The connection is the read's until the
+   * last block is taken or the caller leaves, then the transaction ends and the cursor with it.
+   */
+  async function * cursorRows (statement: Statement, args: Record<string, unknown>): AsyncGenerator<Row[]> {
+    const values = bindValues(statement, args).map((v, i) => toPostgres(v, statement.params[i].type))
+    const client = await acquire()
+    let failure: unknown
+    try {
+      await client.query('BEGIN READ ONLY')
+      stats.statements++
+      await client.query({ text: `DECLARE ponte_rows NO SCROLL CURSOR FOR ${statement.sql}`, values })
+      for (;;) {
+        const { rows } = await client.query(`FETCH ${STREAM_BLOCK_ROWS} FROM ponte_rows`)
+        if (rows.length > 0) yield rows as Row[]
+        if (rows.length < STREAM_BLOCK_ROWS) break
+      }
+    } catch (err) {
+      failure = err
+      throw translate(err)
+    } finally {
+      // Read to its end, left early or failed in SQL: the transaction is ended and the connection
+      // goes back. A connection that failed below SQL, or cannot even roll back, is closed.
+      const clean = failure === undefined || !isConnectionLevel(failure)
+        ? await client.query('ROLLBACK').then(() => true, () => false)
+        : false
+      if (!clean) reachable = false
+      client.release(clean ? undefined : new Error('the streamed read\'s connection failed'))
+    }
+  }
+
   const database: Database = {
     dialect: postgres,
     stats,
@@ -202,6 +236,7 @@ export async function openPostgres (url: string): Promise<Database> {
         return result
       }
     },
+    stream: (statement, args = {}) => cursorRows(statement, args),
     async ping () {
       const client = await acquire()
       try {
