@@ -46,9 +46,14 @@ export interface Config {
   allowPastBookings: boolean
   /**
    * Long appointment lists are streamed in blocks when the database can (STREAM_LISTS, default
-   * true; SQLite): memory stays bounded by a few blocks per request. false: built whole, as before.
+   * true; every database): memory stays bounded by a few blocks per request. false: built whole, as before.
    */
   streamLists: boolean
+  /**
+   * How long a streamed list may hold its database connection at its client's pace (STREAM_HOLD_MS,
+   * default 2000); past it the rest is read into memory and the connection let go (services/read-ahead.ts).
+   */
+  streamHoldMs: number
   production: boolean
   /** SQLite file remembering Idempotency-Key responses (its own file, not the clinic's); `:memory:` for tests. */
   idempotencyStore: string
@@ -175,6 +180,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     maxRangeDays: int('MAX_RANGE_DAYS', 92, 1, 3660),
     allowPastBookings: flag('ALLOW_PAST_BOOKINGS'),
     streamLists: (env.STREAM_LISTS ?? '').trim() === '' ? true : flag('STREAM_LISTS'),
+    streamHoldMs: int('STREAM_HOLD_MS', 2000, 10, 600_000),
     rateLimitPerMinute: int('RATE_LIMIT_PER_MINUTE', 600, 0, 1_000_000),
     production,
     idempotencyStore,

@@ -40,7 +40,7 @@ export function createPonte (config: Config, raw: Database, compiled: CompiledMa
   const catalog = new Catalog(compiled, db)
   const clients = new Clients(compiled, db)
   const lookups = new Lookups(compiled, db, catalog, clients)
-  const appointments = new Appointments(compiled, db, catalog, lookups, { maxRangeDays: config.maxRangeDays })
+  const appointments = new Appointments(compiled, db, catalog, lookups, { maxRangeDays: config.maxRangeDays, streamHoldMs: config.streamHoldMs })
   const free = compiled.model.states.free
   const availability = new Availability(compiled, db, catalog, { freeing: free })
   metrics.observe({

@@ -11,6 +11,7 @@ import type { Lookups } from './lookups.js'
 import { carryingId } from './ids.js'
 import { jsonList, jsonOf, withJson } from './json.js'
 import { streamList } from './list-stream.js'
+import { holdingAtMost } from './read-ahead.js'
 import type { Readable } from 'node:stream'
 import type { LookupName } from '../mapping/model.js'
 
@@ -25,7 +26,11 @@ export interface AppointmentQuery {
   minimal?: boolean
 }
 
-export interface AppointmentLimits { maxRangeDays: number }
+export interface AppointmentLimits {
+  maxRangeDays: number
+  /** How long a streamed list may hold its connection at its client's pace (read-ahead.ts). */
+  streamHoldMs?: number
+}
 
 const ID_FILTERS = ['location', 'service', 'professional', 'client'] as const
 type IdFilter = typeof ID_FILTERS[number]
@@ -64,7 +69,9 @@ export class Appointments {
     const snap = plan.minimal ? undefined : await this.catalog.snapshot()
     const item = (a: AppointmentRow): string => snap ? jsonOf(this.nest(a, snap)) : JSON.stringify(strip(a))
     const keep = (a: AppointmentRow): boolean => plan.ids.every(([f, id]) => a.refs[f] === id)
-    return await streamList(stream.call(this.db, plan.bound.statement, plan.bound.args), plan.shape.read, keep, item, async (found) => await this.present(found, plan.minimal))
+    // A slow client must not hold the connection at its pace (read-ahead.ts).
+    const blocks = holdingAtMost(stream.call(this.db, plan.bound.statement, plan.bound.args), this.limits.streamHoldMs)
+    return await streamList(blocks, plan.shape.read, keep, item, async (found) => await this.present(found, plan.minimal))
   }
 
   /**
