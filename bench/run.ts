@@ -113,20 +113,53 @@ const load = async (job: LoadJob): Promise<LoadResult> => await new Promise((res
 
 // ---------------------------------------------------------------- scenarios
 interface Scenario { name: string, label: string, path: string, connections?: number, bodies?: () => Promise<string[][]> }
-interface Side { requests: number, failures: number, seconds: number, cpuMs: number, latencies: number[], statements: number, peakRssMb: number }
+interface Side { requests: number, failures: number, seconds: number, cpuMs: number, latencies: number[], statements: number, peakRssMb: number, health: number[] }
 interface Measured {
   fixture: string, scenario: string, label: string, path: string, items: number | string, sameJson: boolean, sameBytes: boolean, difference?: string,
   rounds: number, windowMs?: number, converged: boolean, ratio: number, ratioSpread: number, cpuRatio: number, cpuRatioSpread: number,
   ponte: Summary, hand: Summary
 }
-interface Summary { rps: number, p50: number, p99: number, cpuMsPerRequest: number, statementsPerRequest: number, peakRssMb: number, requests: number, failures: number }
+interface Summary {
+  rps: number, p50: number, p99: number, cpuMsPerRequest: number, statementsPerRequest: number, peakRssMb: number, requests: number, failures: number,
+  /** GET /health while the scenario loaded the server (Ponte only): p99 and slowest, ms; how many were asked. */
+  health?: { p99: number, max: number, count: number }
+}
 
 const summary = (s: Side): Summary => {
   const sorted = [...s.latencies].sort((a, b) => a - b)
   return {
     rps: s.requests / s.seconds, p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99), cpuMsPerRequest: s.cpuMs / s.requests,
-    statementsPerRequest: s.statements / s.requests, peakRssMb: s.peakRssMb, requests: s.requests, failures: s.failures
+    statementsPerRequest: s.statements / s.requests, peakRssMb: s.peakRssMb, requests: s.requests, failures: s.failures,
+    ...(s.health.length > 0 ? { health: healthSummary(s.health) } : {})
   }
+}
+
+const healthSummary = (latencies: number[]): { p99: number, max: number, count: number } => {
+  const sorted = [...latencies].sort((a, b) => a - b)
+  return { p99: quantile(sorted, 0.99), max: sorted[sorted.length - 1] ?? NaN, count: sorted.length }
+}
+
+/**
+ * GET /health every 20 ms from this process while a window loads the server: a statement or a
+ * list must never hold the event loop (the issue: under 100 ms during W2 and W4 at 1M clients).
+ */
+function probeHealth (port: number): { stop: () => Promise<number[]> } {
+  const latencies: number[] = []
+  let running = true
+  const loop = (async () => {
+    while (running) {
+      const t0 = performance.now()
+      try {
+        const res = await fetch(`http://127.0.0.1:${port}/health`)
+        await res.arrayBuffer()
+        latencies.push(res.status === 200 ? performance.now() - t0 : Infinity)
+      } catch {
+        latencies.push(Infinity)
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+  })()
+  return { stop: async () => { running = false; await loop; return latencies } }
 }
 
 async function answer (server: ServerProcess, path: string): Promise<{ status: number, text: string, body: unknown }> {
@@ -142,7 +175,8 @@ function printMeasured (m: Measured): void {
   console.log(`    ratio ${m.ratio.toFixed(2)} ${pct(m.ratioSpread)} over ${m.rounds} rounds${m.converged ? '' : ` (could not get within ±${opt.spread * 100} % in ${opt.maxRounds} rounds)`}; ` +
     `CPU ms/req Ponte ${m.ponte.cpuMsPerRequest.toFixed(3)} hand ${m.hand.cpuMsPerRequest.toFixed(3)} (ratio ${m.cpuRatio.toFixed(2)} ${pct(m.cpuRatioSpread)}); ` +
     `p50 ${m.ponte.p50.toFixed(2)}/${m.hand.p50.toFixed(2)} ms, p99 ${m.ponte.p99.toFixed(2)}/${m.hand.p99.toFixed(2)} ms; SQL/req ${m.ponte.statementsPerRequest.toFixed(2)}/${m.hand.statementsPerRequest.toFixed(2)}; ` +
-    `peak RSS ${m.ponte.peakRssMb.toFixed(0)}/${m.hand.peakRssMb.toFixed(0)} MB${m.ponte.failures + m.hand.failures > 0 ? `; FAILURES ${m.ponte.failures}/${m.hand.failures}` : ''}`)
+    `peak RSS ${m.ponte.peakRssMb.toFixed(0)}/${m.hand.peakRssMb.toFixed(0)} MB` +
+    `${m.ponte.health ? `; Ponte /health p99 ${m.ponte.health.p99.toFixed(1)} ms, slowest ${m.ponte.health.max.toFixed(1)} ms of ${m.ponte.health.count}` : ''}${m.ponte.failures + m.hand.failures > 0 ? `; FAILURES ${m.ponte.failures}/${m.hand.failures}` : ''}`)
 }
 
 async function measureScenario (fixture: string, sc: Scenario, servers: ServerProcess[]): Promise<Measured> {
@@ -153,17 +187,20 @@ async function measureScenario (fixture: string, sc: Scenario, servers: ServerPr
   console.log(`  ${diff === undefined ? 'same JSON' : 'DIFFERENT'}  ${sc.name} ${sc.label} (${items}${typeof items === 'number' ? ' items' : ''})${diff ? `: ${diff}` : ''}${diff === undefined && a.text !== b.text ? ' (same values, other key order or spacing)' : ''}`)
   const connections = sc.connections ?? opt.connections
   const sides: Record<string, Side> = {}
-  for (const s of servers) sides[s.name] = { requests: 0, failures: 0, seconds: 0, cpuMs: 0, latencies: [], statements: 0, peakRssMb: 0 }
+  for (const s of servers) sides[s.name] = { requests: 0, failures: 0, seconds: 0, cpuMs: 0, latencies: [], statements: 0, peakRssMb: 0, health: [] }
   const window = async (s: ServerProcess, ms: number, record: boolean): Promise<{ rps: number, cpuPerRequest: number }> => {
     // Statement counts are read outside the CPU span: reading Ponte's /metrics costs it CPU.
     const st0 = record ? await s.statements() : 0
     const cpu0 = s.cpuMs()
     const t0 = performance.now()
+    const health = record && s.name === 'ponte' ? probeHealth(s.port) : undefined
     const r = await load({ port: s.port, path: sc.path, headers: HEADERS, connections, durationMs: ms })
     const seconds = (performance.now() - t0) / 1000
     const cpu = s.cpuMs() - cpu0
+    const healthLatencies = await health?.stop() ?? []
     if (record) {
       const side = sides[s.name]!
+      for (const l of healthLatencies) side.health.push(l)
       side.statements += await s.statements() - st0
       side.requests += r.requests; side.failures += r.failures; side.seconds += seconds; side.cpuMs += cpu
       for (const l of r.latencies) side.latencies.push(l)
@@ -240,7 +277,7 @@ async function measureBookings (fixture: string, servers: ServerProcess[], files
   let diff = a.status !== 200 || b.status !== 200 ? `status ${a.status} / ${b.status}: ${a.text.slice(0, 200)} / ${b.text.slice(0, 200)}` : difference(a.body, b.body)
   console.log(`  ${diff === undefined ? 'same JSON' : 'DIFFERENT'}  W5 bookings, first booking${diff ? `: ${diff}` : ''}`)
   const sides: Record<string, Side> = {}
-  for (const s of servers) sides[s.name] = { requests: 0, failures: 0, seconds: 0, cpuMs: 0, latencies: [], statements: 0, peakRssMb: 0 }
+  for (const s of servers) sides[s.name] = { requests: 0, failures: 0, seconds: 0, cpuMs: 0, latencies: [], statements: 0, peakRssMb: 0, health: [] }
   const ratios: number[] = []
   const cpuRatios: number[] = []
   let converged = false
@@ -360,16 +397,25 @@ const f2 = (x: number): string => Number.isFinite(x) ? x.toFixed(2) : '–'
 const f3 = (x: number): string => Number.isFinite(x) ? x.toFixed(3) : '–'
 const spreadText = (x: number): string => Number.isFinite(x) ? `±${(x * 100).toFixed(0)} %` : '±?'
 const header = ['fixture', 'scenario', 'items', 'same JSON', 'Ponte/hand req/s', 'rounds', 'CPU ratio', 'CPU ms/req Ponte', 'CPU ms/req hand',
-  'window ms', 'p50 Ponte', 'p50 hand', 'p99 Ponte', 'p99 hand', 'SQL/req Ponte', 'SQL/req hand', 'peak RSS Ponte', 'peak RSS hand']
+  'window ms', 'p50 Ponte', 'p50 hand', 'p99 Ponte', 'p99 hand', 'SQL/req Ponte', 'SQL/req hand', 'peak RSS Ponte', 'peak RSS hand', 'Ponte /health slowest']
 const rows = results.map((m) => [m.fixture, `${m.scenario} ${m.label}`, String(m.items), m.sameJson ? (m.sameBytes ? 'yes (bytes)' : 'yes') : 'NO',
   `${f2(m.ratio)} ${spreadText(m.ratioSpread)}${m.converged ? '' : ' ✗'}`, String(m.rounds), `${f2(m.cpuRatio)} ${spreadText(m.cpuRatioSpread)}`,
   f3(m.ponte.cpuMsPerRequest), f3(m.hand.cpuMsPerRequest), m.windowMs === undefined ? 'batch' : String(m.windowMs), f2(m.ponte.p50), f2(m.hand.p50), f2(m.ponte.p99), f2(m.hand.p99),
-  f2(m.ponte.statementsPerRequest), f2(m.hand.statementsPerRequest), `${m.ponte.peakRssMb.toFixed(0)} MB`, `${m.hand.peakRssMb.toFixed(0)} MB`])
+  f2(m.ponte.statementsPerRequest), f2(m.hand.statementsPerRequest), `${m.ponte.peakRssMb.toFixed(0)} MB`, `${m.hand.peakRssMb.toFixed(0)} MB`,
+  m.ponte.health ? `${f2(m.ponte.health.max)} ms` : '–'])
 
 const find = (fixture: number, scenario: string): Measured | undefined => results.find((m) => m.fixture === fixtures[fixture]?.name && m.scenario === scenario)
 const targets: { target: string, figure: string, met: boolean | null }[] = []
+// Judged on CPU per request (hand ÷ Ponte): the issue's "0.9× the requests/s, equivalently at
+// most 1.1× the CPU per request". Throughput on a shared machine rarely settles within ±5 %;
+// CPU time per request does, and is what a clinic's server pays.
 for (const s of ['W1', 'W2', 'W3', 'by-id']) {
-  for (const m of results.filter((x) => x.scenario === s)) targets.push({ target: `${s} ratio ≥ 0.9 (${m.fixture})`, figure: `${f2(m.ratio)} ${spreadText(m.ratioSpread)}`, met: m.ratio >= 0.9 })
+  for (const m of results.filter((x) => x.scenario === s)) {
+    targets.push({ target: `${s} CPU ratio ≥ 0.9 (${m.fixture}; req/s ratio in brackets)`, figure: `${f2(m.cpuRatio)} ${spreadText(m.cpuRatioSpread)} (${f2(m.ratio)} ${spreadText(m.ratioSpread)})`, met: m.cpuRatio >= 0.9 })
+  }
+}
+for (const m of results.filter((x) => (x.scenario === 'W2' || x.scenario === 'W4') && x.ponte.health)) {
+  targets.push({ target: `/health < 100 ms during ${m.scenario} (${m.fixture}; slowest of ${m.ponte.health!.count})`, figure: `${f2(m.ponte.health!.max)} ms`, met: m.ponte.health!.max < 100 })
 }
 const w4small = find(0, 'W4')
 const w4large = find(1, 'W4')
