@@ -142,8 +142,14 @@ export async function load (job: LoadJob): Promise<LoadResult> {
       done()
     })
     // A streamed answer that fails after its first byte is cut (the socket closes mid-body).
-    socket.on('close', () => { if (inFlight) { inFlight = false; failures++ } resolve() })
-    socket.on('error', () => { if (inFlight) { inFlight = false; failures++ } resolve() })
+    // An error (refused, reset) is one failure, however the close that follows it goes.
+    let failed = false
+    const fail = (): void => {
+      if (!failed) { failed = true; failures++ }
+      resolve()
+    }
+    socket.on('error', fail)
+    socket.on('close', () => { if (inFlight) fail(); else resolve() })
   })
 
   await Promise.all(Array.from({ length: job.connections }, connection))

@@ -50,4 +50,8 @@ t.test('load counts streamed, sized and cut answers', async (t) => {
   t.equal(cut.requests, 0, 'a cut answer is never counted as answered')
   t.equal(cut.failures, 2, 'one failure per connection, whose socket was closed mid-body')
   t.ok(served > 0)
+  server.close()
+  await new Promise((resolve) => server.once('close', resolve))
+  const refused = await load({ ...job, path: '/sized' })
+  t.same([refused.requests, refused.failures], [0, 2], 'a closed port: one failure per connection')
 })
