@@ -70,6 +70,8 @@ type Pending = { resolve: (reply: Reply & { ok: true }) => void, reject: (err: u
 class SqliteThread {
   private worker: Worker | undefined
   private opened: Promise<void> | undefined
+  /** The current worker has opened its connection: a call goes straight to it. */
+  private open = false
   private readonly pending = new Map<number, Pending>()
   private nextId = 1
   private closed = false
@@ -78,11 +80,14 @@ class SqliteThread {
 
   constructor (private readonly settings: WorkerSettings) {}
 
-  /** One request to the worker; rejects with the statement's SqliteError as SQLite raised it. */
-  async call (req: DistributiveOmit<Request, 'id'>): Promise<Reply & { ok: true }> {
-    if (this.closed) throw new DatabaseUnavailableError('The database connection is closed.')
-    if (req.op !== 'open') await this.ready()
-    return await this.send(req)
+  /**
+   * One request to the worker; rejects with the statement's SqliteError as SQLite raised it.
+   * Not async: every statement passes here, and each promise is paid for on each of them.
+   */
+  call (req: DistributiveOmit<Request, 'id'>): Promise<Reply & { ok: true }> {
+    if (this.closed) return Promise.reject(new DatabaseUnavailableError('The database connection is closed.'))
+    if (req.op === 'open' || (this.open && this.worker !== undefined)) return this.send(req)
+    return this.ready().then(() => this.send(req))
   }
 
   /**
@@ -132,6 +137,7 @@ class SqliteThread {
     await Promise.race([this.send({ op: 'close' }).catch(() => {}), sleep(end - TERMINATE_WAIT_MS - performance.now())])
     this.worker = undefined
     this.opened = undefined
+    this.open = false
     // Whoever still waits (a statement running) hears now, not when the statement ends.
     const failure = new DatabaseUnavailableError('The database connection is closed.')
     for (const p of this.pending.values()) p.reject(failure)
@@ -150,6 +156,7 @@ class SqliteThread {
   private start (): void {
     const worker = newWorker(this.settings)
     this.generation++
+    this.open = false
     worker.unref()
     this.worker = worker
     worker.on('message', (reply: Reply) => {
@@ -164,13 +171,14 @@ class SqliteThread {
       if (this.worker !== worker) return
       this.worker = undefined
       this.opened = undefined
+      this.open = false
       const failure = new DatabaseUnavailableError(undefined, err)
       for (const p of this.pending.values()) p.reject(failure)
       this.pending.clear()
     }
     worker.on('error', died)
     worker.on('exit', (code) => { died(new Error(`the SQLite worker exited (code ${code})`)) })
-    this.opened = this.send({ op: 'open' }).then(() => undefined, (err: unknown) => {
+    this.opened = this.send({ op: 'open' }).then(() => { if (this.worker === worker) this.open = true }, (err: unknown) => {
       // Not opened: the next call starts afresh (the file may be back by then).
       if (this.worker === worker) { this.worker = undefined; this.opened = undefined }
       void worker.terminate()
@@ -180,11 +188,11 @@ class SqliteThread {
     this.opened.catch(() => {})
   }
 
-  private async send (req: DistributiveOmit<Request, 'id'>): Promise<Reply & { ok: true }> {
+  private send (req: DistributiveOmit<Request, 'id'>): Promise<Reply & { ok: true }> {
     const worker = this.worker
-    if (!worker) throw new DatabaseUnavailableError('The database connection is closed.')
+    if (!worker) return Promise.reject(new DatabaseUnavailableError('The database connection is closed.'))
     const id = this.nextId++
-    return await new Promise((resolve, reject) => {
+    return new Promise((resolve, reject) => {
       if (this.pending.size === 0) worker.ref()
       this.pending.set(id, { resolve, reject })
       worker.postMessage({ ...req, id })
@@ -290,10 +298,9 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
     }
   }
 
-  const run = async (statement: Statement, args: Record<string, unknown>): Promise<Row[]> => {
-    const reply = await thread.call({ op: 'run', sql: statement.sql, values: values(statement, args) })
-    return reply.columns ? toRows(reply.columns, reply.rows ?? [], reply.blobs) : []
-  }
+  const run = (statement: Statement, args: Record<string, unknown>): Promise<Row[]> =>
+    thread.call({ op: 'run', sql: statement.sql, values: values(statement, args) })
+      .then((reply) => reply.columns ? toRows(reply.columns, reply.rows ?? [], reply.blobs) : [])
 
   // One connection serves every request, and a transaction spans awaits: everything else
   // waits its turn, so no request reads another's uncommitted rows. The deadline counts from
@@ -304,8 +311,9 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
   let calls = 0
   const exclusive = <T>(fn: (deadline: number) => Promise<T>): Promise<T> => {
     const deadline = arrivedAt(performance.now()) + bound
-    const go = async (): Promise<T> => await fn(deadline)
-    const next = turn.then(go, go)
+    const go = (): Promise<T> => fn(deadline)
+    // Nobody holds the connection nor waits for it: this call's turn is now.
+    const next = calls === 0 ? go() : turn.then(go, go)
     calls++
     turn = next.then(() => { calls-- }, () => { calls-- })
     return next
@@ -324,12 +332,12 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
     },
     stats,
     pool: () => ({ inUse: Math.min(calls, 1), waiting: Math.max(calls - 1, 0) }),
-    async query (statement, args = {}) {
-      return await exclusive(async (deadline) => {
-        await ensureFile()
+    query (statement, args = {}) {
+      return exclusive(async (deadline) => {
+        if (!identity.unchanged()) await ensureFile()
         stats.statements++
         try {
-          return await whileLocked(async () => await run(statement, args), deadline)
+          return await whileLocked(() => run(statement, args), deadline)
         } catch (err) {
           throw translate(err)
         }
@@ -456,24 +464,27 @@ const isBusy = (err: unknown): boolean => sqliteCode(err).startsWith('SQLITE_BUS
 
 /**
  * Runs `attempt` until it does not meet another process's lock, waiting on timers (1, 2, 4 …
- * 50 ms) so the event loop stays free, and gives up with a 503 at `deadline`. Always tries once.
+ * 50 ms) so the event loop stays free, and gives up with a 503 at `deadline`. Always tries once;
+ * the loop is entered only after a lock was met, so a statement without one pays for no more.
  */
-async function whileLocked<T> (attempt: () => Promise<T>, deadline: number): Promise<T> {
-  // Every wait lasts at least 1 ms, so this many tries always outlast the deadline.
-  const tries = Math.max(1, Math.ceil(deadline - performance.now()) + 1)
-  let wait = 1
-  for (let i = 0; i < tries; i++) {
-    try {
-      return await attempt()
-    } catch (err) {
+function whileLocked<T> (attempt: () => Promise<T>, deadline: number): Promise<T> {
+  return attempt().catch(async (first: unknown) => {
+    let err = first
+    let wait = 1
+    // Every wait lasts at least 1 ms, so the deadline is reached.
+    for (;;) {
       if (!isBusy(err)) throw err
       const left = deadline - performance.now()
-      if (left <= 0) break
+      if (left <= 0) throw new DatabaseUnavailableError(LOCKED)
       await new Promise((resolve) => setTimeout(resolve, Math.min(wait, left)))
       wait = Math.min(wait * 2, 50)
+      try {
+        return await attempt()
+      } catch (next) {
+        err = next
+      }
     }
-  }
-  throw new DatabaseUnavailableError(LOCKED)
+  })
 }
 
 // The file, its folder or the disk failing (removed, read-only, full, not a database, torn

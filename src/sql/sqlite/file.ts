@@ -29,6 +29,11 @@ export class FileIdentity {
     this.checkedAt = performance.now()
   }
 
+  /** Known without a stat to be the file opened: the last check is under `everyMs` old and said so. */
+  unchanged (): boolean {
+    return this.state === 'same' && performance.now() - this.checkedAt < this.everyMs
+  }
+
   /** The state at most `everyMs` old; concurrent callers share one stat. */
   async current (): Promise<FileState> {
     if (performance.now() - this.checkedAt < this.everyMs) return this.state
