@@ -62,9 +62,11 @@ export class Appointments {
     if (!stream || plan.oneDay || !this.inCalendarOrder) return await this.list(q)
     // The catalogue first: loading it needs the connection the stream is about to hold.
     const snap = plan.minimal ? undefined : await this.catalog.snapshot()
-    const item = (a: AppointmentRow): string => snap ? this.nest(a, snap)[1] : JSON.stringify(strip(a))
+    // A day's minimal items in one JSON.stringify (its brackets cut off): the same bytes as one
+    // call per item, and measurably less CPU over a month of them.
+    const items = (day: AppointmentRow[]): string => snap ? day.map((a) => this.nest(a, snap)[1]).join(',') : JSON.stringify(day.map(strip)).slice(1, -1)
     const keep = (a: AppointmentRow): boolean => plan.ids.every(([f, id]) => a.refs[f] === id)
-    return await streamList(stream.call(this.db, plan.bound.statement, plan.bound.args), plan.shape.read, keep, item, async (found) => await this.present(found, plan.minimal))
+    return await streamList(stream.call(this.db, plan.bound.statement, plan.bound.args), plan.shape.read, keep, items, async (found) => await this.present(found, plan.minimal))
   }
 
   /**
