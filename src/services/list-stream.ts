@@ -14,7 +14,7 @@
 // byte, the list is answered whole instead; found later, the response is cut (the socket
 // destroyed, never a shorter body that parses) and logged.
 //
-// Headers are decided before the first byte: the first 1,000 rows (two blocks on SQLite) are
+// Headers are decided before the first byte: the first 1,000 rows (one block on SQLite) are
 // read first, so an error before any row is still a problem with its status, and a list that
 // ends within them (most lists; the busiest day) is answered whole, with its Content-Length,
 // as before.

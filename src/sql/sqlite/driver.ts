@@ -46,8 +46,12 @@ const CLOSE_WAIT_MS = 2000
 /** Of CLOSE_WAIT_MS, what is kept for the thread's termination. */
 const TERMINATE_WAIT_MS = 250
 const LOST = 'The database connection was lost during the transaction; nothing of it was saved.'
-/** Rows per block when a read is streamed (Database.stream). */
-export const STREAM_BLOCK_ROWS = 500
+/**
+ * Rows per block when a read is streamed (Database.stream). Each block is a round trip to the
+ * worker and a chunk written: 1,000 cost a 31-day minimal list ~15 % less CPU than 500, and
+ * one block is still what list-stream.ts reads before deciding its headers (WHOLE_ROWS).
+ */
+export const STREAM_BLOCK_ROWS = 1000
 
 // Built (dist/), the worker is worker.js beside this file. Under a TypeScript loader (npm start's
 // tsx, tap's own) it is worker.ts, and on Node 20 a Worker does not get its parent's loader
