@@ -55,7 +55,7 @@ async function fetchRaw (port: number, path: string): Promise<{ status: number, 
 }
 
 tap.test('an error after the first bytes destroys the socket and is logged; before them it is a problem', async (t) => {
-  const late = await served(t, 3)
+  const late = await served(t, 1)
   const cut = await fetchRaw(late.port, LONG)
   t.equal(cut.status, 200, 'the headers had gone')
   t.ok(cut.error !== undefined, `the response was cut (${cut.error ?? 'not cut'})`)
