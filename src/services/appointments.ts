@@ -9,7 +9,7 @@ import { InvalidInputError, NotFoundError } from '../errors.js'
 import type { Catalog } from './catalog.js'
 import type { Lookups } from './lookups.js'
 import { carryingId } from './ids.js'
-import { jsonList, jsonOf, withJson } from './json.js'
+import { jsonOf, withJson } from './json.js'
 import { streamList } from './list-stream.js'
 import { holdingAtMost } from './read-ahead.js'
 import type { Readable } from 'node:stream'
@@ -67,11 +67,13 @@ export class Appointments {
     if (!stream || plan.oneDay || !this.inCalendarOrder) return await this.list(q)
     // The catalogue first: loading it needs the connection the stream is about to hold.
     const snap = plan.minimal ? undefined : await this.catalog.snapshot()
-    const item = (a: AppointmentRow): string => snap ? jsonOf(this.nest(a, snap)) : JSON.stringify(strip(a))
+    // A day's minimal items in one JSON.stringify (its brackets cut off): the same bytes as one
+    // call per item, and measurably less CPU over a month of them.
+    const items = (day: AppointmentRow[]): string => snap ? day.map((a) => this.nest(a, snap)[1]).join(',') : JSON.stringify(day.map(strip)).slice(1, -1)
     const keep = (a: AppointmentRow): boolean => plan.ids.every(([f, id]) => a.refs[f] === id)
     // A slow client must not hold the connection at its pace (read-ahead.ts).
     const blocks = holdingAtMost(stream.call(this.db, plan.bound.statement, plan.bound.args), this.limits.streamHoldMs)
-    return await streamList(blocks, plan.shape.read, keep, item, async (found) => await this.present(found, plan.minimal))
+    return await streamList(blocks, plan.shape.read, keep, items, async (found) => await this.present(found, plan.minimal))
   }
 
   /**
@@ -110,7 +112,8 @@ export class Appointments {
     const shape = this.compiled.appointments({ filters: [], minimal: false, byId: true })
     const [found] = carryingId(await this.read(shape, shape.bind({ id })), id, (a) => a.id)
     if (!found) throw new NotFoundError(`No appointment with id "${id}".`)
-    return (await this.present([found], false))[0]
+    // Its text recorded, so the serializer sends the spliced JSON rather than walking it again.
+    return withJson(...this.nest(found, await this.catalog.snapshot()))
   }
 
   /** No bound statement: no row can match (an id its column cannot hold). */
@@ -126,17 +129,21 @@ export class Appointments {
   }
 
   private async present (found: AppointmentRow[], minimal: boolean): Promise<AppointmentT[]> {
-    const snap = minimal ? undefined : await this.catalog.snapshot()
-    const out = found.map((a) => snap ? this.nest(a, snap) : strip(a))
     // The SQL orders by the legacy columns, and a text hour column sorts '8:30 ' after '09:00':
     // order again on the normalised date and hour (stable, so ties keep the SQL's key order).
-    out.sort(byDateAndHour)
-    // With nested objects, each appointment's JSON was made with its catalogue parts reused.
-    return snap ? jsonList(out) : out
+    found.sort(byDateAndHour)
+    if (minimal) return found.map(strip)
+    const snap = await this.catalog.snapshot()
+    const out = new Array<AppointmentT>(found.length)
+    const texts = new Array<string>(found.length)
+    for (let i = 0; i < found.length; i++) [out[i], texts[i]] = this.nest(found[i], snap)
+    // One flat string (join), not a rope of a thousand `+=`: measured cheaper to encode and
+    // to count the bytes of (Content-Length), and no per-item text kept in json.ts's WeakMap.
+    return withJson(out, `[${texts.join(',')}]`)
   }
 
-  /** The appointment in its final key order, built once; its JSON splices the catalogue entities' own. */
-  private nest (a: AppointmentRow, snap: Awaited<ReturnType<Catalog['snapshot']>>): AppointmentT {
+  /** The appointment in its final key order and its JSON text, which splices the catalogue entities' own. */
+  private nest (a: AppointmentRow, snap: Awaited<ReturnType<Catalog['snapshot']>>): [AppointmentT, string] {
     const out = strip(a)
     if (a.client) out.client = a.client
     // What JSON.stringify(out) would give once the entities are added after the fields above.
@@ -149,7 +156,7 @@ export class Appointments {
         text += `,${JSON.stringify(name)}:${jsonOf(entity)}`
       }
     }
-    return withJson(out, `${text}}`)
+    return [out, `${text}}`]
   }
 }
 

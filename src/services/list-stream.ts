@@ -14,7 +14,7 @@
 // byte, the list is answered whole instead; found later, the response is cut (the socket
 // destroyed, never a shorter body that parses) and logged.
 //
-// Headers are decided before the first byte: the first 1,000 rows (two blocks on SQLite) are
+// Headers are decided before the first byte: the first 1,000 rows (one block on SQLite) are
 // read first, so an error before any row is still a problem with its status, and a list that
 // ends within them (most lists; the busiest day) is answered whole, with its Content-Length,
 // as before.
@@ -48,7 +48,7 @@ class DayOrder {
   private date: string | undefined
   private first = true
 
-  constructor (private readonly text: (a: AppointmentRow) => string) {}
+  constructor (private readonly text: (items: AppointmentRow[]) => string) {}
 
   /** Adds an item; the text of the days it completes ('' for none). Throws StreamOrderError on an earlier date. */
   add (a: AppointmentRow): string {
@@ -66,12 +66,10 @@ class DayOrder {
 
   /** The day held, sorted by hour, as JSON items (the opening `[` before the first). */
   flush (): string {
+    if (this.day.length === 0) return ''
     this.day.sort(byDateAndHour)
-    let out = ''
-    for (const a of this.day) {
-      out += (this.first ? '[' : ',') + this.text(a)
-      this.first = false
-    }
+    const out = (this.first ? '[' : ',') + this.text(this.day)
+    this.first = false
     this.day = []
     return out
   }
@@ -91,7 +89,8 @@ export async function streamList<T> (
   blocks: AsyncIterable<Row[]>,
   read: (row: Row) => AppointmentRow | undefined,
   keep: (a: AppointmentRow) => boolean,
-  text: (a: AppointmentRow) => string,
+  /** The items' JSON texts joined by commas (a day at a time: one call, not one per item). */
+  text: (items: AppointmentRow[]) => string,
   whole: (found: AppointmentRow[]) => Promise<T>,
   stallMs = STREAM_STALL_MS
 ): Promise<T | Readable> {

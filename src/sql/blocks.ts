@@ -4,8 +4,12 @@
 import type { Readable } from 'node:stream'
 import type { Row } from '../db/database.js'
 
-/** Rows per block of a streamed read (SQLite's worker uses the same number). */
-export const STREAM_BLOCK_ROWS = 500
+/**
+ * Rows per block of a streamed read, on every database. On SQLite each block is a round trip to
+ * the worker and a chunk written: 1,000 cost a 31-day minimal list ~15 % less CPU than 500, and
+ * one block is still what list-stream.ts reads before deciding its headers (WHOLE_ROWS).
+ */
+export const STREAM_BLOCK_ROWS = 1000
 
 export async function * inBlocks (rows: Readable, size = STREAM_BLOCK_ROWS): AsyncGenerator<Row[]> {
   let block: Row[] = []

@@ -55,7 +55,7 @@ async function fetchRaw (port: number, path: string): Promise<{ status: number, 
 }
 
 tap.test('an error after the first bytes destroys the socket and is logged; before them it is a problem', async (t) => {
-  const late = await served(t, 3)
+  const late = await served(t, 1)
   const cut = await fetchRaw(late.port, LONG)
   t.equal(cut.status, 200, 'the headers had gone')
   t.ok(cut.error !== undefined, `the response was cut (${cut.error ?? 'not cut'})`)
@@ -81,8 +81,8 @@ tap.test('an error after the first bytes destroys the socket and is logged; befo
 // Rows of a synthetic read: each row is its AppointmentRow already.
 const row = (id: number, date: string, hour: string): Row => ({ id: String(id), date, hour, state: 'WAITING', refs: {} })
 const read = (r: Row): AppointmentRow => r as unknown as AppointmentRow
-const text = (a: AppointmentRow): string => JSON.stringify({ id: a.id, date: a.date, hour: a.hour })
-const whole = async (found: AppointmentRow[]): Promise<string> => `[${[...found].sort((x, y) => x.date < y.date ? -1 : x.date > y.date ? 1 : x.hour < y.hour ? -1 : x.hour > y.hour ? 1 : 0).map(text).join(',')}]`
+const text = (items: AppointmentRow[]): string => items.map((a) => JSON.stringify({ id: a.id, date: a.date, hour: a.hour })).join(',')
+const whole = async (found: AppointmentRow[]): Promise<string> => `[${[...found].sort((x, y) => x.date < y.date ? -1 : x.date > y.date ? 1 : x.hour < y.hour ? -1 : x.hour > y.hour ? 1 : 0).map((a) => text([a])).join(',')}]`
 
 function blocks (rows: Row[], size = 500): { iterable: AsyncIterable<Row[]>, returned: () => boolean } {
   let returned = false

@@ -19,6 +19,7 @@ import { canWrite, FileIdentity } from './file.js'
 import { arrivedAt } from '../../db/request-clock.js'
 import { sqliteCatalog, sqliteTextColumns } from './introspect.js'
 import { openConnection } from './connection.js'
+import { STREAM_BLOCK_ROWS } from '../blocks.js'
 import type { Reply, Request, WorkerSettings } from './worker.js'
 
 export interface SqliteOptions {
@@ -46,8 +47,6 @@ const CLOSE_WAIT_MS = 2000
 /** Of CLOSE_WAIT_MS, what is kept for the thread's termination. */
 const TERMINATE_WAIT_MS = 250
 const LOST = 'The database connection was lost during the transaction; nothing of it was saved.'
-/** Rows per block when a read is streamed (Database.stream). */
-export const STREAM_BLOCK_ROWS = 500
 
 // Built (dist/), the worker is worker.js beside this file. Under a TypeScript loader (npm start's
 // tsx, tap's own) it is worker.ts, and on Node 20 a Worker does not get its parent's loader
