@@ -1,7 +1,8 @@
 // The two servers the bench compares, each in a child process of its own so that its CPU
 // time (/proc/<pid>/stat) and peak memory (VmHWM in /proc/<pid>/status) are its own.
 //  - Ponte exactly as `npm run serve` runs it in production: compiled (bench/build.ts) on plain
-//    node with the flags of its serve script (NODE_FLAGS below), NODE_ENV=production, API_KEYS holding only the key's SHA-256, LOG_LEVEL=info, the per-key
+//    node (its heap setting is made in-process: src/heap.ts), NODE_ENV=production, API_KEYS
+//    holding only the key's SHA-256, LOG_LEVEL=info, the per-key
 //    rate limit on (RATE_LIMIT_PER_MINUTE raised: at the default 600 a minute the bench's own
 //    key would be throttled within a second), METRICS_KEY so the bench can read how many SQL
 //    statements it ran (/metrics, read between windows only).
@@ -102,12 +103,6 @@ async function launch (name: 'ponte' | 'hand', argv: string[], env: Record<strin
   }
 }
 
-/** The node flags `npm run serve` gives Ponte (package.json), so the bench measures what production runs. */
-function ponteNodeFlags (): string[] {
-  const serve = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.serve ?? ''
-  return serve.split(/\s+/).filter((word) => word.startsWith('--'))
-}
-
 export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex')
 
 export interface ServerOptions {
@@ -127,7 +122,7 @@ export async function startPonte (o: ServerOptions): Promise<ServerProcess> {
     for (const m of text.matchAll(/^ponte_sql_statement_duration_seconds_count\{[^}]*\} (\d+)/gm)) n += Number(m[1])
     return n
   }
-  return await launch('ponte', [...ponteNodeFlags(), BUILT.ponte], {
+  return await launch('ponte', [BUILT.ponte], {
     NODE_ENV: 'production',
     DATABASE_URL: `sqlite:${o.dbFile}`,
     MAPPING: o.mapping,
