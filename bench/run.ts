@@ -30,6 +30,7 @@ import { toE164 } from '../src/normalise/phone.js'
 import { cachedSqlite, type GrowParams } from './grow.js'
 import { quantile, type LoadJob, type LoadResult } from './load.js'
 import { startHandWritten, startPonte, type ServerProcess } from './servers.js'
+import { buildServers } from './build.js'
 
 const KEY = 'bench-key-0123456789abcdef'
 const HEADERS = { authorization: `Bearer ${KEY}` }
@@ -362,6 +363,7 @@ const fixtureInfo: Record<string, unknown>[] = []
 const peaks: Record<string, { ponte: number, hand: number }> = {}
 console.log(`Ponte vs hand-written, ${cpus().length} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}; windows ${opt.window} ms, ${opt.connections} connections, rounds ${opt.minRounds}–${opt.maxRounds} until ±${opt.spread * 100} %`)
 try {
+  await buildServers()
   for (const fx of fixtures) {
     const t0 = Date.now()
     const grown = await cachedSqlite(fx.params, opt.cache, (line) => { process.stderr.write(`  ${line}\n`) })

@@ -1,11 +1,13 @@
 // The two servers the bench compares, each in a child process of its own so that its CPU
 // time (/proc/<pid>/stat) and peak memory (VmHWM in /proc/<pid>/status) are its own.
-//  - Ponte exactly as `npm start` runs it in production: `node --import tsx src/server.ts`,
-//    NODE_ENV=production, API_KEYS holding only the key's SHA-256, LOG_LEVEL=info, the per-key
+//  - Ponte exactly as `npm run serve` runs it in production: compiled (bench/build.ts) on plain
+//    node (its heap setting is made in-process: src/heap.ts), NODE_ENV=production, API_KEYS
+//    holding only the key's SHA-256, LOG_LEVEL=info, the per-key
 //    rate limit on (RATE_LIMIT_PER_MINUTE raised: at the default 600 a minute the bench's own
 //    key would be throttled within a second), METRICS_KEY so the bench can read how many SQL
 //    statements it ran (/metrics, read between windows only).
-//  - the hand-written baseline (bench/hand-written.ts) through bench/baseline-server.ts.
+//  - the hand-written baseline (bench/hand-written.ts) through bench/baseline-server.ts,
+//    compiled the same way, on plain node with node's defaults (what such a service would ship).
 // Both write their log lines to a file in the bench's scratch folder, as a production process
 // writes to its log collector.
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -14,6 +16,7 @@ import { openSync, readFileSync, closeSync, statSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { BUILT } from './build.js'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const TICKS_PER_SECOND = 100 // getconf CLK_TCK on Linux
@@ -70,9 +73,9 @@ async function waitHealthy (port: number, child: ChildProcess, stderr: () => str
   throw new Error(`the server did not answer /health within ${timeoutMs / 1000} s:\n${stderr()}`)
 }
 
-async function launch (name: 'ponte' | 'hand', script: string, env: Record<string, string>, port: number, logFile: string, statements: () => Promise<number>): Promise<ServerProcess> {
+async function launch (name: 'ponte' | 'hand', argv: string[], env: Record<string, string>, port: number, logFile: string, statements: () => Promise<number>): Promise<ServerProcess> {
   const log = openSync(logFile, 'w')
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const child = spawn(process.execPath, argv, {
     cwd: root,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', log, 'pipe']
@@ -119,7 +122,7 @@ export async function startPonte (o: ServerOptions): Promise<ServerProcess> {
     for (const m of text.matchAll(/^ponte_sql_statement_duration_seconds_count\{[^}]*\} (\d+)/gm)) n += Number(m[1])
     return n
   }
-  return await launch('ponte', 'src/server.ts', {
+  return await launch('ponte', [BUILT.ponte], {
     NODE_ENV: 'production',
     DATABASE_URL: `sqlite:${o.dbFile}`,
     MAPPING: o.mapping,
@@ -137,7 +140,7 @@ export async function startHandWritten (o: ServerOptions): Promise<ServerProcess
     const res = await fetch(`http://127.0.0.1:${port}/_bench/statements`, { headers: { authorization: `Bearer ${o.key}` } })
     return Number(await res.text())
   }
-  return await launch('hand', 'bench/baseline-server.ts', {
+  return await launch('hand', [BUILT.hand], {
     DATABASE_FILE: o.dbFile,
     KEY_SHA256: sha256(o.key),
     LOG_LEVEL: 'info',

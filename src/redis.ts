@@ -2,10 +2,12 @@
 // per-key rate limit. A Redis outage must not stall requests: commands fail at once instead
 // of queueing while ioredis reconnects in the background, and what needs Redis answers 503
 // (Idempotency-Key) or is skipped (the rate limit) until it is back.
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
 import type { FastifyBaseLogger } from 'fastify'
 
 export async function connectRedis (url: string, log?: FastifyBaseLogger): Promise<Redis> {
+  // Imported here, not at the top: ioredis costs ~20 MB resident, paid only when REDIS_URL is set.
+  const { Redis } = await import('ioredis')
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,

@@ -3,6 +3,7 @@
 // This process must be the one a supervisor signals: `npm start` execs node in place of its
 // shell (a shell does not pass SIGTERM on) and loads TypeScript with `--import tsx` in this
 // same process (the `tsx` command would run the server in a child of its own).
+import './heap.js'
 import closeWithGrace from 'close-with-grace'
 import { ConfigError, loadConfig } from './config.js'
 import { MappingError } from './mapping/errors.js'

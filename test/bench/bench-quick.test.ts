@@ -17,7 +17,7 @@ t.test('npm run bench -- --quick', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'ponte-bench-test-'))
   t.teardown(() => { rmSync(dir, { recursive: true, force: true }) })
   const run = spawnSync(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--quick', '--out', dir, '--cache', join(dir, 'cache')],
-    { cwd: root, encoding: 'utf8', timeout: 100_000, env: childEnv() })
+    { cwd: root, encoding: 'utf8', timeout: 240_000, env: childEnv() })
   t.equal(run.status, 0, `exit 0\n${run.stderr.slice(-2000)}`)
   const report = JSON.parse(readFileSync(join(dir, 'bench.json'), 'utf8'))
   t.ok(readFileSync(join(dir, 'bench.md'), 'utf8').includes('| fixture | scenario |'), 'a Markdown table')

@@ -1,0 +1,21 @@
+// Run as a child (test/ops/lean-start.test.ts): starts Ponte's app on the bundled SQLite sample
+// the way server.ts does, then prints the npm packages the process loaded, one a line. The
+// network drivers are CommonJS, so an import of any of them lands in require's cache.
+import { createRequire } from 'node:module'
+import { loadConfig } from '../../src/config.js'
+import { openSample } from '../../src/installation.js'
+import { createPonte } from '../../src/context.js'
+import { buildApp } from '../../src/app.js'
+
+const config = loadConfig({ API_KEYS: 'lean-start-key-0123456789', IDEMPOTENCY_STORE: ':memory:', NODE_ENV: 'development' })
+const inst = await openSample(config.mapping, {})
+const app = await buildApp(createPonte(config, inst.db, inst.compiled))
+await app.ready()
+const packages = new Set<string>()
+for (const file of Object.keys(createRequire(import.meta.url).cache)) {
+  const name = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1]
+  if (name) packages.add(name)
+}
+process.stdout.write([...packages].sort().join('\n') + '\n')
+await app.close()
+await inst.close()
