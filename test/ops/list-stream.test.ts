@@ -19,8 +19,14 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const KEY = 'list-stream-test-key-0123456789'
 const LONG = '/appointments?start=2026-10-01&end=2026-12-31&minimal=true'
 const CONCURRENT = 8
-/** Growth of peak RSS over the idle process's that the streamed lists must stay under, and the buffered ones exceed. */
+/** Growth of peak RSS over the idle process's that the streamed lists must stay under. */
 const BOUND_MB = 200
+/**
+ * The buffered lists must grow the process this many times more than the streamed ones. Not a
+ * fixed figure: since src/heap.ts keeps V8's heap nearer its live data, the buffered process
+ * grows 150-160 MB (it was 316-345), the streamed one 14-110 MB depending on the machine's load.
+ */
+const BUFFERED_TIMES = 1.4
 
 const peakMb = (pid: number): number => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024
 const sha = (s: string): string => createHash('sha256').update(s).digest('hex')
@@ -111,7 +117,7 @@ tap.test('long lists: streamed bytes equal the buffered ones, memory stays bound
 
   // (b) memory
   t.ok(s.peak - s.idle < BOUND_MB, `streamed: peak RSS grew ${(s.peak - s.idle).toFixed(0)} MB < ${BOUND_MB} MB`)
-  t.ok(b.peak - b.idle > BOUND_MB, `buffered: peak RSS grew ${(b.peak - b.idle).toFixed(0)} MB > ${BOUND_MB} MB (the bound means something)`)
+  t.ok(b.peak - b.idle > BUFFERED_TIMES * (s.peak - s.idle), `buffered: peak RSS grew ${(b.peak - b.idle).toFixed(0)} MB, more than ${BUFFERED_TIMES}× the streamed growth (streaming is what bounds it)`)
 
   // (c) a client that goes away after the first bytes: the SQLite connection is released
   await new Promise<void>((resolve, reject) => {
