@@ -33,6 +33,14 @@ export interface AppointmentLimits {
 }
 
 const ID_FILTERS = ['location', 'service', 'professional', 'client'] as const
+
+/**
+ * Rows read or nested between two turns of the event loop. A busy day (~1,000 nested items)
+ * is ~30 ms of work on the main thread: in one piece, eight such lists at once kept /health
+ * waiting 330–430 ms in the bench. In pieces of 250, other requests are answered in between.
+ */
+const TURN_ROWS = 250
+const nextTurn = async (): Promise<void> => { await new Promise<void>((resolve) => { setImmediate(resolve) }) }
 type IdFilter = typeof ID_FILTERS[number]
 
 export class Appointments {
@@ -121,8 +129,9 @@ export class Appointments {
     if (!bound) return []
     const rows = await this.db.query(bound.statement, bound.args)
     const found: AppointmentRow[] = []
-    for (const row of rows) {
-      const a = shape.read(row)
+    for (let i = 0; i < rows.length; i++) {
+      if (i > 0 && i % TURN_ROWS === 0) await nextTurn()
+      const a = shape.read(rows[i])
       if (a !== undefined) found.push(a)
     }
     return found
@@ -136,7 +145,10 @@ export class Appointments {
     const snap = await this.catalog.snapshot()
     const out = new Array<AppointmentT>(found.length)
     const texts = new Array<string>(found.length)
-    for (let i = 0; i < found.length; i++) [out[i], texts[i]] = this.nest(found[i], snap)
+    for (let i = 0; i < found.length; i++) {
+      if (i > 0 && i % TURN_ROWS === 0) await nextTurn()
+      ;[out[i], texts[i]] = this.nest(found[i], snap)
+    }
     // One flat string (join), not a rope of a thousand `+=`: measured cheaper to encode and
     // to count the bytes of (Content-Length), and no per-item text kept in json.ts's WeakMap.
     return withJson(out, `[${texts.join(',')}]`)
