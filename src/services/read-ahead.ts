@@ -15,20 +15,27 @@ export function holdingAtMost<T> (blocks: AsyncIterable<T>, holdMs = DEFAULT_HOL
       let timer: NodeJS.Timeout | undefined
       let ahead: T[] | undefined // blocks read ahead, once the hold ran out
       let reading: Promise<void> | undefined
+      let finished = false // the read ahead reached the source's end or error
+      let stopped = false // the consumer left: read no further
       let failure: { err: unknown } | undefined
+      let wake: (() => void) | undefined
       const readRest = (): void => {
         timer = undefined
         ahead = []
         // Queued behind any next() in flight: an async iterator answers in call order.
         reading = (async () => {
           try {
-            for (;;) {
+            while (!stopped) {
               const r = await it.next()
               if (r.done === true) return
               ahead!.push(r.value)
+              wake?.() // a consumer keeping up gets each block as it is read
             }
           } catch (err) {
             failure = { err }
+          } finally {
+            finished = true
+            wake?.()
           }
         })()
       }
@@ -41,7 +48,8 @@ export function holdingAtMost<T> (blocks: AsyncIterable<T>, holdMs = DEFAULT_HOL
             return r
           }
           // Read ahead: what was read first, then the source's end or its error.
-          if (ahead.length === 0) await reading
+          while (ahead.length === 0 && !finished) await new Promise<void>((resolve) => { wake = resolve })
+          wake = undefined
           if (ahead.length > 0) return { value: ahead.shift()!, done: false }
           if (failure) throw failure.err
           return { value: undefined, done: true }
@@ -49,13 +57,12 @@ export function holdingAtMost<T> (blocks: AsyncIterable<T>, holdMs = DEFAULT_HOL
         async return (): Promise<IteratorResult<T>> {
           clearTimeout(timer)
           timer = undefined
-          if (reading) {
-            // Reading ahead to the end releases the source anyway; what it read is dropped.
-            await reading
-            ahead = []
-            return { value: undefined, done: true }
-          }
-          return await (it.return?.() ?? Promise.resolve({ value: undefined, done: true }))
+          stopped = true
+          ahead = []
+          // The source is left where it is (queued behind the read in flight, if any).
+          const left = await (it.return?.() ?? Promise.resolve({ value: undefined, done: true as const }))
+          await reading
+          return left
         }
       }
     }

@@ -63,3 +63,28 @@ tap.test('holdingAtMost: blocks in order, then the source\'s end or error, the s
   await quick.return?.()
   t.ok(released, 'left early: the source is released at once')
 })
+
+tap.test('holdingAtMost past the hold: a client keeping up gets each block as it is read; one leaving stops the read', async (t) => {
+  let produced = 0
+  let released = false
+  async function * slow (): AsyncGenerator<number> {
+    try {
+      for (let i = 0; i < 10; i++) { await sleep(20); produced = i + 1; yield i }
+    } finally { released = true }
+  }
+  const it = holdingAtMost(slow(), 30)[Symbol.asyncIterator]()
+  const seenWhileReading: boolean[] = []
+  for (let r = await it.next(); r.done !== true; r = await it.next()) seenWhileReading.push(!released)
+  t.equal(seenWhileReading.length, 10, 'every block')
+  t.ok(seenWhileReading.slice(0, 8).every(Boolean), 'blocks came as they were read, not all at the end')
+
+  produced = 0
+  released = false
+  const leaving = holdingAtMost(slow(), 30)[Symbol.asyncIterator]()
+  await leaving.next()
+  await sleep(70) // past the hold: reading ahead
+  await leaving.return?.()
+  t.ok(released, 'the source is released when the consumer leaves')
+  t.ok(produced < 10, `the read stopped (${produced} of 10 blocks read)`)
+})
+

@@ -14,12 +14,16 @@ import { prepareSession } from './session.js'
 import { inTextOrder } from './order.js'
 import { mysqlCatalog, mysqlTextColumns } from './introspect.js'
 import { bindValues, type Statement } from '../statement.js'
-import { DatabaseUnavailableError } from '../../errors.js'
+import { DatabaseTimeoutError, DatabaseUnavailableError } from '../../errors.js'
+import type { Socket } from 'node:net'
 import { inBlocks, STREAM_BLOCK_ROWS } from '../blocks.js'
 import type { Database, Querier, Row } from '../../db/database.js'
 
 /** Rows mysql2 buffers for a streamed read before it pauses the socket: one block. */
 const STREAM_HIGH_WATER = STREAM_BLOCK_ROWS
+
+/** The socket under a pooled connection (mysql2 keeps it as the callback connection's `stream`). */
+const socketOf = (conn: PoolConnection): Socket | undefined => (conn.connection as unknown as { stream?: Socket }).stream
 
 /** A booking that lost a deadlock is run again this many times at most, then answered 503. */
 const DEADLOCK_ATTEMPTS = 12
@@ -72,16 +76,22 @@ export async function openMysql (url: string): Promise<Database> {
     let ended = false
     try {
       stats.statements++
-      // No client-side timeout here: a long list is paused while its client reads; the server's
-      // max_statement_time bounds the statement and net_write_timeout a paused socket.
       // The promise wrapper has no streams: its callback connection underneath has.
       const core = lease.conn.connection as unknown as CallbackConnection
       const rows = core.execute(statement.sql, values as never[]).stream({ highWaterMark: STREAM_HIGH_WATER })
+      // The server bounds the statement (max_statement_time) and a paused socket
+      // (net_write_timeout), but a server or network gone silent answers nothing at all: a socket
+      // idle past the statement bound and a second fails the read (a 504), as run()'s timer does.
+      // Longer than STREAM_HOLD_MS, so a client's pause never reaches it.
+      if (settings.statementTimeoutMs > 0) {
+        socketOf(lease.conn)?.setTimeout(settings.statementTimeoutMs + 1000, () => { rows.destroy(new DatabaseTimeoutError()) })
+      }
       yield * inBlocks(rows)
       ended = true
     } catch (err) {
       throw translate(err)
     } finally {
+      socketOf(lease.conn)?.setTimeout(0)
       lease.done(!ended)
     }
   }
@@ -183,7 +193,9 @@ class Connections {
         if (given) return
         given = true
         this.inUse--
-        if (discard) conn.destroy(); else conn.release()
+        // mysql2's destroy() only half-closes its socket, and the server would go on sending
+        // the rest of a result nobody reads (a stream left early): the socket is closed too.
+        if (discard) { conn.destroy(); socketOf(conn)?.destroy() } else conn.release()
       }
     }
   }
