@@ -1,8 +1,9 @@
 // The embedded default: better-sqlite3 on a local file, run in a worker thread (worker.ts)
 // that owns the one connection (issue 13). better-sqlite3 is synchronous: on the event loop, a
 // statement scanning a million rows held /health and every other request for its whole length.
-// Here the main thread only sends each statement and awaits its answer; everything that
-// decides *when* a statement runs stays on this side: one connection serving requests in turn,
+// Here the main thread sends each statement and awaits its answer, but for reads of one row per
+// table by key, which it runs itself (local-reads.ts); everything that decides *when* a
+// statement runs stays on this side: whose turn it is on the connection (turns.ts),
 // transactions spanning awaits, lock retries against the request's deadline, the file's
 // identity.
 //
@@ -20,6 +21,8 @@ import { arrivedAt } from '../../db/request-clock.js'
 import { sqliteCatalog, sqliteTextColumns } from './introspect.js'
 import { openConnection } from './connection.js'
 import { STREAM_BLOCK_ROWS } from '../blocks.js'
+import { Turns } from './turns.js'
+import { LocalReads } from './local-reads.js'
 import type { Reply, Request, WorkerSettings } from './worker.js'
 
 export interface SqliteOptions {
@@ -293,29 +296,34 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
       }
       raw?.close()
       raw = undefined
+      local.close()
       identity.remember()
     }
   }
 
-  const run = (statement: Statement, args: Record<string, unknown>): Promise<Row[]> =>
-    thread.call({ op: 'run', sql: statement.sql, values: values(statement, args) })
+  const local = new LocalReads(file)
+  const run = (statement: Statement, args: Record<string, unknown>): Promise<Row[]> => {
+    const bound = values(statement, args)
+    let rows: Row[] | undefined
+    try {
+      rows = local.read(statement.sql, bound)
+    } catch (err) {
+      return Promise.reject(err)
+    }
+    if (rows !== undefined) return Promise.resolve(rows)
+    return thread.call({ op: 'run', sql: statement.sql, values: bound })
       .then((reply) => reply.columns ? toRows(reply.columns, reply.rows ?? [], reply.blobs) : [])
+  }
 
-  // One connection serves every request, and a transaction spans awaits: everything else
-  // waits its turn, so no request reads another's uncommitted rows. The deadline counts from
-  // the request's arrival (db/request-clock.ts; from the call outside a request): N requests
-  // queued behind a lock, or one request of several statements, all answer within the bound.
-  let turn: Promise<unknown> = Promise.resolve()
-  // Calls given the connection or waiting for it: the pool gauge of a one-connection database.
-  let calls = 0
+  // One connection serves every request (turns.ts): plain reads share it, a transaction or a
+  // stream has it alone. The deadline counts from the request's arrival (db/request-clock.ts;
+  // from the call outside a request): N requests queued behind a lock, or one request of
+  // several statements, all answer within the bound.
+  const turns = new Turns()
+  const deadline = (): number => arrivedAt(performance.now()) + bound
   const exclusive = <T>(fn: (deadline: number) => Promise<T>): Promise<T> => {
-    const deadline = arrivedAt(performance.now()) + bound
-    const go = (): Promise<T> => fn(deadline)
-    // Nobody holds the connection nor waits for it: this call's turn is now.
-    const next = calls === 0 ? go() : turn.then(go, go)
-    calls++
-    turn = next.then(() => { calls-- }, () => { calls-- })
-    return next
+    const by = deadline()
+    return turns.exclusive(async () => await fn(by))
   }
 
   const database: Database & { readonly raw: BetterSqlite3.Database, [TERMINATE_WORKER]: () => Promise<void> } = {
@@ -330,17 +338,16 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
       textColumns: async (table) => await sqliteTextColumns(database, table)
     },
     stats,
-    pool: () => ({ inUse: Math.min(calls, 1), waiting: Math.max(calls - 1, 0) }),
+    pool: () => ({ inUse: Math.min(turns.busy, 1), waiting: Math.max(turns.busy - 1, 0) }),
     query (statement, args = {}) {
-      return exclusive(async (deadline) => {
-        if (!identity.unchanged()) await ensureFile()
+      const read = (by: number): Promise<Row[]> => {
         stats.statements++
-        try {
-          return await whileLocked(() => run(statement, args), deadline)
-        } catch (err) {
-          throw translate(err)
-        }
-      })
+        return whileLocked(() => run(statement, args), by).catch((err: unknown) => { throw translate(err) })
+      }
+      // The file replaced or gone (rare): checked, and reopened, with the connection alone.
+      if (!identity.unchanged()) return exclusive(async (by) => { await ensureFile(); return await read(by) })
+      const by = deadline()
+      return turns.shared(() => read(by))
     },
     stream (statement, args = {}) {
       return streamRows(statement, args)
@@ -398,6 +405,7 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
       const end = performance.now() + CLOSE_WAIT_MS
       await Promise.race([exclusive(async () => {}), sleep(end - TERMINATE_WAIT_MS - performance.now())])
       await thread.close(end)
+      local.close()
       raw?.close()
       raw = undefined
     }

@@ -1,0 +1,53 @@
+// Reads that find one row per table by key, run on the event loop (issue 13). Through the
+// worker thread, such a read cost twice its own CPU: the message each way and waking two
+// threads (by id: 62–122 µs of CPU per statement against 44 µs run here, on the bench's
+// appointment). They end in microseconds whatever the tables' size (one-row-plan.ts), so
+// /health cannot wait on them; everything else stays on the worker.
+//
+// A read-only connection of its own: it can never write, and sees only what was committed,
+// as a read on the worker's connection between transactions does. It never waits for a lock
+// inside SQLite (busy_timeout 0): the driver retries on timers, as for the worker.
+import type BetterSqlite3 from 'better-sqlite3'
+import { openConnection } from './connection.js'
+import { findsOneRowPerTable } from './one-row-plan.js'
+
+/** Statements judged, by SQL text (a mapping compiles a few hundred). */
+const JUDGED_MAX = 1000
+
+interface Judged { stmt: BetterSqlite3.Statement, local: boolean, schema: number }
+
+export class LocalReads {
+  private db: BetterSqlite3.Database | undefined
+  private schemaVersion: BetterSqlite3.Statement | undefined
+  private judged = new Map<string, Judged>()
+
+  constructor (private readonly file: string) {}
+
+  /**
+   * The rows, if this read may run here; undefined if it belongs on the worker. Throws what
+   * SQLite throws (a lock: the caller retries).
+   */
+  read (sql: string, values: Record<string, unknown>): Record<string, unknown>[] | undefined {
+    const db = this.db ??= openConnection(this.file, { readonly: true, busyTimeoutMs: 0 })
+    this.schemaVersion ??= db.prepare('PRAGMA schema_version').pluck()
+    // An index dropped or a table rebuilt by the clinic changes the plan: judged again then.
+    const schema = this.schemaVersion.get() as number
+    let j = this.judged.get(sql)
+    if (j === undefined || j.schema !== schema) {
+      const stmt = db.prepare(sql)
+      const local = stmt.reader && stmt.readonly && findsOneRowPerTable(db, sql, values)
+      if (this.judged.size >= JUDGED_MAX) this.judged.clear()
+      j = { stmt, local, schema }
+      this.judged.set(sql, j)
+    }
+    return j.local ? j.stmt.all(values) as Record<string, unknown>[] : undefined
+  }
+
+  /** Closes the connection; the next read opens one on the file then at the path. */
+  close (): void {
+    this.db?.close()
+    this.db = undefined
+    this.schemaVersion = undefined
+    this.judged = new Map()
+  }
+}

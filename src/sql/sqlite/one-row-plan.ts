@@ -1,0 +1,43 @@
+// Whether SQLite's plan for a read finds at most one row in every table it touches: each loop
+// a lookup of a whole unique key by equality (the rowid, the primary key, a UNIQUE index), no
+// scan, no range, no subquery. Such a read (an appointment or a client by id, with the rows
+// its joins point at) ends in microseconds whatever the size of the tables, so the driver may
+// run it on the event loop instead of paying the worker thread's round trip (local-reads.ts).
+// Anything the plan says that is not recognised here counts as unbounded: a misjudged read
+// would hold /health for as long as it ran.
+import type BetterSqlite3 from 'better-sqlite3'
+
+// "SEARCH t USING INTEGER PRIMARY KEY (rowid=?)", "SEARCH c USING INDEX sqlite_autoindex_X_1
+// (ID=?) LEFT-JOIN". A WITHOUT ROWID table's "USING PRIMARY KEY" names the table by its alias
+// only, so its key cannot be looked up: such a read stays on the worker.
+const SEARCH = /^SEARCH \S+ USING (?:(INTEGER PRIMARY KEY)|(?:COVERING )?INDEX (\S+)) \(([^()]*)\)(?: LEFT-JOIN)?$/
+/** Sorting a handful of rows found by key costs nothing worth a thread. */
+const HARMLESS = /^USE TEMP B-TREE FOR (?:ORDER BY|DISTINCT|GROUP BY)$/
+
+export function findsOneRowPerTable (db: BetterSqlite3.Database, sql: string, values: Record<string, unknown>): boolean {
+  const plan = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(values) as { detail: string }[]
+  if (plan.length === 0) return false
+  return plan.every(({ detail }) => HARMLESS.test(detail) || isKeyLookup(db, detail))
+}
+
+function isKeyLookup (db: BetterSqlite3.Database, detail: string): boolean {
+  const m = SEARCH.exec(detail)
+  if (!m) return false
+  const [, rowid, index, constraints] = m
+  if (rowid !== undefined) return constraints === 'rowid=?'
+  const equal = constraints!.split(' AND ')
+  if (!equal.every((c) => /^[^<>=!]+=\?$/.test(c))) return false
+  return uniqueIndexCovered(db, index!, equal.map((c) => c.slice(0, -2)))
+}
+
+/** The index is unique and every one of its columns is constrained by equality. */
+function uniqueIndexCovered (db: BetterSqlite3.Database, index: string, columns: string[]): boolean {
+  const owner = db.prepare("SELECT tbl_name AS t FROM sqlite_schema WHERE type = 'index' AND name = ?").get(index) as { t: string } | undefined
+  if (!owner) return false
+  // A partial UNIQUE index holds only rows its predicate admits; a plan using it implies that predicate.
+  const listed = db.prepare('SELECT "unique" AS u FROM pragma_index_list(?) WHERE name = ?').get(owner.t, index) as { u: number } | undefined
+  if (listed?.u !== 1) return false
+  const keyColumns = (db.prepare('SELECT name FROM pragma_index_info(?)').all(index) as { name: string | null }[]).map((r) => r.name)
+  // An index on an expression has a NULL name: not a column the plan's constraint names.
+  return keyColumns.length > 0 && keyColumns.every((c) => c !== null && columns.includes(c))
+}
