@@ -45,7 +45,13 @@ export class Turns {
     const group = g
     group.pending++
     this.calls++
-    const run = group.started ? fn() : group.start.then(fn)
+    let run: Promise<T>
+    try {
+      run = group.started ? fn() : group.start.then(fn)
+    } catch (err) {
+      // Thrown before its first await: still counted out below, or the group would never end.
+      run = Promise.reject(err)
+    }
     const done = (): void => {
       this.calls--
       if (--group.pending === 0 && group.sealed) group.end()
