@@ -46,7 +46,7 @@ export interface Config {
   allowPastBookings: boolean
   /**
    * Long appointment lists are streamed in blocks when the database can (STREAM_LISTS, default
-   * true; SQLite, PostgreSQL, SQL Server): memory stays bounded by a few blocks per request. false: built whole, as before.
+   * true; every database): memory stays bounded by a few blocks per request. false: built whole, as before.
    */
   streamLists: boolean
   /**

@@ -1,4 +1,4 @@
-// A driver's row stream (mssql's object-mode Readable) as the blocks
+// A driver's row stream (mysql2's and mssql's object-mode Readables) as the blocks
 // Database.stream gives. The Readable's buffer is one block, so the driver pauses its socket
 // while a block waits to be sent: the server's rows stay on the server, not in our memory.
 import type { Readable } from 'node:stream'

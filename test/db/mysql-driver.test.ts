@@ -36,6 +36,11 @@ t.before(async () => {
     \`DAY\` DATE, \`AT\` DATETIME, \`HOUR\` TIME, \`PRICE\` DECIMAL(10,2), \`BIG\` DECIMAL(30,2), \`FLAG\` TINYINT(1), \`BITS\` BIT(1), \`PAD\` CHAR(4),
     \`PARENT_ID\` INT, UNIQUE KEY (\`CODE\`), FOREIGN KEY (\`PARENT_ID\`) REFERENCES \`PARENT\` (\`ID\`)) ENGINE=InnoDB`)
   await admin.query(`INSERT INTO \`${name}\`.\`PARENT\` VALUES (1)`)
+  // 2^18 rows of ~200 bytes: a result far larger than the sockets' buffers, so a streamed read
+  // stopped after its first block leaves most of it on the server.
+  await admin.query(`CREATE TABLE \`${name}\`.\`SERIES\` (\`N\` INT NOT NULL PRIMARY KEY, \`PAD\` CHAR(200) NOT NULL) ENGINE=InnoDB`)
+  await admin.query(`INSERT INTO \`${name}\`.\`SERIES\` VALUES (1, REPEAT('x', 200))`)
+  for (let i = 0; i < 18; i++) await admin.query(`INSERT INTO \`${name}\`.\`SERIES\` SELECT \`N\` + (SELECT MAX(\`N\`) FROM \`${name}\`.\`SERIES\`), \`PAD\` FROM \`${name}\`.\`SERIES\``)
   await admin.end()
 })
 
@@ -168,6 +173,69 @@ t.test('a connection killed on the server costs at most one 503', async (t) => {
   const first = await db.query(q).catch((err: unknown) => err)
   t.ok(Array.isArray(first) || first instanceof DatabaseUnavailableError, 'the next request is served or a 503')
   t.same(await db.query(q), [{ one: 1 }], 'the one after is served on a new connection')
+})
+
+/** Every row of SERIES with the id of the connection that reads it, streamed. */
+const SERIES: Statement = { name: 'series', sql: 'SELECT CONNECTION_ID() AS `conn`, `N`, `PAD` FROM `SERIES` ORDER BY `N`', params: [] }
+const SERIES_ROWS = 2 ** 18
+/** Its first 5,000 rows: a read short enough to finish well within the statement bound. */
+const SERIES_HEAD: Statement = { ...SERIES, sql: 'SELECT CONNECTION_ID() AS `conn`, `N`, `PAD` FROM `SERIES` WHERE `N` <= 5000 ORDER BY `N`' }
+
+/** The rows of a streamed read, counted. */
+async function streamed (db: Awaited<ReturnType<typeof openMysql>>, statement: Statement): Promise<number> {
+  let rows = 0
+  for await (const block of db.stream!(statement)) rows += block.length
+  return rows
+}
+
+/**
+ * A streamed read of SERIES that stops after its first block, runs `cut` (the connection's end),
+ * and reads on: how it ended and when, counted from the cut. A read still open after `waitMs`
+ * is reported as hung (it is left open: the bug it shows is that nothing would end it).
+ */
+async function cutMidRead (db: Awaited<ReturnType<typeof openMysql>>, cut: (connectionId: number) => Promise<void>, waitMs: number): Promise<{ outcome: unknown, rows: number, ms: number }> {
+  const blocks = db.stream!(SERIES)[Symbol.asyncIterator]()
+  const first = await blocks.next()
+  let rows = first.done === true ? 0 : first.value.length
+  await cut(Number((first.value as Array<{ conn: number }>)[0].conn))
+  const cutAt = performance.now()
+  const readOn = (async (): Promise<unknown> => {
+    try {
+      for (let b = await blocks.next(); b.done !== true; b = await blocks.next()) rows += b.value.length
+      return 'ended'
+    } catch (err) { return err }
+  })()
+  const outcome = await Promise.race([readOn, new Promise((resolve) => setTimeout(resolve, waitMs, 'hung'))])
+  return { outcome, rows, ms: performance.now() - cutAt }
+}
+
+t.test('a streamed read whose connection the server kills fails within the statement bound, and the pool serves the next read', async (t) => {
+  const db = await openMysql(urlFor('poolMax=1&statementTimeoutMs=2000'))
+  t.teardown(() => db.close())
+  const { outcome, rows, ms } = await cutMidRead(db, async (id) => {
+    const admin = await connectTo(adminUrl())
+    await admin.query('KILL ?', [id])
+    await admin.end()
+  }, 6000)
+  t.type(outcome, DatabaseUnavailableError, `the read fails as a 503, after ${rows} of ${SERIES_ROWS} rows, ${Math.round(ms)} ms after the kill (${outcome === 'hung' ? 'it hung' : String(outcome)})`)
+  t.ok(rows < SERIES_ROWS, 'never the whole result')
+  t.ok(ms < 3000 + 1500, 'within the statement bound and a second')
+  t.same(db.pool?.(), { inUse: 0, waiting: 0 }, 'its connection is given up')
+  t.equal(await streamed(db, SERIES_HEAD), 5000, 'the only pooled connection then streams a whole read')
+  t.same(await db.query({ name: 'q', sql: 'SELECT 1 AS one', params: [] }), [{ one: 1 }], 'and serves a statement')
+})
+
+t.test('a streamed read whose connection is cut (the server gone, sockets reset) fails within the statement bound', async (t) => {
+  const proxy = await tcpProxy(Number(base.port || 3306))
+  t.teardown(() => proxy.stop())
+  const db = await openMysql(urlFor('poolMax=1&statementTimeoutMs=2000&connectTimeoutMs=500', `127.0.0.1:${proxy.port}`))
+  t.teardown(() => db.close())
+  const { outcome, rows, ms } = await cutMidRead(db, async () => { await proxy.stop() }, 6000)
+  t.type(outcome, DatabaseUnavailableError, `the read fails as a 503, after ${rows} of ${SERIES_ROWS} rows, ${Math.round(ms)} ms after the cut (${outcome === 'hung' ? 'it hung' : String(outcome)})`)
+  t.ok(ms < 3000 + 1500, 'within the statement bound and a second')
+  t.same(db.pool?.(), { inUse: 0, waiting: 0 }, 'its connection is given up')
+  await proxy.start()
+  t.equal(await streamed(db, SERIES_HEAD), 5000, 'once the server is back, a whole read is streamed')
 })
 
 /** What a promise rejects with (undefined when it resolves), for instanceof checks. */

@@ -5,6 +5,7 @@
 //  - a server that is down or silent is a 503 within connectTimeoutMs, and requests arriving
 //    meanwhile share one connection attempt; the next request after it returns succeeds.
 import mysql, { type Pool, type PoolConnection } from 'mysql2/promise'
+import type { Connection as CallbackConnection } from 'mysql2'
 import { mysql as mysqlDialect } from './dialect.js'
 import { parseMysqlUrl, type MysqlSettings } from './settings.js'
 import { toMysqlValue, typeCast } from './values.js'
@@ -13,8 +14,17 @@ import { prepareSession } from './session.js'
 import { inTextOrder } from './order.js'
 import { mysqlCatalog, mysqlTextColumns } from './introspect.js'
 import { bindValues, type Statement } from '../statement.js'
-import { DatabaseUnavailableError } from '../../errors.js'
+import { DatabaseTimeoutError, DatabaseUnavailableError } from '../../errors.js'
+import type { Socket } from 'node:net'
+import type { Readable } from 'node:stream'
+import { inBlocks, STREAM_BLOCK_ROWS } from '../blocks.js'
 import type { Database, Querier, Row } from '../../db/database.js'
+
+/** Rows mysql2 buffers for a streamed read before it pauses the socket: one block. */
+const STREAM_HIGH_WATER = STREAM_BLOCK_ROWS
+
+/** The socket under a pooled connection (mysql2 keeps it as the callback connection's `stream`). */
+const socketOf = (conn: PoolConnection): Socket | undefined => (conn.connection as unknown as { stream?: Socket }).stream
 
 /** A booking that lost a deadlock is run again this many times at most, then answered 503. */
 const DEADLOCK_ATTEMPTS = 12
@@ -55,6 +65,57 @@ export async function openMysql (url: string): Promise<Database> {
     return id !== undefined && id !== 0 && id !== '0' ? [{ id }] : []
   }
 
+  /**
+   * A long read as mysql2 receives it: rows flow from the socket in blocks, and the socket is
+   * paused while a block waits to be sent, so the server holds the rest. The connection is the
+   * read's until the last block is taken; a read left early (or failed) closes its connection,
+   * since the server would otherwise go on sending rows nobody reads before it is usable again.
+   */
+  async function * streamRows (statement: Statement, args: Record<string, unknown>): AsyncGenerator<Row[]> {
+    const values = inTextOrder(statement, bindValues(statement, args).map((v, i) => toMysqlValue(v, statement.params[i].type)))
+    const lease = await connections.lease()
+    // The promise wrapper has no streams: its callback connection underneath has.
+    const core = lease.conn.connection as unknown as CallbackConnection
+    const socket = socketOf(lease.conn)
+    // mysql2 tells a command without a callback (a streamed read is one) nothing when its
+    // connection is lost: only the connection emits 'error', and the row stream waited forever
+    // (a connection killed or reset mid-read hung its request until the client gave up;
+    // sidorares/node-mysql2#3082). So the read ends with its connection: the connection's error,
+    // or its socket closing, fails it. Listening before execute() also catches a connection
+    // already closed, which mysql2 reports on the connection at once.
+    let rows: Readable | undefined
+    let lost: Error | undefined
+    const onError = (err: Error): void => { lost ??= err; rows?.destroy(lost) }
+    const onClose = (): void => { onError(new DatabaseUnavailableError('The connection to the clinic database closed during a read.')) }
+    core.on('error', onError)
+    socket?.once('close', onClose)
+    if (socket === undefined || socket.destroyed) onClose()
+    let ended = false
+    let failure: unknown
+    try {
+      stats.statements++
+      rows = core.execute(statement.sql, values as never[]).stream({ highWaterMark: STREAM_HIGH_WATER })
+      if (lost !== undefined) rows.destroy(lost)
+      // The server bounds the statement (max_statement_time) and a paused socket
+      // (net_write_timeout), but a server or network gone silent answers nothing at all: a socket
+      // idle past the statement bound and a second fails the read (a 504), as run()'s timer does.
+      // Longer than STREAM_HOLD_MS, so a client's pause never reaches it.
+      if (settings.statementTimeoutMs > 0) {
+        socket?.setTimeout(settings.statementTimeoutMs + 1000, () => { onError(new DatabaseTimeoutError()) })
+      }
+      yield * inBlocks(rows)
+      ended = true
+    } catch (err) {
+      failure = translate(err)
+      throw failure
+    } finally {
+      core.off('error', onError)
+      socket?.off('close', onClose)
+      socket?.setTimeout(0)
+      lease.done(!ended, failure)
+    }
+  }
+
   const database: Database = {
     dialect: mysqlDialect,
     stats,
@@ -93,6 +154,7 @@ export async function openMysql (url: string): Promise<Database> {
         }
       }
     },
+    stream: (statement, args = {}) => streamRows(statement, args),
     async ping () {
       try {
         await connections.with(async (conn) => { await conn.query('SELECT 1') })
@@ -134,6 +196,29 @@ class Connections {
     } finally {
       this.inUse--
       if (broken) conn.destroy(); else conn.release()
+    }
+  }
+
+  /**
+   * A connection held across awaits the caller controls (a streamed read): `done(discard)`
+   * gives it back, or closes it when its state is unknown; a failure that broke the connection
+   * makes the next request check the server first, as with() does.
+   */
+  async lease (): Promise<{ conn: PoolConnection, done: (discard: boolean, failure?: unknown) => void }> {
+    const conn = await this.acquire()
+    this.inUse++
+    let given = false
+    return {
+      conn,
+      done: (discard, failure) => {
+        if (given) return
+        given = true
+        this.inUse--
+        if (failure !== undefined && connectionBroken(failure)) this.up = false
+        // mysql2's destroy() only half-closes its socket, and the server would go on sending
+        // the rest of a result nobody reads (a stream left early): the socket is closed too.
+        if (discard) { conn.destroy(); socketOf(conn)?.destroy() } else conn.release()
+      }
     }
   }
 
