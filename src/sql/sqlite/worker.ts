@@ -4,8 +4,11 @@
 // span awaits, lock retries, deadlines and the file's identity stay on the main thread
 // (driver.ts), which sends one message per statement and waits for its answer.
 //
-// Rows cross back as arrays with the column names once per answer (stmt.raw(true)): measured
-// cheaper to clone than one object per row, whose keys are written again for every row.
+// Rows cross back as arrays with the column names once per answer (stmt.raw(true)), the arrays
+// as one JSON text: for a 31-day minimal list (6,546 rows of 7 columns) structured clone cost
+// both threads 5.0 ms together and JSON.stringify + JSON.parse 2.8 ms (.scratch: one string is
+// copied whole, where the clone walks every value on each side). Rows JSON cannot carry
+// exactly (BLOBs, non-finite numbers, -0) are cloned as before.
 import { parentPort, workerData } from 'node:worker_threads'
 import type BetterSqlite3 from 'better-sqlite3'
 import { openConnection } from './connection.js'
@@ -21,9 +24,12 @@ export type Request =
   | { id: number, op: 'rollback' }
   | { id: number, op: 'close' }
 
-/** The answer: rows as arrays under their column names, a write's nothing, or the error's parts. */
+/**
+ * The answer: rows as arrays under their column names (`json`, their JSON text, or `rows`, the
+ * arrays themselves), a write's nothing, or the error's parts.
+ */
 export type Reply =
-  | { id: number, ok: true, columns?: string[], rows?: unknown[][], done?: boolean, blobs?: boolean }
+  | { id: number, ok: true, columns?: string[], json?: string, rows?: unknown[][], done?: boolean, blobs?: boolean }
   | { id: number, ok: false, error: { name: string, message: string, code?: string, stack?: string } }
 
 export interface WorkerSettings { file: string, readonly: boolean }
@@ -74,20 +80,29 @@ function nextBlock (id: number): Reply & { ok: true } {
     const r = c.it.next()
     if (r.done === true) {
       cursor = undefined
-      return { id, ok: true, rows, done: true, blobs: hasBlobs(rows) }
+      return { id, ok: true, ...carried(rows), done: true }
     }
     rows.push(r.value)
   }
-  return { id, ok: true, rows, done: false, blobs: hasBlobs(rows) }
+  return { id, ok: true, ...carried(rows), done: false }
 }
 
 /**
- * Whether any value is a BLOB: a Buffer arrives on the other side as a plain Uint8Array, and the
- * main thread turns it back into the Buffer better-sqlite3 gives, only when told to look.
+ * The rows as the reply carries them: their JSON text when it gives back exactly these values
+ * (text, NULL, finite numbers), else the arrays, cloned. A BLOB arrives on the other side as a
+ * plain Uint8Array, and the main thread turns it back into the Buffer better-sqlite3 gives, only
+ * when told to look (`blobs`).
  */
-function hasBlobs (rows: unknown[][]): boolean {
-  for (const row of rows) for (const v of row) if (typeof v === 'object' && v !== null) return true
-  return false
+function carried (rows: unknown[][]): { json: string } | { rows: unknown[][], blobs: boolean } {
+  let exact = true
+  for (const row of rows) {
+    for (const v of row) {
+      if (typeof v === 'string' || v === null || (typeof v === 'number' && Number.isFinite(v) && !Object.is(v, -0))) continue
+      if (typeof v === 'object') return { rows, blobs: true }
+      exact = false
+    }
+  }
+  return exact ? { json: JSON.stringify(rows) } : { rows, blobs: false }
 }
 
 function handle (req: Request): Reply {
@@ -103,8 +118,7 @@ function handle (req: Request): Reply {
         stmt.run(req.values)
         return { id: req.id, ok: true }
       }
-      const rows = stmt.all(req.values) as unknown[][]
-      return { id: req.id, ok: true, columns, rows, blobs: hasBlobs(rows) }
+      return { id: req.id, ok: true, columns, ...carried(stmt.all(req.values) as unknown[][]) }
     }
     case 'stream': {
       closeCursor()
