@@ -235,7 +235,15 @@ function toRows (columns: string[], arrays: unknown[][], blobs = false): Row[] {
 }
 
 /** The rows of a reply, as arrays. */
-const arraysOf = (reply: Reply & { ok: true }): unknown[][] => reply.json !== undefined ? JSON.parse(reply.json) as unknown[][] : reply.rows ?? []
+function arraysOf (reply: Reply & { ok: true }): unknown[][] {
+  if (reply.json === undefined) return reply.rows ?? []
+  const arrays = JSON.parse(reply.json) as unknown[][]
+  if (reply.marked === true) for (const a of arrays) for (let i = 0; i < a.length; i++) if (typeof a[i] === 'object' && a[i] !== null) a[i] = unmarked(a[i] as { r?: string, b?: string })
+  return arrays
+}
+
+/** A REAL or a BLOB as the worker writes it in JSON (worker.ts asJson), as better-sqlite3 gives it. */
+const unmarked = (v: { r?: string, b?: string }): number | Buffer => v.r !== undefined ? Number(v.r) : Buffer.from(v.b ?? '', 'hex')
 
 /** A read's rows as objects; a write's none. */
 const rowsOf = (reply: Reply & { ok: true }): Row[] => reply.columns ? toRows(reply.columns, arraysOf(reply), reply.blobs) : []
