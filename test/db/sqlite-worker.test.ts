@@ -67,6 +67,33 @@ tap.test('rows, BLOBs, errors and transactions as before the thread', async (t) 
   await db.ping()
 })
 
+tap.test('every stored value comes back as better-sqlite3 gives it, read whole or streamed', async (t) => {
+  // Rows cross the thread as JSON written by SQLite (worker.ts): REALs needing 17 digits, -0,
+  // infinities, big integers, BLOBs, quotes and braces in text, NUL and invalid UTF-8 must
+  // come back as on the event loop.
+  const dir = mkdtempSync(join(tmpdir(), 'ponte-worker-'))
+  t.teardown(() => { rmSync(dir, { recursive: true, force: true }) })
+  const file = join(dir, 'values.db')
+  const setup = new BetterSqlite3(file)
+  setup.exec('CREATE TABLE v (id INTEGER PRIMARY KEY, a, b REAL, c TEXT)')
+  const values: unknown[] = [null, 0.1 + 0.2, 1 / 3, -0, 1e300 * 10, -1e300 * 10, 5e-324, 2 ** 60, 12.5, 30, '',
+    'x"{"r":"1"}\\\n\u0001é😀', Buffer.from([0, 255, 1]), Buffer.alloc(0)]
+  const insert = setup.prepare('INSERT INTO v (a, b, c) VALUES (?, ?, ?)')
+  values.forEach((x, i) => insert.run(x, values[(i + 3) % values.length], values[(i + 7) % values.length]))
+  setup.exec("INSERT INTO v (a, c) VALUES (CAST(x'ff41' AS TEXT), 'a' || char(0) || 'b')")
+  const read = stmt('SELECT id, a, b, c FROM v ORDER BY id -- a trailing comment')
+  const want = setup.prepare(read.sql).all()
+  setup.close()
+  const db = openSqlite(file)
+  t.teardown(db.close)
+  t.strictSame(await db.query(read), want, 'read whole')
+  const streamed: unknown[] = []
+  for await (const block of db.stream!(read)) streamed.push(...block)
+  t.strictSame(streamed, want, 'streamed')
+  t.ok(Object.is((await db.query(stmt('SELECT -0.0 AS z')))[0].z, -0), 'a REAL -0 stays -0')
+  t.same(await db.query(stmt('SELECT 1 AS x, 2 AS x')), [{ x: 2 }], 'columns of one name: the last, as better-sqlite3 gives')
+})
+
 tap.test('read-only: reads answer, writes are 503', async (t) => {
   const db = openSqlite(scratch(t), { readonly: true })
   t.teardown(db.close)

@@ -216,11 +216,11 @@ function sqliteError (e: { name: string, message: string, code?: string, stack?:
 
 /**
  * Rows as the driver always returned them: one object per row, keyed by column name. The
- * worker sends arrays and the names once (scripts/measure-sqlite-rows.ts: of objects cloned,
- * JSON, and arrays rebuilt by a loop or by this, this costs the least CPU in all, e.g. 6.5 ms
- * against 10.6 ms for 1,000 rows of 27 columns, with no more time on the event loop). Each
- * list of columns gets one function building its rows as a single object literal, so every
- * row has one shape from the start.
+ * worker sends arrays (as JSON text, or cloned: worker.ts carried) and the names once
+ * (scripts/measure-sqlite-rows.ts: of objects cloned, JSON, and arrays rebuilt by a loop or by
+ * this, this costs the least CPU in all, e.g. 6.5 ms against 10.6 ms for 1,000 rows of 27
+ * columns, with no more time on the event loop). Each list of columns gets one function
+ * building its rows as a single object literal, so every row has one shape from the start.
  */
 function toRows (columns: string[], arrays: unknown[][], blobs = false): Row[] {
   if (blobs) {
@@ -236,6 +236,20 @@ function toRows (columns: string[], arrays: unknown[][], blobs = false): Row[] {
   for (let r = 0; r < arrays.length; r++) out[r] = make(arrays[r])
   return out
 }
+
+/** The rows of a reply, as arrays. */
+function arraysOf (reply: Reply & { ok: true }): unknown[][] {
+  if (reply.json === undefined) return reply.rows ?? []
+  const arrays = JSON.parse(reply.json) as unknown[][]
+  if (reply.marked === true) for (const a of arrays) for (let i = 0; i < a.length; i++) if (typeof a[i] === 'object' && a[i] !== null) a[i] = unmarked(a[i] as { r?: string, b?: string })
+  return arrays
+}
+
+/** A REAL or a BLOB as the worker writes it in JSON (worker.ts asJson), as better-sqlite3 gives it. */
+const unmarked = (v: { r?: string, b?: string }): number | Buffer => v.r !== undefined ? Number(v.r) : Buffer.from(v.b ?? '', 'hex')
+
+/** A read's rows as objects; a write's none. */
+const rowsOf = (reply: Reply & { ok: true }): Row[] => reply.columns ? toRows(reply.columns, arraysOf(reply), reply.blobs) : []
 
 const makers = new Map<string, (values: unknown[]) => Row>()
 
@@ -312,7 +326,7 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
     }
     if (rows !== undefined) return Promise.resolve(rows)
     return thread.call({ op: 'run', sql: statement.sql, values: bound })
-      .then((reply) => reply.columns ? toRows(reply.columns, reply.rows ?? [], reply.blobs) : [])
+      .then(rowsOf)
   }
 
   // One connection serves every request (turns.ts): plain reads share it, a transaction or a
@@ -369,7 +383,7 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
               stats.statements++
               try {
                 const reply = await thread.callIn(generation, { op: 'run', sql: statement.sql, values: values(statement, args) })
-                return reply.columns ? toRows(reply.columns, reply.rows ?? [], reply.blobs) : []
+                return rowsOf(reply)
               } catch (err) { throw translate(err) }
             }
           })
@@ -439,7 +453,8 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
       const generation = thread.current
       for (;;) {
         done = reply.done === true
-        if ((reply.rows ?? []).length > 0) yield toRows(columns, reply.rows ?? [], reply.blobs)
+        const arrays = arraysOf(reply)
+        if (arrays.length > 0) yield toRows(columns, arrays, reply.blobs)
         if (done) break
         try {
           reply = await thread.callIn(generation, { op: 'more' })
