@@ -238,6 +238,35 @@ t.test('a streamed read whose connection is cut (the server gone, sockets reset)
   t.equal(await streamed(db, SERIES_HEAD), 5000, 'once the server is back, a whole read is streamed')
 })
 
+t.test('a client that pauses past the statement bound is not a silent server, and streamed reads leave no listener behind', async (t) => {
+  const db = await openMysql(urlFor('poolMax=1&statementTimeoutMs=500'))
+  t.teardown(() => db.close())
+  // 3,000 rows of ~210 bytes: the server has sent them all (the socket's buffers hold them)
+  // long before the pause ends, so only Ponte's own timer could fail the read.
+  const head: Statement = { ...SERIES, sql: 'SELECT CONNECTION_ID() AS `conn`, `N`, `PAD` FROM `SERIES` WHERE `N` <= 3000 ORDER BY `N`' }
+  const blocks = db.stream!(head)[Symbol.asyncIterator]()
+  const first = await blocks.next()
+  let rows = first.done === true ? 0 : first.value.length
+  await new Promise((resolve) => setTimeout(resolve, 2000)) // past 500 ms + 1 s of an idle socket
+  const rest = await (async (): Promise<unknown> => {
+    try {
+      for (let b = await blocks.next(); b.done !== true; b = await blocks.next()) rows += b.value.length
+      return 'ended'
+    } catch (err) { return err }
+  })()
+  t.equal(rest, 'ended', `the read ends whole after the client's pause (${String(rest)})`)
+  t.equal(rows, 3000)
+
+  const warnings: string[] = []
+  const onWarning = (w: Error): void => { warnings.push(`${w.name}: ${w.message}`) }
+  process.on('warning', onWarning)
+  t.teardown(() => { process.off('warning', onWarning) })
+  const small: Statement = { ...SERIES, sql: 'SELECT CONNECTION_ID() AS `conn`, `N`, `PAD` FROM `SERIES` WHERE `N` <= 1500 ORDER BY `N`' }
+  for (let i = 0; i < 12; i++) t.equal(await streamed(db, small), 1500)
+  await new Promise((resolve) => setImmediate(resolve))
+  t.same(warnings, [], 'twelve streamed reads on one connection: no listener left on its socket')
+})
+
 /** What a promise rejects with (undefined when it resolves), for instanceof checks. */
 async function failure (p: Promise<unknown>): Promise<unknown> {
   try { await p } catch (err) { return err }

@@ -3,7 +3,7 @@
 // (unlike the samples: text keys, a composite UNIQUE, a non-unique index, an unindexed join),
 // and it must never put a scan, a range or a write on the event loop, where it would hold
 // /health for as long as it ran.
-import { mkdtempSync, rmSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
@@ -20,14 +20,14 @@ function clinic (t: Test): string {
   const db = new BetterSqlite3(file)
   db.exec(`
     CREATE TABLE ficha (num INTEGER PRIMARY KEY, pac_cod TEXT, sala TEXT, bloco INTEGER, obs TEXT, dia TEXT);
-    CREATE TABLE paciente (cod TEXT NOT NULL UNIQUE, nome TEXT, fone TEXT);
+    CREATE TABLE paciente (cod TEXT NOT NULL UNIQUE, nome TEXT, fone TEXT, cpf TEXT UNIQUE);
     CREATE TABLE sala (id TEXT NOT NULL, bloco INTEGER NOT NULL, nome TEXT, UNIQUE (id, bloco));
     CREATE TABLE nota (ficha INTEGER, txt TEXT);
     CREATE INDEX ix_nota_ficha ON nota (ficha);
-    CREATE TABLE convenio (sigla TEXT, nome TEXT);
+    CREATE TABLE convenio (sigla TEXT NOT NULL, nome TEXT);
     CREATE UNIQUE INDEX ux_convenio_sigla ON convenio (sigla);
     CREATE TABLE plano (conv TEXT, nome TEXT);
-    INSERT INTO paciente VALUES ('P-1', 'Ana', '11 99999-0001'), ('P-2', 'Bia', '11 99999-0002');
+    INSERT INTO paciente VALUES ('P-1', 'Ana', '11 99999-0001', NULL), ('P-2', 'Bia', '11 99999-0002', NULL);
     INSERT INTO sala VALUES ('A', 1, 'Sala A1'), ('A', 2, 'Sala A2');
     INSERT INTO convenio VALUES ('UNI', 'Unimed');
     INSERT INTO ficha VALUES (7, 'P-1', 'A', 2, 'primeira', '2030-01-02'), (8, 'P-2', 'A', 1, NULL, '2030-01-03');
@@ -49,6 +49,8 @@ tap.test('the plan decides: one row per table by a whole unique key, nothing els
     WHERE f.num = @p1 ORDER BY f.dia`), 'joins on a UNIQUE text column and on both columns of a composite UNIQUE, with an ORDER BY')
   t.ok(judge('SELECT nome FROM convenio WHERE sigla = @p1', { p1: 'UNI' }), 'a UNIQUE index created on its own')
 
+  t.notOk(judge('SELECT nome FROM paciente WHERE cpf IS NULL'), 'IS NULL on a UNIQUE column (the plan writes it as cpf=?): every NULL matches')
+  t.notOk(judge('SELECT nome FROM paciente WHERE cpf IS @p1', { p1: null }), 'IS a bound value on a nullable UNIQUE column')
   t.notOk(judge('SELECT s.nome FROM ficha f JOIN sala s ON s.id = f.sala WHERE f.num = @p1'), 'one column of a composite UNIQUE: several rows may match')
   t.notOk(judge('SELECT f.num, n.txt FROM ficha f LEFT JOIN nota n ON n.ficha = f.num WHERE f.num = @p1'), 'a non-unique index')
   t.notOk(judge('SELECT f.num, pl.nome FROM ficha f LEFT JOIN plano pl ON pl.conv = f.obs WHERE f.num = @p1'), 'an unindexed join')
@@ -72,6 +74,29 @@ tap.test('only reads run here, and a plan is judged again when the clinic change
   other.exec('DROP INDEX ux_convenio_sigla; CREATE INDEX ix_convenio_sigla ON convenio (sigla)')
   other.close()
   t.equal(local.read('SELECT nome FROM convenio WHERE sigla = @p1', { p1: 'UNI' }), undefined, 'judged again on the new schema: left to the worker')
+})
+
+tap.test('a hot journal left by a writer that died: key reads still answer (the worker rolls it back)', async (t) => {
+  const file = clinic(t)
+  const copy = file.replace(/clinic\.db$/, 'copy.db')
+  // A transaction that has written to the file (cache of one page: every change spills), copied
+  // with its journal before it ends, as a crash would leave them.
+  const writer = new BetterSqlite3(file)
+  writer.pragma('cache_size = 1')
+  writer.exec('BEGIN')
+  writer.prepare("UPDATE ficha SET obs = 'meio escrito'").run()
+  writer.prepare("INSERT INTO nota SELECT 7, hex(randomblob(400)) FROM (SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4)").run()
+  copyFileSync(file, copy)
+  copyFileSync(`${file}-journal`, `${copy}-journal`)
+  writer.exec('ROLLBACK')
+  writer.close()
+  const db = openSqlite(copy)
+  t.teardown(db.close)
+  const byKey: Statement = { name: 'test', sql: 'SELECT f.num, f.obs FROM ficha f WHERE f.num = @p1', params: [{ type: 'int', source: { input: 'id' } }] }
+  t.same(await db.query(byKey, { id: 7 }), [{ num: 7, obs: 'primeira' }], 'the row as committed, not half-written')
+  t.same(await db.query(byKey, { id: 7 }), [{ num: 7, obs: 'primeira' }], 'and again, now on the event loop')
+  await db.close()
+  await t.rejects(db.query(byKey, { id: 7 }), /closed/, 'after close, a key read fails as every other call does')
 })
 
 tap.test('through the driver: same rows either way, and a key read does not wait behind a long one', async (t) => {

@@ -87,6 +87,7 @@ export async function openMysql (url: string): Promise<Database> {
     let lost: Error | undefined
     const onError = (err: Error): void => { lost ??= err; rows?.destroy(lost) }
     const onClose = (): void => { onError(new DatabaseUnavailableError('The connection to the clinic database closed during a read.')) }
+    const onTimeout = (): void => { onError(new DatabaseTimeoutError()) }
     core.on('error', onError)
     socket?.once('close', onClose)
     if (socket === undefined || socket.destroyed) onClose()
@@ -98,12 +99,17 @@ export async function openMysql (url: string): Promise<Database> {
       if (lost !== undefined) rows.destroy(lost)
       // The server bounds the statement (max_statement_time) and a paused socket
       // (net_write_timeout), but a server or network gone silent answers nothing at all: a socket
-      // idle past the statement bound and a second fails the read (a 504), as run()'s timer does.
-      // Longer than STREAM_HOLD_MS, so a client's pause never reaches it.
-      if (settings.statementTimeoutMs > 0) {
-        socket?.setTimeout(settings.statementTimeoutMs + 1000, () => { onError(new DatabaseTimeoutError()) })
+      // idle past the statement bound and a second while this read waits for rows fails it (a
+      // 504), as run()'s timer does. Disarmed while a block is with the caller: mysql2 pauses the
+      // socket then, and a slow client is not a silent server.
+      const idleMs = settings.statementTimeoutMs > 0 ? settings.statementTimeoutMs + 1000 : 0
+      socket?.on('timeout', onTimeout)
+      socket?.setTimeout(idleMs)
+      for await (const block of inBlocks(rows)) {
+        socket?.setTimeout(0)
+        yield block
+        socket?.setTimeout(idleMs)
       }
-      yield * inBlocks(rows)
       ended = true
     } catch (err) {
       failure = translate(err)
@@ -111,6 +117,8 @@ export async function openMysql (url: string): Promise<Database> {
     } finally {
       core.off('error', onError)
       socket?.off('close', onClose)
+      // setTimeout(0) stops the timer but keeps a listener given to it: ours is taken off here.
+      socket?.off('timeout', onTimeout)
       socket?.setTimeout(0)
       lease.done(!ended, failure)
     }

@@ -317,13 +317,13 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
 
   const local = new LocalReads(file)
   const run = (statement: Statement, args: Record<string, unknown>): Promise<Row[]> => {
-    const bound = values(statement, args)
-    let rows: Row[] | undefined
+    let bound: Record<string, unknown>
     try {
-      rows = local.read(statement.sql, bound)
+      bound = values(statement, args)
     } catch (err) {
       return Promise.reject(err)
     }
+    const rows = local.read(statement.sql, bound)
     if (rows !== undefined) return Promise.resolve(rows)
     return thread.call({ op: 'run', sql: statement.sql, values: bound })
       .then(rowsOf)
@@ -419,7 +419,7 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
       const end = performance.now() + CLOSE_WAIT_MS
       await Promise.race([exclusive(async () => {}), sleep(end - TERMINATE_WAIT_MS - performance.now())])
       await thread.close(end)
-      local.close()
+      local.close(true)
       raw?.close()
       raw = undefined
     }

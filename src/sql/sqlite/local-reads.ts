@@ -11,6 +11,7 @@ import type BetterSqlite3 from 'better-sqlite3'
 import { openConnection } from './connection.js'
 import { findsOneRowPerTable } from './one-row-plan.js'
 
+const READ = /^\s*(?:SELECT|WITH)\b/i
 /** Statements judged, by SQL text (a mapping compiles a few hundred). */
 const JUDGED_MAX = 1000
 
@@ -20,34 +21,44 @@ export class LocalReads {
   private db: BetterSqlite3.Database | undefined
   private schemaVersion: BetterSqlite3.Statement | undefined
   private judged = new Map<string, Judged>()
+  private closed = false
 
   constructor (private readonly file: string) {}
 
   /**
-   * The rows, if this read may run here; undefined if it belongs on the worker. Throws what
-   * SQLite throws (a lock: the caller retries).
+   * The rows, if this read may run here; undefined if it belongs on the worker, or if anything
+   * fails here: a lock, a hot journal this read-only connection cannot roll back, a file it
+   * cannot open. The worker then runs the read and meets the same condition as before there
+   * is a second connection (a lock retried, the journal rolled back on its first read).
    */
   read (sql: string, values: Record<string, unknown>): Record<string, unknown>[] | undefined {
-    const db = this.db ??= openConnection(this.file, { readonly: true, busyTimeoutMs: 0 })
-    this.schemaVersion ??= db.prepare('PRAGMA schema_version').pluck()
-    // An index dropped or a table rebuilt by the clinic changes the plan: judged again then.
-    const schema = this.schemaVersion.get() as number
-    let j = this.judged.get(sql)
-    if (j === undefined || j.schema !== schema) {
-      const stmt = db.prepare(sql)
-      const local = stmt.reader && stmt.readonly && findsOneRowPerTable(db, sql, values)
-      if (this.judged.size >= JUDGED_MAX) this.judged.clear()
-      j = { stmt, local, schema }
-      this.judged.set(sql, j)
+    // Only a SELECT can be one: a write is not even prepared on this thread.
+    if (this.closed || !READ.test(sql)) return undefined
+    try {
+      const db = this.db ??= openConnection(this.file, { readonly: true, busyTimeoutMs: 0 })
+      this.schemaVersion ??= db.prepare('PRAGMA schema_version').pluck()
+      // An index dropped or a table rebuilt by the clinic changes the plan: judged again then.
+      const schema = this.schemaVersion.get() as number
+      let j = this.judged.get(sql)
+      if (j === undefined || j.schema !== schema) {
+        const stmt = db.prepare(sql)
+        const local = stmt.reader && stmt.readonly && findsOneRowPerTable(db, sql, values)
+        if (this.judged.size >= JUDGED_MAX) this.judged.clear()
+        j = { stmt, local, schema }
+        this.judged.set(sql, j)
+      }
+      return j.local ? j.stmt.all(values) as Record<string, unknown>[] : undefined
+    } catch {
+      return undefined
     }
-    return j.local ? j.stmt.all(values) as Record<string, unknown>[] : undefined
   }
 
-  /** Closes the connection; the next read opens one on the file then at the path. */
-  close (): void {
+  /** Closes the connection; the next read opens one on the file then at the path, unless `final`. */
+  close (final = false): void {
     this.db?.close()
     this.db = undefined
     this.schemaVersion = undefined
     this.judged = new Map()
+    if (final) this.closed = true
   }
 }

@@ -30,7 +30,11 @@ function isKeyLookup (db: BetterSqlite3.Database, detail: string): boolean {
   return uniqueIndexCovered(db, index!, equal.map((c) => c.slice(0, -2)))
 }
 
-/** The index is unique and every one of its columns is constrained by equality. */
+/**
+ * The index is unique, every one of its columns is constrained, and none can hold NULL: the
+ * plan writes `col IS NULL` and `col IS ?` as `col=?`, and a UNIQUE index (or a rowid table's
+ * non-integer PRIMARY KEY) admits any number of NULLs.
+ */
 function uniqueIndexCovered (db: BetterSqlite3.Database, index: string, columns: string[]): boolean {
   const owner = db.prepare("SELECT tbl_name AS t FROM sqlite_schema WHERE type = 'index' AND name = ?").get(index) as { t: string } | undefined
   if (!owner) return false
@@ -38,6 +42,7 @@ function uniqueIndexCovered (db: BetterSqlite3.Database, index: string, columns:
   const listed = db.prepare('SELECT "unique" AS u FROM pragma_index_list(?) WHERE name = ?').get(owner.t, index) as { u: number } | undefined
   if (listed?.u !== 1) return false
   const keyColumns = (db.prepare('SELECT name FROM pragma_index_info(?)').all(index) as { name: string | null }[]).map((r) => r.name)
+  const notNull = new Set((db.prepare('SELECT name FROM pragma_table_info(?) WHERE "notnull" = 1').all(owner.t) as { name: string }[]).map((r) => r.name))
   // An index on an expression has a NULL name: not a column the plan's constraint names.
-  return keyColumns.length > 0 && keyColumns.every((c) => c !== null && columns.includes(c))
+  return keyColumns.length > 0 && keyColumns.every((c) => c !== null && columns.includes(c) && notNull.has(c))
 }

@@ -68,9 +68,16 @@ export class Turns {
       this.group = undefined
       if (g.pending === 0) g.end()
     }
-    // Nobody holds the connection nor waits for it: this call's turn is now.
-    const next = this.calls === 0 ? fn() : this.tail.then(fn, fn)
+    // Nobody holds the connection nor waits for it: this call's turn is now. Counted first, so
+    // nothing `fn` asks for before its first await could run beside it.
+    const now = this.calls === 0
     this.calls++
+    let next: Promise<T>
+    try {
+      next = now ? fn() : this.tail.then(fn, fn)
+    } catch (err) {
+      next = Promise.reject(err)
+    }
     this.tail = next.then(() => { this.calls-- }, () => { this.calls-- })
     return next
   }
