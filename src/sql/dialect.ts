@@ -92,6 +92,12 @@ export interface Dialect {
    */
   equalsAny(e: string, items: ((part: 'value' | 'padded') => string)[]): string
   /**
+   * Where a dialect has a cheaper form for a column some index leads: `e` (the column `column`
+   * of `table`) lies in one of the ranges [low, high), each a pair of placeholders. It finds
+   * what the same ranges as `equalsAny` (`value`, `padded`) and `startsWith` (`low`, `high`) find.
+   */
+  inRanges?(e: string, table: string, column: string, ranges: [string, string][]): string
+  /**
    * An ORDER BY item that sorts the rows found rather than reading an index in that order:
    * a search's probes seek other indexes, and a planner walking the key to fill the page
    * early (SQLite does, LIMIT or not) would read the whole table instead.
