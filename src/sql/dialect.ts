@@ -93,10 +93,10 @@ export interface Dialect {
   equalsAny(e: string, items: ((part: 'value' | 'padded') => string)[]): string
   /**
    * Where a dialect has a cheaper form for a column some index leads: `e` (the column `column`
-   * of `table`) lies in one of the ranges [low, high), each a pair of placeholders. It finds
-   * what the same ranges as `equalsAny` (`value`, `padded`) and `startsWith` (`low`, `high`) find.
+   * of `table`) finds what `equalsAny` of the `exact` values' placeholders and `startsWith` of
+   * each prefix's `low` and `high` placeholders would find together.
    */
-  inRanges?(e: string, table: string, column: string, ranges: [string, string][]): string
+  inRanges?(e: string, table: string, column: string, exact: string[], prefixes: [string, string][]): string
   /**
    * An ORDER BY item that sorts the rows found rather than reading an index in that order:
    * a search's probes seek other indexes, and a planner walking the key to fill the page

@@ -259,10 +259,8 @@ function probeSql (kind: 'phone' | 'cpf', v: Value, scope: Scope, params: ParamL
   // A column of the client's own table (a joined one is not `table`'s).
   if (d.inRanges !== undefined && !column.includes('.') && indexed.has(column.toLowerCase())) {
     const input = (name: string): string => params.input(name, type)
-    return d.inRanges(col, table, column, [
-      ...Array.from({ length: exactSlots }, (_, i) => [input(`${kind}Exact${i}value`), input(`${kind}Exact${i}padded`)] as [string, string]),
-      ...Array.from({ length: prefixSlots }, (_, i) => [input(`${kind}Prefix${i}low`), input(`${kind}Prefix${i}high`)] as [string, string])
-    ])
+    return d.inRanges(col, table, column, Array.from({ length: exactSlots }, (_, i) => input(`${kind}Exact${i}value`)),
+      Array.from({ length: prefixSlots }, (_, i) => [input(`${kind}Prefix${i}low`), input(`${kind}Prefix${i}high`)]))
   }
   const terms: string[] = []
   if (exactSlots > 0) terms.push(d.equalsAny(col, Array.from({ length: exactSlots }, (_, i) => (part: 'value' | 'padded') => params.input(`${kind}Exact${i}${part}`, type))))

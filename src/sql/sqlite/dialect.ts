@@ -25,13 +25,21 @@ export const sqlite: Dialect = {
   // which the exact check in JS drops). Each range seeks the index as IN would.
   equalsAny: (e, items) => `(${items.map((item) => `(${e} >= ${item('value')} AND ${e} < ${item('padded')})`).join(' OR ')})`,
   padsEquality: true,
-  // The same ranges as one join of a VALUES list to the column's index, whose stored values
-  // then seek the outer table: on 1,000,000 clients (3 phone columns × 36 ranges) 56 µs CPU a
+  // The same ranges joined from VALUES lists to the column's index, whose stored values then
+  // seek the outer table: on 1,000,000 clients (3 phone columns × 36 ranges) 56 µs CPU a
   // statement against 446 µs for the OR of ranges, which SQLite runs as a MULTI-INDEX OR (a
   // seek and a RowSet per range), and 196 µs for the baseline's IN of exact values. Only for a
-  // column an index leads: without one the subquery reads the table once per range.
-  inRanges: (e, table, column, ranges) => `${e} IN (SELECT "q".${quote(column)} FROM (VALUES ${ranges.map(([low, high]) => `(${low}, ${high})`).join(', ')}) "r" ` +
-    `JOIN ${table} "q" ON "q".${quote(column)} >= "r"."column1" AND "q".${quote(column)} < "r"."column2")`,
+  // column an index leads: without one the subquery reads the table once per range. An exact
+  // value's end is written here, not bound: a named parameter costs ~0.6 µs to bind.
+  inRanges (e, table, column, exact, prefixes) {
+    const c = `"q".${quote(column)}`
+    const join = (low: string, high: string): string => `JOIN ${table} "q" ON ${c} >= ${low} AND ${c} < ${high}`
+    const parts = [
+      ...exact.length > 0 ? [`SELECT ${c} FROM (VALUES ${exact.map((v) => `(${v})`).join(', ')}) "r" ${join('"r"."column1"', `"r"."column1" || '!'`)}`] : [],
+      ...prefixes.length > 0 ? [`SELECT ${c} FROM (VALUES ${prefixes.map(([low, high]) => `(${low}, ${high})`).join(', ')}) "r" ${join('"r"."column1"', '"r"."column2"')}`] : []
+    ]
+    return parts.length > 0 ? `${e} IN (${parts.join(' UNION ALL ')})` : this.never
+  },
   // Unary + makes the term an expression no index provides in order (SQLite's own idiom).
   sortOnly: (e) => `+${e}`,
   // ponte_fold is registered on every connection by the SQLite driver (driver.ts).
