@@ -139,14 +139,15 @@ export const SEARCH_CANDIDATES = 1000
 
 export function compileClients (mapping: MappingModel, dialect: Dialect): CompiledClients {
   const model = mapping.client
-  const build = (name: string, extra: (scope: Scope, params: ParamList) => { where: string[], page?: boolean, sortOnly?: boolean }) => {
+  const build = (name: string, extra: (scope: Scope, params: ParamList) => { where: string[], page?: boolean | number, sortOnly?: boolean }) => {
     const scope = new Scope(dialect, model, 't')
     const params = new ParamList(dialect)
     const cols = new Columns()
     const read = clientReader(model, scope, cols, mapping.phone, params)
     const where = scope.where(params)
     const more = extra(scope, params)
-    const page = more.page ? { limit: params.input('limit', 'int'), offset: params.input('offset', 'int') } : undefined
+    const limit = typeof more.page === 'number' && dialect.constantLimit === true ? String(more.page) : undefined
+    const page = more.page !== undefined && more.page !== false ? { limit: limit ?? params.input('limit', 'int'), offset: params.input('offset', 'int') } : undefined
     const statement: Statement = {
       name,
       sql: dialect.select({ columns: cols.list, from: { table: dialect.table(model.table), alias: 't' }, joins: scope.joins(params), where: [...where, ...more.where], orderBy: keyRefs(model.key, scope, `${model.path}/key`).map((k) => more.sortOnly ? dialect.sortOnly(k) : k), page }),
@@ -183,7 +184,7 @@ export function compileClients (mapping: MappingModel, dialect: Dialect): Compil
       if (!s) {
         s = build(`client.search[${cacheKey}]`, (scope, params) => ({
           where: [`(${scope.dialect.or(kinds.map((k) => searchPredicate(k, mapping, scope, params, scan, indexed)))})`],
-          page: true,
+          page: SEARCH_CANDIDATES,
           sortOnly: true
         })).statement
         searches.set(cacheKey, s)

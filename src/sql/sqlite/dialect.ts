@@ -15,6 +15,9 @@ export const sqlite: Dialect = {
     const page = spec.page ? ` LIMIT ${spec.page.limit} OFFSET ${spec.page.offset}` : spec.first ? ' LIMIT 1' : ''
     return body + order + page
   },
+  // The phone search on 1,000,000 clients: 171 µs CPU with LIMIT bound, 50 µs with LIMIT 1000
+  // written (same plan as EXPLAIN QUERY PLAN shows it; OFFSET bound either way).
+  constantLimit: true,
   asText: (e) => `CAST(${e} AS TEXT)`,
   // A range, not LIKE (case-insensitive, so no index unless the column is NOCASE) nor GLOB
   // (SQLite plans GLOB ? with the index only once the value is bound): the range seeks an
