@@ -33,7 +33,7 @@ export const sqlite: Dialect = {
   // statement against 446 µs for the OR of ranges, which SQLite runs as a MULTI-INDEX OR (a
   // seek and a RowSet per range), and 196 µs for the baseline's IN of exact values. Only for a
   // column an index leads: without one the subquery reads the table once per range. An exact
-  // value's end is written here, not bound: a named parameter costs ~0.6 µs to bind.
+  // value's end is written here, not bound: 84 parameters fewer (59 against 72 µs).
   inRanges (e, table, column, exact, prefixes) {
     const c = `"q".${quote(column)}`
     const join = (low: string, high: string): string => `JOIN ${table} "q" ON ${c} >= ${low} AND ${c} < ${high}`
