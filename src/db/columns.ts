@@ -79,6 +79,11 @@ export function leadsAnIndex (table: LiveTable, columns: string[]): boolean | un
   return table.indexes.some((ix) => ix.length > 0 && wanted.has(ix[0].toLowerCase()))
 }
 
+/** The lower-cased columns some index of the table starts with; none when the table or its indexes are unknown. */
+export function indexLeaders (table: LiveTable | undefined): Set<string> {
+  return new Set((table?.indexes ?? []).flatMap((ix) => ix.length > 0 && ix[0] !== '' ? [ix[0].toLowerCase()] : []))
+}
+
 export class LiveCatalog {
   constructor (readonly tables: LiveTable[]) {}
 

@@ -9,6 +9,8 @@ import { samePhone } from '../normalise/phone.js'
 import { foldName, normaliseEmail } from '../normalise/text.js'
 import { DatabaseTimeoutError, InvalidInputError, NotFoundError } from '../errors.js'
 import { carryingId } from './ids.js'
+import { indexLeaders } from '../db/columns.js'
+import type { IndexedColumns } from '../mapping/compile/client.js'
 
 export interface Page { limit: number, offset: number }
 
@@ -22,6 +24,8 @@ export interface Page { limit: number, offset: number }
 export const MAX_SEARCH_BLOCKS = 20
 
 export class Clients {
+  private indexed?: Promise<IndexedColumns>
+
   constructor (private readonly compiled: CompiledMapping, private readonly db: Database) {}
 
   async list (page: Page): Promise<ClientT[]> {
@@ -66,15 +70,30 @@ export class Clients {
   // Candidates come a block at a time (in key order) until the page is full or they run
   // out: one statement for any ordinary term, and no exact match lost behind a cap.
   private async candidates (readings: TermReading[], page: Page, scan: boolean): Promise<ClientT[]> {
+    const indexed = scan ? undefined : await this.indexedColumns()
     const exact: ClientT[] = []
     for (let offset = 0; ; offset += SEARCH_CANDIDATES) {
       if (offset >= MAX_SEARCH_BLOCKS * SEARCH_CANDIDATES) throw new DatabaseTimeoutError(`The search term matches more than ${MAX_SEARCH_BLOCKS * SEARCH_CANDIDATES} stored values before the exact check; search by a phone, a CPF or the whole name.`)
-      const { statement, args } = this.compiled.clients.bindSearch(readings, offset, scan)
+      const { statement, args } = this.compiled.clients.bindSearch(readings, offset, scan, indexed)
       const rows = await this.db.query(statement, args)
       exact.push(...this.readAll(rows).filter((client) => readings.some((r) => matches(client, r))))
       if (rows.length < SEARCH_CANDIDATES || exact.length >= page.offset + page.limit) break
     }
     return exact.slice(page.offset, page.offset + page.limit)
+  }
+
+  // Read from the live database on the first search, not at start-up (a database down then
+  // must not keep Ponte from starting), and kept: a legacy schema does not change under a
+  // running service. Unknown (the read failed) is no index: the probes every column serves,
+  // and read again on the next search.
+  private async indexedColumns (): Promise<IndexedColumns> {
+    if (!this.compiled.clients.seeksIndexed) return new Set()
+    if (this.indexed === undefined) {
+      const read = this.db.introspect.catalog().then((catalog) => indexLeaders(catalog.table(this.compiled.model.client.table)))
+      this.indexed = read
+      read.catch(() => { if (this.indexed === read) this.indexed = undefined })
+    }
+    return await this.indexed.catch(() => new Set<string>())
   }
 
   private readAll (rows: Record<string, unknown>[]): ClientT[] {

@@ -18,7 +18,7 @@ export interface SelectSpec {
   /** Conditions on the groups, all of which must hold. */
   having?: string[]
   orderBy: string[]
-  /** Placeholders of the limit and offset parameters. */
+  /** Placeholders of the limit and offset parameters (the limit may be a number the compiler fixes: constantLimit). */
   page?: { limit: string, offset: string }
   /** Only the first row by `orderBy` (a scalar subquery choosing one child row). */
   first?: boolean
@@ -92,11 +92,22 @@ export interface Dialect {
    */
   equalsAny(e: string, items: ((part: 'value' | 'padded') => string)[]): string
   /**
+   * Where a dialect has a cheaper form for a column some index leads: `e` (the column `column`
+   * of `table`) finds what `equalsAny` of the `exact` values' placeholders and `startsWith` of
+   * each prefix's `low` and `high` placeholders would find together.
+   */
+  inRanges?(e: string, table: string, column: string, exact: string[], prefixes: [string, string][]): string
+  /**
    * An ORDER BY item that sorts the rows found rather than reading an index in that order:
    * a search's probes seek other indexes, and a planner walking the key to fill the page
    * early (SQLite does, LIMIT or not) would read the whole table instead.
    */
   sortOnly(e: string): string
+  /**
+   * Whether a page whose size the compiler fixes (a search's block of candidates) is written
+   * into the statement rather than bound: SQLite's statement costs more with a bound LIMIT.
+   */
+  readonly constantLimit?: boolean
   /** Whether `equalsAny` ignores trailing spaces (SQL Server; SQLite by its ranges: a padded CHAR equals the bare text). */
   readonly padsEquality: boolean
   /**

@@ -227,3 +227,26 @@ t.test('PostgreSQL: a prefix index on VARCHAR is text_pattern_ops, on CHAR bpcha
   t.equal(postgres.prefixIndexClass('character(14)'), 'bpchar_pattern_ops')
   t.equal(postgres.prefixIndexClass('bpchar'), 'bpchar_pattern_ops')
 })
+
+t.test('SQLite: an indexed column is probed by one join of the ranges to its index, padded CHAR values and an unindexed column alike found', async (t) => {
+  // The landline (CHAR(30), every value padded) and the CPF are indexed from the start; the mobile is not.
+  const schema = `${SCHEMA}CREATE INDEX IX_FIXO ON CAD_PESSOA (TEL_FIXO); CREATE INDEX IX_CPF ON CAD_PESSOA (NR_CPF);`
+  const s = await setUp(t, '[phone, cpf, name]', [], schema)
+  const sent: string[] = []
+  const recording = Object.create(s.db, { query: { value: async (st: { sql: string }, args: never) => { sent.push(st.sql); return await s.db.query(st as never, args) } } })
+  s.clients = new Clients(s.compiled, recording)
+  t.equal(await searchEverything(t, s), 0, 'every stored phone and CPF finds exactly its holders')
+  const searches = sent.filter((sql) => sql.includes('ORDER BY +'))
+  t.ok(searches.some((sql) => sql.includes('FROM (VALUES')) && searches.every((sql) => /"TEL_FIXO" IN \(SELECT "q"\."TEL_FIXO" FROM \(VALUES/.test(sql) || !sql.includes('TEL_FIXO" >=')), 'the indexed landline is probed through its index')
+  t.ok(searches.some((sql) => /"t"\."TEL_CELULAR" >= @p\d+ AND "t"\."TEL_CELULAR" < @p\d+/.test(sql)), 'the unindexed mobile by ranges')
+  t.notOk(searches.some((sql) => /"TEL_CELULAR" IN \(SELECT/.test(sql)), 'never by a join that would read the table once per range')
+
+  const plan = (s.raw.prepare(`EXPLAIN QUERY PLAN ${s.compiled.clients.search(['phone'], false, new Set(['tel_fixo', 'tel_celular'])).sql}`).all(
+    Object.fromEntries(bindValues(s.compiled.clients.search(['phone'], false, new Set(['tel_fixo', 'tel_celular'])),
+      s.compiled.clients.bindSearch([{ kind: 'phone', value: '+5551991234567' }], 0).args).map((v, i) => [`p${i + 1}`, v]))) as { detail: string }[]).map((r) => r.detail).join('\n')
+  t.match(plan, /SEARCH q USING COVERING INDEX IX_FIXO/, 'the ranges seek the index')
+
+  const report = await checkInstallation(s.inst as never, { budgetMs: 20_000 })
+  t.ok(report.findings.some((f) => f.severity === 'ok' && /all [\d,]+ stored phones are found/.test(f.message)), 'check: every stored phone found, as the server finds them')
+  t.same(report.findings.filter((f) => f.severity === 'problem').map((f) => f.message), [])
+})

@@ -105,6 +105,15 @@ function newPhoneReader (opts: PhoneOptions): (raw: unknown) => PhoneRead | unde
   }
 }
 
+/**
+ * The client table's columns that lead an index, lower-cased, as the live database declares
+ * them: a probed column among them may be probed by the dialect's `inRanges`. Empty (or left
+ * out) when unknown: the ranges `equalsAny` and `startsWith` write serve any column.
+ */
+export type IndexedColumns = ReadonlySet<string>
+
+const NONE: IndexedColumns = new Set()
+
 export interface CompiledClients {
   page: Statement
   byId: Statement
@@ -115,9 +124,11 @@ export interface CompiledClients {
    * One statement per combination of search kinds a term can be; built on first use. `scan`:
    * phones and CPF by every stored value's digits, not by probes of their spellings.
    */
-  search: (kinds: SearchKind[], scan?: boolean) => Statement
+  search: (kinds: SearchKind[], scan?: boolean, indexed?: IndexedColumns) => Statement
   /** The block of search candidates starting at `offset`, for every reading of a term. */
-  bindSearch: (readings: TermReading[], offset: number, scan?: boolean) => Bound
+  bindSearch: (readings: TermReading[], offset: number, scan?: boolean, indexed?: IndexedColumns) => Bound
+  /** Whether the search statement can use what `indexed` says (the dialect has `inRanges`). */
+  seeksIndexed: boolean
   /** Whether any of these readings is looked up by probes (so a scan could find more). */
   probed: (readings: TermReading[]) => boolean
   read: ClientReader
@@ -128,14 +139,15 @@ export const SEARCH_CANDIDATES = 1000
 
 export function compileClients (mapping: MappingModel, dialect: Dialect): CompiledClients {
   const model = mapping.client
-  const build = (name: string, extra: (scope: Scope, params: ParamList) => { where: string[], page?: boolean, sortOnly?: boolean }) => {
+  const build = (name: string, extra: (scope: Scope, params: ParamList) => { where: string[], page?: boolean | number, sortOnly?: boolean }) => {
     const scope = new Scope(dialect, model, 't')
     const params = new ParamList(dialect)
     const cols = new Columns()
     const read = clientReader(model, scope, cols, mapping.phone, params)
     const where = scope.where(params)
     const more = extra(scope, params)
-    const page = more.page ? { limit: params.input('limit', 'int'), offset: params.input('offset', 'int') } : undefined
+    const limit = typeof more.page === 'number' && dialect.constantLimit === true ? String(more.page) : undefined
+    const page = more.page !== undefined && more.page !== false ? { limit: limit ?? params.input('limit', 'int'), offset: params.input('offset', 'int') } : undefined
     const statement: Statement = {
       name,
       sql: dialect.select({ columns: cols.list, from: { table: dialect.table(model.table), alias: 't' }, joins: scope.joins(params), where: [...where, ...more.where], orderBy: keyRefs(model.key, scope, `${model.path}/key`).map((k) => more.sortOnly ? dialect.sortOnly(k) : k), page }),
@@ -156,21 +168,23 @@ export function compileClients (mapping: MappingModel, dialect: Dialect): Compil
       return args && { statement: byId.statement, args }
     },
     bindPage: ({ limit, offset }) => ({ statement: page.statement, args: { limit, offset } }),
-    bindSearch (readings, offset, scan = false) {
+    bindSearch (readings, offset, scan = false, indexed = NONE) {
       const args: Record<string, unknown> = { limit: SEARCH_CANDIDATES, offset }
       for (const r of readings) Object.assign(args, prefilterArgs(r, mapping.phone))
-      return { statement: clients.search(readings.map((r) => r.kind), scan), args }
+      return { statement: clients.search(readings.map((r) => r.kind), scan, indexed), args }
     },
+    seeksIndexed: dialect.inRanges !== undefined,
     probed: (readings) => readings.some((r) => (r.kind === 'phone' && model.phones.some((p) => probes(mapping, 'phone', p))) ||
       (r.kind === 'cpf' && model.fields.cpf !== undefined && probes(mapping, 'cpf', model.fields.cpf))),
     read: page.read,
-    search (kinds, scan = false) {
-      const cacheKey = [...kinds].sort().join(',') + (scan ? ';scan' : '')
+    search (kinds, scan = false, indexed = NONE) {
+      const seek = dialect.inRanges === undefined ? [] : [...indexed].sort()
+      const cacheKey = [...kinds].sort().join(',') + (scan ? ';scan' : '') + (seek.length > 0 ? `;indexed:${seek.join(',')}` : '')
       let s = searches.get(cacheKey)
       if (!s) {
         s = build(`client.search[${cacheKey}]`, (scope, params) => ({
-          where: [`(${scope.dialect.or(kinds.map((k) => searchPredicate(k, mapping, scope, params, scan)))})`],
-          page: true,
+          where: [`(${scope.dialect.or(kinds.map((k) => searchPredicate(k, mapping, scope, params, scan, indexed)))})`],
+          page: SEARCH_CANDIDATES,
           sortOnly: true
         })).statement
         searches.set(cacheKey, s)
@@ -235,13 +249,20 @@ export function probes (mapping: Pick<MappingModel, 'searchBy'>, kind: 'phone' |
 // Probes (issue 13): the stored column compared with the spellings the term can take, as
 // `IN (…)` and prefix matches an index on the column seeks. Scans (`search: [{ phone: scan }]`,
 // or values that are no plain column): every stored value's digits, read through the table.
-function probeSql (kind: 'phone' | 'cpf', v: Value, scope: Scope, params: ParamList): string {
+function probeSql (kind: 'phone' | 'cpf', v: Value, scope: Scope, params: ParamList, table: string, indexed: IndexedColumns): string {
   const d = scope.dialect
-  const col = scope.ref(v.column as string, v.path)
+  const column = v.column as string
+  const col = scope.ref(column, v.path)
   if (kind === 'cpf' && v.type !== undefined && NUMERIC.includes(v.type)) return `${col} = ${params.input('cpfNumber', 'bigint')}`
   const type: SqlTypeName = v.type !== undefined && TEXTUAL.includes(v.type) ? v.type : 'text'
   const exactSlots = kind === 'phone' ? PHONE_EXACT_SLOTS : 0
   const prefixSlots = kind === 'phone' ? PHONE_PREFIX_SLOTS : CPF_PREFIX_SLOTS
+  // A column of the client's own table (a joined one is not `table`'s).
+  if (d.inRanges !== undefined && !column.includes('.') && indexed.has(column.toLowerCase())) {
+    const input = (name: string): string => params.input(name, type)
+    return d.inRanges(col, table, column, Array.from({ length: exactSlots }, (_, i) => input(`${kind}Exact${i}value`)),
+      Array.from({ length: prefixSlots }, (_, i) => [input(`${kind}Prefix${i}low`), input(`${kind}Prefix${i}high`)]))
+  }
   const terms: string[] = []
   if (exactSlots > 0) terms.push(d.equalsAny(col, Array.from({ length: exactSlots }, (_, i) => (part: 'value' | 'padded') => params.input(`${kind}Exact${i}${part}`, type))))
   for (let i = 0; i < prefixSlots; i++) terms.push(d.startsWith(col, (part) => params.input(`${kind}Prefix${i}${part}`, type)))
@@ -250,7 +271,7 @@ function probeSql (kind: 'phone' | 'cpf', v: Value, scope: Scope, params: ParamL
 
 // Prefilters: each keeps every client the exact JS check could accept (the check in JS after
 // them stays: search is exact).
-function searchPredicate (kind: SearchKind, mapping: MappingModel, scope: Scope, params: ParamList, scan: boolean): string {
+function searchPredicate (kind: SearchKind, mapping: MappingModel, scope: Scope, params: ParamList, scan: boolean, indexed: IndexedColumns): string {
   const model = mapping.client
   const d = scope.dialect
   const f = model.fields
@@ -259,11 +280,11 @@ function searchPredicate (kind: SearchKind, mapping: MappingModel, scope: Scope,
     case 'phone':
       if (model.phones.length === 0) return none
       return d.or(model.phones.map((p) => !scan && probes(mapping, 'phone', p)
-        ? probeSql('phone', p, scope, params)
+        ? probeSql('phone', p, scope, params, d.table(model.table), indexed)
         : d.like(digitsOnly(d, valueSql(p, scope, params)), params.input('phoneFragment', 'text'))))
     case 'cpf':
       if (!f.cpf) return none
-      return !scan && probes(mapping, 'cpf', f.cpf) ? probeSql('cpf', f.cpf, scope, params) : d.like(digitsOnly(d, valueSql(f.cpf, scope, params)), params.input('cpfFragment', 'text'))
+      return !scan && probes(mapping, 'cpf', f.cpf) ? probeSql('cpf', f.cpf, scope, params, d.table(model.table), indexed) : d.like(digitsOnly(d, valueSql(f.cpf, scope, params)), params.input('cpfFragment', 'text'))
     case 'email':
       return f.email ? `${d.lower(d.trim(valueSql(f.email, scope, params)))} = ${params.input('email', 'ntext')}` : none
     case 'name':

@@ -15,6 +15,9 @@ export const sqlite: Dialect = {
     const page = spec.page ? ` LIMIT ${spec.page.limit} OFFSET ${spec.page.offset}` : spec.first ? ' LIMIT 1' : ''
     return body + order + page
   },
+  // The phone search on 1,000,000 clients: 171 µs CPU with LIMIT bound, 50 µs with LIMIT 1000
+  // written (same plan as EXPLAIN QUERY PLAN shows it; OFFSET bound either way).
+  constantLimit: true,
   asText: (e) => `CAST(${e} AS TEXT)`,
   // A range, not LIKE (case-insensitive, so no index unless the column is NOCASE) nor GLOB
   // (SQLite plans GLOB ? with the index only once the value is bound): the range seeks an
@@ -25,6 +28,21 @@ export const sqlite: Dialect = {
   // which the exact check in JS drops). Each range seeks the index as IN would.
   equalsAny: (e, items) => `(${items.map((item) => `(${e} >= ${item('value')} AND ${e} < ${item('padded')})`).join(' OR ')})`,
   padsEquality: true,
+  // The same ranges joined from VALUES lists to the column's index, whose stored values then
+  // seek the outer table: on 1,000,000 clients (3 phone columns × 36 ranges) 56 µs CPU a
+  // statement against 446 µs for the OR of ranges, which SQLite runs as a MULTI-INDEX OR (a
+  // seek and a RowSet per range), and 196 µs for the baseline's IN of exact values. Only for a
+  // column an index leads: without one the subquery reads the table once per range. An exact
+  // value's end is written here, not bound: 84 parameters fewer (59 against 72 µs).
+  inRanges (e, table, column, exact, prefixes) {
+    const c = `"q".${quote(column)}`
+    const join = (low: string, high: string): string => `JOIN ${table} "q" ON ${c} >= ${low} AND ${c} < ${high}`
+    const parts = [
+      ...exact.length > 0 ? [`SELECT ${c} FROM (VALUES ${exact.map((v) => `(${v})`).join(', ')}) "r" ${join('"r"."column1"', `"r"."column1" || '!'`)}`] : [],
+      ...prefixes.length > 0 ? [`SELECT ${c} FROM (VALUES ${prefixes.map(([low, high]) => `(${low}, ${high})`).join(', ')}) "r" ${join('"r"."column1"', '"r"."column2"')}`] : []
+    ]
+    return parts.length > 0 ? `${e} IN (${parts.join(' UNION ALL ')})` : this.never
+  },
   // Unary + makes the term an expression no index provides in order (SQLite's own idiom).
   sortOnly: (e) => `+${e}`,
   // ponte_fold is registered on every connection by the SQLite driver (driver.ts).
