@@ -50,7 +50,9 @@ tap.test('the plan decides: one row per table by a whole unique key, nothing els
   t.ok(judge('SELECT nome FROM convenio WHERE sigla = @p1', { p1: 'UNI' }), 'a UNIQUE index created on its own')
 
   t.notOk(judge('SELECT nome FROM paciente WHERE cpf IS NULL'), 'IS NULL on a UNIQUE column (the plan writes it as cpf=?): every NULL matches')
-  t.notOk(judge('SELECT nome FROM paciente WHERE cpf IS @p1', { p1: null }), 'IS a bound value on a nullable UNIQUE column')
+  t.notOk(judge('SELECT nome FROM paciente WHERE "cpf" IS @p1', { p1: null }), 'IS a bound value on a nullable UNIQUE column')
+  t.ok(judge('SELECT nome FROM paciente WHERE cpf = @p1 AND fone IS NULL', { p1: '1' }), '= on a nullable UNIQUE column never matches its NULLs; IS on another column is only a filter')
+  t.notOk(judge("SELECT nome FROM paciente WHERE cpf IS NULL AND nome <> 'x IS y'"), 'a string literal does not hide an IS')
   t.notOk(judge('SELECT s.nome FROM ficha f JOIN sala s ON s.id = f.sala WHERE f.num = @p1'), 'one column of a composite UNIQUE: several rows may match')
   t.notOk(judge('SELECT f.num, n.txt FROM ficha f LEFT JOIN nota n ON n.ficha = f.num WHERE f.num = @p1'), 'a non-unique index')
   t.notOk(judge('SELECT f.num, pl.nome FROM ficha f LEFT JOIN plano pl ON pl.conv = f.obs WHERE f.num = @p1'), 'an unindexed join')

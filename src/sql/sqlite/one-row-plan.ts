@@ -17,25 +17,41 @@ const HARMLESS = /^USE TEMP B-TREE FOR (?:ORDER BY|DISTINCT|GROUP BY)$/
 export function findsOneRowPerTable (db: BetterSqlite3.Database, sql: string, values: Record<string, unknown>): boolean {
   const plan = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(values) as { detail: string }[]
   if (plan.length === 0) return false
-  return plan.every(({ detail }) => HARMLESS.test(detail) || isKeyLookup(db, detail))
+  const testedWithIs = columnsTestedWithIs(sql)
+  return plan.every(({ detail }) => HARMLESS.test(detail) || isKeyLookup(db, detail, testedWithIs))
 }
 
-function isKeyLookup (db: BetterSqlite3.Database, detail: string): boolean {
+function isKeyLookup (db: BetterSqlite3.Database, detail: string, testedWithIs: Set<string>): boolean {
   const m = SEARCH.exec(detail)
   if (!m) return false
   const [, rowid, index, constraints] = m
   if (rowid !== undefined) return constraints === 'rowid=?'
   const equal = constraints!.split(' AND ')
   if (!equal.every((c) => /^[^<>=!]+=\?$/.test(c))) return false
-  return uniqueIndexCovered(db, index!, equal.map((c) => c.slice(0, -2)))
+  return uniqueIndexCovered(db, index!, equal.map((c) => c.slice(0, -2)), testedWithIs)
 }
 
 /**
- * The index is unique, every one of its columns is constrained, and none can hold NULL: the
- * plan writes `col IS NULL` and `col IS ?` as `col=?`, and a UNIQUE index (or a rowid table's
- * non-integer PRIMARY KEY) admits any number of NULLs.
+ * The names of the columns the statement compares with `IS` (`col IS NULL`, `col IS ?`), lower
+ * case, wherever they are: the plan writes those as `col=?` too, and unlike `=` and `IN` they
+ * match NULL. String literals are left out, so their text cannot name a column.
  */
-function uniqueIndexCovered (db: BetterSqlite3.Database, index: string, columns: string[]): boolean {
+function columnsTestedWithIs (sql: string): Set<string> {
+  const text = sql.replace(/'(?:[^']|'')*'/g, "''")
+  const out = new Set<string>()
+  for (const m of text.matchAll(/(?:"((?:[^"]|"")+)"|`([^`]+)`|\[([^\]]+)\]|([A-Za-z_][\w$]*))\s+IS\s+(?!NOT\b)/gi)) {
+    out.add((m[1]?.replace(/""/g, '"') ?? m[2] ?? m[3] ?? m[4]!).toLowerCase())
+  }
+  return out
+}
+
+/**
+ * The index is unique and every one of its columns is constrained by equality, in a way that
+ * cannot match NULL: a UNIQUE index (and a rowid table's non-integer PRIMARY KEY, which
+ * legacy schemas often declare without NOT NULL) admits any number of NULLs, which `=` never
+ * matches but `IS NULL` does.
+ */
+function uniqueIndexCovered (db: BetterSqlite3.Database, index: string, columns: string[], testedWithIs: Set<string>): boolean {
   const owner = db.prepare("SELECT tbl_name AS t FROM sqlite_schema WHERE type = 'index' AND name = ?").get(index) as { t: string } | undefined
   if (!owner) return false
   // A partial UNIQUE index holds only rows its predicate admits; a plan using it implies that predicate.
@@ -44,5 +60,5 @@ function uniqueIndexCovered (db: BetterSqlite3.Database, index: string, columns:
   const keyColumns = (db.prepare('SELECT name FROM pragma_index_info(?)').all(index) as { name: string | null }[]).map((r) => r.name)
   const notNull = new Set((db.prepare('SELECT name FROM pragma_table_info(?) WHERE "notnull" = 1').all(owner.t) as { name: string }[]).map((r) => r.name))
   // An index on an expression has a NULL name: not a column the plan's constraint names.
-  return keyColumns.length > 0 && keyColumns.every((c) => c !== null && columns.includes(c) && notNull.has(c))
+  return keyColumns.length > 0 && keyColumns.every((c) => c !== null && columns.includes(c) && (notNull.has(c) || !testedWithIs.has(c.toLowerCase())))
 }
