@@ -81,8 +81,10 @@ function prepare (sql: string): Prepared {
 /**
  * `sql` giving each row as one JSON array text. Only a SELECT (a write's RETURNING cannot be a
  * subquery) whose columns have distinct names (the outer SELECT names them); the subquery's
- * ORDER BY is the rows' order (SQLite runs it as a co-routine or flattens it, keeping the
- * order). undefined when it cannot be: the read then goes as arrays.
+ * ORDER BY is the rows' order: SQLite drops a FROM-clause subquery's ORDER BY only when the
+ * outer query has an ORDER BY of its own or joins the subquery to something (select.c, the
+ * SQLITE_OmitOrderBy conditions), and this wrapper does neither. undefined when it cannot be:
+ * the read then goes as arrays.
  */
 function asJson (conn: BetterSqlite3.Database, sql: string, columns: string[]): BetterSqlite3.Statement | undefined {
   if (!/^\s*(SELECT|WITH)\b/i.test(sql) || new Set(columns).size !== columns.length) return undefined
