@@ -86,7 +86,9 @@ export async function openMysql (url: string): Promise<Database> {
     let rows: Readable | undefined
     let lost: Error | undefined
     const onError = (err: Error): void => { lost ??= err; rows?.destroy(lost) }
-    const onClose = (): void => { onError(new DatabaseUnavailableError('The connection to the clinic database closed during a read.')) }
+    // Its cause marks the connection lost, as mysql2's own error would (connectionBroken): the
+    // next request checks the server first.
+    const onClose = (): void => { onError(new DatabaseUnavailableError('The connection to the clinic database closed during a read.', Object.assign(new Error('socket closed'), { code: 'PROTOCOL_CONNECTION_LOST', fatal: true }))) }
     const onTimeout = (): void => { onError(new DatabaseTimeoutError()) }
     core.on('error', onError)
     socket?.once('close', onClose)
