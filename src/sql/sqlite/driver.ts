@@ -358,10 +358,13 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
         stats.statements++
         return whileLocked(() => run(statement, args), by).catch((err: unknown) => { throw translate(err) })
       }
-      // The file replaced or gone (rare): checked, and reopened, with the connection alone.
-      if (!identity.unchanged()) return exclusive(async (by) => { await ensureFile(); return await read(by) })
       const by = deadline()
-      return turns.shared(() => read(by))
+      if (identity.unchanged()) return turns.shared(() => read(by))
+      // Checked at most once a second, one stat shared by every caller meanwhile; only a file
+      // replaced or gone (rare) is dealt with, and reopened, with the connection alone.
+      return identity.current().then((state) => state === 'same'
+        ? turns.shared(() => read(by))
+        : exclusive(async (d) => { await ensureFile(); return await read(d) }))
     },
     stream (statement, args = {}) {
       return streamRows(statement, args)
