@@ -1,7 +1,7 @@
 // Reading clients: pages, details and the exact search the caller uses to recognise who
 // is writing (design notes §1: phone, CPF, e-mail, name on normalised values).
 import type { Database } from '../db/database.js'
-import type { CompiledMapping } from '../mapping/compile/index.js'
+import type { CompiledMapping, IndexedColumns } from '../mapping/compile/index.js'
 import { SEARCH_CANDIDATES } from '../mapping/compile/index.js'
 import type { ClientT } from '../schemas/resources.js'
 import { classifyTerm, type TermReading } from '../normalise/search-term.js'
@@ -10,7 +10,6 @@ import { foldName, normaliseEmail } from '../normalise/text.js'
 import { DatabaseTimeoutError, InvalidInputError, NotFoundError } from '../errors.js'
 import { carryingId } from './ids.js'
 import { indexLeaders } from '../db/columns.js'
-import type { IndexedColumns } from '../mapping/compile/client.js'
 
 export interface Page { limit: number, offset: number }
 
