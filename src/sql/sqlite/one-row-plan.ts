@@ -31,16 +31,24 @@ function isKeyLookup (db: BetterSqlite3.Database, detail: string, testedWithIs: 
   return uniqueIndexCovered(db, index!, equal.map((c) => c.slice(0, -2)), testedWithIs)
 }
 
+/** An identifier as SQLite reads it: "quoted", `quoted`, [quoted] or bare. */
+const IDENT = /(?:"((?:[^"]|"")+)"|`([^`]+)`|\[([^\]]+)\]|([A-Za-z_][\w$]*))/.source
+// `IS`, `ISNULL`, `IS NOT DISTINCT FROM` (all match NULL), not `IS NOT` / `IS DISTINCT FROM`.
+const IS_OP = /(?:\s+IS(?:NULL\b|\s+(?:NOT\s+DISTINCT\s+FROM\s+)?(?!NOT\b|DISTINCT\b)))/.source
+const IS_LEFT = new RegExp(IDENT + IS_OP, 'gi')
+const IS_RIGHT = new RegExp(/\bIS\s+(?:NOT\s+DISTINCT\s+FROM\s+)?/.source + IDENT, 'gi')
+
 /**
- * The names of the columns the statement compares with `IS` (`col IS NULL`, `col IS ?`), lower
- * case, wherever they are: the plan writes those as `col=?` too, and unlike `=` and `IN` they
- * match NULL. String literals are left out, so their text cannot name a column.
+ * The names of the columns the statement compares with `IS` on either side (`col IS NULL`,
+ * `col IS ?`, `? IS col`), lower case, wherever they are: the plan writes those as `col=?`
+ * too, and unlike `=` and `IN` they match NULL. String literals are left out, so their text
+ * cannot name a column; a word that is not a column (NULL, a function) only makes this stricter.
  */
 function columnsTestedWithIs (sql: string): Set<string> {
   const text = sql.replace(/'(?:[^']|'')*'/g, "''")
   const out = new Set<string>()
-  for (const m of text.matchAll(/(?:"((?:[^"]|"")+)"|`([^`]+)`|\[([^\]]+)\]|([A-Za-z_][\w$]*))\s+IS\s+(?!NOT\b)/gi)) {
-    out.add((m[1]?.replace(/""/g, '"') ?? m[2] ?? m[3] ?? m[4]!).toLowerCase())
+  for (const re of [IS_LEFT, IS_RIGHT]) {
+    for (const m of text.matchAll(re)) out.add((m[1]?.replace(/""/g, '"') ?? m[2] ?? m[3] ?? m[4]!).toLowerCase())
   }
   return out
 }
