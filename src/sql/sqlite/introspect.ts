@@ -47,10 +47,12 @@ export function sqliteCatalogStatement (): Statement {
 /**
  * Every index column of every table, in order (an expression's column has no name). Tables
  * without an index appear once with a NULL index, so "no index" is told from "not a table".
+ * A partial index is left out: it serves only statements whose WHERE implies its own, and a
+ * probe joined to a column it was taken to lead would read the table once per probe.
  */
 export function sqliteIndexStatement (): Statement {
   const sql = 'SELECT m.name AS tbl, il.name AS idx, ii.seqno AS pos, ii.name AS col FROM sqlite_master AS m ' +
-    'LEFT JOIN pragma_index_list(m.name) AS il LEFT JOIN pragma_index_info(il.name) AS ii ' +
+    'LEFT JOIN pragma_index_list(m.name) AS il ON il.partial = 0 LEFT JOIN pragma_index_info(il.name) AS ii ' +
     "WHERE m.type = 'table' ORDER BY m.name, il.name, ii.seqno"
   return { name: 'schema.indexes', sql, params: [] }
 }
