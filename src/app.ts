@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { Ponte } from './context.js'
 import { loggerOptions } from './logging.js'
-import { serialize } from './services/json.js'
+import { encodedOnce, serialize } from './services/json.js'
 import problems, { frameworkProblemOptions } from './plugins/problems.js'
 import methods from './plugins/methods.js'
 import input from './plugins/input.js'
@@ -64,7 +64,7 @@ export async function buildApp (ponte: Ponte, options: AppOptions = {}): Promise
   // Responses are built field by field from the mapping, never from raw rows, so plain
   // JSON.stringify is safe here; the response schemas document them (OpenAPI) and the
   // contract tests check them. fast-json-stringify was twice as slow on accented text.
-  // Catalogue entities' JSON is made once per snapshot and spliced in (services/json.ts).
+  // Catalogue lists' JSON is made once per snapshot (services/json.ts).
   app.setSerializerCompiler(() => serialize)
 
   // A getter over one slot: a mapping reload (reload.ts) swaps the whole Ponte at once, and a
@@ -90,7 +90,8 @@ export async function buildApp (ponte: Ponte, options: AppOptions = {}): Promise
   await app.register(draining)
   await app.register(capture, { dir: ponte.config.captureDir })
   await app.register(openapi, { version: INTERFACE_VERSION, basePath: ponte.config.basePath })
-  app.addHook('onSend', (_request, reply, payload, done) => { reply.header('ponte-interface-version', INTERFACE_VERSION); done(null, payload) })
+  // After capture (which records the text); the routes' own onSend hooks (idempotency) take a Buffer as well.
+  app.addHook('onSend', (_request, reply, payload, done) => { reply.header('ponte-interface-version', INTERFACE_VERSION); done(null, encodedOnce(payload)) })
   await app.register(health)
   await app.register(async (api) => {
     requireApiKey(api, ponte.config.apiKeys)
