@@ -26,10 +26,10 @@ const OURS: Array<[name: string, flag: string]> = [
   ['allocation-site-pretenuring', '--no-allocation-site-pretenuring']
 ]
 
-/** Our V8 flags but those node was started with (either form, `_` or `-`): the operator's win. */
+/** Our V8 flags but those node was started with (`--x`, `--x=…`, `--no-x`, `-` or `_`): the operator's win. */
 export function flagsToSet (execArgv: readonly string[]): string[] {
-  const given = execArgv.map((arg) => arg.replace(/_/g, '-'))
-  return OURS.filter(([name]) => !given.some((a) => a.startsWith(`--${name}`) || a.startsWith(`--no-${name}`))).map(([, flag]) => flag)
+  const given = new Set(execArgv.map((arg) => arg.replace(/_/g, '-').replace(/=.*/s, '').replace(/^--?(no-?)?/, '')))
+  return OURS.filter(([name]) => !given.has(name)).map(([, flag]) => flag)
 }
 
 for (const flag of flagsToSet(process.execArgv)) setFlagsFromString(flag)

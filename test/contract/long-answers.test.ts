@@ -4,6 +4,9 @@
 // socket, reading bytes: inject() would hide a Content-Length that counted characters.
 import t from 'tap'
 import net from 'node:net'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { sampleApp, SAMPLES, TEST_KEY } from '../helpers/app.js'
 import { ENCODE_FROM_CHARS } from '../../src/services/json.js'
 
@@ -26,8 +29,10 @@ async function fetchBytes (port: number, path: string): Promise<Answer> {
 }
 
 t.test('a long answer with accented text: Content-Length is its UTF-8 bytes, the JSON is intact', async (t) => {
-  const a = await sampleApp(SAMPLES[0])
-  t.teardown(async () => { await a.close() })
+  // Captured as well (CAPTURE_DIR, as an operator turns it on): the recording keeps the long answer's body.
+  const dir = mkdtempSync(join(tmpdir(), 'ponte-long-capture-'))
+  const a = await sampleApp(SAMPLES[0], { CAPTURE_DIR: dir })
+  t.teardown(async () => { await a.close(); rmSync(dir, { recursive: true, force: true }) })
   await a.app.listen({ port: 0, host: '127.0.0.1' })
   const { port } = a.app.server.address() as net.AddressInfo
 
@@ -57,4 +62,10 @@ t.test('a long answer with accented text: Content-Length is its UTF-8 bytes, the
   t.ok(short.body.length < ENCODE_FROM_CHARS, 'a short answer')
   t.equal(Number(short.headers['content-length']), short.body.length, 'its Content-Length is its bytes too')
   t.same(JSON.parse(short.body.toString('utf8')), items[0], 'and it is the same appointment as in the list')
+
+  await a.app.close()
+  const recorded = readdirSync(dir).flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { url: string, response?: unknown }))
+  const exchange = recorded.find((e) => e.url === path)
+  t.ok(exchange, 'the long answer\'s exchange is recorded')
+  t.ok(Array.isArray(exchange?.response) && (exchange.response as unknown[]).length === items.length, 'with its body, every item')
 })

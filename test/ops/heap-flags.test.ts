@@ -14,3 +14,8 @@ t.test('a flag node was started with wins', async (t) => {
   t.same(flagsToSet(['--allocation-site-pretenuring']), ['--heap-growing-percent=45'], 'pretenuring asked for: kept on')
   t.same(flagsToSet(['--no_allocation_site_pretenuring', '--heap-growing-percent=60']), [], 'both given')
 })
+
+t.test('only the flag itself counts as given', async (t) => {
+  t.same(flagsToSet(['--heap-growing-percent-foo=1', '--allocation-site-pretenuring-x']), ['--heap-growing-percent=45', '--no-allocation-site-pretenuring'], 'a longer name is another flag')
+  t.same(flagsToSet(['--noallocation-site-pretenuring', '-heap-growing-percent=70']), [], 'V8\'s other spellings: --noX, one dash')
+})

@@ -50,9 +50,11 @@ export default fp(async function capture (app: FastifyInstance, options: Capture
   app.addHook('onSend', async (request, reply, payload) => {
     if (UNRECORDED.test(request.url.replace(/^\/[^/]*(?=\/(health|ready))/, ''))) return payload
     const type = String(reply.getHeader('content-type') ?? '')
-    let response: unknown = typeof payload === 'string' ? payload : undefined
-    if (typeof payload === 'string' && type.includes('json')) {
-      try { response = JSON.parse(payload) } catch { response = payload }
+    // A Buffer is text too: an answer app.ts encoded (encodedOnce), or one replayed for an Idempotency-Key.
+    const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined
+    let response: unknown = text
+    if (text !== undefined && type.includes('json')) {
+      try { response = JSON.parse(text) } catch { response = text }
     }
     const { url, replayable } = redactUrl(request.url)
     const exchange: Exchange = {
