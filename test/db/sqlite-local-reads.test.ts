@@ -138,3 +138,26 @@ tap.test('through the driver: same rows either way, and a key read does not wait
   t.same(await outside, [{ num: 9, nome: 'Bia' }], 'the read after the transaction sees its row')
   t.same(seen, ['committed', 'read'])
 })
+
+tap.test('a key read here gives the very rows the worker gives: odd names, a name twice, REALs and BLOBs', async (t) => {
+  const file = clinic(t)
+  const setup = new BetterSqlite3(file)
+  setup.exec("CREATE TABLE peca (id INTEGER PRIMARY KEY, preco REAL, foto BLOB, \"__proto__\" TEXT, \"a b\" TEXT); INSERT INTO peca VALUES (1, 0.30000000000000004, x'00ff10', 'p', 'espaço')")
+  setup.close()
+  const local = new LocalReads(file)
+  t.teardown(() => { local.close() })
+  const db = openSqlite(file)
+  t.teardown(async () => { await db.close() })
+  const sql = 'SELECT id, preco, foto, "__proto__", "a b", preco AS id FROM peca WHERE id = @p1'
+  const here = local.read(sql, { p1: 1 })
+  t.ok(here, 'judged a key read: it ran here')
+  // The worker's answer: the same statement with a scan, so it is never judged local.
+  const there = await db.query({ name: 'test', sql: sql.replace('WHERE id = @p1', 'WHERE id + 0 = @p1'), params: [{ type: 'int', source: { input: 'id' } }] } as unknown as Statement, { id: 1 })
+  t.same(here, there, 'the same rows')
+  const row = here![0]!
+  t.same(Object.keys(row), ['id', 'preco', 'foto', '__proto__', 'a b'], 'names in their first place, a name given twice once')
+  t.equal(row.id, 0.30000000000000004, 'the later of two values named alike, as better-sqlite3 gives it')
+  t.ok(Buffer.isBuffer(row.foto) && (row.foto as Buffer).equals(Buffer.from([0, 0xff, 0x10])), 'a BLOB as a Buffer')
+  t.equal(Object.getPrototypeOf(row), Object.prototype, 'a column named __proto__ is a property, not the prototype')
+  t.equal((row as Record<string, unknown>)['__proto__'], 'p')
+})

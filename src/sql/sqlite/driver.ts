@@ -23,6 +23,7 @@ import { openConnection } from './connection.js'
 import { STREAM_BLOCK_ROWS } from '../blocks.js'
 import { Turns } from './turns.js'
 import { LocalReads } from './local-reads.js'
+import { rowMaker } from './row-maker.js'
 import type { Reply, Request, WorkerSettings } from './worker.js'
 
 export interface SqliteOptions {
@@ -250,30 +251,6 @@ const unmarked = (v: { r?: string, b?: string }): number | Buffer => v.r !== und
 
 /** A read's rows as objects; a write's none. */
 const rowsOf = (reply: Reply & { ok: true }): Row[] => reply.columns ? toRows(reply.columns, arraysOf(reply), reply.blobs) : []
-
-const makers = new Map<string, (values: unknown[]) => Row>()
-
-function rowMaker (columns: string[]): (values: unknown[]) => Row {
-  const key = columns.join('\u0000')
-  let make = makers.get(key)
-  if (make) return make
-  // '__proto__' written as a literal's key would set the prototype, not a property.
-  if (columns.includes('__proto__')) {
-    make = (values) => {
-      const row: Row = {}
-      columns.forEach((c, i) => { Object.defineProperty(row, c, { value: values[i], enumerable: true, writable: true, configurable: true }) })
-      return row
-    }
-  } else {
-    // Names are quoted by JSON.stringify: a column name is data here, never code.
-    // eslint-disable-next-line no-new-func
-    make = new Function('v', `return { ${columns.map((c, i) => `${JSON.stringify(c)}: v[${i}]`).join(', ')} }`) as (values: unknown[]) => Row
-  }
-  // Statements come from the compiled mapping (a few hundred); a reload brings new ones.
-  if (makers.size >= 2000) makers.clear()
-  makers.set(key, make)
-  return make
-}
 
 /** Tests only: ends the database's worker thread as a crash would. */
 export const TERMINATE_WORKER = Symbol('terminate the SQLite worker (tests)')

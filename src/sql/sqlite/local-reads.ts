@@ -10,12 +10,14 @@
 import type BetterSqlite3 from 'better-sqlite3'
 import { openConnection } from './connection.js'
 import { findsOneRowPerTable } from './one-row-plan.js'
+import { rowMaker } from './row-maker.js'
 
 const READ = /^\s*(?:SELECT|WITH)\b/i
 /** Statements judged, by SQL text (a mapping compiles a few hundred). */
 const JUDGED_MAX = 1000
 
-interface Judged { stmt: BetterSqlite3.Statement, local: boolean, schema: number }
+/** A statement judged; `make` builds its rows from the arrays it is asked for (row-maker.ts). */
+interface Judged { stmt: BetterSqlite3.Statement, local: boolean, schema: number, make?: (values: unknown[]) => Record<string, unknown> }
 
 export class LocalReads {
   private db: BetterSqlite3.Database | undefined
@@ -44,10 +46,14 @@ export class LocalReads {
         const stmt = db.prepare(sql)
         const local = stmt.reader && stmt.readonly && findsOneRowPerTable(db, sql, values)
         if (this.judged.size >= JUDGED_MAX) this.judged.clear()
-        j = { stmt, local, schema }
+        j = local ? { stmt: stmt.raw(true), local, schema, make: rowMaker(stmt.columns().map((c) => c.name)) } : { stmt, local, schema }
         this.judged.set(sql, j)
       }
-      return j.local ? j.stmt.all(values) as Record<string, unknown>[] : undefined
+      if (!j.local || j.make === undefined) return undefined
+      const arrays = j.stmt.all(values) as unknown[][]
+      const rows = new Array<Record<string, unknown>>(arrays.length)
+      for (let i = 0; i < arrays.length; i++) rows[i] = j.make(arrays[i])
+      return rows
     } catch {
       return undefined
     }
