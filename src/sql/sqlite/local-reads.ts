@@ -22,6 +22,7 @@ interface Judged { stmt: BetterSqlite3.Statement, local: boolean, schema: number
 export class LocalReads {
   private db: BetterSqlite3.Database | undefined
   private schemaVersion: BetterSqlite3.Statement | undefined
+  private underOneLock: ((sql: string, values: Record<string, unknown>) => Record<string, unknown>[] | undefined) | undefined
   private judged = new Map<string, Judged>()
   private closed = false
 
@@ -39,24 +40,32 @@ export class LocalReads {
     try {
       const db = this.db ??= openConnection(this.file, { readonly: true, busyTimeoutMs: 0 })
       this.schemaVersion ??= db.prepare('PRAGMA schema_version').pluck()
-      // An index dropped or a table rebuilt by the clinic changes the plan: judged again then.
-      const schema = this.schemaVersion.get() as number
-      let j = this.judged.get(sql)
-      if (j === undefined || j.schema !== schema) {
-        const stmt = db.prepare(sql)
-        const local = stmt.reader && stmt.readonly && findsOneRowPerTable(db, sql, values)
-        if (this.judged.size >= JUDGED_MAX) this.judged.clear()
-        j = local ? { stmt: stmt.raw(true), local, schema, make: rowMaker(stmt.columns().map((c) => c.name)) } : { stmt, local, schema }
-        this.judged.set(sql, j)
-      }
-      if (!j.local || j.make === undefined) return undefined
-      const arrays = j.stmt.all(values) as unknown[][]
-      const rows = new Array<Record<string, unknown>>(arrays.length)
-      for (let i = 0; i < arrays.length; i++) rows[i] = j.make(arrays[i])
-      return rows
+      // The schema's version and the rows under one shared lock: one lock taken and released
+      // (four fcntl calls, a pread and two stats) instead of two, ~4 µs of the read's ~50, and
+      // the schema cannot change between the check and the read.
+      this.underOneLock ??= db.transaction((sql: string, values: Record<string, unknown>) => this.readLocked(db, sql, values))
+      return this.underOneLock(sql, values)
     } catch {
       return undefined
     }
+  }
+
+  private readLocked (db: BetterSqlite3.Database, sql: string, values: Record<string, unknown>): Record<string, unknown>[] | undefined {
+    // An index dropped or a table rebuilt by the clinic changes the plan: judged again then.
+    const schema = (this.schemaVersion as BetterSqlite3.Statement).get() as number
+    let j = this.judged.get(sql)
+    if (j === undefined || j.schema !== schema) {
+      const stmt = db.prepare(sql)
+      const local = stmt.reader && stmt.readonly && findsOneRowPerTable(db, sql, values)
+      if (this.judged.size >= JUDGED_MAX) this.judged.clear()
+      j = local ? { stmt: stmt.raw(true), local, schema, make: rowMaker(stmt.columns().map((c) => c.name)) } : { stmt, local, schema }
+      this.judged.set(sql, j)
+    }
+    if (!j.local || j.make === undefined) return undefined
+    const arrays = j.stmt.all(values) as unknown[][]
+    const rows = new Array<Record<string, unknown>>(arrays.length)
+    for (let i = 0; i < arrays.length; i++) rows[i] = j.make(arrays[i])
+    return rows
   }
 
   /** Closes the connection; the next read opens one on the file then at the path, unless `final`. */
@@ -64,6 +73,7 @@ export class LocalReads {
     this.db?.close()
     this.db = undefined
     this.schemaVersion = undefined
+    this.underOneLock = undefined
     this.judged = new Map()
     if (final) this.closed = true
   }
