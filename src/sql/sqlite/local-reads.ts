@@ -35,7 +35,7 @@ export class LocalReads {
    * is a second connection (a lock retried, the journal rolled back on its first read).
    */
   read (sql: string, values: Record<string, unknown>): Record<string, unknown>[] | undefined {
-    // Only a SELECT can be one: a write is not even prepared on this thread.
+    // Only a SELECT (or WITH) can be one; a WITH that writes is prepared, then judged no read.
     if (this.closed || !READ.test(sql)) return undefined
     try {
       const db = this.db ??= openConnection(this.file, { readonly: true, busyTimeoutMs: 0 })
@@ -46,6 +46,9 @@ export class LocalReads {
       this.underOneLock ??= db.transaction((sql: string, values: Record<string, unknown>) => this.readLocked(db, sql, values))
       return this.underOneLock(sql, values)
     } catch {
+      // better-sqlite3 ends its transaction when the read throws; were one ever left open, its
+      // shared lock would keep the clinic's writers out for good: the connection goes instead.
+      if (this.db?.inTransaction === true) this.close()
       return undefined
     }
   }
