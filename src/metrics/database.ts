@@ -5,23 +5,26 @@ import type { Database, Querier, Row } from '../db/database.js'
 import type { Statement } from '../sql/statement.js'
 import type { PonteMetrics } from './registry.js'
 
+/** Seconds since `start` (performance.now()). */
+const since = (start: number): number => (performance.now() - start) / 1000
+
 function timed (q: Querier, metrics: PonteMetrics): Querier['query'] {
   // One `then` rather than an async wrapper: every statement passes here, and each promise is paid for.
   return (statement: Statement, args?: Record<string, unknown>) => {
-    const end = metrics.sqlDuration.startTimer({ statement: statement.name })
-    const failed = (err: unknown): never => {
-      end({ outcome: 'error' })
-      throw err
+    const start = performance.now()
+    const counted = (err: unknown): unknown => {
+      metrics.sqlDuration.observe({ statement: statement.name, outcome: 'error' }, since(start))
+      return err
     }
+    const failed = (err: unknown): never => { throw counted(err) }
     let rows: Promise<Row[]>
     try {
       rows = q.query(statement, args)
     } catch (err) {
-      end({ outcome: 'error' })
-      return Promise.reject(err)
+      return Promise.reject(counted(err))
     }
     return rows.then((found) => {
-      end({ outcome: 'ok' })
+      metrics.sqlDuration.observe({ statement: statement.name, outcome: 'ok' }, since(start))
       return found
     }, failed)
   }
@@ -30,7 +33,7 @@ function timed (q: Querier, metrics: PonteMetrics): Querier['query'] {
 /** A streamed read timed from its start to its last block (or until the caller leaves it). */
 function streamed (stream: NonNullable<Database['stream']>, metrics: PonteMetrics): NonNullable<Database['stream']> {
   return async function * (statement: Statement, args?: Record<string, unknown>) {
-    const end = metrics.sqlDuration.startTimer({ statement: statement.name })
+    const start = performance.now()
     // Left early (the client went away) is not a failed statement: only a throw is.
     let outcome = 'ok'
     try {
@@ -39,7 +42,7 @@ function streamed (stream: NonNullable<Database['stream']>, metrics: PonteMetric
       outcome = 'error'
       throw err
     } finally {
-      end({ outcome })
+      metrics.sqlDuration.observe({ statement: statement.name, outcome }, since(start))
     }
   }
 }
