@@ -6,9 +6,25 @@ import type { LiveCatalog, TextColumns } from './columns.js'
 
 export type Row = Record<string, unknown>
 
-/** Runs statements: the database itself, or one open transaction. */
+/**
+ * When the HTTP request being served arrived (performance.now()), passed down from the route
+ * to every call a request makes. A driver that waits for a lock (SQLite's one connection, a
+ * PostgreSQL retry) bounds the request's whole wait from this instant, not each statement's,
+ * so a request of several statements answers within the bound however many it runs. Absent
+ * outside a request (the CLI, start-up, a catalogue refresh of its own): each call is bounded
+ * on its own. (An AsyncLocalStorage did this implicitly, at 3 % of a by-id request's CPU: it
+ * makes every promise of the process pay a hook.)
+ */
+export type Arrival = number | undefined
+
+/** Runs statements: the database itself, or one open transaction (whose statements share its deadline: `at` is the transaction's). */
 export interface Querier {
-  query: (statement: Statement, args?: Record<string, unknown>) => Promise<Row[]>
+  query: (statement: Statement, args?: Record<string, unknown>, at?: Arrival) => Promise<Row[]>
+}
+
+/** `db` for a helper that takes the database or a transaction alike: its statements bounded from `at`. */
+export function servedFrom (db: Querier, at: Arrival): Querier {
+  return at === undefined ? db : { query: async (statement, args) => await db.query(statement, args, at) }
 }
 
 export interface Database extends Querier {
@@ -18,7 +34,7 @@ export interface Database extends Querier {
    * IMMEDIATE; SQL Server: READ COMMITTED plus the UPDLOCK, HOLDLOCK hints the statements
    * carry), committing when it resolves and rolling back when it throws.
    */
-  transaction: <T>(fn: (tx: Querier) => Promise<T>) => Promise<T>
+  transaction: <T>(fn: (tx: Querier) => Promise<T>, at?: Arrival) => Promise<T>
   /** Cheap round trip for readiness checks. */
   ping: () => Promise<void>
   close: () => Promise<void>
@@ -35,7 +51,7 @@ export interface Database extends Querier {
    * all (SQLite: stepped in its worker thread). Optional: `query` returns the same rows at once.
    * The connection may be the stream's until it is read to its end or the loop is left.
    */
-  stream?: (statement: Statement, args?: Record<string, unknown>) => AsyncIterable<Row[]>
+  stream?: (statement: Statement, args?: Record<string, unknown>, at?: Arrival) => AsyncIterable<Row[]>
   /** Connections in use and callers waiting for one (metrics): a pool's, or SQLite's one connection and its queue. */
   pool?: () => { inUse: number, waiting: number }
 }

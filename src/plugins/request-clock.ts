@@ -1,9 +1,16 @@
-// Marks when each request arrived, for the database drivers' bounded waits (db/request-clock.ts).
-// Callback style: the rest of the request's lifecycle runs inside `done`, and so inside the store.
+// Marks when each request arrived (request.arrival), which routes pass down to the database
+// calls they make, for the drivers' bounded waits (db/database.ts Arrival).
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
-import { servingRequest } from '../db/request-clock.js'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** performance.now() when the request arrived. */
+    arrival: number
+  }
+}
 
 export default fp(async function requestClock (app: FastifyInstance) {
-  app.addHook('onRequest', (_request, _reply, done) => { servingRequest(performance.now(), done) })
+  app.decorateRequest('arrival', 0)
+  app.addHook('onRequest', (request, _reply, done) => { request.arrival = performance.now(); done() })
 }, { name: 'ponte-request-clock' })

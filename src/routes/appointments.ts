@@ -18,8 +18,8 @@ const appointments: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request, reply) => {
     const ponte = app.ponte
     // A capture records whole answers (toolkit/capture): lists are then built whole.
-    if (!ponte.config.streamLists || ponte.config.captureDir !== undefined) return await ponte.appointments.list(request.query)
-    const out = await ponte.appointments.listOrStream(request.query)
+    if (!ponte.config.streamLists || ponte.config.captureDir !== undefined) return await ponte.appointments.list(request.query, request.arrival)
+    const out = await ponte.appointments.listOrStream(request.query, request.arrival)
     // A long list streamed (services/list-stream.ts): its status and headers are decided by now.
     if (out instanceof Readable) return await reply.type('application/json; charset=utf-8').send(out)
     return out
@@ -33,7 +33,7 @@ const appointments: FastifyPluginAsyncTypebox = async (app) => {
       params: ByIdParams,
       response: responses(jsonBody(Appointment, 'The appointment', examples.appointment), 'detail')
     }
-  }, async (request) => await app.ponte.appointments.get(request.params.id))
+  }, async (request) => await app.ponte.appointments.get(request.params.id, request.arrival))
 
   app.post('/appointments', {
     config: { idempotent: true },
@@ -44,7 +44,7 @@ const appointments: FastifyPluginAsyncTypebox = async (app) => {
       body: NewAppointmentBody,
       response: responses(jsonBody(Appointment, 'The booked appointment', examples.appointment, true), 'create')
     }
-  }, async (request) => await app.ponte.booking.book(request.body))
+  }, async (request) => await app.ponte.booking.book(request.body, request.arrival))
 
   app.patch('/appointments/:id/state', {
     schema: {
@@ -55,7 +55,7 @@ const appointments: FastifyPluginAsyncTypebox = async (app) => {
       body: StateBody,
       response: responses(textBody('The state the appointment is now in', 'CONFIRMED'), 'write')
     }
-  }, async (request, reply) => await reply.type('text/plain; charset=utf-8').send(await app.ponte.booking.changeState(request.params.id, request.body.state)))
+  }, async (request, reply) => await reply.type('text/plain; charset=utf-8').send(await app.ponte.booking.changeState(request.params.id, request.body.state, request.arrival)))
 
   app.patch('/appointments/:id/time', {
     schema: {
@@ -66,7 +66,7 @@ const appointments: FastifyPluginAsyncTypebox = async (app) => {
       body: TimeBody,
       response: responses(textBody('A confirmation of the new date and hour', 'Appointment 88231 moved to 2030-03-14 10:00.'), 'write')
     }
-  }, async (request, reply) => await reply.type('text/plain; charset=utf-8').send(await app.ponte.booking.reschedule(request.params.id, request.body)))
+  }, async (request, reply) => await reply.type('text/plain; charset=utf-8').send(await app.ponte.booking.reschedule(request.params.id, request.body, request.arrival)))
 }
 
 export default appointments

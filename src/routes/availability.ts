@@ -20,7 +20,7 @@ const availability: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request) => {
     const service = app.ponte.availability
     if (!service?.isMapped()) throw new NotFoundError('Availability is not mapped for this installation.')
-    return await service.freeSlots(request.query)
+    return await service.freeSlots(request.query, request.arrival)
   })
 }
 

@@ -14,7 +14,7 @@ const clients: FastifyPluginAsyncTypebox = async (app) => {
       querystring: PageQuery,
       response: responses(jsonBody(Type.Array(Client), 'A page of clients', [examples.client]), 'list')
     }
-  }, async (request) => await app.ponte.clients.list({ limit: request.query.limit ?? 50, offset: request.query.offset ?? 0 }))
+  }, async (request) => await app.ponte.clients.list({ limit: request.query.limit ?? 50, offset: request.query.offset ?? 0 }, request.arrival))
 
   app.get('/clients/search', {
     schema: {
@@ -24,7 +24,7 @@ const clients: FastifyPluginAsyncTypebox = async (app) => {
       querystring: ClientSearchQuery,
       response: responses(jsonBody(Type.Array(Client), 'The clients found (none: an empty list)', [examples.client]), 'list')
     }
-  }, async (request) => await app.ponte.clients.search(request.query.term, { limit: request.query.limit ?? 50, offset: request.query.offset ?? 0 }))
+  }, async (request) => await app.ponte.clients.search(request.query.term, { limit: request.query.limit ?? 50, offset: request.query.offset ?? 0 }, request.arrival))
 
   app.get('/clients/:id', {
     schema: {
@@ -34,7 +34,7 @@ const clients: FastifyPluginAsyncTypebox = async (app) => {
       params: ByIdParams,
       response: responses(jsonBody(Client, 'The client', examples.client), 'detail')
     }
-  }, async (request) => await app.ponte.clients.get(request.params.id))
+  }, async (request) => await app.ponte.clients.get(request.params.id, request.arrival))
 
   app.post('/clients', {
     config: { idempotent: true },
@@ -45,7 +45,7 @@ const clients: FastifyPluginAsyncTypebox = async (app) => {
       body: NewClientBody,
       response: responses(jsonBody(Client, 'The registered client', examples.client, true), 'create')
     }
-  }, async (request) => await app.ponte.clientWrites.create(request.body))
+  }, async (request) => await app.ponte.clientWrites.create(request.body, request.arrival))
 
   app.patch('/clients/:id', {
     schema: {
@@ -56,7 +56,7 @@ const clients: FastifyPluginAsyncTypebox = async (app) => {
       body: ClientPatchBody,
       response: responses(jsonBody(Client, 'The client as it is now', examples.client), 'write')
     }
-  }, async (request) => await app.ponte.clientWrites.update(request.params.id, request.body))
+  }, async (request) => await app.ponte.clientWrites.update(request.params.id, request.body, request.arrival))
 }
 
 export default clients

@@ -1,6 +1,6 @@
 // Reading appointments: validate the range, bind typed filters, run one statement, and
 // nest lookups from the catalogue (never one query per row).
-import type { Database } from '../db/database.js'
+import type { Arrival, Database } from '../db/database.js'
 import type { CompiledMapping } from '../mapping/compile/index.js'
 import { NESTED_REFS, type AppointmentFilter, type CompiledAppointments, type AppointmentInput, type AppointmentRow, type Bound } from '../mapping/compile/index.js'
 import type { AppointmentT } from '../schemas/resources.js'
@@ -52,12 +52,12 @@ export class Appointments {
     private readonly limits: AppointmentLimits
   ) {}
 
-  async list (q: AppointmentQuery): Promise<AppointmentT[]> {
+  async list (q: AppointmentQuery, at?: Arrival): Promise<AppointmentT[]> {
     const plan = this.plan(q)
     if (!plan) return []
-    let found = await this.read(plan.shape, plan.bound)
+    let found = await this.read(plan.shape, plan.bound, at)
     for (const [f, id] of plan.ids) found = carryingId(found, id, (a) => a.refs[f])
-    return await this.present(found, plan.minimal)
+    return await this.present(found, plan.minimal, at)
   }
 
   /**
@@ -66,22 +66,22 @@ export class Appointments {
    * way, what could fail before the first byte (the range, the statement, the first blocks) has
    * failed here, so the caller still answers a problem with its status.
    */
-  async listOrStream (q: AppointmentQuery): Promise<AppointmentT[] | Readable> {
+  async listOrStream (q: AppointmentQuery, at?: Arrival): Promise<AppointmentT[] | Readable> {
     const plan = this.plan(q)
     if (!plan) return []
     const stream = this.db.stream
     // One day (the busiest: ~1,000 items) is read whole as before: in blocks it cost ~13 % more
     // CPU (two round trips to the SQLite thread instead of one), for no memory worth saving.
-    if (!stream || plan.oneDay || !this.inCalendarOrder) return await this.list(q)
+    if (!stream || plan.oneDay || !this.inCalendarOrder) return await this.list(q, at)
     // The catalogue first: loading it needs the connection the stream is about to hold.
-    const snap = plan.minimal ? undefined : await this.catalog.snapshot()
+    const snap = plan.minimal ? undefined : await this.catalog.snapshot(at)
     // A day's items in one JSON.stringify (its brackets cut off): the same bytes as one call per
     // item, and measurably less CPU over a month of them.
     const items = (day: AppointmentRow[]): string => JSON.stringify(snap ? day.map((a) => this.nest(a, snap)) : day.map(strip)).slice(1, -1)
     const keep = (a: AppointmentRow): boolean => plan.ids.every(([f, id]) => a.refs[f] === id)
     // A slow client must not hold the connection at its pace (read-ahead.ts).
-    const blocks = holdingAtMost(stream.call(this.db, plan.bound.statement, plan.bound.args), this.limits.streamHoldMs)
-    return await streamList(blocks, plan.shape.read, keep, items, async (found) => await this.present(found, plan.minimal))
+    const blocks = holdingAtMost(stream.call(this.db, plan.bound.statement, plan.bound.args, at), this.limits.streamHoldMs)
+    return await streamList(blocks, plan.shape.read, keep, items, async (found) => await this.present(found, plan.minimal, at))
   }
 
   /**
@@ -116,17 +116,17 @@ export class Appointments {
     return { shape, bound, ids, minimal, oneDay: start === end }
   }
 
-  async get (id: string): Promise<AppointmentT> {
+  async get (id: string, at?: Arrival): Promise<AppointmentT> {
     const shape = this.compiled.appointments({ filters: [], minimal: false, byId: true })
-    const [found] = carryingId(await this.read(shape, shape.bind({ id })), id, (a) => a.id)
+    const [found] = carryingId(await this.read(shape, shape.bind({ id }), at), id, (a) => a.id)
     if (!found) throw new NotFoundError(`No appointment with id "${id}".`)
-    return this.nest(found, await this.catalog.snapshot())
+    return this.nest(found, await this.catalog.snapshot(at))
   }
 
   /** No bound statement: no row can match (an id its column cannot hold). */
-  private async read (shape: { read: (row: Record<string, unknown>) => AppointmentRow | undefined }, bound: Bound | undefined): Promise<AppointmentRow[]> {
+  private async read (shape: { read: (row: Record<string, unknown>) => AppointmentRow | undefined }, bound: Bound | undefined, at: Arrival): Promise<AppointmentRow[]> {
     if (!bound) return []
-    const rows = await this.db.query(bound.statement, bound.args)
+    const rows = await this.db.query(bound.statement, bound.args, at)
     const found: AppointmentRow[] = []
     for (let i = 0; i < rows.length; i++) {
       if (i > 0 && i % TURN_ROWS === 0) await nextTurn()
@@ -136,12 +136,12 @@ export class Appointments {
     return found
   }
 
-  private async present (found: AppointmentRow[], minimal: boolean): Promise<AppointmentT[]> {
+  private async present (found: AppointmentRow[], minimal: boolean, at: Arrival): Promise<AppointmentT[]> {
     // The SQL orders by the legacy columns, and a text hour column sorts '8:30 ' after '09:00':
     // order again on the normalised date and hour (stable, so ties keep the SQL's key order).
     found.sort(byDateAndHour)
     if (minimal) return found.map(strip)
-    const snap = await this.catalog.snapshot()
+    const snap = await this.catalog.snapshot(at)
     const out = new Array<AppointmentT>(found.length)
     for (let i = 0; i < found.length; i++) {
       if (i > 0 && i % TURN_ROWS === 0) await nextTurn()

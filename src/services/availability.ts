@@ -2,7 +2,7 @@
 // blocks and occupied appointments, cut into slots of the service's duration or the row's
 // interval. A call costs one statement per source (hours, dated rows, each block source,
 // occupancy: each once for the whole range) plus the cached catalogue, however long the range.
-import type { Database } from '../db/database.js'
+import { servedFrom, type Arrival, type Database } from '../db/database.js'
 import { isUnsupported, type CompiledAvailability, type CompiledMapping, type DatedRow, type SlotBooking, type SlotRow, type WeeklyRow } from '../mapping/compile/index.js'
 import type { EntityName, LookupName } from '../mapping/model.js'
 import type { SlotT } from '../schemas/resources.js'
@@ -66,7 +66,7 @@ export class Availability {
     return this.mapped !== undefined
   }
 
-  async freeSlots (q: AvailabilityQuery): Promise<Slot[]> {
+  async freeSlots (q: AvailabilityQuery, at?: Arrival): Promise<Slot[]> {
     const av = this.mapped
     if (!av) throw new NotFoundError('Availability is not mapped for this installation.')
     const { timezone } = this.compiled.model
@@ -76,7 +76,7 @@ export class Availability {
     const from = start < today ? today : start
     if (from > end) return []
 
-    const snap = await this.catalog.snapshot()
+    const snap = await this.catalog.snapshot(at)
     const professionals = this.candidates(snap, q)
     if (professionals.size === 0) return []
     let service: { id: string, name: string, duration?: number } | undefined
@@ -91,11 +91,11 @@ export class Availability {
 
     const single = q.professional
     const [weekly, dated, blocks, occupancy, slotRows] = await Promise.all([
-      this.readWeekly(av),
-      this.readDated(av, from, end),
-      readBlocks(this.db, av, from, end),
-      this.readOccupancy(from, end, single),
-      this.readSlotRows(from, end, q.service)
+      this.readWeekly(av, undefined, at),
+      this.readDated(av, from, end, undefined, at),
+      readBlocks(this.db, av, from, end, at),
+      this.readOccupancy(from, end, single, at),
+      this.readSlotRows(from, end, q.service, at)
     ])
 
     const nowMinutes = minutesOf(nowHourIn(timezone, now))
@@ -137,8 +137,8 @@ export class Availability {
    * `location`, when given) and outside every block. Occupancy is not looked at: the
    * booking transaction checks that itself. Undefined when availability is not mapped.
    */
-  async offers (date: string, hour: string, endHour: string, professional: string, location?: string): Promise<boolean | undefined> {
-    return (await this.day(date, professional))?.offers(hour, endHour, location)
+  async offers (date: string, hour: string, endHour: string, professional: string, location?: string, at?: Arrival): Promise<boolean | undefined> {
+    return (await this.day(date, professional, at))?.offers(hour, endHour, location)
   }
 
   /**
@@ -146,10 +146,10 @@ export class Availability {
    * appointment with no service duration, as free slots are offered) and its location, when
    * exactly one window says so. Undefined when availability is not mapped or no window holds it.
    */
-  async windowAt (date: string, hour: string, professional: string): Promise<{ step: number, location?: string } | undefined> {
+  async windowAt (date: string, hour: string, professional: string, at?: Arrival): Promise<{ step: number, location?: string } | undefined> {
     const av = this.mapped
     if (!av || !isCalendarDate(date)) return undefined
-    return windowHolding(await this.windowsOf(av, date, professional), hour, av.slotMinutes)
+    return windowHolding(await this.windowsOf(av, date, professional, at), hour, av.slotMinutes)
   }
 
   /**
@@ -158,14 +158,14 @@ export class Availability {
    * read once; `windowAt` and `offers` then answer without the database. Undefined when
    * availability is not mapped.
    */
-  async day (date: string, professional: string): Promise<WorkingDay | undefined> {
+  async day (date: string, professional: string, at?: Arrival): Promise<WorkingDay | undefined> {
     const av = this.mapped
     if (!av) return undefined
     if (!isCalendarDate(date)) return NOWHERE
     const [snap, windows, blocks] = await Promise.all([
-      this.catalog.snapshot(),
-      this.windowsOf(av, date, professional),
-      readBlocks(this.db, av, date, date)
+      this.catalog.snapshot(at),
+      this.windowsOf(av, date, professional, at),
+      readBlocks(this.db, av, date, date, at)
     ])
     return {
       windowAt: (hour) => windowHolding(windows, hour, av.slotMinutes),
@@ -182,8 +182,8 @@ export class Availability {
   }
 
   /** The professional's working windows on `date`: their template and dated rows only. */
-  private async windowsOf (av: CompiledAvailability, date: string, professional: string): Promise<Window[]> {
-    const [weekly, dated] = await Promise.all([this.readWeekly(av, professional), this.readDated(av, date, date, professional)])
+  private async windowsOf (av: CompiledAvailability, date: string, professional: string, at: Arrival): Promise<Window[]> {
+    const [weekly, dated] = await Promise.all([this.readWeekly(av, professional, at), this.readDated(av, date, date, professional, at)])
     return windowsOn(date, weekly, dated).filter((w) => w.professional === professional)
   }
 
@@ -236,21 +236,21 @@ export class Availability {
   }
 
   /** The template rows: everybody's, or (booking) one professional's. */
-  private async readWeekly (av: CompiledAvailability, professional?: string): Promise<WeeklyRow[]> {
+  private async readWeekly (av: CompiledAvailability, professional: string | undefined, at: Arrival): Promise<WeeklyRow[]> {
     if (!av.weekly) return []
-    if (professional === undefined || !av.weeklyOf) return readAll(await this.db.query(av.weekly.statement), av.weekly.read)
+    if (professional === undefined || !av.weeklyOf) return readAll(await this.db.query(av.weekly.statement, {}, at), av.weekly.read)
     const bound = av.weeklyOf.bind(professional)
-    return bound ? readAll(await this.db.query(bound.statement, bound.args), av.weeklyOf.read) : []
+    return bound ? readAll(await this.db.query(bound.statement, bound.args, at), av.weeklyOf.read) : []
   }
 
-  private async readDated (av: CompiledAvailability, from: string, to: string, professional?: string): Promise<DatedRow[]> {
+  private async readDated (av: CompiledAvailability, from: string, to: string, professional: string | undefined, at: Arrival): Promise<DatedRow[]> {
     if (!av.dated) return []
     if (professional === undefined || !av.datedOf) {
       const { statement, args } = av.dated.bind({ from, to })
-      return readAll(await this.db.query(statement, args), av.dated.read)
+      return readAll(await this.db.query(statement, args, at), av.dated.read)
     }
     const bound = av.datedOf.bind(professional, { from, to })
-    return bound ? readAll(await this.db.query(bound.statement, bound.args), av.datedOf.read) : []
+    return bound ? readAll(await this.db.query(bound.statement, bound.args, at), av.datedOf.read) : []
   }
 
   /**
@@ -258,13 +258,13 @@ export class Availability {
    * date and hour; with a service, only those whose block accepts it. One statement for the
    * whole range; undefined where appointments hold their own time.
    */
-  private async readSlotRows (from: string, to: string, service: string | undefined): Promise<SlotRows | undefined> {
+  private async readSlotRows (from: string, to: string, service: string | undefined, at: Arrival): Promise<SlotRows | undefined> {
     const booking = this.slotBooking()
     if (!booking) return undefined
     const out: SlotRows = new Map()
     const bound = booking.bindRows({ from, to }, service)
     if (!bound) return out
-    for (const row of await this.db.query(bound.statement, bound.args)) {
+    for (const row of await this.db.query(bound.statement, bound.args, at)) {
       const r = booking.readRow(row)
       if (r?.professional === undefined) continue
       const key = slotKey(r.professional, r.date, r.hour)
@@ -282,10 +282,10 @@ export class Availability {
   }
 
   /** What holds its slot (services/slots.ts), by professional and date: one statement for the whole range. */
-  private async readOccupancy (from: string, to: string, professional: string | undefined): Promise<Occupancy> {
+  private async readOccupancy (from: string, to: string, professional: string | undefined, at: Arrival): Promise<Occupancy> {
     const out: Occupancy = new Map()
     if (!this.compiled.model.appointment.refs.professional) return out
-    for (const a of await heldRows(this.db, this.compiled, this.freeing, { from, to }, { professional })) {
+    for (const a of await heldRows(servedFrom(this.db, at), this.compiled, this.freeing, { from, to }, { professional })) {
       const p = a.refs.professional
       if (p === undefined) continue
       const key = occupancyKey(p, a.date)

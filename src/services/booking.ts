@@ -1,7 +1,7 @@
 // Booking, state moves and rescheduling. The worst thing Ponte can do is a double booking
 // or a half-written row, so every check that depends on other rows runs inside the same
 // transaction as the write, reading under locks (see Database.transaction).
-import type { Database, Querier } from '../db/database.js'
+import type { Arrival, Database, Querier } from '../db/database.js'
 import { DEFAULT_SLOT_MINUTES, isIntegerType, matchesType, type AppointmentRow, type AppointmentWritePlans, type BookingRef, type CompiledMapping, type FoundSlot } from '../mapping/compile/index.js'
 import type { EntityName, LookupName } from '../mapping/model.js'
 import { planExists } from './plans.js'
@@ -33,9 +33,9 @@ export interface NewAppointment {
 /** Working hours, where the mapping has them (services/availability.ts). */
 export interface Offers {
   /** One professional's day (windows and blocks, read once): what a booking asks about its slot. */
-  day: (date: string, professional: string) => Promise<WorkingDay | undefined>
+  day: (date: string, professional: string, at?: Arrival) => Promise<WorkingDay | undefined>
   /** The working window a slot starts in: its grid step and (when one) location. */
-  windowAt: (date: string, hour: string, professional: string) => Promise<{ step: number, location?: string } | undefined>
+  windowAt: (date: string, hour: string, professional: string, at?: Arrival) => Promise<{ step: number, location?: string } | undefined>
 }
 
 export interface BookingOptions {
@@ -67,16 +67,16 @@ export class Booking {
     return writable(this.compiled.writes.appointment, 'appointments')
   }
 
-  async book (request: NewAppointment): Promise<AppointmentT> {
+  async book (request: NewAppointment, at?: Arrival): Promise<AppointmentT> {
     const input = { ...request, ...this.normaliseSlot(request) }
     const issues: FieldIssue[] = []
     this.checkSlotInput(input.date, input.hour, issues)
-    const snap = await this.catalog.snapshot()
-    await this.checkRefs(input, snap, issues)
+    const snap = await this.catalog.snapshot(at)
+    await this.checkRefs(input, snap, issues, at)
     if (issues.length > 0) throw new InvalidInputError(describe(issues), issues)
 
     // The same length /availability offers: the service's duration, else the window's step.
-    const day = input.professional ? await this.hours?.day(input.date, input.professional) : undefined
+    const day = input.professional ? await this.hours?.day(input.date, input.professional, at) : undefined
     const window = day?.windowAt(input.hour)
     const step = window?.step ?? this.defaultMinutes()
     const minutes = this.serviceMinutes(input.service, snap) ?? step
@@ -97,7 +97,7 @@ export class Booking {
       const id = input[name]
       if (id === undefined) { columns[joined.column.column] = null; continue }
       const { statement, args } = joined.bind(id)
-      const [row] = await this.db.query(statement, args)
+      const [row] = await this.db.query(statement, args, at)
       if (row?.id === undefined || row.id === null) throw new InvalidInputError(`The ${name} "${id}" cannot hold appointments (nothing in the mapped ${joined.lookup.name} table refers to it).`, [{ path: `/body/${name}`, message: 'cannot be booked' }])
       columns[joined.column.column] = row.id
     }
@@ -112,18 +112,18 @@ export class Booking {
       const id = await insert.run(tx, { ...columns, ...slot.pointer })
       await this.recordState(tx, id, this.compiled.model.states.initial, now, false)
       return id
-    }))
-    return await this.appointments.get(id)
+    }, at))
+    return await this.appointments.get(id, at)
   }
 
-  async changeState (id: string, requested: string): Promise<string> {
+  async changeState (id: string, requested: string, at?: Arrival): Promise<string> {
     const { states } = this.compiled.model
     const state = stateName(requested, states.values, '/body/state')
     this.keyOf(id)
     const move = writable(this.plans.stateMoves[state], 'appointments')
     const now = nowIn(this.compiled.model.timezone)
     // Working hours are read before the transaction: SQLite serves one transaction at a time.
-    const step = await this.stepOf(await this.current(this.db, id, false))
+    const step = await this.stepOf(await this.current(this.db, id, false, at), at)
     return await this.db.transaction(async (tx) => {
       const current = await this.current(tx, id)
       if (current.state === state) return `Appointment ${id} is already ${state}.`
@@ -140,10 +140,10 @@ export class Booking {
       await tx.query(statement, args)
       await this.recordState(tx, id, state, nowIn(this.compiled.model.timezone), true)
       return `Appointment ${id} is now ${state}.`
-    })
+    }, at)
   }
 
-  async reschedule (id: string, requested: { date: string, hour: string }): Promise<string> {
+  async reschedule (id: string, requested: { date: string, hour: string }, at?: Arrival): Promise<string> {
     const slot = this.normaliseSlot(requested)
     const issues: FieldIssue[] = []
     this.checkSlotInput(slot.date, slot.hour, issues)
@@ -151,11 +151,11 @@ export class Booking {
     this.keyOf(id)
     const { states, timezone } = this.compiled.model
     // Working hours are read before the transaction: SQLite serves one transaction at a time.
-    const before = await this.current(this.db, id, false)
-    const day = before.refs.professional ? await this.hours?.day(slot.date, before.refs.professional) : undefined
+    const before = await this.current(this.db, id, false, at)
+    const day = before.refs.professional ? await this.hours?.day(slot.date, before.refs.professional, at) : undefined
     const window = day?.windowAt(slot.hour)
     const step = window?.step ?? this.defaultMinutes()
-    const minutes = before.endHour ? minutesBetween(before.hour, before.endHour) : this.serviceMinutes(before.refs.service, await this.catalog.snapshot()) ?? step
+    const minutes = before.endHour ? minutesBetween(before.hour, before.endHour) : this.serviceMinutes(before.refs.service, await this.catalog.snapshot(at)) ?? step
     const endHour = addMinutes(slot.hour, minutes)
     if (endHour === undefined) throw new InvalidInputError(`A ${minutes}-minute appointment at ${slot.hour} would end after midnight.`, [{ path: '/body/hour', message: 'too late for the appointment\'s length' }])
     if (before.refs.professional) this.checkHours(day, slot.date, slot.hour, endHour, before.refs.location)
@@ -174,7 +174,7 @@ export class Booking {
       await tx.query(statement, args)
       if (target !== current.state) await this.recordState(tx, id, target, now, true)
       return `Appointment ${id} moved to ${slot.date} ${slot.hour}${target !== current.state ? ` and is now ${target}` : ''}.`
-    })
+    }, at)
   }
 
   /**
@@ -249,10 +249,11 @@ export class Booking {
     return this.options.freeing.includes(state)
   }
 
-  private async current (tx: Querier, id: string, lock = true): Promise<AppointmentRow> {
+  /** `at`: the request's arrival, when `q` is the database rather than a transaction. */
+  private async current (q: Querier, id: string, lock = true, at?: Arrival): Promise<AppointmentRow> {
     const shape = this.compiled.appointments({ filters: [], minimal: false, byId: true, occupancy: true, lock })
     const { statement, args } = this.found(shape.bind({ id }), id)
-    const rows = await tx.query(statement, args)
+    const rows = await q.query(statement, args, at)
     const [current] = carryingId(rows.flatMap((row) => shape.read(row) ?? []), id, (a) => a.id)
     if (!current) throw new NotFoundError(`No appointment with id "${id}".`)
     return current
@@ -311,8 +312,8 @@ export class Booking {
    * holds (an INT column takes only canonical integers: "abc" and "01" are refused here,
    * never converted by the database or stored as text).
    */
-  private async checkRefs (input: NewAppointment, snap: Snapshot, issues: FieldIssue[]): Promise<void> {
-    if (!await this.clients.exists(input.client)) issues.push({ path: '/body/client', message: `no client with id "${input.client}"` })
+  private async checkRefs (input: NewAppointment, snap: Snapshot, issues: FieldIssue[], at: Arrival): Promise<void> {
+    if (!await this.clients.exists(input.client, at)) issues.push({ path: '/body/client', message: `no client with id "${input.client}"` })
     for (const name of ['professional', 'service', 'location', 'healthInsurance', 'plan'] as const) {
       const id = input[name]
       const problem = id === undefined ? undefined : this.refProblem(name, id, snap)
@@ -358,8 +359,8 @@ export class Booking {
   }
 
   /** The grid step of the window an appointment sits in. */
-  private async stepOf (a: AppointmentRow): Promise<number> {
-    const window = a.refs.professional ? await this.hours?.windowAt(a.date, a.hour, a.refs.professional) : undefined
+  private async stepOf (a: AppointmentRow, at: Arrival): Promise<number> {
+    const window = a.refs.professional ? await this.hours?.windowAt(a.date, a.hour, a.refs.professional, at) : undefined
     return window?.step ?? this.defaultMinutes()
   }
 }

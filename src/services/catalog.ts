@@ -2,7 +2,7 @@
 // go and kept in an LRU with a TTL. Stale data is served while a refresh runs, and while
 // the database is briefly down; only a cold start with no database fails.
 import { LRUCache } from 'lru-cache'
-import type { Database } from '../db/database.js'
+import type { Arrival, Database } from '../db/database.js'
 import { DatabaseUnavailableError } from '../errors.js'
 import type { CompiledMapping, LookupRecord } from '../mapping/compile/index.js'
 import type { EntityName, LookupName } from '../mapping/model.js'
@@ -39,7 +39,7 @@ export class Snapshot {
 const directed = (from: EntityName, to: EntityName) => `${from}>${to}`
 
 export class Catalog {
-  private readonly cache: LRUCache<'snapshot', Snapshot>
+  private readonly cache: LRUCache<'snapshot', Snapshot, Arrival>
   /** Why the last load failed: what a cold start with no database answers (the driver's typed 503/504). */
   private lastFailure: unknown
   /** When the snapshot served was read (ms since the epoch), and how many loads failed: for metrics and /ready. */
@@ -50,15 +50,15 @@ export class Catalog {
   misses = 0
 
   constructor (private readonly compiled: CompiledMapping, private readonly db: Database, ttlMs = compiled.model.cacheTtlSeconds * 1000) {
-    this.cache = new LRUCache<'snapshot', Snapshot>({
+    this.cache = new LRUCache<'snapshot', Snapshot, Arrival>({
       max: 1,
       ttl: ttlMs,
       allowStale: true,
       allowStaleOnFetchRejection: true,
       noDeleteOnFetchRejection: true,
-      fetchMethod: async () => {
+      fetchMethod: async (_key, _stale, { context }) => {
         try {
-          const snapshot = await this.load()
+          const snapshot = await this.load(context)
           this.loadedAt = Date.now()
           return snapshot
         } catch (err) {
@@ -70,20 +70,22 @@ export class Catalog {
     })
   }
 
-  async snapshot (): Promise<Snapshot> {
+  /** `at`: the arrival of the request asking; a load it starts is bounded from there (a refresh served stale runs on its own bound). */
+  async snapshot (at?: Arrival): Promise<Snapshot> {
     // A hit is served from memory (fresh, or stale while a refresh runs); a miss waits for a load.
-    if (this.cache.peek('snapshot', { allowStale: true }) !== undefined) this.hits++
+    const hit = this.cache.peek('snapshot', { allowStale: true }) !== undefined
+    if (hit) this.hits++
     else this.misses++
-    const s = await this.cache.fetch('snapshot')
+    const s = await this.cache.fetch('snapshot', { context: hit ? undefined : at })
     // lru-cache answers a failed fetch with the stale snapshot, or undefined when it has none.
     if (!s) throw this.lastFailure ?? new DatabaseUnavailableError()
     return s
   }
 
-  private async load (): Promise<Snapshot> {
+  private async load (at: Arrival): Promise<Snapshot> {
     const records = new Map<LookupName, Map<string, LookupRecord>>()
     for (const lookup of this.compiled.lookups) {
-      const rows = await this.db.query(lookup.all)
+      const rows = await this.db.query(lookup.all, {}, at)
       const byId = new Map<string, LookupRecord>()
       for (const row of rows) {
         const rec = lookup.read(row)
@@ -108,7 +110,7 @@ export class Catalog {
       if (!edge.pairs || !edge.readPair) continue
       const [a, b] = edge.between
       declare(a, b)
-      for (const row of await this.db.query(edge.pairs)) {
+      for (const row of await this.db.query(edge.pairs, {}, at)) {
         const pair = edge.readPair(row)
         if (pair) add(a, b, pair[0], pair[1])
       }

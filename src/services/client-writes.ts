@@ -1,6 +1,6 @@
 // Registering and correcting clients. Input is checked whole before anything is written;
 // the answer is the client as the database now holds it.
-import type { Database } from '../db/database.js'
+import type { Arrival, Database } from '../db/database.js'
 import type { ClientField, ClientValues, ClientWritePlans, CompiledMapping, Supported } from '../mapping/compile/index.js'
 import type { ClientT } from '../schemas/resources.js'
 import { parsePhoneInput } from '../normalise/phone.js'
@@ -39,33 +39,33 @@ export class ClientWrites {
     return writable(this.compiled.writes.client, 'clients')
   }
 
-  async create (input: NewClient): Promise<ClientT> {
-    const values = await this.validate(input, true)
+  async create (input: NewClient, at?: Arrival): Promise<ClientT> {
+    const values = await this.validate(input, true, at)
     const now = nowIn(this.compiled.model.timezone)
     const insert = writable(this.plans.insert, 'clients')
     const writers = { ...this.plans.rowWriters, ...this.plans.writers }
-    const id = await requiring(writers, async () => await this.db.transaction(async (tx) => await insert.run(tx, values, now)))
-    return await this.clients.get(id)
+    const id = await requiring(writers, async () => await this.db.transaction(async (tx) => await insert.run(tx, values, now), at))
+    return await this.clients.get(id, at)
   }
 
-  async update (id: string, patch: ClientPatch): Promise<ClientT> {
+  async update (id: string, patch: ClientPatch, at?: Arrival): Promise<ClientT> {
     const fields = (Object.keys(patch) as ClientField[]).filter((f) => patch[f as keyof ClientPatch] !== undefined)
-    const values = await this.validate(patch, false)
+    const values = await this.validate(patch, false, at)
     const writable = fields.filter((f) => this.plans.writers[f])
     // Fields kept in joined rows (a name row, the person's birthdate): an UPDATE of each row.
     const inRows = fields.filter((f) => !this.plans.writers[f] && this.plans.rowWriters[f])
     const unwritable = fields.filter((f) => !this.plans.writers[f] && !this.plans.rowWriters[f])
     if (unwritable.length > 0) throw new NotWritableError(`This installation's mapping reads ${unwritable.join(' and ')} from something that cannot be written (an expression, a join or rules); nothing was changed.`)
-    await this.clients.get(id) // 404 before anything else
+    await this.clients.get(id, at) // 404 before anything else
     if (writable.length > 0 || inRows.length > 0) {
       const bound = writableOr501(this.plans.patch([...writable, ...inRows])).bind(id, values)
-      if (bound) await this.db.transaction(async (tx) => { for (const b of bound) await tx.query(b.statement, b.args) })
+      if (bound) await this.db.transaction(async (tx) => { for (const b of bound) await tx.query(b.statement, b.args) }, at)
     }
-    return await this.clients.get(id)
+    return await this.clients.get(id, at)
   }
 
   /** Every problem at once; returns the normalised values. */
-  private async validate (input: Partial<NewClient>, creating: boolean): Promise<ClientValues> {
+  private async validate (input: Partial<NewClient>, creating: boolean, at: Arrival): Promise<ClientValues> {
     const issues: FieldIssue[] = []
     const out: Partial<Record<ClientField, string>> = {}
     const { phone: phoneOptions, timezone } = this.compiled.model
@@ -100,7 +100,7 @@ export class ClientWrites {
     for (const ref of ['healthInsurance', 'location'] as const) {
       const id = input[ref]
       if (id === undefined || !this.compiled.model.lookups[ref]) continue
-      const snap = await this.catalog.snapshot()
+      const snap = await this.catalog.snapshot(at)
       if (!snap.record(ref, id)) issues.push({ path: `/body/${ref}`, message: `no ${ref} with id "${id}"` })
       else if (this.plans.writers[ref]) out[ref] = id
     }

@@ -1,6 +1,6 @@
 // Reading clients: pages, details and the exact search the caller uses to recognise who
 // is writing (design notes §1: phone, CPF, e-mail, name on normalised values).
-import type { Database } from '../db/database.js'
+import type { Arrival, Database } from '../db/database.js'
 import type { CompiledMapping, IndexedColumns } from '../mapping/compile/index.js'
 import { SEARCH_CANDIDATES } from '../mapping/compile/index.js'
 import type { ClientT } from '../schemas/resources.js'
@@ -27,22 +27,22 @@ export class Clients {
 
   constructor (private readonly compiled: CompiledMapping, private readonly db: Database) {}
 
-  async list (page: Page): Promise<ClientT[]> {
+  async list (page: Page, at?: Arrival): Promise<ClientT[]> {
     const { statement, args } = this.compiled.clients.bindPage(page)
-    return this.readAll(await this.db.query(statement, args))
+    return this.readAll(await this.db.query(statement, args, at))
   }
 
-  async get (id: string): Promise<ClientT> {
+  async get (id: string, at?: Arrival): Promise<ClientT> {
     const bound = this.compiled.clients.bindId(id)
-    const rows = bound ? await this.db.query(bound.statement, bound.args) : []
+    const rows = bound ? await this.db.query(bound.statement, bound.args, at) : []
     const [client] = carryingId(this.readAll(rows), id, (c) => c.id)
     if (!client) throw new NotFoundError(`No client with id "${id}".`)
     return client
   }
 
-  async exists (id: string): Promise<boolean> {
+  async exists (id: string, at?: Arrival): Promise<boolean> {
     try {
-      await this.get(id)
+      await this.get(id, at)
       return true
     } catch (err) {
       if (err instanceof NotFoundError) return false
@@ -50,7 +50,7 @@ export class Clients {
     }
   }
 
-  async search (term: string, page: Page): Promise<ClientT[]> {
+  async search (term: string, page: Page, at?: Arrival): Promise<ClientT[]> {
     const { search, phone } = this.compiled.model
     if (term.trim() === '') throw new InvalidInputError('The search term is empty.', [{ path: '/querystring/term', message: 'must not be blank' }])
     // Search is exact: a term no enabled kind can read (a phone with a digit missing) is a
@@ -61,20 +61,20 @@ export class Clients {
     // number they find nobody holding is looked for again in every stored value's digits: a
     // spelling nobody foresaw must not make the caller register a duplicate patient. So an
     // unknown number costs the old scan; a known one, a seek (README: client search).
-    const found = await this.candidates(readings, page, false)
+    const found = await this.candidates(readings, page, false, at)
     if (found.length > 0 || !this.compiled.clients.probed(readings)) return found
-    return await this.candidates(readings, page, true)
+    return await this.candidates(readings, page, true, at)
   }
 
   // Candidates come a block at a time (in key order) until the page is full or they run
   // out: one statement for any ordinary term, and no exact match lost behind a cap.
-  private async candidates (readings: TermReading[], page: Page, scan: boolean): Promise<ClientT[]> {
+  private async candidates (readings: TermReading[], page: Page, scan: boolean, at: Arrival): Promise<ClientT[]> {
     const indexed = scan ? undefined : await this.indexedColumns()
     const exact: ClientT[] = []
     for (let offset = 0; ; offset += SEARCH_CANDIDATES) {
       if (offset >= MAX_SEARCH_BLOCKS * SEARCH_CANDIDATES) throw new DatabaseTimeoutError(`The search term matches more than ${MAX_SEARCH_BLOCKS * SEARCH_CANDIDATES} stored values before the exact check; search by a phone, a CPF or the whole name.`)
       const { statement, args } = this.compiled.clients.bindSearch(readings, offset, scan, indexed)
-      const rows = await this.db.query(statement, args)
+      const rows = await this.db.query(statement, args, at)
       exact.push(...this.readAll(rows).filter((client) => readings.some((r) => matches(client, r))))
       if (rows.length < SEARCH_CANDIDATES || exact.length >= page.offset + page.limit) break
     }

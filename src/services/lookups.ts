@@ -1,5 +1,5 @@
 // Lists and details of lookup resources, filtered by relations in memory.
-import type { Database } from '../db/database.js'
+import type { Arrival, Database } from '../db/database.js'
 import type { CompiledEdge, CompiledMapping } from '../mapping/compile/index.js'
 import type { EntityName, LookupName } from '../mapping/model.js'
 import { NotFoundError } from '../errors.js'
@@ -23,21 +23,21 @@ export class Lookups {
     }
   }
 
-  async list (name: LookupName, filters: LookupFilters): Promise<Entity[]> {
-    const snap = await this.catalog.snapshot()
+  async list (name: LookupName, filters: LookupFilters, at?: Arrival): Promise<Entity[]> {
+    const snap = await this.catalog.snapshot(at)
     let records = snap.list(name)
     if (filters.enabled !== undefined) records = records.filter((r) => r.enabled === filters.enabled)
     for (const [other, id] of Object.entries(filters) as [EntityName | 'enabled', unknown][]) {
       if (other === 'enabled' || typeof id !== 'string') continue
-      const allowed = other === 'client' ? await this.forClient(name, id) : this.relatedIds(snap, other, id, name)
+      const allowed = other === 'client' ? await this.forClient(name, id, at) : this.relatedIds(snap, other, id, name)
       if (allowed) records = records.filter((r) => allowed.has(r.id))
     }
     // Each entity's JSON is made once per snapshot (services/json.ts): a list splices them.
     return jsonList(records.map((r) => this.present(snap, name, r.entity)))
   }
 
-  async get (name: LookupName, id: string): Promise<Entity> {
-    const snap = await this.catalog.snapshot()
+  async get (name: LookupName, id: string, at?: Arrival): Promise<Entity> {
+    const snap = await this.catalog.snapshot(at)
     const rec = snap.record(name, id)
     if (!rec) throw new NotFoundError(`No ${name} with id "${id}".`)
     return this.present(snap, name, rec.entity)
@@ -79,13 +79,13 @@ export class Lookups {
     return undefined
   }
 
-  private async forClient (target: LookupName, clientId: string): Promise<Set<string> | undefined> {
+  private async forClient (target: LookupName, clientId: string, at: Arrival): Promise<Set<string> | undefined> {
     const edge = this.clientEdges.get(target)
     // No relation mapped: every record qualifies — for a client that exists.
-    if (!edge?.bindClient || !edge.readOther || !edge.readClient) return await this.clients.exists(clientId) ? undefined : new Set()
+    if (!edge?.bindClient || !edge.readOther || !edge.readClient) return await this.clients.exists(clientId, at) ? undefined : new Set()
     const bound = edge.bindClient(clientId)
     if (!bound) return new Set()
-    const rows = await this.db.query(bound.statement, bound.args)
+    const rows = await this.db.query(bound.statement, bound.args, at)
     const ids = new Set<string>()
     for (const row of carryingId(rows, clientId, edge.readClient)) {
       const other = edge.readOther(row)

@@ -3,7 +3,7 @@
 // (appointments not in a free state, and slot-holding rows). /availability offers and booking
 // refuses by these same functions, so the two cannot disagree. Arithmetic is on minutes since
 // midnight; reading is one statement per source for a whole range.
-import type { Database, Querier } from '../db/database.js'
+import type { Arrival, Database, Querier } from '../db/database.js'
 import type { AppointmentRow, BlockRow, CompiledAvailability, CompiledMapping, DatedRow, WeeklyRow } from '../mapping/compile/index.js'
 import { minutesOf, weekdayOf } from '../normalise/datetime.js'
 
@@ -176,10 +176,10 @@ async function readHeld (q: Querier, compiled: CompiledMapping, freeing: Readonl
 }
 
 /** Every block source's rows overlapping [from, to]: one statement per source. */
-export async function readBlocks (db: Database, av: CompiledAvailability, from: string, to: string): Promise<BlockRow[]> {
+export async function readBlocks (db: Database, av: CompiledAvailability, from: string, to: string, at: Arrival): Promise<BlockRow[]> {
   const lists = await Promise.all(av.blocks.map(async (source) => {
     const { statement, args } = source.bind({ from, to })
-    return readAll(await db.query(statement, args), source.read)
+    return readAll(await db.query(statement, args, at), source.read)
   }))
   return lists.flat()
 }

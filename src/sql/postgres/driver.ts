@@ -16,8 +16,7 @@ import { postgres } from './dialect.js'
 import { bindValues, type Statement } from '../statement.js'
 import type { SqlTypeName } from '../../mapping/schema.js'
 import { PonteError, ConflictError, DatabaseTimeoutError, DatabaseUnavailableError, InvalidInputError, MissingValueError } from '../../errors.js'
-import type { Database, Row } from '../../db/database.js'
-import { arrivedAt } from '../../db/request-clock.js'
+import type { Arrival, Database, Row } from '../../db/database.js'
 import { postgresCatalog, postgresTextColumns } from './introspect.js'
 import { STREAM_BLOCK_ROWS } from '../blocks.js'
 
@@ -209,10 +208,10 @@ export async function openPostgres (url: string): Promise<Database> {
         throw translate(err)
       }
     },
-    async transaction (fn) {
+    async transaction (fn, at: Arrival) {
       // Retries stop at the statement bound counted from the request's arrival, so a request
       // that keeps losing races answers 503 in bounded time.
-      const deadline = arrivedAt(performance.now()) + settings.statementTimeoutMs
+      const deadline = (at ?? performance.now()) + settings.statementTimeoutMs
       for (let attempt = 1; ; attempt++) {
         const client = await acquire()
         const fail = (err: unknown): never => { throw translate(err) }

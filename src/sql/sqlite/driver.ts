@@ -15,9 +15,8 @@ import BetterSqlite3 from 'better-sqlite3'
 import { sqlite } from './dialect.js'
 import { bindValues, type Statement } from '../statement.js'
 import { ConflictError, DatabaseUnavailableError, InvalidInputError, MissingValueError } from '../../errors.js'
-import type { Database, Row } from '../../db/database.js'
+import type { Arrival, Database, Row } from '../../db/database.js'
 import { canWrite, FileIdentity } from './file.js'
-import { arrivedAt } from '../../db/request-clock.js'
 import { sqliteCatalog, sqliteTextColumns } from './introspect.js'
 import { openConnection } from './connection.js'
 import { STREAM_BLOCK_ROWS } from '../blocks.js'
@@ -307,13 +306,13 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
   }
 
   // One connection serves every request (turns.ts): plain reads share it, a transaction or a
-  // stream has it alone. The deadline counts from the request's arrival (db/request-clock.ts;
+  // stream has it alone. The deadline counts from the request's arrival (db/database.ts Arrival;
   // from the call outside a request): N requests queued behind a lock, or one request of
   // several statements, all answer within the bound.
   const turns = new Turns()
-  const deadline = (): number => arrivedAt(performance.now()) + bound
-  const exclusive = <T>(fn: (deadline: number) => Promise<T>): Promise<T> => {
-    const by = deadline()
+  const deadline = (at: Arrival): number => (at ?? performance.now()) + bound
+  const exclusive = <T>(fn: (deadline: number) => Promise<T>, at?: Arrival): Promise<T> => {
+    const by = deadline(at)
     return turns.exclusive(async () => await fn(by))
   }
 
@@ -330,23 +329,23 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
     },
     stats,
     pool: () => ({ inUse: Math.min(turns.busy, 1), waiting: Math.max(turns.busy - 1, 0) }),
-    query (statement, args = {}) {
+    query (statement, args = {}, at) {
       const read = (by: number): Promise<Row[]> => {
         stats.statements++
         return whileLocked(() => run(statement, args), by).catch((err: unknown) => { throw translate(err) })
       }
-      const by = deadline()
+      const by = deadline(at)
       if (identity.unchanged()) return turns.shared(() => read(by))
       // Checked at most once a second, one stat shared by every caller meanwhile; only a file
       // replaced or gone (rare) is dealt with, and reopened, with the connection alone.
       return identity.current().then((state) => state === 'same'
         ? turns.shared(() => read(by))
-        : exclusive(async (d) => { await ensureFile(); return await read(d) }))
+        : exclusive(async (d) => { await ensureFile(); return await read(d) }, at))
     },
-    stream (statement, args = {}) {
-      return streamRows(statement, args)
+    stream (statement, args = {}, at) {
+      return streamRows(statement, args, at)
     },
-    async transaction (fn) {
+    async transaction (fn, at) {
       return await exclusive(async (deadline) => {
         await ensureFile()
         let generation: number
@@ -376,7 +375,7 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
           } catch { /* the original failure is the one to report */ }
           throw translate(err)
         }
-      })
+      }, at)
     },
     async ping () {
       await exclusive(async (deadline) => {
@@ -410,12 +409,12 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
    * holds all of them. The connection is this read's until the last block is taken or the
    * loop is left (break, throw): everything else waits its turn meanwhile.
    */
-  async function * streamRows (statement: Statement, args: Record<string, unknown>): AsyncGenerator<Row[]> {
+  async function * streamRows (statement: Statement, args: Record<string, unknown>, at: Arrival): AsyncGenerator<Row[]> {
     let release!: () => void
     const held = new Promise<void>((resolve) => { release = resolve })
     let started!: (deadline: number) => void
     const given = new Promise<number>((resolve) => { started = resolve })
-    const turnDone = exclusive(async (deadline) => { started(deadline); await held })
+    const turnDone = exclusive(async (deadline) => { started(deadline); await held }, at)
     let done = false
     try {
       const deadline = await given
