@@ -23,7 +23,9 @@ export function matchesType (id: string, type: SqlTypeName): boolean {
   const range = INTEGER_RANGES[type]
   if (range === undefined) return id.length > 0 && id.length <= 4000 && id.trim() === id
   if (!CANONICAL_INTEGER.test(id)) return false
-  const n = BigInt(id)
+  // Up to 15 digits a Number is exact (and a BigInt per request is not free); comparing a
+  // Number with a BigInt is exact in JavaScript.
+  const n = id.length <= 15 ? Number(id) : BigInt(id)
   return n >= range[0] && n <= range[1]
 }
 
