@@ -1,7 +1,7 @@
 // What the live database declares for the text columns Ponte writes: how long they may be
 // and whether they hold Unicode. Each dialect reads it its own way (sql/<dialect>/introspect.ts);
 // the mapping's own `type`/`length` win over what is read here.
-import type { Database, Row } from './database.js'
+import type { Arrival, Database, Row } from './database.js'
 
 export interface TextColumn {
   /** false: one byte per character in the column's code page (VARCHAR, CHAR). */
@@ -24,10 +24,11 @@ export class LiveSchema {
 
   constructor (private readonly db: Database) {}
 
-  async textColumns (table: string): Promise<TextColumns> {
+  /** `at`: the arrival of the request that asks (a request joining a read under way waits on the first one's bound). */
+  async textColumns (table: string, at?: Arrival): Promise<TextColumns> {
     let read = this.tables.get(table)
     if (read === undefined) {
-      read = readTextColumns(this.db, table)
+      read = this.db.introspect.textColumns(table, at)
       this.tables.set(table, read)
       read.catch(() => this.tables.delete(table))
     }
@@ -35,9 +36,6 @@ export class LiveSchema {
   }
 }
 
-async function readTextColumns (db: Database, table: string): Promise<TextColumns> {
-  return await db.introspect.textColumns(table)
-}
 
 /** What `ponte check` compares a mapping with: every column of every table, as declared. */
 export interface LiveColumn {

@@ -42,9 +42,9 @@ export interface Database extends Querier {
   readonly stats: { statements: number }
   /** What the live schema declares (each dialect's `sql/<dialect>/introspect.ts`): `ponte check`, column lengths. */
   readonly introspect: {
-    catalog: () => Promise<LiveCatalog>
+    catalog: (at?: Arrival) => Promise<LiveCatalog>
     /** A table's text columns; empty when the table cannot be found. */
-    textColumns: (table: string) => Promise<TextColumns>
+    textColumns: (table: string, at?: Arrival) => Promise<TextColumns>
   }
   /**
    * A long read delivered in blocks of rows as they are read, so a caller need not hold them

@@ -104,14 +104,14 @@ export class ClientWrites {
       if (!snap.record(ref, id)) issues.push({ path: `/body/${ref}`, message: `no ${ref} with id "${id}"` })
       else if (this.plans.writers[ref]) out[ref] = id
     }
-    const stored = await this.asStored(out, issues)
+    const stored = await this.asStored(out, issues, at)
     if (issues.length > 0) throw new InvalidInputError(describe(issues), issues)
     return stored
   }
 
   /** The values as the clinic's columns will hold them (see column-fit.ts); what cannot fit is an issue. */
-  private async asStored (values: Partial<Record<ClientField, string>>, issues: FieldIssue[]): Promise<Partial<Record<ClientField, string>>> {
-    const live = await this.live.textColumns(this.compiled.model.client.table)
+  private async asStored (values: Partial<Record<ClientField, string>>, issues: FieldIssue[], at: Arrival): Promise<Partial<Record<ClientField, string>>> {
+    const live = await this.live.textColumns(this.compiled.model.client.table, at)
     const out: Partial<Record<ClientField, string>> = {}
     for (const [field, value] of Object.entries(values) as [ClientField, string][]) {
       const writer = this.plans.writers[field] ?? this.plans.rowWriters[field]

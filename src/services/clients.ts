@@ -69,7 +69,7 @@ export class Clients {
   // Candidates come a block at a time (in key order) until the page is full or they run
   // out: one statement for any ordinary term, and no exact match lost behind a cap.
   private async candidates (readings: TermReading[], page: Page, scan: boolean, at: Arrival): Promise<ClientT[]> {
-    const indexed = scan ? undefined : await this.indexedColumns()
+    const indexed = scan ? undefined : await this.indexedColumns(at)
     const exact: ClientT[] = []
     for (let offset = 0; ; offset += SEARCH_CANDIDATES) {
       if (offset >= MAX_SEARCH_BLOCKS * SEARCH_CANDIDATES) throw new DatabaseTimeoutError(`The search term matches more than ${MAX_SEARCH_BLOCKS * SEARCH_CANDIDATES} stored values before the exact check; search by a phone, a CPF or the whole name.`)
@@ -85,10 +85,10 @@ export class Clients {
   // must not keep Ponte from starting), and kept: a legacy schema does not change under a
   // running service. Unknown (the read failed) is no index: the probes every column serves,
   // and read again on the next search.
-  private async indexedColumns (): Promise<IndexedColumns> {
+  private async indexedColumns (at: Arrival): Promise<IndexedColumns> {
     if (!this.compiled.clients.seeksIndexed) return new Set()
     if (this.indexed === undefined) {
-      const read = this.db.introspect.catalog().then((catalog) => indexLeaders(catalog.table(this.compiled.model.client.table)))
+      const read = this.db.introspect.catalog(at).then((catalog) => indexLeaders(catalog.table(this.compiled.model.client.table)))
       this.indexed = read
       read.catch(() => { if (this.indexed === read) this.indexed = undefined })
     }

@@ -9,7 +9,7 @@ import { mssqlDialect } from './dialect.js'
 import { bindValues, type Statement } from '../statement.js'
 import type { SqlTypeName } from '../../mapping/schema.js'
 import { ConflictError, DatabaseTimeoutError, DatabaseUnavailableError, InvalidInputError, MissingValueError } from '../../errors.js'
-import type { Database, Row } from '../../db/database.js'
+import { servedFrom, type Database, type Row } from '../../db/database.js'
 import { mssqlCatalog, mssqlTextColumns } from './introspect.js'
 import { inBlocks, STREAM_BLOCK_ROWS } from '../blocks.js'
 
@@ -177,8 +177,8 @@ export async function openMssql (url: string): Promise<Database> {
   const database: Database = {
     stream: (statement, args = {}) => streamRows(statement, args),
     introspect: {
-      catalog: async () => await mssqlCatalog(database),
-      textColumns: async (table) => await mssqlTextColumns(database, table)
+      catalog: async (at) => await mssqlCatalog(servedFrom(database, at)),
+      textColumns: async (table, at) => await mssqlTextColumns(servedFrom(database, at), table)
     },
     pool: () => ({ inUse: pool.borrowed, waiting: pool.pending }),
     dialect: mssqlDialect({ legacyPaging: settings.legacyPaging }),

@@ -18,7 +18,7 @@ import { DatabaseTimeoutError, DatabaseUnavailableError } from '../../errors.js'
 import type { Socket } from 'node:net'
 import type { Readable } from 'node:stream'
 import { inBlocks, STREAM_BLOCK_ROWS } from '../blocks.js'
-import type { Database, Querier, Row } from '../../db/database.js'
+import { servedFrom, type Database, type Querier, type Row } from '../../db/database.js'
 
 /** Rows mysql2 buffers for a streamed read before it pauses the socket: one block. */
 const STREAM_HIGH_WATER = STREAM_BLOCK_ROWS
@@ -130,8 +130,8 @@ export async function openMysql (url: string): Promise<Database> {
     dialect: mysqlDialect,
     stats,
     introspect: {
-      catalog: async () => await mysqlCatalog(database),
-      textColumns: async (table) => await mysqlTextColumns(database, table)
+      catalog: async (at) => await mysqlCatalog(servedFrom(database, at)),
+      textColumns: async (table, at) => await mysqlTextColumns(servedFrom(database, at), table)
     },
     pool: () => connections.gauge(),
     async query (statement, args = {}) {

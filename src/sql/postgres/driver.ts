@@ -16,7 +16,7 @@ import { postgres } from './dialect.js'
 import { bindValues, type Statement } from '../statement.js'
 import type { SqlTypeName } from '../../mapping/schema.js'
 import { PonteError, ConflictError, DatabaseTimeoutError, DatabaseUnavailableError, InvalidInputError, MissingValueError } from '../../errors.js'
-import type { Arrival, Database, Row } from '../../db/database.js'
+import { servedFrom, type Arrival, type Database, type Row } from '../../db/database.js'
 import { postgresCatalog, postgresTextColumns } from './introspect.js'
 import { STREAM_BLOCK_ROWS } from '../blocks.js'
 
@@ -193,8 +193,8 @@ export async function openPostgres (url: string): Promise<Database> {
     dialect: postgres,
     stats,
     introspect: {
-      catalog: async () => await postgresCatalog(database),
-      textColumns: async (table) => await postgresTextColumns(database, table)
+      catalog: async (at) => await postgresCatalog(servedFrom(database, at)),
+      textColumns: async (table, at) => await postgresTextColumns(servedFrom(database, at), table)
     },
     pool: () => ({ inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount }),
     async query (statement, args = {}) {

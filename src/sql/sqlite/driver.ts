@@ -15,7 +15,7 @@ import BetterSqlite3 from 'better-sqlite3'
 import { sqlite } from './dialect.js'
 import { bindValues, type Statement } from '../statement.js'
 import { ConflictError, DatabaseUnavailableError, InvalidInputError, MissingValueError } from '../../errors.js'
-import type { Arrival, Database, Row } from '../../db/database.js'
+import { servedFrom, type Arrival, type Database, type Row } from '../../db/database.js'
 import { canWrite, FileIdentity } from './file.js'
 import { sqliteCatalog, sqliteTextColumns } from './introspect.js'
 import { openConnection } from './connection.js'
@@ -324,8 +324,8 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
       return raw
     },
     introspect: {
-      catalog: async () => await sqliteCatalog(database),
-      textColumns: async (table) => await sqliteTextColumns(database, table)
+      catalog: async (at) => await sqliteCatalog(servedFrom(database, at)),
+      textColumns: async (table, at) => await sqliteTextColumns(servedFrom(database, at), table)
     },
     stats,
     pool: () => ({ inUse: Math.min(turns.busy, 1), waiting: Math.max(turns.busy - 1, 0) }),
