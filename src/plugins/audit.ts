@@ -2,7 +2,7 @@
 // id, the outcome and the name of the key that asked. Never the key, never a body: what a
 // write changed is the clinic database's business; who asked for which record is ours.
 import fp from 'fastify-plugin'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyRequest, onResponseHookHandler, preSerializationHookHandler } from 'fastify'
 import { looksLikeId, UNMATCHED, WITHHELD } from '../logging.js'
 import { REPLAYED_HEADER } from './idempotency.js'
 
@@ -18,15 +18,13 @@ export function outcomeOf (status: number, replayed: boolean): string {
 
 export default fp(async function audit (app: FastifyInstance) {
   const created = new WeakMap<FastifyRequest, unknown>()
-  // Callback style: reads pass through without a promise per hook.
-  app.addHook('preSerialization', (request, reply, payload, done) => {
-    if (WRITES.has(request.method) && reply.statusCode < 300 && payload !== null && typeof payload === 'object') {
+  const remember: preSerializationHookHandler = (request, reply, payload, done) => {
+    if (reply.statusCode < 300 && payload !== null && typeof payload === 'object') {
       created.set(request, (payload as { id?: unknown }).id)
     }
     done(null, payload)
-  })
-  app.addHook('onResponse', (request, reply, done) => {
-    if (!WRITES.has(request.method)) { done(); return }
+  }
+  const line: onResponseHookHandler = (request, reply, done) => {
     const params = request.params as { id?: unknown } | undefined
     const raw = params?.id ?? created.get(request)
     // An id as the log allows it (logging.ts): a phone or CPF used as a key never gets in.
@@ -43,5 +41,17 @@ export default fp(async function audit (app: FastifyInstance) {
       }
     }, 'audit')
     done()
+  }
+  // On the write routes alone: a read (most requests) runs neither hook.
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method]
+    if (!methods.some((m) => WRITES.has(m))) return
+    route.preSerialization = [...hooks(route.preSerialization), remember]
+    route.onResponse = [...hooks(route.onResponse), line]
   })
 }, { name: 'ponte-audit' })
+
+/** A route option's hooks as a list (one function, several, or none). */
+function hooks<T> (given: T | T[] | undefined): T[] {
+  return given === undefined ? [] : Array.isArray(given) ? given : [given]
+}

@@ -72,7 +72,13 @@ export class Catalog {
 
   /** `at`: the arrival of the request asking; a load it starts is bounded from there (a refresh served stale runs on its own bound). */
   async snapshot (at?: Arrival): Promise<Snapshot> {
-    // A hit is served from memory (fresh, or stale while a refresh runs); a miss waits for a load.
+    // Fresh: served as it is, without lru-cache's fetch (a promise and its checks, per request).
+    const fresh = this.cache.peek('snapshot', { allowStale: false })
+    if (fresh !== undefined) {
+      this.hits++
+      return fresh
+    }
+    // A hit is served from memory (stale while a refresh runs); a miss waits for a load.
     const hit = this.cache.peek('snapshot', { allowStale: true }) !== undefined
     if (hit) this.hits++
     else this.misses++
