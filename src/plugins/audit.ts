@@ -1,4 +1,4 @@
-// One audit line per write (POST, PATCH) once it is answered: the route pattern, the record
+// One audit line per write (POST, PATCH, PUT, DELETE) once it is answered: the route pattern, the record
 // id, the outcome and the name of the key that asked. Never the key, never a body: what a
 // write changed is the clinic database's business; who asked for which record is ours.
 import fp from 'fastify-plugin'
@@ -18,13 +18,15 @@ export function outcomeOf (status: number, replayed: boolean): string {
 
 export default fp(async function audit (app: FastifyInstance) {
   const created = new WeakMap<FastifyRequest, unknown>()
+  // Each checks the method too: a route may answer a read and a write (method: ['GET', 'POST']).
   const remember: preSerializationHookHandler = (request, reply, payload, done) => {
-    if (reply.statusCode < 300 && payload !== null && typeof payload === 'object') {
+    if (WRITES.has(request.method) && reply.statusCode < 300 && payload !== null && typeof payload === 'object') {
       created.set(request, (payload as { id?: unknown }).id)
     }
     done(null, payload)
   }
   const line: onResponseHookHandler = (request, reply, done) => {
+    if (!WRITES.has(request.method)) { done(); return }
     const params = request.params as { id?: unknown } | undefined
     const raw = params?.id ?? created.get(request)
     // An id as the log allows it (logging.ts): a phone or CPF used as a key never gets in.

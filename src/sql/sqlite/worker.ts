@@ -68,9 +68,8 @@ function prepare (sql: string): Prepared {
   if (p) return p
   const stmt = db.prepare(sql)
   if (stmt.reader) {
-    const meta = stmt.columns()
-    const columns = meta.map((c) => c.name)
-    p = { stmt: stmt.raw(true), columns, json: asJson(db, sql, columns, meta.map((c) => c.type)) }
+    const columns = stmt.columns().map((c) => c.name)
+    p = { stmt: stmt.raw(true), columns, json: asJson(db, sql, columns) }
   } else {
     p = { stmt }
   }
@@ -87,16 +86,11 @@ function prepare (sql: string): Prepared {
  * SQLITE_OmitOrderBy conditions), and this wrapper does neither. undefined when it cannot be:
  * the read then goes as arrays.
  */
-function asJson (conn: BetterSqlite3.Database, sql: string, columns: string[], declared: (string | null)[]): BetterSqlite3.Statement | undefined {
+function asJson (conn: BetterSqlite3.Database, sql: string, columns: string[]): BetterSqlite3.Statement | undefined {
   if (!/^\s*(SELECT|WITH)\b/i.test(sql) || new Set(columns).size !== columns.length) return undefined
-  const values = columns.map((c, i) => {
+  const values = columns.map((c) => {
     const q = `"${c.replace(/"/g, '""')}"`
-    const blob = `json_object('b', hex(${q}))`
-    // A column of TEXT affinity holds no REAL (SQLite stores a number written to it as text):
-    // only a BLOB is to be caught, and any BLOB compares >= the empty one while no text does;
-    // a comparison instead of typeof() is 0.8 ms of a 31-day minimal list's 8.5 here.
-    if (hasTextAffinity(declared[i])) return `CASE WHEN ${q} >= x'' THEN ${blob} ELSE ${q} END`
-    return `CASE typeof(${q}) WHEN 'real' THEN json_object('r', ponte_real(${q})) WHEN 'blob' THEN ${blob} ELSE ${q} END`
+    return `CASE typeof(${q}) WHEN 'real' THEN json_object('r', ponte_real(${q})) WHEN 'blob' THEN json_object('b', hex(${q})) ELSE ${q} END`
   })
   try {
     // The newline ends a trailing comment of `sql`.
@@ -104,17 +98,6 @@ function asJson (conn: BetterSqlite3.Database, sql: string, columns: string[], d
   } catch {
     return undefined
   }
-}
-
-/**
- * Whether a result column's declared type (a column read as it is; null for an expression)
- * gives it TEXT affinity, by SQLite's rules in order (datatype3.html §3.1): INT first, then
- * CHAR, CLOB or TEXT.
- */
-export function hasTextAffinity (declared: string | null): boolean {
-  if (declared === null) return false
-  const t = declared.toUpperCase()
-  return !t.includes('INT') && (t.includes('CHAR') || t.includes('CLOB') || t.includes('TEXT'))
 }
 
 /** Rows as json_array texts, as the reply carries them. */
