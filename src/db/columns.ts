@@ -36,7 +36,6 @@ export class LiveSchema {
   }
 }
 
-
 /** What `ponte check` compares a mapping with: every column of every table, as declared. */
 export interface LiveColumn {
   name: string

@@ -12,7 +12,7 @@ export type Row = Record<string, unknown>
  * PostgreSQL retry) bounds the request's whole wait from this instant, not each statement's,
  * so a request of several statements answers within the bound however many it runs. Absent
  * outside a request (the CLI, start-up, a catalogue refresh of its own): each call is bounded
- * on its own. (An AsyncLocalStorage did this implicitly, at 3 % of a by-id request's CPU: it
+ * on its own. (An AsyncLocalStorage did this implicitly, at 8 % of a by-id request's CPU: it
  * makes every promise of the process pay a hook.)
  */
 export type Arrival = number | undefined

@@ -5,6 +5,7 @@ import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyRequest, onResponseHookHandler, preSerializationHookHandler } from 'fastify'
 import { looksLikeId, UNMATCHED, WITHHELD } from '../logging.js'
 import { REPLAYED_HEADER } from './idempotency.js'
+import { asList } from './hook-list.js'
 
 const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE'])
 
@@ -48,12 +49,7 @@ export default fp(async function audit (app: FastifyInstance) {
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method]
     if (!methods.some((m) => WRITES.has(m))) return
-    route.preSerialization = [...hooks(route.preSerialization), remember]
-    route.onResponse = [...hooks(route.onResponse), line]
+    route.preSerialization = [...asList(route.preSerialization), remember]
+    route.onResponse = [...asList(route.onResponse), line]
   })
 }, { name: 'ponte-audit' })
-
-/** A route option's hooks as a list (one function, several, or none). */
-function hooks<T> (given: T | T[] | undefined): T[] {
-  return given === undefined ? [] : Array.isArray(given) ? given : [given]
-}

@@ -19,6 +19,7 @@ import fp from 'fastify-plugin'
 import { sha256 } from '../config.js'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { presentedKey } from './auth.js'
+import { asList } from './hook-list.js'
 import { IdempotencyConflictError, IdempotencyMismatchError, InvalidInputError, KeyStoreUnavailableError } from '../errors.js'
 import type { KeyStore, StoredResponse } from '../idempotency/store.js'
 import type { PonteMetrics } from '../metrics/registry.js'
@@ -185,7 +186,3 @@ export default fp(async function idempotency (app: FastifyInstance, options: Ide
     route.onResponse = [...asList(route.onResponse), onResponse]
   })
 }, { name: 'ponte-idempotency' })
-
-function asList<T> (hooks: T | T[] | undefined): T[] {
-  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]
-}

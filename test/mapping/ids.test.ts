@@ -25,7 +25,6 @@ t.test('each integer type takes its whole range and nothing past it', async (t) 
 t.test('15 and 16 digits, where the check changes from Number to BigInt', async (t) => {
   t.ok(matchesType('999999999999999', 'bigint'))
   t.ok(matchesType('-999999999999999', 'bigint'))
-  t.ok(matchesType('9007199254740993', 'bigint'), 'past 2^53: not rounded')
   t.notOk(matchesType('999999999999999', 'int'))
   t.notOk(matchesType('9007199254740993', 'int'))
   t.notOk(matchesType('99999999999999999999', 'bigint'), '20 digits')

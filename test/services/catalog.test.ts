@@ -14,8 +14,10 @@ t.test('fresh, then stale while one reload runs, then the clinic\'s change', asy
   t.teardown(async () => { await inst.close() })
   const catalog = new Catalog(inst.compiled, inst.db, TTL_MS)
 
+  const before = inst.db.stats.statements
   const first = await catalog.snapshot()
   const loaded = inst.db.stats.statements
+  const load = loaded - before
   t.ok(loaded > 0, 'the first snapshot is read from the database')
   const again = await Promise.all([catalog.snapshot(), catalog.snapshot(), catalog.snapshot()])
   t.ok(again.every((s) => s === first), 'within the TTL: the same snapshot')
@@ -35,4 +37,5 @@ t.test('fresh, then stale while one reload runs, then the clinic\'s change', asy
   t.not(fresh, first, 'a reload replaced it')
   t.equal(nameOf(fresh), 'Dra. Renomeada', 'with the clinic\'s change')
   t.equal(catalog.misses, 1, 'nobody waited for the reload')
+  t.equal(inst.db.stats.statements - loaded, 1 + load, `one reload of ${load} statements (and the one UPDATE)`)
 })

@@ -1,0 +1,46 @@
+// The request's arrival reaches every database call a request makes (db/database.ts Arrival),
+// the schema reads included: a first search reads which phone columns have an index, a first
+// client write the table's text columns. Sample 1 on a real SQLite copy, seen through a
+// wrapper that records the arrival each call is handed and passes the call on.
+import t from 'tap'
+import type { Arrival, Database } from '../../src/db/database.js'
+import { openSample } from '../../src/installation.js'
+import { Catalog } from '../../src/services/catalog.js'
+import { Clients } from '../../src/services/clients.js'
+import { ClientWrites } from '../../src/services/client-writes.js'
+
+const ARRIVAL = 1234.5
+
+function watched (db: Database): { db: Database, seen: Array<[string, Arrival]> } {
+  const seen: Array<[string, Arrival]> = []
+  const out: Database = {
+    get dialect () { return db.dialect },
+    get stats () { return db.stats },
+    introspect: {
+      catalog: async (at) => { seen.push(['introspect.catalog', at]); return await db.introspect.catalog(at) },
+      textColumns: async (table, at) => { seen.push(['introspect.textColumns', at]); return await db.introspect.textColumns(table, at) }
+    },
+    query: async (statement, args, at) => { seen.push([`query ${statement.name}`, at]); return await db.query(statement, args, at) },
+    transaction: async (fn, at) => { seen.push(['transaction', at]); return await db.transaction(fn, at) },
+    ping: async () => { await db.ping() },
+    close: async () => { await db.close() }
+  }
+  return { db: out, seen }
+}
+
+t.test('a search and a client write hand their arrival to every call, schema reads included', async (t) => {
+  const inst = await openSample('mappings/clinica-sorriso.yaml')
+  t.teardown(async () => { await inst.close() })
+  const { db, seen } = watched(inst.db)
+  const catalog = new Catalog(inst.compiled, db)
+  const clients = new Clients(inst.compiled, db)
+  const writes = new ClientWrites(inst.compiled, db, catalog, clients)
+
+  await clients.search('+5511987654321', { limit: 10, offset: 0 }, ARRIVAL)
+  await writes.create({ name: 'Chegada Marcada', phone: '+5511987650003' }, ARRIVAL)
+  const names = seen.map(([what]) => what)
+  t.ok(names.includes('introspect.catalog'), 'the search read the indexes')
+  t.ok(names.includes('introspect.textColumns'), 'the write read the text columns')
+  t.ok(names.includes('transaction'), 'the write wrote')
+  t.same(seen.filter(([, at]) => at !== ARRIVAL), [], 'every call got the arrival')
+})
