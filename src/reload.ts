@@ -38,7 +38,7 @@ export async function reloadMapping (app: FastifyInstance): Promise<ReloadOutcom
     }
     // Every lookup statement runs once before the swap: a mapping the database cannot answer
     // (or a database that is down right now) keeps the old one.
-    await next.catalog.snapshot()
+    await next.catalog.snapshot(undefined)
     swap(app, current, next)
     const changed = next.mappingHash !== current.mappingHash
     app.log.info({ mappingHash: next.mappingHash, changed, ...(guarded ? { ready: true } : {}) }, guarded ? 'mapping reloaded; it fits the database: ready' : 'mapping reloaded')

@@ -95,7 +95,7 @@ export async function checkData (compiled: CompiledMapping, db: Database, out: F
   }
 
   let snap: Awaited<ReturnType<Catalog['snapshot']>> | undefined
-  try { snap = await new Catalog(compiled, db).snapshot() } catch { snap = undefined }
+  try { snap = await new Catalog(compiled, db).snapshot(undefined) } catch { snap = undefined }
   for (const edge of compiled.edges) {
     if (!edge.pairs || !edge.readPair) continue
     const place = placeOf(edge.pairs.name, compiled)

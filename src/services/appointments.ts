@@ -52,7 +52,7 @@ export class Appointments {
     private readonly limits: AppointmentLimits
   ) {}
 
-  async list (q: AppointmentQuery, at?: Arrival): Promise<AppointmentT[]> {
+  async list (q: AppointmentQuery, at: Arrival): Promise<AppointmentT[]> {
     const plan = this.plan(q)
     if (!plan) return []
     let found = await this.read(plan.shape, plan.bound, at)
@@ -66,7 +66,7 @@ export class Appointments {
    * way, what could fail before the first byte (the range, the statement, the first blocks) has
    * failed here, so the caller still answers a problem with its status.
    */
-  async listOrStream (q: AppointmentQuery, at?: Arrival): Promise<AppointmentT[] | Readable> {
+  async listOrStream (q: AppointmentQuery, at: Arrival): Promise<AppointmentT[] | Readable> {
     const plan = this.plan(q)
     if (!plan) return []
     const stream = this.db.stream
@@ -116,7 +116,7 @@ export class Appointments {
     return { shape, bound, ids, minimal, oneDay: start === end }
   }
 
-  async get (id: string, at?: Arrival): Promise<AppointmentT> {
+  async get (id: string, at: Arrival): Promise<AppointmentT> {
     const shape = this.compiled.appointments({ filters: [], minimal: false, byId: true })
     const [found] = carryingId(await this.read(shape, shape.bind({ id }), at), id, (a) => a.id)
     if (!found) throw new NotFoundError(`No appointment with id "${id}".`)

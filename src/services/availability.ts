@@ -66,7 +66,7 @@ export class Availability {
     return this.mapped !== undefined
   }
 
-  async freeSlots (q: AvailabilityQuery, at?: Arrival): Promise<Slot[]> {
+  async freeSlots (q: AvailabilityQuery, at: Arrival): Promise<Slot[]> {
     const av = this.mapped
     if (!av) throw new NotFoundError('Availability is not mapped for this installation.')
     const { timezone } = this.compiled.model
@@ -137,7 +137,7 @@ export class Availability {
    * `location`, when given) and outside every block. Occupancy is not looked at: the
    * booking transaction checks that itself. Undefined when availability is not mapped.
    */
-  async offers (date: string, hour: string, endHour: string, professional: string, location?: string, at?: Arrival): Promise<boolean | undefined> {
+  async offers (date: string, hour: string, endHour: string, professional: string, location: string | undefined, at: Arrival): Promise<boolean | undefined> {
     return (await this.day(date, professional, at))?.offers(hour, endHour, location)
   }
 
@@ -146,7 +146,7 @@ export class Availability {
    * appointment with no service duration, as free slots are offered) and its location, when
    * exactly one window says so. Undefined when availability is not mapped or no window holds it.
    */
-  async windowAt (date: string, hour: string, professional: string, at?: Arrival): Promise<{ step: number, location?: string } | undefined> {
+  async windowAt (date: string, hour: string, professional: string, at: Arrival): Promise<{ step: number, location?: string } | undefined> {
     const av = this.mapped
     if (!av || !isCalendarDate(date)) return undefined
     return windowHolding(await this.windowsOf(av, date, professional, at), hour, av.slotMinutes)
@@ -158,7 +158,7 @@ export class Availability {
    * read once; `windowAt` and `offers` then answer without the database. Undefined when
    * availability is not mapped.
    */
-  async day (date: string, professional: string, at?: Arrival): Promise<WorkingDay | undefined> {
+  async day (date: string, professional: string, at: Arrival): Promise<WorkingDay | undefined> {
     const av = this.mapped
     if (!av) return undefined
     if (!isCalendarDate(date)) return NOWHERE

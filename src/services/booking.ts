@@ -1,7 +1,7 @@
 // Booking, state moves and rescheduling. The worst thing Ponte can do is a double booking
 // or a half-written row, so every check that depends on other rows runs inside the same
 // transaction as the write, reading under locks (see Database.transaction).
-import type { Arrival, Database, Querier } from '../db/database.js'
+import { servedFrom, type Arrival, type Database, type Querier } from '../db/database.js'
 import { DEFAULT_SLOT_MINUTES, isIntegerType, matchesType, type AppointmentRow, type AppointmentWritePlans, type BookingRef, type CompiledMapping, type FoundSlot } from '../mapping/compile/index.js'
 import type { EntityName, LookupName } from '../mapping/model.js'
 import { planExists } from './plans.js'
@@ -33,9 +33,9 @@ export interface NewAppointment {
 /** Working hours, where the mapping has them (services/availability.ts). */
 export interface Offers {
   /** One professional's day (windows and blocks, read once): what a booking asks about its slot. */
-  day: (date: string, professional: string, at?: Arrival) => Promise<WorkingDay | undefined>
+  day: (date: string, professional: string, at: Arrival) => Promise<WorkingDay | undefined>
   /** The working window a slot starts in: its grid step and (when one) location. */
-  windowAt: (date: string, hour: string, professional: string, at?: Arrival) => Promise<{ step: number, location?: string } | undefined>
+  windowAt: (date: string, hour: string, professional: string, at: Arrival) => Promise<{ step: number, location?: string } | undefined>
 }
 
 export interface BookingOptions {
@@ -67,7 +67,7 @@ export class Booking {
     return writable(this.compiled.writes.appointment, 'appointments')
   }
 
-  async book (request: NewAppointment, at?: Arrival): Promise<AppointmentT> {
+  async book (request: NewAppointment, at: Arrival): Promise<AppointmentT> {
     const input = { ...request, ...this.normaliseSlot(request) }
     const issues: FieldIssue[] = []
     this.checkSlotInput(input.date, input.hour, issues)
@@ -116,14 +116,14 @@ export class Booking {
     return await this.appointments.get(id, at)
   }
 
-  async changeState (id: string, requested: string, at?: Arrival): Promise<string> {
+  async changeState (id: string, requested: string, at: Arrival): Promise<string> {
     const { states } = this.compiled.model
     const state = stateName(requested, states.values, '/body/state')
     this.keyOf(id)
     const move = writable(this.plans.stateMoves[state], 'appointments')
     const now = nowIn(this.compiled.model.timezone)
     // Working hours are read before the transaction: SQLite serves one transaction at a time.
-    const step = await this.stepOf(await this.current(this.db, id, false, at), at)
+    const step = await this.stepOf(await this.current(servedFrom(this.db, at), id, false), at)
     return await this.db.transaction(async (tx) => {
       const current = await this.current(tx, id)
       if (current.state === state) return `Appointment ${id} is already ${state}.`
@@ -143,7 +143,7 @@ export class Booking {
     }, at)
   }
 
-  async reschedule (id: string, requested: { date: string, hour: string }, at?: Arrival): Promise<string> {
+  async reschedule (id: string, requested: { date: string, hour: string }, at: Arrival): Promise<string> {
     const slot = this.normaliseSlot(requested)
     const issues: FieldIssue[] = []
     this.checkSlotInput(slot.date, slot.hour, issues)
@@ -151,7 +151,7 @@ export class Booking {
     this.keyOf(id)
     const { states, timezone } = this.compiled.model
     // Working hours are read before the transaction: SQLite serves one transaction at a time.
-    const before = await this.current(this.db, id, false, at)
+    const before = await this.current(servedFrom(this.db, at), id, false)
     const day = before.refs.professional ? await this.hours?.day(slot.date, before.refs.professional, at) : undefined
     const window = day?.windowAt(slot.hour)
     const step = window?.step ?? this.defaultMinutes()
@@ -249,11 +249,10 @@ export class Booking {
     return this.options.freeing.includes(state)
   }
 
-  /** `at`: the request's arrival, when `q` is the database rather than a transaction. */
-  private async current (q: Querier, id: string, lock = true, at?: Arrival): Promise<AppointmentRow> {
+  private async current (q: Querier, id: string, lock = true): Promise<AppointmentRow> {
     const shape = this.compiled.appointments({ filters: [], minimal: false, byId: true, occupancy: true, lock })
     const { statement, args } = this.found(shape.bind({ id }), id)
-    const rows = await q.query(statement, args, at)
+    const rows = await q.query(statement, args)
     const [current] = carryingId(rows.flatMap((row) => shape.read(row) ?? []), id, (a) => a.id)
     if (!current) throw new NotFoundError(`No appointment with id "${id}".`)
     return current

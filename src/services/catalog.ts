@@ -71,7 +71,7 @@ export class Catalog {
   }
 
   /** `at`: the arrival of the request asking; a load it starts is bounded from there (a refresh served stale runs on its own bound). */
-  async snapshot (at?: Arrival): Promise<Snapshot> {
+  async snapshot (at: Arrival): Promise<Snapshot> {
     // Fresh: served as it is, without lru-cache's fetch (a promise and its checks, per request).
     const fresh = this.cache.peek('snapshot', { allowStale: false })
     if (fresh !== undefined) {

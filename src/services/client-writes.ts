@@ -39,7 +39,7 @@ export class ClientWrites {
     return writable(this.compiled.writes.client, 'clients')
   }
 
-  async create (input: NewClient, at?: Arrival): Promise<ClientT> {
+  async create (input: NewClient, at: Arrival): Promise<ClientT> {
     const values = await this.validate(input, true, at)
     const now = nowIn(this.compiled.model.timezone)
     const insert = writable(this.plans.insert, 'clients')
@@ -48,7 +48,7 @@ export class ClientWrites {
     return await this.clients.get(id, at)
   }
 
-  async update (id: string, patch: ClientPatch, at?: Arrival): Promise<ClientT> {
+  async update (id: string, patch: ClientPatch, at: Arrival): Promise<ClientT> {
     const fields = (Object.keys(patch) as ClientField[]).filter((f) => patch[f as keyof ClientPatch] !== undefined)
     const values = await this.validate(patch, false, at)
     const writable = fields.filter((f) => this.plans.writers[f])

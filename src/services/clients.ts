@@ -27,12 +27,12 @@ export class Clients {
 
   constructor (private readonly compiled: CompiledMapping, private readonly db: Database) {}
 
-  async list (page: Page, at?: Arrival): Promise<ClientT[]> {
+  async list (page: Page, at: Arrival): Promise<ClientT[]> {
     const { statement, args } = this.compiled.clients.bindPage(page)
     return this.readAll(await this.db.query(statement, args, at))
   }
 
-  async get (id: string, at?: Arrival): Promise<ClientT> {
+  async get (id: string, at: Arrival): Promise<ClientT> {
     const bound = this.compiled.clients.bindId(id)
     const rows = bound ? await this.db.query(bound.statement, bound.args, at) : []
     const [client] = carryingId(this.readAll(rows), id, (c) => c.id)
@@ -40,7 +40,7 @@ export class Clients {
     return client
   }
 
-  async exists (id: string, at?: Arrival): Promise<boolean> {
+  async exists (id: string, at: Arrival): Promise<boolean> {
     try {
       await this.get(id, at)
       return true
@@ -50,7 +50,7 @@ export class Clients {
     }
   }
 
-  async search (term: string, page: Page, at?: Arrival): Promise<ClientT[]> {
+  async search (term: string, page: Page, at: Arrival): Promise<ClientT[]> {
     const { search, phone } = this.compiled.model
     if (term.trim() === '') throw new InvalidInputError('The search term is empty.', [{ path: '/querystring/term', message: 'must not be blank' }])
     // Search is exact: a term no enabled kind can read (a phone with a digit missing) is a

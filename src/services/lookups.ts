@@ -23,7 +23,7 @@ export class Lookups {
     }
   }
 
-  async list (name: LookupName, filters: LookupFilters, at?: Arrival): Promise<Entity[]> {
+  async list (name: LookupName, filters: LookupFilters, at: Arrival): Promise<Entity[]> {
     const snap = await this.catalog.snapshot(at)
     let records = snap.list(name)
     if (filters.enabled !== undefined) records = records.filter((r) => r.enabled === filters.enabled)
@@ -36,7 +36,7 @@ export class Lookups {
     return jsonList(records.map((r) => this.present(snap, name, r.entity)))
   }
 
-  async get (name: LookupName, id: string, at?: Arrival): Promise<Entity> {
+  async get (name: LookupName, id: string, at: Arrival): Promise<Entity> {
     const snap = await this.catalog.snapshot(at)
     const rec = snap.record(name, id)
     if (!rec) throw new NotFoundError(`No ${name} with id "${id}".`)

@@ -97,11 +97,11 @@ tap.test('a file replaced by one that is not a database: 503, and /ready says no
 tap.test('the lookup catalogue: stale lookups while the database is gone, a typed 503 when it never had any', async (t) => {
   const { dir, file, inst } = await installation(t)
   const warm = new Catalog(inst.compiled, inst.db, 50)
-  const before = await warm.snapshot()
+  const before = await warm.snapshot(undefined)
   renameSync(file, join(dir, 'away.db'))
   await pause(NOTICED_MS) // past the TTL too: a refresh is due, and fails
-  t.equal(await warm.snapshot(), before, 'the stale snapshot is served')
+  t.equal(await warm.snapshot(undefined), before, 'the stale snapshot is served')
   const cold = new Catalog(inst.compiled, inst.db, 50)
-  const failure = await cold.snapshot().then(() => undefined, (err: unknown) => err)
+  const failure = await cold.snapshot(undefined).then(() => undefined, (err: unknown) => err)
   t.ok(failure instanceof DatabaseUnavailableError, 'a cold catalogue fails with the database\'s 503, not a plain Error')
 })

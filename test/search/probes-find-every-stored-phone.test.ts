@@ -36,7 +36,7 @@ for (const dialect of testDialects()) {
       const { search, phone } = inst.compiled.model
       const all: ClientT[] = []
       for (let offset = 0; ; offset += 500) {
-        const page = await clients.list({ limit: 500, offset })
+        const page = await clients.list({ limit: 500, offset }, undefined)
         all.push(...page)
         if (page.length < 500) break
       }
@@ -72,7 +72,7 @@ for (const dialect of testDialects()) {
       for (const row of raw) for (const v of Object.values(row)) if (typeof v === 'string' && parsePhoneInput(v, phone) !== undefined) terms.add(v)
       let differ = 0
       for (const term of terms) {
-        const got = (await clients.search(term, { limit: 500, offset: 0 })).map((c) => c.id).sort()
+        const got = (await clients.search(term, { limit: 500, offset: 0 }, undefined)).map((c) => c.id).sort()
         const want = expected(term)
         if (got.join(',') !== want.join(',')) {
           differ++

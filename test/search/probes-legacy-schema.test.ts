@@ -113,7 +113,7 @@ async function searchEverything (t: Test, s: Setup): Promise<number> {
   }
   let differ = 0
   const check = async (term: string, want: Set<string>): Promise<void> => {
-    const got = (await s.clients.search(term, { limit: 500, offset: 0 })).map((c) => c.id).sort().join(',')
+    const got = (await s.clients.search(term, { limit: 500, offset: 0 }, undefined)).map((c) => c.id).sort().join(',')
     if (got !== [...want].sort().join(',')) { differ++; if (differ <= 3) t.fail(`search ${term}`, { got, want: [...want] }) }
   }
   for (const [key, ids] of holders) {
@@ -186,17 +186,17 @@ t.test('a spelling nobody foresaw: check warns how many and their shape; search 
   t.match(cpf?.message, /^1 of [\d,]+ stored CPFs .*`999 999 999 99` ×1/)
   const text = report.lines.join('\n')
   for (const value of ['98877', '3222', '123 456', '12345678909']) t.notOk(text.includes(value), 'no stored value in the report')
-  t.same((await s.clients.search('+5551988776655', { limit: 10, offset: 0 })).map((c) => c.id), ['9001'], 'the probes miss it, the scan after them finds it')
-  t.same((await s.clients.search('51 3222-1100', { limit: 10, offset: 0 })).map((c) => c.id), ['9002'])
-  t.same((await s.clients.search('123.456.789-09', { limit: 10, offset: 0 })).map((c) => c.id), ['9001'])
+  t.same((await s.clients.search('+5551988776655', { limit: 10, offset: 0 }, undefined)).map((c) => c.id), ['9001'], 'the probes miss it, the scan after them finds it')
+  t.same((await s.clients.search('51 3222-1100', { limit: 10, offset: 0 }, undefined)).map((c) => c.id), ['9002'])
+  t.same((await s.clients.search('123.456.789-09', { limit: 10, offset: 0 }, undefined)).map((c) => c.id), ['9001'])
   const before = s.inst.db.stats.statements
-  t.same(await s.clients.search('+5551900001111', { limit: 10, offset: 0 }), [], 'a number nobody holds: nobody')
+  t.same(await s.clients.search('+5551900001111', { limit: 10, offset: 0 }, undefined), [], 'a number nobody holds: nobody')
   t.equal(s.inst.db.stats.statements - before, 2, 'after a probe and a scan')
 
   const scan = await setUp(t, '[{ phone: scan }, { cpf: scan }]', planted)
-  t.same((await scan.clients.search('+5551988776655', { limit: 10, offset: 0 })).map((c) => c.id), ['9001'], 'the scan finds it')
-  t.same((await scan.clients.search('51 3222-1100', { limit: 10, offset: 0 })).map((c) => c.id), ['9002'])
-  t.same((await scan.clients.search('123.456.789-09', { limit: 10, offset: 0 })).map((c) => c.id), ['9001'])
+  t.same((await scan.clients.search('+5551988776655', { limit: 10, offset: 0 }, undefined)).map((c) => c.id), ['9001'], 'the scan finds it')
+  t.same((await scan.clients.search('51 3222-1100', { limit: 10, offset: 0 }, undefined)).map((c) => c.id), ['9002'])
+  t.same((await scan.clients.search('123.456.789-09', { limit: 10, offset: 0 }, undefined)).map((c) => c.id), ['9001'])
   const scanned = await checkInstallation(scan.inst as never, { budgetMs: 20_000 })
   t.notOk(scanned.findings.some((f) => /do not look up|by (phone|CPF)/.test(f.message)), 'nothing to say about probes or their indexes')
   t.equal(await searchEverything(t, scan), 0, 'the scan gives the exact answers too')
@@ -215,7 +215,7 @@ t.test('a phone column of numbers: check refuses probing it as text until its ty
   const compiled = compileMapping(typedModel, typed.db.dialect)
   const again = await checkInstallation({ ...typed.inst, model: typedModel, compiled } as never, { budgetMs: 20_000 })
   t.notOk(again.findings.some((f) => f.severity === 'problem' && f.subject === 'client phones[0]'), 'typed: no problem')
-  t.same((await new Clients(compiled, typed.db).search('+5551991112222', { limit: 10, offset: 0 })).map((c) => c.id), ['9100'], 'and the search finds the number stored as a number')
+  t.same((await new Clients(compiled, typed.db).search('+5551991112222', { limit: 10, offset: 0 }, undefined)).map((c) => c.id), ['9100'], 'and the search finds the number stored as a number')
 })
 
 t.test('PostgreSQL: a prefix index on VARCHAR is text_pattern_ops, on CHAR bpchar_pattern_ops', async (t) => {

@@ -338,21 +338,21 @@ for (const mapping of SAMPLES) {
     t.test('offers: inside the hours and outside blocks, occupancy ignored', async (t) => {
       const av = a.ponte.availability as Availability
       for (const s of all.filter((_, i) => i % 97 === 0)) {
-        t.equal(await av.offers(s.date, s.hour, s.endHour, s.professional.id, s.location?.id), true, `${key(s)} is offered`)
-        t.equal(await av.offers(s.date, s.hour, s.endHour, s.professional.id), true, `${key(s)} is offered (any location)`)
-        t.equal(await av.offers(s.date, '03:00', '03:30', s.professional.id), false, `${s.date} 03:00 is outside the hours`)
-        t.equal(await av.offers(s.date, s.hour, s.endHour, s.professional.id, 'NOWHERE'), false, 'not at another location')
+        t.equal(await av.offers(s.date, s.hour, s.endHour, s.professional.id, s.location?.id, undefined), true, `${key(s)} is offered`)
+        t.equal(await av.offers(s.date, s.hour, s.endHour, s.professional.id, undefined, undefined), true, `${key(s)} is offered (any location)`)
+        t.equal(await av.offers(s.date, '03:00', '03:30', s.professional.id, undefined, undefined), false, `${s.date} 03:00 is outside the hours`)
+        t.equal(await av.offers(s.date, s.hour, s.endHour, s.professional.id, 'NOWHERE', undefined), false, 'not at another location')
       }
       const holiday = dates.find((d) => raw.blocks.some((b) => b.professional === undefined && b.from <= d && d <= b.to && b.start === 0 && b.end === 1440)) as string
       const w = raw.windows(holiday)[0] ?? raw.windows(addDays(holiday, -7))[0]
-      t.equal(await av.offers(holiday, hourOfMinutes(w.start), hourOfMinutes(w.start + 30), w.professional), false, `${holiday} is blocked for everybody`)
+      t.equal(await av.offers(holiday, hourOfMinutes(w.start), hourOfMinutes(w.start + 30), w.professional, undefined, undefined), false, `${holiday} is blocked for everybody`)
       // A slot taken by an appointment is still inside the hours: booking checks occupancy.
       const occupied = await occupiedBy(t, a, working[0], START, END)
       const [date, list] = [...occupied.entries()].find(([d, l]) => l.some((x) => raw.windows(d).some((w) => w.professional === working[0] && w.start <= hm(x.hour) && hm(x.hour) + 10 <= w.end)) && blocksOf(raw, d, working[0]).length === 0) as [string, any[]]
       const x = list.find((x) => raw.windows(date).some((w) => w.professional === working[0] && w.start <= hm(x.hour) && hm(x.hour) + 10 <= w.end))
-      t.equal(await av.offers(date, x.hour, hourOfMinutes(hm(x.hour) + 10), working[0]), true, 'an occupied slot is still within the hours')
-      t.equal(await av.offers('2027-13-01', '08:00', '08:30', working[0]), false, 'not a date')
-      t.equal(await av.offers(date, '09:00', '08:30', working[0]), false, 'end before start')
+      t.equal(await av.offers(date, x.hour, hourOfMinutes(hm(x.hour) + 10), working[0], undefined, undefined), true, 'an occupied slot is still within the hours')
+      t.equal(await av.offers('2027-13-01', '08:00', '08:30', working[0], undefined, undefined), false, 'not a date')
+      t.equal(await av.offers(date, '09:00', '08:30', working[0], undefined, undefined), false, 'end before start')
     })
 
     t.test('the past and "now"', async (t) => {
@@ -365,7 +365,7 @@ for (const mapping of SAMPLES) {
       const day = all.find((s) => s.hour >= '10:00' && all.some((x) => x.date === s.date && x.hour < '10:00'))?.date as string
       const clock = new Availability(a.ponte.compiled, a.inst.db, a.ponte.catalog, { now: () => new Date(`${day}T13:00:00Z`) }) // 10:00 in São Paulo
       t.equal(nowHourIn(tz, new Date(`${day}T13:00:00Z`)), '10:00')
-      const got = await clock.freeSlots({ start: addDays(day, -1), end: addDays(day, 1) })
+      const got = await clock.freeSlots({ start: addDays(day, -1), end: addDays(day, 1) }, undefined)
       t.same(got.filter((s) => s.date < day || (s.date === day && s.hour < '10:00')).map(key), [], 'none before 10:00 that day, none the day before')
       const current = await get(t, a, `/availability?start=${day}&end=${addDays(day, 1)}`) as any[]
       t.same(got.map(key), current.filter((s) => s.date > day || s.hour >= '10:00').map(key), 'the rest is as usual')
@@ -411,7 +411,7 @@ for (const mapping of SAMPLES) {
       t.equal(res.statusCode, 404)
       t.match(String(res.headers['content-type']), /^application\/problem\+json/)
       t.match(JSON.parse(res.body).detail, /not mapped/)
-      t.equal(await ponte.availability?.offers(START, '08:00', '08:30', working[0]), undefined, 'offers: undefined')
+      t.equal(await ponte.availability?.offers(START, '08:00', '08:30', working[0], undefined, undefined), undefined, 'offers: undefined')
       t.equal((await a.get(`/availability?${range}`)).status, 200, 'the mapped installation still answers')
     })
   })

@@ -48,11 +48,11 @@ for (const sample of ['clinica-sorriso', 'northwind-health']) {
       if (p.professional === undefined) continue
       const dated = mapped.dated ? readAll(await db.query(mapped.dated.bind({ from: p.date, to: p.date }).statement, mapped.dated.bind({ from: p.date, to: p.date }).args), mapped.dated.read) : []
       const windows = windowsOn(p.date, weekly, dated).filter((w) => w.professional === p.professional)
-      const day = await av.day(p.date, p.professional)
+      const day = await av.day(p.date, p.professional, undefined)
       for (const hour of ['07:00', '08:00', '09:30', '12:00', '14:00', '17:30']) {
         const end = `${String(Number(hour.slice(0, 2)) + (hour.endsWith('30') ? 1 : 0)).padStart(2, '0')}:${hour.endsWith('30') ? '00' : '30'}`
-        t.same(day?.windowAt(hour), await av.windowAt(p.date, hour, p.professional), `${p.date} ${hour}: the same window`)
-        t.equal(day?.offers(hour, end), await av.offers(p.date, hour, end, p.professional), `${p.date} ${hour}: offered alike`)
+        t.same(day?.windowAt(hour), await av.windowAt(p.date, hour, p.professional, undefined), `${p.date} ${hour}: the same window`)
+        t.equal(day?.offers(hour, end), await av.offers(p.date, hour, end, p.professional, undefined, undefined), `${p.date} ${hour}: offered alike`)
         const inside = windows.some((w) => Number(hour.slice(0, 2)) * 60 + Number(hour.slice(3)) >= w.start && Number(hour.slice(0, 2)) * 60 + Number(hour.slice(3)) < w.end)
         t.equal(day?.windowAt(hour) !== undefined, inside, `${p.date} ${hour}: a window exactly when the whole template has one`)
         checked++

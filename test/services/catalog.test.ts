@@ -15,11 +15,11 @@ t.test('fresh, then stale while one reload runs, then the clinic\'s change', asy
   const catalog = new Catalog(inst.compiled, inst.db, TTL_MS)
 
   const before = inst.db.stats.statements
-  const first = await catalog.snapshot()
+  const first = await catalog.snapshot(undefined)
   const loaded = inst.db.stats.statements
   const load = loaded - before
   t.ok(loaded > 0, 'the first snapshot is read from the database')
-  const again = await Promise.all([catalog.snapshot(), catalog.snapshot(), catalog.snapshot()])
+  const again = await Promise.all([catalog.snapshot(undefined), catalog.snapshot(undefined), catalog.snapshot(undefined)])
   t.ok(again.every((s) => s === first), 'within the TTL: the same snapshot')
   t.equal(inst.db.stats.statements, loaded, 'and no statement')
   t.equal(catalog.misses, 1)
@@ -30,10 +30,10 @@ t.test('fresh, then stale while one reload runs, then the clinic\'s change', asy
   })
   t.not(nameOf(first), 'Dra. Renomeada')
   await pause(TTL_MS + 50)
-  const stale = await catalog.snapshot()
+  const stale = await catalog.snapshot(undefined)
   t.equal(stale, first, 'past the TTL: the stale snapshot, at once')
-  for (let i = 0; i < 50 && (await catalog.snapshot()) === first; i++) await pause(20)
-  const fresh = await catalog.snapshot()
+  for (let i = 0; i < 50 && (await catalog.snapshot(undefined)) === first; i++) await pause(20)
+  const fresh = await catalog.snapshot(undefined)
   t.not(fresh, first, 'a reload replaced it')
   t.equal(nameOf(fresh), 'Dra. Renomeada', 'with the clinic\'s change')
   t.equal(catalog.misses, 1, 'nobody waited for the reload')

@@ -20,8 +20,8 @@ tap.test('a list its client stops reading lets the connection go after STREAM_HO
   for (const [holdMs, served] of [[50, true], [600_000, false]] as const) {
     const a = await sampleApp(SAMPLES[0], { STREAM_HOLD_MS: String(holdMs) })
     t.teardown(a.close)
-    const whole = JSON.stringify(await a.ponte.appointments.list(LONG))
-    const listed = await a.ponte.appointments.listOrStream(LONG)
+    const whole = JSON.stringify(await a.ponte.appointments.list(LONG, undefined))
+    const listed = await a.ponte.appointments.listOrStream(LONG, undefined)
     if (Array.isArray(listed)) throw new Error('the sample\'s 92 days are streamed')
     // Nobody reads the stream (a client that stopped reading); another request needs the database.
     const other = a.get('/appointments?start=2026-11-27&end=2026-11-27&minimal=true')
