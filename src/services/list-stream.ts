@@ -27,6 +27,7 @@ import { byDateAndHour } from './appointments.js'
 export const STREAM_STALL_MS = 10_000
 /** Rows read before the answer's headers are decided: a list that ends within them is answered whole. */
 export const WHOLE_ROWS = 1000
+const EMPTY = Buffer.alloc(0)
 
 export class StreamOrderError extends Error {
   constructor () {
@@ -42,43 +43,63 @@ export class StreamStalledError extends Error {
   }
 }
 
-/** Items of the day being read, held until a later day shows; then sorted and written. */
+/**
+ * Items of the day being read, held until a later day shows; then sorted, and their text
+ * kept as one more piece of the answer until `take` hands the pieces over.
+ */
 class DayOrder {
   private day: AppointmentRow[] = []
   private date: string | undefined
   private first = true
+  private pieces: string[] = []
 
   constructor (private readonly text: (items: AppointmentRow[]) => string) {}
 
-  /** Adds an item; the text of the days it completes ('' for none). Throws StreamOrderError on an earlier date. */
-  add (a: AppointmentRow): string {
-    if (this.date === undefined || a.date === this.date) {
-      this.date = a.date
-      this.day.push(a)
-      return ''
+  /** Adds an item (the day it completes, if any, becomes text). Throws StreamOrderError on an earlier date. */
+  add (a: AppointmentRow): void {
+    if (this.date !== undefined && a.date !== this.date) {
+      if (a.date < this.date) throw new StreamOrderError()
+      this.flush()
     }
-    if (a.date < this.date) throw new StreamOrderError()
-    const out = this.flush()
     this.date = a.date
     this.day.push(a)
-    return out
   }
 
   /** The day held, sorted by hour, as JSON items (the opening `[` before the first). */
-  flush (): string {
-    if (this.day.length === 0) return ''
+  private flush (): void {
+    if (this.day.length === 0) return
     this.day.sort(byDateAndHour)
-    const out = (this.first ? '[' : ',') + this.text(this.day)
+    this.pieces.push(this.first ? '[' : ',', this.text(this.day))
     this.first = false
     this.day = []
-    return out
   }
 
   /** The rest of the list and its closing `]`. */
-  end (): string {
-    const out = this.flush()
-    return this.first ? '[]' : `${out}]`
+  end (): void {
+    this.flush()
+    this.pieces.push(this.first ? '[]' : ']')
   }
+
+  /** The text made since the last call, as UTF-8 bytes (empty when no day was completed). */
+  take (): Buffer {
+    const out = utf8(this.pieces)
+    this.pieces = []
+    return out
+  }
+}
+
+/**
+ * Pieces of text as one Buffer, each piece encoded straight into it. Joined into one string
+ * first, Buffer.from spent ~1.1 ms a block of ~94,000 characters in the bench's 31-day list
+ * (the joined string flattened, then measured, then encoded): ~7 ms of a request's ~25 (W2).
+ */
+function utf8 (pieces: string[]): Buffer {
+  let bytes = 0
+  for (const p of pieces) bytes += Buffer.byteLength(p, 'utf8')
+  const out = Buffer.allocUnsafe(bytes)
+  let at = 0
+  for (const p of pieces) at += out.write(p, at, 'utf8')
+  return out
 }
 
 /**
@@ -111,9 +132,8 @@ export async function streamList<T> (
       rows += r.value.length
     }
     const order = new DayOrder(text)
-    let first = ''
     try {
-      for (const a of found) first += order.add(a)
+      for (const a of found) order.add(a)
     } catch (err) {
       if (!(err instanceof StreamOrderError)) throw err
       // Not streamable in order: the rest read, the whole list sorted, as before.
@@ -127,13 +147,12 @@ export async function streamList<T> (
     found.length = 0
     handedOver = true
     return new ListStream(it, (rows) => {
-      let out = ''
       for (const row of rows) {
         const a = read(row)
-        if (a !== undefined && keep(a)) out += order.add(a)
+        if (a !== undefined && keep(a)) order.add(a)
       }
-      return out
-    }, () => order.end(), first, stallMs)
+      return order.take()
+    }, () => { order.end(); return order.take() }, order.take(), stallMs)
   } finally {
     // Anything but a stream handed over: the connection is released now (a throw included).
     if (!handedOver) await it.return?.()
@@ -147,13 +166,13 @@ export async function streamList<T> (
 class ListStream extends Readable {
   private busy = false
   private stall: NodeJS.Timeout | undefined
-  private pending: string
+  private pending: Buffer
 
   constructor (
     private readonly it: AsyncIterator<Row[]>,
-    private readonly block: (rows: Row[]) => string,
-    private readonly end: () => string,
-    first: string,
+    private readonly block: (rows: Row[]) => Buffer,
+    private readonly end: () => Buffer,
+    first: Buffer,
     private readonly stallMs: number
   ) {
     super({ highWaterMark: 0 })
@@ -170,9 +189,9 @@ class ListStream extends Readable {
   private async pump (): Promise<void> {
     try {
       for (;;) {
-        if (this.pending !== '') {
+        if (this.pending.length > 0) {
           const out = this.pending
-          this.pending = ''
+          this.pending = EMPTY
           this.busy = false
           this.watch()
           this.push(out)

@@ -130,6 +130,25 @@ tap.test('order: days sorted by hour, the same text as the whole list; dates out
   t.ok(b2.returned(), 'and leaves the read loop')
 })
 
+tap.test('text beyond ASCII: the streamed bytes are the whole list\'s UTF-8, whatever the chunks', async (t) => {
+  // Each block is encoded from its pieces straight into one Buffer: a piece's bytes counted
+  // wrong would shift or cut the next one. Two-byte (ã), three-byte (€, 中) and four-byte (😀) characters.
+  const rows: Row[] = []
+  for (let i = 0; i < 3000; i++) {
+    const r = row(i, `2026-11-${String(1 + Math.floor(i / 150)).padStart(2, '0')}`, `${String(8 + (i % 10)).padStart(2, '0')}:00`)
+    r.id = `${['São', '€', '中文', '😀', 'a'][i % 5]}-${i}`
+    rows.push(r)
+  }
+  const r = await streamList(blocks(rows).iterable, read, () => true, text, whole)
+  if (typeof r === 'string') { t.fail('streamed'); return }
+  const chunks: Buffer[] = []
+  for await (const c of r as AsyncIterable<Buffer>) chunks.push(c)
+  t.ok(chunks.length > 1, `several chunks (${chunks.length})`)
+  const expected = Buffer.from(await whole(rows.map(read)), 'utf8')
+  t.ok(Buffer.concat(chunks).equals(expected), 'byte for byte the whole list\'s UTF-8')
+  t.ok(chunks.every((c) => Buffer.from(c.toString('utf8'), 'utf8').equals(c)), 'no chunk ends inside a character')
+})
+
 tap.test('a client that reads nothing is cut after the stall bound, and the read loop is left', async (t) => {
   const rows: Row[] = []
   for (let i = 0; i < 3000; i++) rows.push(row(i, `2026-11-${String(1 + Math.floor(i / 200)).padStart(2, '0')}`, '09:00'))
