@@ -69,3 +69,23 @@ t.test('a long answer with accented text: Content-Length is its UTF-8 bytes, the
   t.ok(exchange, 'the long answer\'s exchange is recorded')
   t.ok(Array.isArray(exchange?.response) && (exchange.response as unknown[]).length === items.length, 'with its body, every item')
 })
+
+t.test('a list of more than a hundred items answered whole: the same bytes over a socket', async (t) => {
+  const a = await sampleApp(SAMPLES[0])
+  t.teardown(async () => { await a.close() })
+  await a.app.listen({ port: 0, host: '127.0.0.1' })
+  const { port } = a.app.server.address() as net.AddressInfo
+  // A few days: more than 100 items, fewer than the 1,000 rows a list is read before it may stream.
+  const path = '/appointments?start=2026-11-23&end=2026-11-27'
+  const answer = await fetchBytes(port, path)
+  t.equal(answer.status, 200)
+  t.equal(answer.headers['transfer-encoding'], undefined, 'answered whole (not streamed)')
+  t.equal(Number(answer.headers['content-length']), answer.body.length, 'Content-Length is the bytes sent')
+  t.match(answer.headers['content-type'], /^application\/json; charset=utf-8$/, 'JSON, UTF-8')
+  const items = JSON.parse(answer.body.toString('utf8')) as unknown[]
+  t.ok(items.length > 100, `more than 100 items (${items.length})`)
+  t.ok(/[^\x00-\x7f]/.test(answer.body.toString('utf8')), 'with accented text') // eslint-disable-line no-control-regex
+  t.ok(answer.body.equals(Buffer.from(JSON.stringify(items), 'utf8')), 'byte for byte JSON.stringify of the same items')
+  const head = await a.app.inject({ method: 'HEAD', url: path, headers: { authorization: `Bearer ${TEST_KEY}` } })
+  t.equal(Number(head.headers['content-length']), answer.body.length, 'HEAD gives the same Content-Length')
+})
