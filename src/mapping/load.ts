@@ -7,6 +7,8 @@ import type { TProperties, TSchema } from 'typebox'
 import { Mapping, VALUE_DEFS, type MappingDoc } from './schema.js'
 import { MappingError, type MappingIssue } from './errors.js'
 
+/** Keywords that may stand beside a `$ref` to a value without validating anything. */
+const NOT_VALIDATING = new Set(['$ref', '$defs', '$id', 'title', 'description', '$comment', 'examples'])
 // The same schema, only written differently: the static type is Mapping's.
 const validator = Compile(definitionsById(), byReference(Mapping) as typeof Mapping)
 
@@ -21,7 +23,12 @@ function byReference (node: unknown): unknown {
   if (Array.isArray(node)) return node.map(byReference)
   if (node === null || typeof node !== 'object') return node
   const obj = node as Record<string, unknown>
-  if (typeof obj.$ref === 'string' && obj.$ref in VALUE_DEFS) return { $ref: obj.$ref }
+  if (typeof obj.$ref === 'string' && Object.hasOwn(VALUE_DEFS, obj.$ref)) {
+    // Only the reference is kept: a keyword that validates beside it would be lost here.
+    const beside = Object.keys(obj).filter((k) => !NOT_VALIDATING.has(k) && !k.startsWith('~'))
+    if (beside.length > 0) throw new Error(`mapping schema: ${beside.join(', ')} beside a $ref to ${obj.$ref} would not be validated`)
+    return { $ref: obj.$ref }
+  }
   return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, byReference(v)]))
 }
 
@@ -138,7 +145,7 @@ function enumAt (schemaPath: string | undefined): string[] | undefined {
   for (const k of m[1].split('/').slice(1)) {
     // A nested value's schema is a reference to the one definition (schema.ts VALUE_DEFS).
     const ref = (node as { $ref?: unknown } | undefined)?.$ref
-    if (typeof ref === 'string' && ref in VALUE_DEFS) node = VALUE_DEFS[ref as keyof typeof VALUE_DEFS]
+    if (typeof ref === 'string' && Object.hasOwn(VALUE_DEFS, ref)) node = VALUE_DEFS[ref as keyof typeof VALUE_DEFS]
     node = (node as Record<string, unknown> | undefined)?.[unescapePointer(k)]
   }
   const branches = (node as { anyOf?: { const?: unknown }[] } | undefined)?.anyOf

@@ -82,6 +82,7 @@ class DayOrder {
 
   /** The text made since the last call, as UTF-8 bytes (empty when no day was completed). */
   take (): Buffer {
+    if (this.pieces.length === 0) return EMPTY
     const out = utf8(this.pieces)
     this.pieces = []
     return out

@@ -8,6 +8,9 @@ import { openSample } from '../../src/installation.js'
 import { Catalog } from '../../src/services/catalog.js'
 import { Clients } from '../../src/services/clients.js'
 import { ClientWrites } from '../../src/services/client-writes.js'
+import { loadConfig } from '../../src/config.js'
+import { createPonte } from '../../src/context.js'
+import { TEST_KEY } from '../helpers/app.js'
 
 const ARRIVAL = 1234.5
 
@@ -42,5 +45,21 @@ t.test('a search and a client write hand their arrival to every call, schema rea
   t.ok(names.includes('introspect.catalog'), 'the search read the indexes')
   t.ok(names.includes('introspect.textColumns'), 'the write read the text columns')
   t.ok(names.includes('transaction'), 'the write wrote')
+  t.same(seen.filter(([, at]) => at !== ARRIVAL), [], 'every call got the arrival')
+})
+
+t.test('a list and a state change hand their arrival to every call, the current row read before the transaction included', async (t) => {
+  const inst = await openSample('mappings/clinica-sorriso.yaml')
+  t.teardown(async () => { await inst.close() })
+  const { db, seen } = watched(inst.db)
+  const ponte = createPonte(loadConfig({ API_KEYS: TEST_KEY, MAPPING: 'mappings/clinica-sorriso.yaml', IDEMPOTENCY_STORE: ':memory:' }), db, inst.compiled)
+  const waiting = (await ponte.appointments.list({ start: '2026-11-23', end: '2026-11-27' }, ARRIVAL)).find((a) => a.state === 'WAITING')
+  if (waiting === undefined) { t.fail('the sample has a waiting appointment that week'); return }
+  const listed = seen.length
+  t.ok(listed > 0, 'the list read the database')
+  t.match(await ponte.booking.changeState(waiting.id, 'CONFIRMED', ARRIVAL), /is now CONFIRMED/)
+  const names = seen.slice(listed).map(([what]) => what)
+  t.ok(names.some((n) => /^query appointment\.\w*byId/.test(n)), `the current row was read before the transaction (${names.join(', ')})`)
+  t.ok(names.includes('transaction'), 'then written in a transaction')
   t.same(seen.filter(([, at]) => at !== ARRIVAL), [], 'every call got the arrival')
 })
