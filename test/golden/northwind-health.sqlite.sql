@@ -12,7 +12,7 @@ SELECT "t"."id" AS "c0", "t"."name" AS "c1", "t"."price_cents" AS "c2", "t"."dur
 
 -- healthInsurance.all
 -- @p1 int = 1
-SELECT "t"."id" AS "c0", "t"."name" AS "c1", "t"."brand_color" AS "c2" FROM "insurers" "t" WHERE "t"."is_active" = @p1 ORDER BY "t"."id"
+SELECT "t"."id" AS "c0", "t"."name" AS "c1", "t"."brand_color" AS "c2" FROM "insurers" "t" WHERE "t"."is_active" = +@p1 ORDER BY "t"."id"
 
 -- specialty.all
 SELECT "t"."id" AS "c0", "t"."name" AS "c1", "t"."description" AS "c2", "t"."cbo_code" AS "c3" FROM "specialties" "t" ORDER BY "t"."id"
@@ -28,7 +28,7 @@ SELECT DISTINCT "t"."doctor_id" AS "c0", "t"."insurer_id" AS "c1" FROM "doctor_i
 
 -- relation.professional~location
 -- @p1 text = "PUBLISHED"
-SELECT DISTINCT "t"."doctor_id" AS "c0", "t"."clinic_id" AS "c1" FROM "doctor_shifts" "t" WHERE UPPER(RTRIM("t"."status")) = @p1
+SELECT DISTINCT "t"."doctor_id" AS "c0", "t"."clinic_id" AS "c1" FROM "doctor_shifts" "t" WHERE UPPER(RTRIM("t"."status")) = +@p1
 
 -- relation.service~location
 SELECT DISTINCT "t"."treatment_id" AS "c0", "t"."clinic_id" AS "c1" FROM "clinic_treatments" "t"
@@ -38,20 +38,20 @@ SELECT DISTINCT "t"."id" AS "c0", "t"."specialty_id" AS "c1" FROM "treatments" "
 
 -- relation.location~client.forClient
 -- @p1 int = input:client
-SELECT DISTINCT "t"."clinic_id" AS "c0", "t"."patient_id" AS "c1" FROM "appointments" "t" WHERE "t"."deleted_at" IS NULL AND "t"."patient_id" = @p1
+SELECT DISTINCT "t"."clinic_id" AS "c0", "t"."patient_id" AS "c1" FROM "appointments" "t" WHERE "t"."deleted_at" IS NULL AND "t"."patient_id" = +@p1
 
 -- relation.service~client.forClient
 -- @p1 int = input:client
-SELECT DISTINCT "t"."treatment_id" AS "c0", "t"."patient_id" AS "c1" FROM "appointments" "t" WHERE "t"."deleted_at" IS NULL AND "t"."patient_id" = @p1
+SELECT DISTINCT "t"."treatment_id" AS "c0", "t"."patient_id" AS "c1" FROM "appointments" "t" WHERE "t"."deleted_at" IS NULL AND "t"."patient_id" = +@p1
 
 -- client.page
 -- @p1 int = input:limit
 -- @p2 int = input:offset
-SELECT "t"."id" AS "c0", "t"."first_name" AS "c1", "t"."last_name" AS "c2", "t"."notes" AS "c3", "t"."photo_url" AS "c4", "t"."email" AS "c5", "t"."mrn" AS "c6", "t"."national_id" AS "c7", "t"."birth_date" AS "c8", "t"."mobile" AS "c9", "t"."home_phone" AS "c10" FROM "patients" "t" WHERE "t"."deleted_at" IS NULL ORDER BY "t"."id" LIMIT @p1 OFFSET @p2
+SELECT "t"."id" AS "c0", "t"."first_name" AS "c1", "t"."last_name" AS "c2", "t"."notes" AS "c3", "t"."photo_url" AS "c4", "t"."email" AS "c5", "t"."mrn" AS "c6", "t"."national_id" AS "c7", "t"."birth_date" AS "c8", "t"."mobile" AS "c9", "t"."home_phone" AS "c10" FROM "patients" "t" WHERE "t"."deleted_at" IS NULL ORDER BY "t"."id" LIMIT +@p1 OFFSET +@p2
 
 -- client.byId
 -- @p1 int = input:id
-SELECT "t"."id" AS "c0", "t"."first_name" AS "c1", "t"."last_name" AS "c2", "t"."notes" AS "c3", "t"."photo_url" AS "c4", "t"."email" AS "c5", "t"."mrn" AS "c6", "t"."national_id" AS "c7", "t"."birth_date" AS "c8", "t"."mobile" AS "c9", "t"."home_phone" AS "c10" FROM "patients" "t" WHERE "t"."deleted_at" IS NULL AND "t"."id" = @p1 ORDER BY "t"."id"
+SELECT "t"."id" AS "c0", "t"."first_name" AS "c1", "t"."last_name" AS "c2", "t"."notes" AS "c3", "t"."photo_url" AS "c4", "t"."email" AS "c5", "t"."mrn" AS "c6", "t"."national_id" AS "c7", "t"."birth_date" AS "c8", "t"."mobile" AS "c9", "t"."home_phone" AS "c10" FROM "patients" "t" WHERE "t"."deleted_at" IS NULL AND "t"."id" = +@p1 ORDER BY "t"."id"
 
 -- client.search[phone]
 -- @p1 text = input:phoneExact0value
@@ -199,7 +199,7 @@ SELECT "t"."id" AS "c0", "t"."first_name" AS "c1", "t"."last_name" AS "c2", "t".
 -- @p143 text = input:phonePrefix7low
 -- @p144 text = input:phonePrefix7high
 -- @p145 int = input:offset
-SELECT "t"."id" AS "c0", "t"."first_name" AS "c1", "t"."last_name" AS "c2", "t"."notes" AS "c3", "t"."photo_url" AS "c4", "t"."email" AS "c5", "t"."mrn" AS "c6", "t"."national_id" AS "c7", "t"."birth_date" AS "c8", "t"."mobile" AS "c9", "t"."home_phone" AS "c10" FROM "patients" "t" WHERE "t"."deleted_at" IS NULL AND (((("t"."mobile" >= @p1 AND "t"."mobile" < @p2) OR ("t"."mobile" >= @p3 AND "t"."mobile" < @p4) OR ("t"."mobile" >= @p5 AND "t"."mobile" < @p6) OR ("t"."mobile" >= @p7 AND "t"."mobile" < @p8) OR ("t"."mobile" >= @p9 AND "t"."mobile" < @p10) OR ("t"."mobile" >= @p11 AND "t"."mobile" < @p12) OR ("t"."mobile" >= @p13 AND "t"."mobile" < @p14) OR ("t"."mobile" >= @p15 AND "t"."mobile" < @p16) OR ("t"."mobile" >= @p17 AND "t"."mobile" < @p18) OR ("t"."mobile" >= @p19 AND "t"."mobile" < @p20) OR ("t"."mobile" >= @p21 AND "t"."mobile" < @p22) OR ("t"."mobile" >= @p23 AND "t"."mobile" < @p24) OR ("t"."mobile" >= @p25 AND "t"."mobile" < @p26) OR ("t"."mobile" >= @p27 AND "t"."mobile" < @p28) OR ("t"."mobile" >= @p29 AND "t"."mobile" < @p30) OR ("t"."mobile" >= @p31 AND "t"."mobile" < @p32) OR ("t"."mobile" >= @p33 AND "t"."mobile" < @p34) OR ("t"."mobile" >= @p35 AND "t"."mobile" < @p36) OR ("t"."mobile" >= @p37 AND "t"."mobile" < @p38) OR ("t"."mobile" >= @p39 AND "t"."mobile" < @p40) OR ("t"."mobile" >= @p41 AND "t"."mobile" < @p42) OR ("t"."mobile" >= @p43 AND "t"."mobile" < @p44) OR ("t"."mobile" >= @p45 AND "t"."mobile" < @p46) OR ("t"."mobile" >= @p47 AND "t"."mobile" < @p48) OR ("t"."mobile" >= @p49 AND "t"."mobile" < @p50) OR ("t"."mobile" >= @p51 AND "t"."mobile" < @p52) OR ("t"."mobile" >= @p53 AND "t"."mobile" < @p54) OR ("t"."mobile" >= @p55 AND "t"."mobile" < @p56)) OR ("t"."mobile" >= @p57 AND "t"."mobile" < @p58) OR ("t"."mobile" >= @p59 AND "t"."mobile" < @p60) OR ("t"."mobile" >= @p61 AND "t"."mobile" < @p62) OR ("t"."mobile" >= @p63 AND "t"."mobile" < @p64) OR ("t"."mobile" >= @p65 AND "t"."mobile" < @p66) OR ("t"."mobile" >= @p67 AND "t"."mobile" < @p68) OR ("t"."mobile" >= @p69 AND "t"."mobile" < @p70) OR ("t"."mobile" >= @p71 AND "t"."mobile" < @p72)) OR ((("t"."home_phone" >= @p73 AND "t"."home_phone" < @p74) OR ("t"."home_phone" >= @p75 AND "t"."home_phone" < @p76) OR ("t"."home_phone" >= @p77 AND "t"."home_phone" < @p78) OR ("t"."home_phone" >= @p79 AND "t"."home_phone" < @p80) OR ("t"."home_phone" >= @p81 AND "t"."home_phone" < @p82) OR ("t"."home_phone" >= @p83 AND "t"."home_phone" < @p84) OR ("t"."home_phone" >= @p85 AND "t"."home_phone" < @p86) OR ("t"."home_phone" >= @p87 AND "t"."home_phone" < @p88) OR ("t"."home_phone" >= @p89 AND "t"."home_phone" < @p90) OR ("t"."home_phone" >= @p91 AND "t"."home_phone" < @p92) OR ("t"."home_phone" >= @p93 AND "t"."home_phone" < @p94) OR ("t"."home_phone" >= @p95 AND "t"."home_phone" < @p96) OR ("t"."home_phone" >= @p97 AND "t"."home_phone" < @p98) OR ("t"."home_phone" >= @p99 AND "t"."home_phone" < @p100) OR ("t"."home_phone" >= @p101 AND "t"."home_phone" < @p102) OR ("t"."home_phone" >= @p103 AND "t"."home_phone" < @p104) OR ("t"."home_phone" >= @p105 AND "t"."home_phone" < @p106) OR ("t"."home_phone" >= @p107 AND "t"."home_phone" < @p108) OR ("t"."home_phone" >= @p109 AND "t"."home_phone" < @p110) OR ("t"."home_phone" >= @p111 AND "t"."home_phone" < @p112) OR ("t"."home_phone" >= @p113 AND "t"."home_phone" < @p114) OR ("t"."home_phone" >= @p115 AND "t"."home_phone" < @p116) OR ("t"."home_phone" >= @p117 AND "t"."home_phone" < @p118) OR ("t"."home_phone" >= @p119 AND "t"."home_phone" < @p120) OR ("t"."home_phone" >= @p121 AND "t"."home_phone" < @p122) OR ("t"."home_phone" >= @p123 AND "t"."home_phone" < @p124) OR ("t"."home_phone" >= @p125 AND "t"."home_phone" < @p126) OR ("t"."home_phone" >= @p127 AND "t"."home_phone" < @p128)) OR ("t"."home_phone" >= @p129 AND "t"."home_phone" < @p130) OR ("t"."home_phone" >= @p131 AND "t"."home_phone" < @p132) OR ("t"."home_phone" >= @p133 AND "t"."home_phone" < @p134) OR ("t"."home_phone" >= @p135 AND "t"."home_phone" < @p136) OR ("t"."home_phone" >= @p137 AND "t"."home_phone" < @p138) OR ("t"."home_phone" >= @p139 AND "t"."home_phone" < @p140) OR ("t"."home_phone" >= @p141 AND "t"."home_phone" < @p142) OR ("t"."home_phone" >= @p143 AND "t"."home_phone" < @p144))) ORDER BY +"t"."id" LIMIT 1000 OFFSET @p145
+SELECT "t"."id" AS "c0", "t"."first_name" AS "c1", "t"."last_name" AS "c2", "t"."notes" AS "c3", "t"."photo_url" AS "c4", "t"."email" AS "c5", "t"."mrn" AS "c6", "t"."national_id" AS "c7", "t"."birth_date" AS "c8", "t"."mobile" AS "c9", "t"."home_phone" AS "c10" FROM "patients" "t" WHERE "t"."deleted_at" IS NULL AND (((("t"."mobile" >= +@p1 AND "t"."mobile" < +@p2) OR ("t"."mobile" >= +@p3 AND "t"."mobile" < +@p4) OR ("t"."mobile" >= +@p5 AND "t"."mobile" < +@p6) OR ("t"."mobile" >= +@p7 AND "t"."mobile" < +@p8) OR ("t"."mobile" >= +@p9 AND "t"."mobile" < +@p10) OR ("t"."mobile" >= +@p11 AND "t"."mobile" < +@p12) OR ("t"."mobile" >= +@p13 AND "t"."mobile" < +@p14) OR ("t"."mobile" >= +@p15 AND "t"."mobile" < +@p16) OR ("t"."mobile" >= +@p17 AND "t"."mobile" < +@p18) OR ("t"."mobile" >= +@p19 AND "t"."mobile" < +@p20) OR ("t"."mobile" >= +@p21 AND "t"."mobile" < +@p22) OR ("t"."mobile" >= +@p23 AND "t"."mobile" < +@p24) OR ("t"."mobile" >= +@p25 AND "t"."mobile" < +@p26) OR ("t"."mobile" >= +@p27 AND "t"."mobile" < +@p28) OR ("t"."mobile" >= +@p29 AND "t"."mobile" < +@p30) OR ("t"."mobile" >= +@p31 AND "t"."mobile" < +@p32) OR ("t"."mobile" >= +@p33 AND "t"."mobile" < +@p34) OR ("t"."mobile" >= +@p35 AND "t"."mobile" < +@p36) OR ("t"."mobile" >= +@p37 AND "t"."mobile" < +@p38) OR ("t"."mobile" >= +@p39 AND "t"."mobile" < +@p40) OR ("t"."mobile" >= +@p41 AND "t"."mobile" < +@p42) OR ("t"."mobile" >= +@p43 AND "t"."mobile" < +@p44) OR ("t"."mobile" >= +@p45 AND "t"."mobile" < +@p46) OR ("t"."mobile" >= +@p47 AND "t"."mobile" < +@p48) OR ("t"."mobile" >= +@p49 AND "t"."mobile" < +@p50) OR ("t"."mobile" >= +@p51 AND "t"."mobile" < +@p52) OR ("t"."mobile" >= +@p53 AND "t"."mobile" < +@p54) OR ("t"."mobile" >= +@p55 AND "t"."mobile" < +@p56)) OR ("t"."mobile" >= +@p57 AND "t"."mobile" < +@p58) OR ("t"."mobile" >= +@p59 AND "t"."mobile" < +@p60) OR ("t"."mobile" >= +@p61 AND "t"."mobile" < +@p62) OR ("t"."mobile" >= +@p63 AND "t"."mobile" < +@p64) OR ("t"."mobile" >= +@p65 AND "t"."mobile" < +@p66) OR ("t"."mobile" >= +@p67 AND "t"."mobile" < +@p68) OR ("t"."mobile" >= +@p69 AND "t"."mobile" < +@p70) OR ("t"."mobile" >= +@p71 AND "t"."mobile" < +@p72)) OR ((("t"."home_phone" >= +@p73 AND "t"."home_phone" < +@p74) OR ("t"."home_phone" >= +@p75 AND "t"."home_phone" < +@p76) OR ("t"."home_phone" >= +@p77 AND "t"."home_phone" < +@p78) OR ("t"."home_phone" >= +@p79 AND "t"."home_phone" < +@p80) OR ("t"."home_phone" >= +@p81 AND "t"."home_phone" < +@p82) OR ("t"."home_phone" >= +@p83 AND "t"."home_phone" < +@p84) OR ("t"."home_phone" >= +@p85 AND "t"."home_phone" < +@p86) OR ("t"."home_phone" >= +@p87 AND "t"."home_phone" < +@p88) OR ("t"."home_phone" >= +@p89 AND "t"."home_phone" < +@p90) OR ("t"."home_phone" >= +@p91 AND "t"."home_phone" < +@p92) OR ("t"."home_phone" >= +@p93 AND "t"."home_phone" < +@p94) OR ("t"."home_phone" >= +@p95 AND "t"."home_phone" < +@p96) OR ("t"."home_phone" >= +@p97 AND "t"."home_phone" < +@p98) OR ("t"."home_phone" >= +@p99 AND "t"."home_phone" < +@p100) OR ("t"."home_phone" >= +@p101 AND "t"."home_phone" < +@p102) OR ("t"."home_phone" >= +@p103 AND "t"."home_phone" < +@p104) OR ("t"."home_phone" >= +@p105 AND "t"."home_phone" < +@p106) OR ("t"."home_phone" >= +@p107 AND "t"."home_phone" < +@p108) OR ("t"."home_phone" >= +@p109 AND "t"."home_phone" < +@p110) OR ("t"."home_phone" >= +@p111 AND "t"."home_phone" < +@p112) OR ("t"."home_phone" >= +@p113 AND "t"."home_phone" < +@p114) OR ("t"."home_phone" >= +@p115 AND "t"."home_phone" < +@p116) OR ("t"."home_phone" >= +@p117 AND "t"."home_phone" < +@p118) OR ("t"."home_phone" >= +@p119 AND "t"."home_phone" < +@p120) OR ("t"."home_phone" >= +@p121 AND "t"."home_phone" < +@p122) OR ("t"."home_phone" >= +@p123 AND "t"."home_phone" < +@p124) OR ("t"."home_phone" >= +@p125 AND "t"."home_phone" < +@p126) OR ("t"."home_phone" >= +@p127 AND "t"."home_phone" < +@p128)) OR ("t"."home_phone" >= +@p129 AND "t"."home_phone" < +@p130) OR ("t"."home_phone" >= +@p131 AND "t"."home_phone" < +@p132) OR ("t"."home_phone" >= +@p133 AND "t"."home_phone" < +@p134) OR ("t"."home_phone" >= +@p135 AND "t"."home_phone" < +@p136) OR ("t"."home_phone" >= +@p137 AND "t"."home_phone" < +@p138) OR ("t"."home_phone" >= +@p139 AND "t"."home_phone" < +@p140) OR ("t"."home_phone" >= +@p141 AND "t"."home_phone" < +@p142) OR ("t"."home_phone" >= +@p143 AND "t"."home_phone" < +@p144))) ORDER BY +"t"."id" LIMIT 1000 OFFSET +@p145
 
 -- client.search[cpf,phone]
 -- @p1 text = input:cpfPrefix0low
@@ -353,52 +353,52 @@ SELECT "t"."id" AS "c0", "t"."first_name" AS "c1", "t"."last_name" AS "c2", "t".
 -- @p149 text = input:phonePrefix7low
 -- @p150 text = input:phonePrefix7high
 -- @p151 int = input:offset
-SELECT "t"."id" AS "c0", "t"."first_name" AS "c1", "t"."last_name" AS "c2", "t"."notes" AS "c3", "t"."photo_url" AS "c4", "t"."email" AS "c5", "t"."mrn" AS "c6", "t"."national_id" AS "c7", "t"."birth_date" AS "c8", "t"."mobile" AS "c9", "t"."home_phone" AS "c10" FROM "patients" "t" WHERE "t"."deleted_at" IS NULL AND ((("t"."national_id" >= @p1 AND "t"."national_id" < @p2) OR ("t"."national_id" >= @p3 AND "t"."national_id" < @p4) OR ("t"."national_id" >= @p5 AND "t"."national_id" < @p6)) OR ((("t"."mobile" >= @p7 AND "t"."mobile" < @p8) OR ("t"."mobile" >= @p9 AND "t"."mobile" < @p10) OR ("t"."mobile" >= @p11 AND "t"."mobile" < @p12) OR ("t"."mobile" >= @p13 AND "t"."mobile" < @p14) OR ("t"."mobile" >= @p15 AND "t"."mobile" < @p16) OR ("t"."mobile" >= @p17 AND "t"."mobile" < @p18) OR ("t"."mobile" >= @p19 AND "t"."mobile" < @p20) OR ("t"."mobile" >= @p21 AND "t"."mobile" < @p22) OR ("t"."mobile" >= @p23 AND "t"."mobile" < @p24) OR ("t"."mobile" >= @p25 AND "t"."mobile" < @p26) OR ("t"."mobile" >= @p27 AND "t"."mobile" < @p28) OR ("t"."mobile" >= @p29 AND "t"."mobile" < @p30) OR ("t"."mobile" >= @p31 AND "t"."mobile" < @p32) OR ("t"."mobile" >= @p33 AND "t"."mobile" < @p34) OR ("t"."mobile" >= @p35 AND "t"."mobile" < @p36) OR ("t"."mobile" >= @p37 AND "t"."mobile" < @p38) OR ("t"."mobile" >= @p39 AND "t"."mobile" < @p40) OR ("t"."mobile" >= @p41 AND "t"."mobile" < @p42) OR ("t"."mobile" >= @p43 AND "t"."mobile" < @p44) OR ("t"."mobile" >= @p45 AND "t"."mobile" < @p46) OR ("t"."mobile" >= @p47 AND "t"."mobile" < @p48) OR ("t"."mobile" >= @p49 AND "t"."mobile" < @p50) OR ("t"."mobile" >= @p51 AND "t"."mobile" < @p52) OR ("t"."mobile" >= @p53 AND "t"."mobile" < @p54) OR ("t"."mobile" >= @p55 AND "t"."mobile" < @p56) OR ("t"."mobile" >= @p57 AND "t"."mobile" < @p58) OR ("t"."mobile" >= @p59 AND "t"."mobile" < @p60) OR ("t"."mobile" >= @p61 AND "t"."mobile" < @p62)) OR ("t"."mobile" >= @p63 AND "t"."mobile" < @p64) OR ("t"."mobile" >= @p65 AND "t"."mobile" < @p66) OR ("t"."mobile" >= @p67 AND "t"."mobile" < @p68) OR ("t"."mobile" >= @p69 AND "t"."mobile" < @p70) OR ("t"."mobile" >= @p71 AND "t"."mobile" < @p72) OR ("t"."mobile" >= @p73 AND "t"."mobile" < @p74) OR ("t"."mobile" >= @p75 AND "t"."mobile" < @p76) OR ("t"."mobile" >= @p77 AND "t"."mobile" < @p78)) OR ((("t"."home_phone" >= @p79 AND "t"."home_phone" < @p80) OR ("t"."home_phone" >= @p81 AND "t"."home_phone" < @p82) OR ("t"."home_phone" >= @p83 AND "t"."home_phone" < @p84) OR ("t"."home_phone" >= @p85 AND "t"."home_phone" < @p86) OR ("t"."home_phone" >= @p87 AND "t"."home_phone" < @p88) OR ("t"."home_phone" >= @p89 AND "t"."home_phone" < @p90) OR ("t"."home_phone" >= @p91 AND "t"."home_phone" < @p92) OR ("t"."home_phone" >= @p93 AND "t"."home_phone" < @p94) OR ("t"."home_phone" >= @p95 AND "t"."home_phone" < @p96) OR ("t"."home_phone" >= @p97 AND "t"."home_phone" < @p98) OR ("t"."home_phone" >= @p99 AND "t"."home_phone" < @p100) OR ("t"."home_phone" >= @p101 AND "t"."home_phone" < @p102) OR ("t"."home_phone" >= @p103 AND "t"."home_phone" < @p104) OR ("t"."home_phone" >= @p105 AND "t"."home_phone" < @p106) OR ("t"."home_phone" >= @p107 AND "t"."home_phone" < @p108) OR ("t"."home_phone" >= @p109 AND "t"."home_phone" < @p110) OR ("t"."home_phone" >= @p111 AND "t"."home_phone" < @p112) OR ("t"."home_phone" >= @p113 AND "t"."home_phone" < @p114) OR ("t"."home_phone" >= @p115 AND "t"."home_phone" < @p116) OR ("t"."home_phone" >= @p117 AND "t"."home_phone" < @p118) OR ("t"."home_phone" >= @p119 AND "t"."home_phone" < @p120) OR ("t"."home_phone" >= @p121 AND "t"."home_phone" < @p122) OR ("t"."home_phone" >= @p123 AND "t"."home_phone" < @p124) OR ("t"."home_phone" >= @p125 AND "t"."home_phone" < @p126) OR ("t"."home_phone" >= @p127 AND "t"."home_phone" < @p128) OR ("t"."home_phone" >= @p129 AND "t"."home_phone" < @p130) OR ("t"."home_phone" >= @p131 AND "t"."home_phone" < @p132) OR ("t"."home_phone" >= @p133 AND "t"."home_phone" < @p134)) OR ("t"."home_phone" >= @p135 AND "t"."home_phone" < @p136) OR ("t"."home_phone" >= @p137 AND "t"."home_phone" < @p138) OR ("t"."home_phone" >= @p139 AND "t"."home_phone" < @p140) OR ("t"."home_phone" >= @p141 AND "t"."home_phone" < @p142) OR ("t"."home_phone" >= @p143 AND "t"."home_phone" < @p144) OR ("t"."home_phone" >= @p145 AND "t"."home_phone" < @p146) OR ("t"."home_phone" >= @p147 AND "t"."home_phone" < @p148) OR ("t"."home_phone" >= @p149 AND "t"."home_phone" < @p150))) ORDER BY +"t"."id" LIMIT 1000 OFFSET @p151
+SELECT "t"."id" AS "c0", "t"."first_name" AS "c1", "t"."last_name" AS "c2", "t"."notes" AS "c3", "t"."photo_url" AS "c4", "t"."email" AS "c5", "t"."mrn" AS "c6", "t"."national_id" AS "c7", "t"."birth_date" AS "c8", "t"."mobile" AS "c9", "t"."home_phone" AS "c10" FROM "patients" "t" WHERE "t"."deleted_at" IS NULL AND ((("t"."national_id" >= +@p1 AND "t"."national_id" < +@p2) OR ("t"."national_id" >= +@p3 AND "t"."national_id" < +@p4) OR ("t"."national_id" >= +@p5 AND "t"."national_id" < +@p6)) OR ((("t"."mobile" >= +@p7 AND "t"."mobile" < +@p8) OR ("t"."mobile" >= +@p9 AND "t"."mobile" < +@p10) OR ("t"."mobile" >= +@p11 AND "t"."mobile" < +@p12) OR ("t"."mobile" >= +@p13 AND "t"."mobile" < +@p14) OR ("t"."mobile" >= +@p15 AND "t"."mobile" < +@p16) OR ("t"."mobile" >= +@p17 AND "t"."mobile" < +@p18) OR ("t"."mobile" >= +@p19 AND "t"."mobile" < +@p20) OR ("t"."mobile" >= +@p21 AND "t"."mobile" < +@p22) OR ("t"."mobile" >= +@p23 AND "t"."mobile" < +@p24) OR ("t"."mobile" >= +@p25 AND "t"."mobile" < +@p26) OR ("t"."mobile" >= +@p27 AND "t"."mobile" < +@p28) OR ("t"."mobile" >= +@p29 AND "t"."mobile" < +@p30) OR ("t"."mobile" >= +@p31 AND "t"."mobile" < +@p32) OR ("t"."mobile" >= +@p33 AND "t"."mobile" < +@p34) OR ("t"."mobile" >= +@p35 AND "t"."mobile" < +@p36) OR ("t"."mobile" >= +@p37 AND "t"."mobile" < +@p38) OR ("t"."mobile" >= +@p39 AND "t"."mobile" < +@p40) OR ("t"."mobile" >= +@p41 AND "t"."mobile" < +@p42) OR ("t"."mobile" >= +@p43 AND "t"."mobile" < +@p44) OR ("t"."mobile" >= +@p45 AND "t"."mobile" < +@p46) OR ("t"."mobile" >= +@p47 AND "t"."mobile" < +@p48) OR ("t"."mobile" >= +@p49 AND "t"."mobile" < +@p50) OR ("t"."mobile" >= +@p51 AND "t"."mobile" < +@p52) OR ("t"."mobile" >= +@p53 AND "t"."mobile" < +@p54) OR ("t"."mobile" >= +@p55 AND "t"."mobile" < +@p56) OR ("t"."mobile" >= +@p57 AND "t"."mobile" < +@p58) OR ("t"."mobile" >= +@p59 AND "t"."mobile" < +@p60) OR ("t"."mobile" >= +@p61 AND "t"."mobile" < +@p62)) OR ("t"."mobile" >= +@p63 AND "t"."mobile" < +@p64) OR ("t"."mobile" >= +@p65 AND "t"."mobile" < +@p66) OR ("t"."mobile" >= +@p67 AND "t"."mobile" < +@p68) OR ("t"."mobile" >= +@p69 AND "t"."mobile" < +@p70) OR ("t"."mobile" >= +@p71 AND "t"."mobile" < +@p72) OR ("t"."mobile" >= +@p73 AND "t"."mobile" < +@p74) OR ("t"."mobile" >= +@p75 AND "t"."mobile" < +@p76) OR ("t"."mobile" >= +@p77 AND "t"."mobile" < +@p78)) OR ((("t"."home_phone" >= +@p79 AND "t"."home_phone" < +@p80) OR ("t"."home_phone" >= +@p81 AND "t"."home_phone" < +@p82) OR ("t"."home_phone" >= +@p83 AND "t"."home_phone" < +@p84) OR ("t"."home_phone" >= +@p85 AND "t"."home_phone" < +@p86) OR ("t"."home_phone" >= +@p87 AND "t"."home_phone" < +@p88) OR ("t"."home_phone" >= +@p89 AND "t"."home_phone" < +@p90) OR ("t"."home_phone" >= +@p91 AND "t"."home_phone" < +@p92) OR ("t"."home_phone" >= +@p93 AND "t"."home_phone" < +@p94) OR ("t"."home_phone" >= +@p95 AND "t"."home_phone" < +@p96) OR ("t"."home_phone" >= +@p97 AND "t"."home_phone" < +@p98) OR ("t"."home_phone" >= +@p99 AND "t"."home_phone" < +@p100) OR ("t"."home_phone" >= +@p101 AND "t"."home_phone" < +@p102) OR ("t"."home_phone" >= +@p103 AND "t"."home_phone" < +@p104) OR ("t"."home_phone" >= +@p105 AND "t"."home_phone" < +@p106) OR ("t"."home_phone" >= +@p107 AND "t"."home_phone" < +@p108) OR ("t"."home_phone" >= +@p109 AND "t"."home_phone" < +@p110) OR ("t"."home_phone" >= +@p111 AND "t"."home_phone" < +@p112) OR ("t"."home_phone" >= +@p113 AND "t"."home_phone" < +@p114) OR ("t"."home_phone" >= +@p115 AND "t"."home_phone" < +@p116) OR ("t"."home_phone" >= +@p117 AND "t"."home_phone" < +@p118) OR ("t"."home_phone" >= +@p119 AND "t"."home_phone" < +@p120) OR ("t"."home_phone" >= +@p121 AND "t"."home_phone" < +@p122) OR ("t"."home_phone" >= +@p123 AND "t"."home_phone" < +@p124) OR ("t"."home_phone" >= +@p125 AND "t"."home_phone" < +@p126) OR ("t"."home_phone" >= +@p127 AND "t"."home_phone" < +@p128) OR ("t"."home_phone" >= +@p129 AND "t"."home_phone" < +@p130) OR ("t"."home_phone" >= +@p131 AND "t"."home_phone" < +@p132) OR ("t"."home_phone" >= +@p133 AND "t"."home_phone" < +@p134)) OR ("t"."home_phone" >= +@p135 AND "t"."home_phone" < +@p136) OR ("t"."home_phone" >= +@p137 AND "t"."home_phone" < +@p138) OR ("t"."home_phone" >= +@p139 AND "t"."home_phone" < +@p140) OR ("t"."home_phone" >= +@p141 AND "t"."home_phone" < +@p142) OR ("t"."home_phone" >= +@p143 AND "t"."home_phone" < +@p144) OR ("t"."home_phone" >= +@p145 AND "t"."home_phone" < +@p146) OR ("t"."home_phone" >= +@p147 AND "t"."home_phone" < +@p148) OR ("t"."home_phone" >= +@p149 AND "t"."home_phone" < +@p150))) ORDER BY +"t"."id" LIMIT 1000 OFFSET +@p151
 
 -- client.search[email]
 -- @p1 ntext = input:email
 -- @p2 int = input:offset
-SELECT "t"."id" AS "c0", "t"."first_name" AS "c1", "t"."last_name" AS "c2", "t"."notes" AS "c3", "t"."photo_url" AS "c4", "t"."email" AS "c5", "t"."mrn" AS "c6", "t"."national_id" AS "c7", "t"."birth_date" AS "c8", "t"."mobile" AS "c9", "t"."home_phone" AS "c10" FROM "patients" "t" WHERE "t"."deleted_at" IS NULL AND (LOWER(TRIM("t"."email")) = @p1) ORDER BY +"t"."id" LIMIT 1000 OFFSET @p2
+SELECT "t"."id" AS "c0", "t"."first_name" AS "c1", "t"."last_name" AS "c2", "t"."notes" AS "c3", "t"."photo_url" AS "c4", "t"."email" AS "c5", "t"."mrn" AS "c6", "t"."national_id" AS "c7", "t"."birth_date" AS "c8", "t"."mobile" AS "c9", "t"."home_phone" AS "c10" FROM "patients" "t" WHERE "t"."deleted_at" IS NULL AND (LOWER(TRIM("t"."email")) = +@p1) ORDER BY +"t"."id" LIMIT 1000 OFFSET +@p2
 
 -- client.search[name]
 -- @p1 text = " "
 -- @p2 ntext = input:namePattern
 -- @p3 int = input:offset
-SELECT "t"."id" AS "c0", "t"."first_name" AS "c1", "t"."last_name" AS "c2", "t"."notes" AS "c3", "t"."photo_url" AS "c4", "t"."email" AS "c5", "t"."mrn" AS "c6", "t"."national_id" AS "c7", "t"."birth_date" AS "c8", "t"."mobile" AS "c9", "t"."home_phone" AS "c10" FROM "patients" "t" WHERE "t"."deleted_at" IS NULL AND (ponte_fold(COALESCE("t"."first_name", '') || COALESCE(@p1, '') || COALESCE("t"."last_name", '')) LIKE @p2) ORDER BY +"t"."id" LIMIT 1000 OFFSET @p3
+SELECT "t"."id" AS "c0", "t"."first_name" AS "c1", "t"."last_name" AS "c2", "t"."notes" AS "c3", "t"."photo_url" AS "c4", "t"."email" AS "c5", "t"."mrn" AS "c6", "t"."national_id" AS "c7", "t"."birth_date" AS "c8", "t"."mobile" AS "c9", "t"."home_phone" AS "c10" FROM "patients" "t" WHERE "t"."deleted_at" IS NULL AND (ponte_fold(COALESCE("t"."first_name", '') || COALESCE(+@p1, '') || COALESCE("t"."last_name", '')) LIKE +@p2) ORDER BY +"t"."id" LIMIT 1000 OFFSET +@p3
 
 -- appointment.list[]
 -- @p1 datetime = input:fromDatetime
 -- @p2 datetime = input:afterDatetime
-SELECT "t"."id" AS "c0", "t"."starts_at" AS "c1", "t"."ends_at" AS "c2", "t"."status" AS "c3", "t"."visit_type" AS "c4", "t"."clinic_id" AS "c5", "t"."specialty_id" AS "c6", "t"."insurer_id" AS "c7", "t"."doctor_ref" AS "c8", "t"."treatment_id" AS "c9", "t"."patient_id" AS "c10", "c"."id" AS "c11", "c"."first_name" AS "c12", "c"."last_name" AS "c13", "c"."notes" AS "c14", "c"."photo_url" AS "c15", "c"."email" AS "c16", "c"."mrn" AS "c17", "c"."national_id" AS "c18", "c"."birth_date" AS "c19", "c"."mobile" AS "c20", "c"."home_phone" AS "c21" FROM "appointments" "t" LEFT JOIN "patients" "c" ON "c"."id" = "t"."patient_id" AND "c"."deleted_at" IS NULL WHERE "t"."deleted_at" IS NULL AND "t"."starts_at" >= @p1 AND "t"."starts_at" < @p2 ORDER BY "t"."starts_at", "t"."id"
+SELECT "t"."id" AS "c0", "t"."starts_at" AS "c1", "t"."ends_at" AS "c2", "t"."status" AS "c3", "t"."visit_type" AS "c4", "t"."clinic_id" AS "c5", "t"."specialty_id" AS "c6", "t"."insurer_id" AS "c7", "t"."doctor_ref" AS "c8", "t"."treatment_id" AS "c9", "t"."patient_id" AS "c10", "c"."id" AS "c11", "c"."first_name" AS "c12", "c"."last_name" AS "c13", "c"."notes" AS "c14", "c"."photo_url" AS "c15", "c"."email" AS "c16", "c"."mrn" AS "c17", "c"."national_id" AS "c18", "c"."birth_date" AS "c19", "c"."mobile" AS "c20", "c"."home_phone" AS "c21" FROM "appointments" "t" LEFT JOIN "patients" "c" ON "c"."id" = "t"."patient_id" AND "c"."deleted_at" IS NULL WHERE "t"."deleted_at" IS NULL AND "t"."starts_at" >= +@p1 AND "t"."starts_at" < +@p2 ORDER BY "t"."starts_at", "t"."id"
 
 -- appointment.list[].minimal
 -- @p1 datetime = input:fromDatetime
 -- @p2 datetime = input:afterDatetime
-SELECT "t"."id" AS "c0", "t"."starts_at" AS "c1", "t"."ends_at" AS "c2", "t"."status" AS "c3", "t"."visit_type" AS "c4" FROM "appointments" "t" WHERE "t"."deleted_at" IS NULL AND "t"."starts_at" >= @p1 AND "t"."starts_at" < @p2 ORDER BY "t"."starts_at", "t"."id"
+SELECT "t"."id" AS "c0", "t"."starts_at" AS "c1", "t"."ends_at" AS "c2", "t"."status" AS "c3", "t"."visit_type" AS "c4" FROM "appointments" "t" WHERE "t"."deleted_at" IS NULL AND "t"."starts_at" >= +@p1 AND "t"."starts_at" < +@p2 ORDER BY "t"."starts_at", "t"."id"
 
 -- appointment.list[location]
 -- @p1 datetime = input:fromDatetime
 -- @p2 datetime = input:afterDatetime
 -- @p3 text = input:location
-SELECT "t"."id" AS "c0", "t"."starts_at" AS "c1", "t"."ends_at" AS "c2", "t"."status" AS "c3", "t"."visit_type" AS "c4", "t"."clinic_id" AS "c5", "t"."specialty_id" AS "c6", "t"."insurer_id" AS "c7", "t"."doctor_ref" AS "c8", "t"."treatment_id" AS "c9", "t"."patient_id" AS "c10", "c"."id" AS "c11", "c"."first_name" AS "c12", "c"."last_name" AS "c13", "c"."notes" AS "c14", "c"."photo_url" AS "c15", "c"."email" AS "c16", "c"."mrn" AS "c17", "c"."national_id" AS "c18", "c"."birth_date" AS "c19", "c"."mobile" AS "c20", "c"."home_phone" AS "c21" FROM "appointments" "t" LEFT JOIN "patients" "c" ON "c"."id" = "t"."patient_id" AND "c"."deleted_at" IS NULL WHERE "t"."deleted_at" IS NULL AND "t"."starts_at" >= @p1 AND "t"."starts_at" < @p2 AND "t"."clinic_id" = @p3 ORDER BY "t"."starts_at", "t"."id"
+SELECT "t"."id" AS "c0", "t"."starts_at" AS "c1", "t"."ends_at" AS "c2", "t"."status" AS "c3", "t"."visit_type" AS "c4", "t"."clinic_id" AS "c5", "t"."specialty_id" AS "c6", "t"."insurer_id" AS "c7", "t"."doctor_ref" AS "c8", "t"."treatment_id" AS "c9", "t"."patient_id" AS "c10", "c"."id" AS "c11", "c"."first_name" AS "c12", "c"."last_name" AS "c13", "c"."notes" AS "c14", "c"."photo_url" AS "c15", "c"."email" AS "c16", "c"."mrn" AS "c17", "c"."national_id" AS "c18", "c"."birth_date" AS "c19", "c"."mobile" AS "c20", "c"."home_phone" AS "c21" FROM "appointments" "t" LEFT JOIN "patients" "c" ON "c"."id" = "t"."patient_id" AND "c"."deleted_at" IS NULL WHERE "t"."deleted_at" IS NULL AND "t"."starts_at" >= +@p1 AND "t"."starts_at" < +@p2 AND "t"."clinic_id" = +@p3 ORDER BY "t"."starts_at", "t"."id"
 
 -- appointment.list[service]
 -- @p1 datetime = input:fromDatetime
 -- @p2 datetime = input:afterDatetime
 -- @p3 int = input:service
-SELECT "t"."id" AS "c0", "t"."starts_at" AS "c1", "t"."ends_at" AS "c2", "t"."status" AS "c3", "t"."visit_type" AS "c4", "t"."clinic_id" AS "c5", "t"."specialty_id" AS "c6", "t"."insurer_id" AS "c7", "t"."doctor_ref" AS "c8", "t"."treatment_id" AS "c9", "t"."patient_id" AS "c10", "c"."id" AS "c11", "c"."first_name" AS "c12", "c"."last_name" AS "c13", "c"."notes" AS "c14", "c"."photo_url" AS "c15", "c"."email" AS "c16", "c"."mrn" AS "c17", "c"."national_id" AS "c18", "c"."birth_date" AS "c19", "c"."mobile" AS "c20", "c"."home_phone" AS "c21" FROM "appointments" "t" LEFT JOIN "patients" "c" ON "c"."id" = "t"."patient_id" AND "c"."deleted_at" IS NULL WHERE "t"."deleted_at" IS NULL AND "t"."starts_at" >= @p1 AND "t"."starts_at" < @p2 AND "t"."treatment_id" = @p3 ORDER BY "t"."starts_at", "t"."id"
+SELECT "t"."id" AS "c0", "t"."starts_at" AS "c1", "t"."ends_at" AS "c2", "t"."status" AS "c3", "t"."visit_type" AS "c4", "t"."clinic_id" AS "c5", "t"."specialty_id" AS "c6", "t"."insurer_id" AS "c7", "t"."doctor_ref" AS "c8", "t"."treatment_id" AS "c9", "t"."patient_id" AS "c10", "c"."id" AS "c11", "c"."first_name" AS "c12", "c"."last_name" AS "c13", "c"."notes" AS "c14", "c"."photo_url" AS "c15", "c"."email" AS "c16", "c"."mrn" AS "c17", "c"."national_id" AS "c18", "c"."birth_date" AS "c19", "c"."mobile" AS "c20", "c"."home_phone" AS "c21" FROM "appointments" "t" LEFT JOIN "patients" "c" ON "c"."id" = "t"."patient_id" AND "c"."deleted_at" IS NULL WHERE "t"."deleted_at" IS NULL AND "t"."starts_at" >= +@p1 AND "t"."starts_at" < +@p2 AND "t"."treatment_id" = +@p3 ORDER BY "t"."starts_at", "t"."id"
 
 -- appointment.list[professional]
 -- @p1 datetime = input:fromDatetime
 -- @p2 datetime = input:afterDatetime
 -- @p3 text = input:professional
-SELECT "t"."id" AS "c0", "t"."starts_at" AS "c1", "t"."ends_at" AS "c2", "t"."status" AS "c3", "t"."visit_type" AS "c4", "t"."clinic_id" AS "c5", "t"."specialty_id" AS "c6", "t"."insurer_id" AS "c7", "t"."doctor_ref" AS "c8", "t"."treatment_id" AS "c9", "t"."patient_id" AS "c10", "c"."id" AS "c11", "c"."first_name" AS "c12", "c"."last_name" AS "c13", "c"."notes" AS "c14", "c"."photo_url" AS "c15", "c"."email" AS "c16", "c"."mrn" AS "c17", "c"."national_id" AS "c18", "c"."birth_date" AS "c19", "c"."mobile" AS "c20", "c"."home_phone" AS "c21" FROM "appointments" "t" LEFT JOIN "patients" "c" ON "c"."id" = "t"."patient_id" AND "c"."deleted_at" IS NULL WHERE "t"."deleted_at" IS NULL AND "t"."starts_at" >= @p1 AND "t"."starts_at" < @p2 AND "t"."doctor_ref" = @p3 ORDER BY "t"."starts_at", "t"."id"
+SELECT "t"."id" AS "c0", "t"."starts_at" AS "c1", "t"."ends_at" AS "c2", "t"."status" AS "c3", "t"."visit_type" AS "c4", "t"."clinic_id" AS "c5", "t"."specialty_id" AS "c6", "t"."insurer_id" AS "c7", "t"."doctor_ref" AS "c8", "t"."treatment_id" AS "c9", "t"."patient_id" AS "c10", "c"."id" AS "c11", "c"."first_name" AS "c12", "c"."last_name" AS "c13", "c"."notes" AS "c14", "c"."photo_url" AS "c15", "c"."email" AS "c16", "c"."mrn" AS "c17", "c"."national_id" AS "c18", "c"."birth_date" AS "c19", "c"."mobile" AS "c20", "c"."home_phone" AS "c21" FROM "appointments" "t" LEFT JOIN "patients" "c" ON "c"."id" = "t"."patient_id" AND "c"."deleted_at" IS NULL WHERE "t"."deleted_at" IS NULL AND "t"."starts_at" >= +@p1 AND "t"."starts_at" < +@p2 AND "t"."doctor_ref" = +@p3 ORDER BY "t"."starts_at", "t"."id"
 
 -- appointment.list[client]
 -- @p1 datetime = input:fromDatetime
 -- @p2 datetime = input:afterDatetime
 -- @p3 int = input:client
-SELECT "t"."id" AS "c0", "t"."starts_at" AS "c1", "t"."ends_at" AS "c2", "t"."status" AS "c3", "t"."visit_type" AS "c4", "t"."clinic_id" AS "c5", "t"."specialty_id" AS "c6", "t"."insurer_id" AS "c7", "t"."doctor_ref" AS "c8", "t"."treatment_id" AS "c9", "t"."patient_id" AS "c10", "c"."id" AS "c11", "c"."first_name" AS "c12", "c"."last_name" AS "c13", "c"."notes" AS "c14", "c"."photo_url" AS "c15", "c"."email" AS "c16", "c"."mrn" AS "c17", "c"."national_id" AS "c18", "c"."birth_date" AS "c19", "c"."mobile" AS "c20", "c"."home_phone" AS "c21" FROM "appointments" "t" LEFT JOIN "patients" "c" ON "c"."id" = "t"."patient_id" AND "c"."deleted_at" IS NULL WHERE "t"."deleted_at" IS NULL AND "t"."starts_at" >= @p1 AND "t"."starts_at" < @p2 AND "t"."patient_id" = @p3 ORDER BY "t"."starts_at", "t"."id"
+SELECT "t"."id" AS "c0", "t"."starts_at" AS "c1", "t"."ends_at" AS "c2", "t"."status" AS "c3", "t"."visit_type" AS "c4", "t"."clinic_id" AS "c5", "t"."specialty_id" AS "c6", "t"."insurer_id" AS "c7", "t"."doctor_ref" AS "c8", "t"."treatment_id" AS "c9", "t"."patient_id" AS "c10", "c"."id" AS "c11", "c"."first_name" AS "c12", "c"."last_name" AS "c13", "c"."notes" AS "c14", "c"."photo_url" AS "c15", "c"."email" AS "c16", "c"."mrn" AS "c17", "c"."national_id" AS "c18", "c"."birth_date" AS "c19", "c"."mobile" AS "c20", "c"."home_phone" AS "c21" FROM "appointments" "t" LEFT JOIN "patients" "c" ON "c"."id" = "t"."patient_id" AND "c"."deleted_at" IS NULL WHERE "t"."deleted_at" IS NULL AND "t"."starts_at" >= +@p1 AND "t"."starts_at" < +@p2 AND "t"."patient_id" = +@p3 ORDER BY "t"."starts_at", "t"."id"
 
 -- appointment.list[state]
 -- @p1 datetime = input:fromDatetime
@@ -416,7 +416,7 @@ SELECT "t"."id" AS "c0", "t"."starts_at" AS "c1", "t"."ends_at" AS "c2", "t"."st
 -- @p13 smallint = 5
 -- @p14 text = "DONE"
 -- @p15 text = input:state
-SELECT "t"."id" AS "c0", "t"."starts_at" AS "c1", "t"."ends_at" AS "c2", "t"."status" AS "c3", "t"."visit_type" AS "c4", "t"."clinic_id" AS "c5", "t"."specialty_id" AS "c6", "t"."insurer_id" AS "c7", "t"."doctor_ref" AS "c8", "t"."treatment_id" AS "c9", "t"."patient_id" AS "c10", "c"."id" AS "c11", "c"."first_name" AS "c12", "c"."last_name" AS "c13", "c"."notes" AS "c14", "c"."photo_url" AS "c15", "c"."email" AS "c16", "c"."mrn" AS "c17", "c"."national_id" AS "c18", "c"."birth_date" AS "c19", "c"."mobile" AS "c20", "c"."home_phone" AS "c21" FROM "appointments" "t" LEFT JOIN "patients" "c" ON "c"."id" = "t"."patient_id" AND "c"."deleted_at" IS NULL WHERE "t"."deleted_at" IS NULL AND "t"."starts_at" >= @p1 AND "t"."starts_at" < @p2 AND CASE "t"."status" WHEN @p3 THEN @p4 WHEN @p5 THEN @p6 WHEN @p7 THEN @p8 WHEN @p9 THEN @p10 WHEN @p11 THEN @p12 WHEN @p13 THEN @p14 END = @p15 ORDER BY "t"."starts_at", "t"."id"
+SELECT "t"."id" AS "c0", "t"."starts_at" AS "c1", "t"."ends_at" AS "c2", "t"."status" AS "c3", "t"."visit_type" AS "c4", "t"."clinic_id" AS "c5", "t"."specialty_id" AS "c6", "t"."insurer_id" AS "c7", "t"."doctor_ref" AS "c8", "t"."treatment_id" AS "c9", "t"."patient_id" AS "c10", "c"."id" AS "c11", "c"."first_name" AS "c12", "c"."last_name" AS "c13", "c"."notes" AS "c14", "c"."photo_url" AS "c15", "c"."email" AS "c16", "c"."mrn" AS "c17", "c"."national_id" AS "c18", "c"."birth_date" AS "c19", "c"."mobile" AS "c20", "c"."home_phone" AS "c21" FROM "appointments" "t" LEFT JOIN "patients" "c" ON "c"."id" = "t"."patient_id" AND "c"."deleted_at" IS NULL WHERE "t"."deleted_at" IS NULL AND "t"."starts_at" >= +@p1 AND "t"."starts_at" < +@p2 AND CASE "t"."status" WHEN +@p3 THEN +@p4 WHEN +@p5 THEN +@p6 WHEN +@p7 THEN +@p8 WHEN +@p9 THEN +@p10 WHEN +@p11 THEN +@p12 WHEN +@p13 THEN +@p14 END = +@p15 ORDER BY "t"."starts_at", "t"."id"
 
 -- appointment.list[location,service,professional,client,state]
 -- @p1 datetime = input:fromDatetime
@@ -438,56 +438,56 @@ SELECT "t"."id" AS "c0", "t"."starts_at" AS "c1", "t"."ends_at" AS "c2", "t"."st
 -- @p17 smallint = 5
 -- @p18 text = "DONE"
 -- @p19 text = input:state
-SELECT "t"."id" AS "c0", "t"."starts_at" AS "c1", "t"."ends_at" AS "c2", "t"."status" AS "c3", "t"."visit_type" AS "c4", "t"."clinic_id" AS "c5", "t"."specialty_id" AS "c6", "t"."insurer_id" AS "c7", "t"."doctor_ref" AS "c8", "t"."treatment_id" AS "c9", "t"."patient_id" AS "c10", "c"."id" AS "c11", "c"."first_name" AS "c12", "c"."last_name" AS "c13", "c"."notes" AS "c14", "c"."photo_url" AS "c15", "c"."email" AS "c16", "c"."mrn" AS "c17", "c"."national_id" AS "c18", "c"."birth_date" AS "c19", "c"."mobile" AS "c20", "c"."home_phone" AS "c21" FROM "appointments" "t" LEFT JOIN "patients" "c" ON "c"."id" = "t"."patient_id" AND "c"."deleted_at" IS NULL WHERE "t"."deleted_at" IS NULL AND "t"."starts_at" >= @p1 AND "t"."starts_at" < @p2 AND "t"."clinic_id" = @p3 AND "t"."treatment_id" = @p4 AND "t"."doctor_ref" = @p5 AND "t"."patient_id" = @p6 AND CASE "t"."status" WHEN @p7 THEN @p8 WHEN @p9 THEN @p10 WHEN @p11 THEN @p12 WHEN @p13 THEN @p14 WHEN @p15 THEN @p16 WHEN @p17 THEN @p18 END = @p19 ORDER BY "t"."starts_at", "t"."id"
+SELECT "t"."id" AS "c0", "t"."starts_at" AS "c1", "t"."ends_at" AS "c2", "t"."status" AS "c3", "t"."visit_type" AS "c4", "t"."clinic_id" AS "c5", "t"."specialty_id" AS "c6", "t"."insurer_id" AS "c7", "t"."doctor_ref" AS "c8", "t"."treatment_id" AS "c9", "t"."patient_id" AS "c10", "c"."id" AS "c11", "c"."first_name" AS "c12", "c"."last_name" AS "c13", "c"."notes" AS "c14", "c"."photo_url" AS "c15", "c"."email" AS "c16", "c"."mrn" AS "c17", "c"."national_id" AS "c18", "c"."birth_date" AS "c19", "c"."mobile" AS "c20", "c"."home_phone" AS "c21" FROM "appointments" "t" LEFT JOIN "patients" "c" ON "c"."id" = "t"."patient_id" AND "c"."deleted_at" IS NULL WHERE "t"."deleted_at" IS NULL AND "t"."starts_at" >= +@p1 AND "t"."starts_at" < +@p2 AND "t"."clinic_id" = +@p3 AND "t"."treatment_id" = +@p4 AND "t"."doctor_ref" = +@p5 AND "t"."patient_id" = +@p6 AND CASE "t"."status" WHEN +@p7 THEN +@p8 WHEN +@p9 THEN +@p10 WHEN +@p11 THEN +@p12 WHEN +@p13 THEN +@p14 WHEN +@p15 THEN +@p16 WHEN +@p17 THEN +@p18 END = +@p19 ORDER BY "t"."starts_at", "t"."id"
 
 -- appointment.byId[]
 -- @p1 int = input:id
-SELECT "t"."id" AS "c0", "t"."starts_at" AS "c1", "t"."ends_at" AS "c2", "t"."status" AS "c3", "t"."visit_type" AS "c4", "t"."clinic_id" AS "c5", "t"."specialty_id" AS "c6", "t"."insurer_id" AS "c7", "t"."doctor_ref" AS "c8", "t"."treatment_id" AS "c9", "t"."patient_id" AS "c10", "c"."id" AS "c11", "c"."first_name" AS "c12", "c"."last_name" AS "c13", "c"."notes" AS "c14", "c"."photo_url" AS "c15", "c"."email" AS "c16", "c"."mrn" AS "c17", "c"."national_id" AS "c18", "c"."birth_date" AS "c19", "c"."mobile" AS "c20", "c"."home_phone" AS "c21" FROM "appointments" "t" LEFT JOIN "patients" "c" ON "c"."id" = "t"."patient_id" AND "c"."deleted_at" IS NULL WHERE "t"."deleted_at" IS NULL AND "t"."id" = @p1 ORDER BY "t"."starts_at", "t"."id"
+SELECT "t"."id" AS "c0", "t"."starts_at" AS "c1", "t"."ends_at" AS "c2", "t"."status" AS "c3", "t"."visit_type" AS "c4", "t"."clinic_id" AS "c5", "t"."specialty_id" AS "c6", "t"."insurer_id" AS "c7", "t"."doctor_ref" AS "c8", "t"."treatment_id" AS "c9", "t"."patient_id" AS "c10", "c"."id" AS "c11", "c"."first_name" AS "c12", "c"."last_name" AS "c13", "c"."notes" AS "c14", "c"."photo_url" AS "c15", "c"."email" AS "c16", "c"."mrn" AS "c17", "c"."national_id" AS "c18", "c"."birth_date" AS "c19", "c"."mobile" AS "c20", "c"."home_phone" AS "c21" FROM "appointments" "t" LEFT JOIN "patients" "c" ON "c"."id" = "t"."patient_id" AND "c"."deleted_at" IS NULL WHERE "t"."deleted_at" IS NULL AND "t"."id" = +@p1 ORDER BY "t"."starts_at", "t"."id"
 
 -- appointment.occupancy[]
 -- @p1 datetime = input:fromDatetime
 -- @p2 datetime = input:afterDatetime
-SELECT "t"."id" AS "c0", "t"."starts_at" AS "c1", "t"."ends_at" AS "c2", "t"."status" AS "c3", "t"."doctor_ref" AS "c4", "t"."patient_id" AS "c5", "t"."treatment_id" AS "c6", "t"."clinic_id" AS "c7" FROM "appointments" "t" WHERE "t"."deleted_at" IS NULL AND "t"."starts_at" >= @p1 AND "t"."starts_at" < @p2 ORDER BY "t"."starts_at", "t"."id"
+SELECT "t"."id" AS "c0", "t"."starts_at" AS "c1", "t"."ends_at" AS "c2", "t"."status" AS "c3", "t"."doctor_ref" AS "c4", "t"."patient_id" AS "c5", "t"."treatment_id" AS "c6", "t"."clinic_id" AS "c7" FROM "appointments" "t" WHERE "t"."deleted_at" IS NULL AND "t"."starts_at" >= +@p1 AND "t"."starts_at" < +@p2 ORDER BY "t"."starts_at", "t"."id"
 
 -- appointment.occupancy[professional]
 -- @p1 datetime = input:fromDatetime
 -- @p2 datetime = input:afterDatetime
 -- @p3 text = input:professional
-SELECT "t"."id" AS "c0", "t"."starts_at" AS "c1", "t"."ends_at" AS "c2", "t"."status" AS "c3", "t"."doctor_ref" AS "c4", "t"."patient_id" AS "c5", "t"."treatment_id" AS "c6", "t"."clinic_id" AS "c7" FROM "appointments" "t" WHERE "t"."deleted_at" IS NULL AND "t"."starts_at" >= @p1 AND "t"."starts_at" < @p2 AND "t"."doctor_ref" = @p3 ORDER BY "t"."starts_at", "t"."id"
+SELECT "t"."id" AS "c0", "t"."starts_at" AS "c1", "t"."ends_at" AS "c2", "t"."status" AS "c3", "t"."doctor_ref" AS "c4", "t"."patient_id" AS "c5", "t"."treatment_id" AS "c6", "t"."clinic_id" AS "c7" FROM "appointments" "t" WHERE "t"."deleted_at" IS NULL AND "t"."starts_at" >= +@p1 AND "t"."starts_at" < +@p2 AND "t"."doctor_ref" = +@p3 ORDER BY "t"."starts_at", "t"."id"
 
 -- availability.dated
 -- @p1 text = "PUBLISHED"
 -- @p2 date = input:from
 -- @p3 date = input:to
-SELECT "t"."doctor_id" AS "c0", "t"."clinic_id" AS "c1", "t"."start_time" AS "c2", "t"."end_time" AS "c3", "t"."slot_minutes" AS "c4", "t"."shift_date" AS "c5" FROM "doctor_shifts" "t" WHERE UPPER(RTRIM("t"."status")) = @p1 AND "t"."shift_date" >= @p2 AND "t"."shift_date" <= @p3
+SELECT "t"."doctor_id" AS "c0", "t"."clinic_id" AS "c1", "t"."start_time" AS "c2", "t"."end_time" AS "c3", "t"."slot_minutes" AS "c4", "t"."shift_date" AS "c5" FROM "doctor_shifts" "t" WHERE UPPER(RTRIM("t"."status")) = +@p1 AND "t"."shift_date" >= +@p2 AND "t"."shift_date" <= +@p3
 
 -- availability.blocks
 -- @p1 date = input:to
 -- @p2 date = input:from
-SELECT "t"."doctor_id" AS "c0", "t"."starts_on" AS "c1", "t"."ends_on" AS "c2", "t"."start_time" AS "c3", "t"."end_time" AS "c4" FROM "time_off" "t" WHERE "t"."starts_on" <= @p1 AND ("t"."ends_on" >= @p2 OR "t"."ends_on" IS NULL)
+SELECT "t"."doctor_id" AS "c0", "t"."starts_on" AS "c1", "t"."ends_on" AS "c2", "t"."start_time" AS "c3", "t"."end_time" AS "c4" FROM "time_off" "t" WHERE "t"."starts_on" <= +@p1 AND ("t"."ends_on" >= +@p2 OR "t"."ends_on" IS NULL)
 
 -- availability.dated[professional]
 -- @p1 text = "PUBLISHED"
 -- @p2 date = input:from
 -- @p3 date = input:to
 -- @p4 int = input:professional
-SELECT "t"."doctor_id" AS "c0", "t"."clinic_id" AS "c1", "t"."start_time" AS "c2", "t"."end_time" AS "c3", "t"."slot_minutes" AS "c4", "t"."shift_date" AS "c5" FROM "doctor_shifts" "t" WHERE UPPER(RTRIM("t"."status")) = @p1 AND "t"."shift_date" >= @p2 AND "t"."shift_date" <= @p3 AND "t"."doctor_id" = @p4
+SELECT "t"."doctor_id" AS "c0", "t"."clinic_id" AS "c1", "t"."start_time" AS "c2", "t"."end_time" AS "c3", "t"."slot_minutes" AS "c4", "t"."shift_date" AS "c5" FROM "doctor_shifts" "t" WHERE UPPER(RTRIM("t"."status")) = +@p1 AND "t"."shift_date" >= +@p2 AND "t"."shift_date" <= +@p3 AND "t"."doctor_id" = +@p4
 
 -- appointment.occupancybyId[].locked
 -- @p1 int = input:id
-SELECT "t"."id" AS "c0", "t"."starts_at" AS "c1", "t"."ends_at" AS "c2", "t"."status" AS "c3", "t"."doctor_ref" AS "c4", "t"."patient_id" AS "c5", "t"."treatment_id" AS "c6", "t"."clinic_id" AS "c7" FROM "appointments" "t" WHERE "t"."deleted_at" IS NULL AND "t"."id" = @p1 ORDER BY "t"."starts_at", "t"."id"
+SELECT "t"."id" AS "c0", "t"."starts_at" AS "c1", "t"."ends_at" AS "c2", "t"."status" AS "c3", "t"."doctor_ref" AS "c4", "t"."patient_id" AS "c5", "t"."treatment_id" AS "c6", "t"."clinic_id" AS "c7" FROM "appointments" "t" WHERE "t"."deleted_at" IS NULL AND "t"."id" = +@p1 ORDER BY "t"."starts_at", "t"."id"
 
 -- appointment.occupancy[professional].locked
 -- @p1 datetime = input:fromDatetime
 -- @p2 datetime = input:afterDatetime
 -- @p3 text = input:professional
-SELECT "t"."id" AS "c0", "t"."starts_at" AS "c1", "t"."ends_at" AS "c2", "t"."status" AS "c3", "t"."doctor_ref" AS "c4", "t"."patient_id" AS "c5", "t"."treatment_id" AS "c6", "t"."clinic_id" AS "c7" FROM "appointments" "t" WHERE "t"."deleted_at" IS NULL AND "t"."starts_at" >= @p1 AND "t"."starts_at" < @p2 AND "t"."doctor_ref" = @p3 ORDER BY "t"."starts_at", "t"."id"
+SELECT "t"."id" AS "c0", "t"."starts_at" AS "c1", "t"."ends_at" AS "c2", "t"."status" AS "c3", "t"."doctor_ref" AS "c4", "t"."patient_id" AS "c5", "t"."treatment_id" AS "c6", "t"."clinic_id" AS "c7" FROM "appointments" "t" WHERE "t"."deleted_at" IS NULL AND "t"."starts_at" >= +@p1 AND "t"."starts_at" < +@p2 AND "t"."doctor_ref" = +@p3 ORDER BY "t"."starts_at", "t"."id"
 
 -- appointment.occupancy[client].locked
 -- @p1 datetime = input:fromDatetime
 -- @p2 datetime = input:afterDatetime
 -- @p3 int = input:client
-SELECT "t"."id" AS "c0", "t"."starts_at" AS "c1", "t"."ends_at" AS "c2", "t"."status" AS "c3", "t"."doctor_ref" AS "c4", "t"."patient_id" AS "c5", "t"."treatment_id" AS "c6", "t"."clinic_id" AS "c7" FROM "appointments" "t" WHERE "t"."deleted_at" IS NULL AND "t"."starts_at" >= @p1 AND "t"."starts_at" < @p2 AND "t"."patient_id" = @p3 ORDER BY "t"."starts_at", "t"."id"
+SELECT "t"."id" AS "c0", "t"."starts_at" AS "c1", "t"."ends_at" AS "c2", "t"."status" AS "c3", "t"."doctor_ref" AS "c4", "t"."patient_id" AS "c5", "t"."treatment_id" AS "c6", "t"."clinic_id" AS "c7" FROM "appointments" "t" WHERE "t"."deleted_at" IS NULL AND "t"."starts_at" >= +@p1 AND "t"."starts_at" < +@p2 AND "t"."patient_id" = +@p3 ORDER BY "t"."starts_at", "t"."id"
 
 -- appointment.occupancy[professional|client].locked
 -- @p1 datetime = input:fromDatetime
@@ -496,7 +496,7 @@ SELECT "t"."id" AS "c0", "t"."starts_at" AS "c1", "t"."ends_at" AS "c2", "t"."st
 -- @p4 text = input:professional
 -- @p5 int = input:client
 -- @p6 int = input:client
-SELECT "t"."id" AS "c0", "t"."starts_at" AS "c1", "t"."ends_at" AS "c2", "t"."status" AS "c3", "t"."doctor_ref" AS "c4", "t"."patient_id" AS "c5", "t"."treatment_id" AS "c6", "t"."clinic_id" AS "c7", CASE WHEN "t"."doctor_ref" = @p4 THEN 1 ELSE 0 END AS "c8", CASE WHEN "t"."patient_id" = @p6 THEN 1 ELSE 0 END AS "c9" FROM "appointments" "t" WHERE "t"."deleted_at" IS NULL AND "t"."starts_at" >= @p1 AND "t"."starts_at" < @p2 AND ("t"."doctor_ref" = @p3 OR "t"."patient_id" = @p5) ORDER BY "t"."starts_at", "t"."id"
+SELECT "t"."id" AS "c0", "t"."starts_at" AS "c1", "t"."ends_at" AS "c2", "t"."status" AS "c3", "t"."doctor_ref" AS "c4", "t"."patient_id" AS "c5", "t"."treatment_id" AS "c6", "t"."clinic_id" AS "c7", CASE WHEN "t"."doctor_ref" = +@p4 THEN 1 ELSE 0 END AS "c8", CASE WHEN "t"."patient_id" = +@p6 THEN 1 ELSE 0 END AS "c9" FROM "appointments" "t" WHERE "t"."deleted_at" IS NULL AND "t"."starts_at" >= +@p1 AND "t"."starts_at" < +@p2 AND ("t"."doctor_ref" = +@p3 OR "t"."patient_id" = +@p5) ORDER BY "t"."starts_at", "t"."id"
 
 -- client.update[birthday,cpf,email,name]
 -- @p1 ntext = input:col:first_name
@@ -505,7 +505,7 @@ SELECT "t"."id" AS "c0", "t"."starts_at" AS "c1", "t"."ends_at" AS "c2", "t"."st
 -- @p4 text = input:col:national_id
 -- @p5 date = input:col:birth_date
 -- @p6 int = input:id
-UPDATE "patients" AS "t" SET "first_name" = @p1, "last_name" = @p2, "email" = @p3, "national_id" = @p4, "birth_date" = @p5 WHERE "t"."id" = @p6 AND "t"."deleted_at" IS NULL
+UPDATE "patients" AS "t" SET "first_name" = +@p1, "last_name" = +@p2, "email" = +@p3, "national_id" = +@p4, "birth_date" = +@p5 WHERE "t"."id" = +@p6 AND "t"."deleted_at" IS NULL
 
 -- client.insert
 -- @p1 ntext = input:col:first_name
@@ -515,7 +515,7 @@ UPDATE "patients" AS "t" SET "first_name" = @p1, "last_name" = @p2, "email" = @p
 -- @p5 date = input:col:birth_date
 -- @p6 text = input:col:mobile
 -- @p7 datetime = input:col:created_at
-INSERT INTO "patients" ("first_name", "last_name", "email", "national_id", "birth_date", "mobile", "created_at") VALUES (@p1, @p2, @p3, @p4, @p5, @p6, @p7) RETURNING "id" AS "id"
+INSERT INTO "patients" ("first_name", "last_name", "email", "national_id", "birth_date", "mobile", "created_at") VALUES (+@p1, +@p2, +@p3, +@p4, +@p5, +@p6, +@p7) RETURNING "id" AS "id"
 
 -- appointment.insert
 -- @p1 datetime = input:col:starts_at
@@ -529,38 +529,38 @@ INSERT INTO "patients" ("first_name", "last_name", "email", "national_id", "birt
 -- @p9 text = input:col:created_by
 -- @p10 int = input:col:status
 -- @p11 datetime = input:col:updated_at
-INSERT INTO "appointments" ("starts_at", "ends_at", "patient_id", "doctor_ref", "treatment_id", "insurer_id", "clinic_id", "created_at", "created_by", "status", "updated_at") VALUES (@p1, @p2, @p3, @p4, @p5, @p6, @p7, @p8, @p9, @p10, @p11) RETURNING "id" AS "id"
+INSERT INTO "appointments" ("starts_at", "ends_at", "patient_id", "doctor_ref", "treatment_id", "insurer_id", "clinic_id", "created_at", "created_by", "status", "updated_at") VALUES (+@p1, +@p2, +@p3, +@p4, +@p5, +@p6, +@p7, +@p8, +@p9, +@p10, +@p11) RETURNING "id" AS "id"
 
 -- appointment.state[WAITING]
 -- @p1 int = input:col:status
 -- @p2 datetime = input:col:updated_at
 -- @p3 int = input:id
-UPDATE "appointments" AS "t" SET "status" = @p1, "updated_at" = @p2 WHERE "t"."id" = @p3 AND "t"."deleted_at" IS NULL
+UPDATE "appointments" AS "t" SET "status" = +@p1, "updated_at" = +@p2 WHERE "t"."id" = +@p3 AND "t"."deleted_at" IS NULL
 
 -- appointment.state[CONFIRMED]
 -- @p1 int = input:col:status
 -- @p2 datetime = input:col:updated_at
 -- @p3 int = input:id
-UPDATE "appointments" AS "t" SET "status" = @p1, "updated_at" = @p2 WHERE "t"."id" = @p3 AND "t"."deleted_at" IS NULL
+UPDATE "appointments" AS "t" SET "status" = +@p1, "updated_at" = +@p2 WHERE "t"."id" = +@p3 AND "t"."deleted_at" IS NULL
 
 -- appointment.state[CANCELED]
 -- @p1 int = input:col:status
 -- @p2 text = input:col:cancel_reason
 -- @p3 datetime = input:col:updated_at
 -- @p4 int = input:id
-UPDATE "appointments" AS "t" SET "status" = @p1, "cancel_reason" = @p2, "updated_at" = @p3 WHERE "t"."id" = @p4 AND "t"."deleted_at" IS NULL
+UPDATE "appointments" AS "t" SET "status" = +@p1, "cancel_reason" = +@p2, "updated_at" = +@p3 WHERE "t"."id" = +@p4 AND "t"."deleted_at" IS NULL
 
 -- appointment.state[MISSED]
 -- @p1 int = input:col:status
 -- @p2 datetime = input:col:updated_at
 -- @p3 int = input:id
-UPDATE "appointments" AS "t" SET "status" = @p1, "updated_at" = @p2 WHERE "t"."id" = @p3 AND "t"."deleted_at" IS NULL
+UPDATE "appointments" AS "t" SET "status" = +@p1, "updated_at" = +@p2 WHERE "t"."id" = +@p3 AND "t"."deleted_at" IS NULL
 
 -- appointment.state[DONE]
 -- @p1 int = input:col:status
 -- @p2 datetime = input:col:updated_at
 -- @p3 int = input:id
-UPDATE "appointments" AS "t" SET "status" = @p1, "updated_at" = @p2 WHERE "t"."id" = @p3 AND "t"."deleted_at" IS NULL
+UPDATE "appointments" AS "t" SET "status" = +@p1, "updated_at" = +@p2 WHERE "t"."id" = +@p3 AND "t"."deleted_at" IS NULL
 
 -- appointment.reschedule
 -- @p1 datetime = input:col:starts_at
@@ -568,5 +568,5 @@ UPDATE "appointments" AS "t" SET "status" = @p1, "updated_at" = @p2 WHERE "t"."i
 -- @p3 datetime = input:col:updated_at
 -- @p4 int = input:col:status
 -- @p5 int = input:id
-UPDATE "appointments" AS "t" SET "starts_at" = @p1, "ends_at" = @p2, "updated_at" = @p3, "status" = @p4 WHERE "t"."id" = @p5 AND "t"."deleted_at" IS NULL
+UPDATE "appointments" AS "t" SET "starts_at" = +@p1, "ends_at" = +@p2, "updated_at" = +@p3, "status" = +@p4 WHERE "t"."id" = +@p5 AND "t"."deleted_at" IS NULL
 

@@ -53,7 +53,7 @@ t.test('sqlite identifiers', async (t) => {
   t.equal(sqlite.table('dbo.AGENDA'), '"AGENDA"', 'the schema is dropped: one namespace per SQLite file')
   t.equal(sqlite.table('AGENDA'), '"AGENDA"')
   t.equal(sqlite.column('t', 'x"y'), '"t"."x""y"')
-  t.equal(sqlite.placeholder(3), '@p3')
+  t.equal(sqlite.placeholder(3), '+@p3', 'a no-op + keeps SQLite from planning again for each value (test/db/sqlite-planned-once.test.ts)')
 
   const db = new BetterSqlite3(':memory:')
   t.teardown(() => db.close())
@@ -127,9 +127,9 @@ t.test('sqlite select and helpers run', async (t) => {
   t.teardown(() => db.close())
   db.exec('CREATE TABLE "X" ("A" INTEGER, "B" TEXT, "C" TEXT); INSERT INTO "X" VALUES (3, \'k\', NULL), (1, \'k\', \' a-b \'), (2, \'k\', \'(11) 9.8/7+\'), (4, \'z\', NULL)')
   const sql = sqlite.select(spec(sqlite))
-  t.equal(sql, 'SELECT "t"."A" AS "c0", "t"."B" AS "c1" FROM "X" "t" WHERE "t"."B" = @p1 ORDER BY "t"."A" LIMIT @p2 OFFSET @p3')
+  t.equal(sql, 'SELECT "t"."A" AS "c0", "t"."B" AS "c1" FROM "X" "t" WHERE "t"."B" = +@p1 ORDER BY "t"."A" LIMIT +@p2 OFFSET +@p3')
   t.same(db.prepare(sql).all({ p1: 'k', p2: 2, p3: 1 }), [{ c0: 2, c1: 'k' }, { c0: 3, c1: 'k' }], 'LIMIT then OFFSET')
-  t.equal(sqlite.select(spec(sqlite, { page: undefined, orderBy: [] })), 'SELECT "t"."A" AS "c0", "t"."B" AS "c1" FROM "X" "t" WHERE "t"."B" = @p1')
+  t.equal(sqlite.select(spec(sqlite, { page: undefined, orderBy: [] })), 'SELECT "t"."A" AS "c0", "t"."B" AS "c1" FROM "X" "t" WHERE "t"."B" = +@p1')
 
   const c = sqlite.column('t', 'C')
   const rows = db.prepare(`SELECT ${sqlite.trim(c)} AS "trim", ${sqlite.concat([sqlite.column('t', 'B'), c, "'!'"])} AS "concat", ${digitsOnly(sqlite, c)} AS "digits", ${sqlite.asText(sqlite.column('t', 'A'))} AS "id" FROM "X" "t" WHERE "t"."B" = 'k' ORDER BY "t"."A"`).all()

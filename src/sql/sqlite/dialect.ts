@@ -8,7 +8,11 @@ export const sqlite: Dialect = {
   ...ansi,
   name: 'sqlite',
   table: (name) => quote(name.split('.').pop() as string),
-  placeholder: (i) => `@p${i}`,
+  // Unary + (a no-op on a value): SQLite built with STAT4 (better-sqlite3 is) and a database
+  // ANALYZE has run on plans again at each run a statement in which a bare parameter meets an
+  // indexed column, to fit the plan to the value bound. On the appointment by id that re-planning
+  // was half of each request's CPU (136 against 72 µs): planned once, as every other dialect does.
+  placeholder: (i) => `+@p${i}`,
   select (spec: SelectSpec) {
     const body = renderSelectBody(this, spec)
     const order = spec.orderBy.length > 0 ? ` ORDER BY ${spec.orderBy.join(', ')}` : ''

@@ -295,7 +295,7 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
   const run = (statement: Statement, args: Record<string, unknown>): Promise<Row[]> => {
     let bound: Record<string, unknown>
     try {
-      bound = values(statement, args)
+      bound = namedValues(statement, args)
     } catch (err) {
       return Promise.reject(err)
     }
@@ -361,7 +361,7 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
             query: async (statement, args = {}) => {
               stats.statements++
               try {
-                const reply = await thread.callIn(generation, { op: 'run', sql: statement.sql, values: values(statement, args) })
+                const reply = await thread.callIn(generation, { op: 'run', sql: statement.sql, values: namedValues(statement, args) })
                 return rowsOf(reply)
               } catch (err) { throw translate(err) }
             }
@@ -422,7 +422,7 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
       stats.statements++
       let reply: Reply & { ok: true }
       try {
-        reply = await whileLocked(async () => await thread.call({ op: 'stream', sql: statement.sql, values: values(statement, args), block: STREAM_BLOCK_ROWS }), deadline)
+        reply = await whileLocked(async () => await thread.call({ op: 'stream', sql: statement.sql, values: namedValues(statement, args), block: STREAM_BLOCK_ROWS }), deadline)
       } catch (err) {
         throw translate(err)
       }
@@ -453,7 +453,8 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
   return database
 }
 
-function values (statement: Statement, args: Record<string, unknown>): Record<string, unknown> {
+/** The named values better-sqlite3 binds for a call of a statement (`p1`, `p2` …). */
+export function namedValues (statement: Statement, args: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   const bound = bindValues(statement, args)
   for (let i = 0; i < bound.length; i++) out[`p${i + 1}`] = toSqlite(bound[i])
