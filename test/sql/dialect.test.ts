@@ -174,3 +174,26 @@ t.test('sqlite writes run', async (t) => {
   t.same(db.prepare('SELECT "ID_AGENDA", "SITUACAO" FROM "AGENDA" ORDER BY 1').all(), [{ ID_AGENDA: 1, SITUACAO: 'A' }, { ID_AGENDA: 7, SITUACAO: 'X' }])
   t.throws(() => sqlite.nextSequenceValue('dbo.SEQ'), /no sequences/)
 })
+
+t.test('sqlite: a +@pN parameter finds the rows a bare one finds, on every column affinity and operator', async (t) => {
+  const db = new BetterSqlite3(':memory:')
+  t.teardown(() => db.close())
+  // One column of each affinity SQLite gives a legacy type, and one declared without a type.
+  db.exec(`CREATE TABLE "V" ("I" INTEGER, "X" VARCHAR(10), "C" CHAR(4), "N" NUMERIC, "R" REAL, "B" BLOB, "D");
+    INSERT INTO "V" VALUES (1, '1', '1   ', 1, 1.0, '1', '1'), (2, '02', 'ab  ', 2, 2.5, x'01', 2), (NULL, NULL, NULL, NULL, NULL, NULL, NULL), (-3, '-3', '-3', '1e2', 100, 'abc', 2.5)`)
+  const values = [1, '1', 2, '2', '02', 2.5, '2.5', -3, '-3', '1e2', 100, 'ab  ', 'abc', Buffer.from([1]), null, 2n ** 40n]
+  const p = sqlite.placeholder(1)
+  let compared = 0
+  for (const column of ['I', 'X', 'C', 'N', 'R', 'B', 'D']) {
+    for (const condition of ['= $', '<> $', '< $', '>= $', 'IS $', 'IS NOT $', 'IN ($, 0)', 'LIKE $', "|| '!' = $ || '!'"]) {
+      for (const value of values) {
+        const rows = (param: string): unknown[] => db.prepare(`SELECT rowid FROM "V" WHERE "${column}" ${condition.replaceAll('$', param)} ORDER BY rowid`).all({ p1: value })
+        const bare = rows('@p1')
+        const plus = rows(p)
+        if (JSON.stringify(bare) !== JSON.stringify(plus)) t.fail(`"${column}" ${condition} with ${String(value)}`, { bare, plus })
+        compared++
+      }
+    }
+  }
+  t.equal(compared, 7 * 9 * values.length, `${compared} comparisons, each the same rows both ways`)
+})
