@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import tap, { type Test } from 'tap'
 import { findsOneRowPerTable } from '../../src/sql/sqlite/one-row-plan.js'
+import { sqlite } from '../../src/sql/sqlite/dialect.js'
 import { LocalReads } from '../../src/sql/sqlite/local-reads.js'
 import { openSqlite } from '../../src/sql/sqlite/driver.js'
 import type { Statement } from '../../src/sql/statement.js'
@@ -40,7 +41,12 @@ function clinic (t: Test): string {
 tap.test('the plan decides: one row per table by a whole unique key, nothing else', async (t) => {
   const db = new BetterSqlite3(clinic(t), { readonly: true })
   t.teardown(() => db.close())
-  const judge = (sql: string, values: Record<string, unknown> = { p1: 7 }): boolean => findsOneRowPerTable(db, sql, values)
+  // Written as the SQLite dialect writes parameters (`+@p1`); the plan must read the same either way.
+  const judge = (sql: string, values: Record<string, unknown> = { p1: 7 }): boolean => {
+    const verdict = findsOneRowPerTable(db, sql.replaceAll('@p1', sqlite.placeholder(1)), values)
+    t.equal(findsOneRowPerTable(db, sql, values), verdict, `the same with a bare parameter: ${sql}`)
+    return verdict
+  }
 
   t.ok(judge('SELECT * FROM ficha f WHERE f.num = @p1'), 'by the rowid')
   t.ok(judge(`SELECT f.num, p.nome, s.nome FROM ficha f
