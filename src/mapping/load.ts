@@ -68,11 +68,29 @@ export function parseMapping (text: string, file = '<mapping>'): SourceDoc {
     throw new MappingError([...byLine.values()].slice(0, 1))
   }
   const locate = locator(document, lines)
-  const doc: unknown = document.toJS()
+  const doc: unknown = latin1Strings(document.toJS())
   if (!validator.Check(doc)) {
     throw new MappingError(schemaIssues(doc, file, locate))
   }
   return { file, doc, locate }
+}
+
+const LATIN1 = /^[\u0000-\u00ff]*$/
+
+/**
+ * The parsed document with every string Latin-1 can hold stored one byte a character. V8 keeps
+ * a string cut from a text the representation of that text: one character beyond Latin-1 in
+ * the file (a '→' in a comment) made every name and label read from it two bytes a character,
+ * and every JSON text they were written into as well: a response naming a mapped label (an
+ * appointment's classification) was twice its size in memory and took Node's slow paths to
+ * count its bytes and write them.
+ */
+function latin1Strings (value: unknown): unknown {
+  if (typeof value === 'string') return LATIN1.test(value) ? Buffer.from(value, 'latin1').toString('latin1') : value
+  if (Array.isArray(value)) return value.map(latin1Strings)
+  if (value === null || typeof value !== 'object') return value
+  // fromEntries defines each key as it is, a `__proto__` key included.
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [latin1Strings(k), latin1Strings(v)]))
 }
 
 function locator (document: Document, lines: LineCounter) {
