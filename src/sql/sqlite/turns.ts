@@ -34,6 +34,11 @@ export class Turns {
 
   get busy (): number { return this.calls }
 
+  /** Whether a read asked for now would start at once: nothing exclusive holds the connection or waits for it. */
+  get readsNow (): boolean {
+    return this.group === undefined ? this.calls === 0 : this.group.started
+  }
+
   /** Runs `fn` beside the other reads of its group, after whatever exclusive came before it. */
   shared<T> (fn: () => Promise<T>): Promise<T> {
     let g = this.group
