@@ -1,7 +1,7 @@
 // Reads a mapping file (YAML or JSON), validates it against the schema, and reports every
 // problem with file, line and path. Semantic checks (references, vocabulary) follow in model.ts.
 import { readFileSync } from 'node:fs'
-import { LineCounter, parseDocument, isNode, type Document } from 'yaml'
+import { LineCounter, parseDocument, isNode, visit, type Document } from 'yaml'
 import { Compile } from 'typebox/compile'
 import type { TProperties, TSchema } from 'typebox'
 import { Mapping, VALUE_DEFS, type MappingDoc } from './schema.js'
@@ -68,7 +68,8 @@ export function parseMapping (text: string, file = '<mapping>'): SourceDoc {
     throw new MappingError([...byLine.values()].slice(0, 1))
   }
   const locate = locator(document, lines)
-  const doc: unknown = latin1Strings(document.toJS())
+  latin1Scalars(document)
+  const doc: unknown = document.toJS()
   if (!validator.Check(doc)) {
     throw new MappingError(schemaIssues(doc, file, locate))
   }
@@ -78,19 +79,20 @@ export function parseMapping (text: string, file = '<mapping>'): SourceDoc {
 const LATIN1 = /^[\u0000-\u00ff]*$/
 
 /**
- * The parsed document with every string Latin-1 can hold stored one byte a character. V8 keeps
- * a string cut from a text the representation of that text: one character beyond Latin-1 in
- * the file (a '→' in a comment) made every name and label read from it two bytes a character,
- * and every JSON text they were written into as well: a response naming a mapped label (an
- * appointment's classification) was twice its size in memory and took Node's slow paths to
- * count its bytes and write them.
+ * Every string scalar of the document (keys included) that Latin-1 can hold, stored one byte a
+ * character, before toJS() makes values and property names of them. V8 keeps a string cut
+ * from a text the representation of that text: one character beyond Latin-1 in the file (a '→'
+ * in a comment) made every name and label read from it two bytes a character, and every JSON
+ * text they were written into as well: a response naming a mapped label (an appointment's
+ * classification) was twice its size in memory and took Node's slow paths to count its bytes
+ * and write them. The content is unchanged; tags, aliases and anchors are left to toJS().
  */
-function latin1Strings (value: unknown): unknown {
-  if (typeof value === 'string') return LATIN1.test(value) ? Buffer.from(value, 'latin1').toString('latin1') : value
-  if (Array.isArray(value)) return value.map(latin1Strings)
-  if (value === null || typeof value !== 'object') return value
-  // fromEntries defines each key as it is, a `__proto__` key included.
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [latin1Strings(k), latin1Strings(v)]))
+function latin1Scalars (document: Document): void {
+  visit(document, {
+    Scalar (_key, node) {
+      if (typeof node.value === 'string' && LATIN1.test(node.value)) node.value = Buffer.from(node.value, 'latin1').toString('latin1')
+    }
+  })
 }
 
 function locator (document: Document, lines: LineCounter) {

@@ -143,6 +143,18 @@ tap.test('through the driver: same rows either way, and a key read does not wait
   await tx
   t.same(await outside, [{ num: 9, nome: 'Bia' }], 'the read after the transaction sees its row')
   t.same(seen, ['committed', 'read'])
+
+  // A stream has the connection alone from its first block until it is left: a key read asked
+  // meanwhile waits for it, as it did when every read took a turn.
+  const order2: string[] = []
+  const blocks = db.stream!(notes, { id: 7 })
+  t.same((await blocks.next()).value, [{ txt: 'x' }, { txt: 'y' }], 'the stream\'s first block')
+  const during = db.query(byKey, { id: 7 }).then((r) => { order2.push('read'); return r })
+  await new Promise((resolve) => setTimeout(resolve, 20))
+  order2.push('stream left')
+  await blocks.return(undefined)
+  t.same(await during, [{ num: 7, nome: 'Ana' }])
+  t.same(order2, ['stream left', 'read'], 'the key read waited for the stream')
 })
 
 tap.test('a key read here gives the very rows the worker gives: odd names, a name twice, REALs and BLOBs', async (t) => {

@@ -46,7 +46,9 @@ tap.test('a failure hands the connection on', async (t) => {
   await t.rejects(turns.exclusive(async () => { throw new Error('rolled back') }), /rolled back/)
   await t.rejects(turns.shared(() => { throw new Error('thrown before any await') }), /thrown before any await/)
   await t.rejects(turns.shared(async () => { throw new Error('a read failed') }), /a read failed/)
-  t.equal(await turns.exclusive(async () => 'next transaction'), 'next transaction', 'a transaction after the failed reads gets its turn')
+  // On an idle connection a transaction starts at once, before its first await: no read may
+  // start beside it meanwhile.
+  t.equal(await turns.exclusive(async () => { t.notOk(turns.readsNow, 'inside a transaction begun at once'); return 'next transaction' }), 'next transaction', 'a transaction after the failed reads gets its turn')
   t.equal(await turns.shared(async () => 'read'), 'read')
   t.equal(turns.busy, 0)
 })

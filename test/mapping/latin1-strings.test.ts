@@ -16,11 +16,11 @@ const oneByte = (s: string): boolean => v8.serialize(s)[2] === 0x22
 const SAMPLE = 'mappings/clinica-sorriso.yaml'
 const beyondLatin1 = (s: string): boolean => [...s].some((c) => c.codePointAt(0)! > 0xff)
 
-/** Every string value in `x` that is stored two bytes a character, with its path. */
+/** Every string in `x`, keys included, that Latin-1 holds yet is stored two bytes a character, with its path. */
 function twoByte (x: unknown, path = ''): string[] {
   if (typeof x === 'string') return oneByte(x) || beyondLatin1(x) ? [] : [`${path}: ${x}`]
   if (x === null || typeof x !== 'object') return []
-  return Object.entries(x).flatMap(([k, v]) => twoByte(v, `${path}/${k}`))
+  return Object.entries(x).flatMap(([k, v]) => [...twoByte(k, `${path}/ (key)`), ...twoByte(v, `${path}/${k}`)])
 }
 
 t.test('a mapping with characters beyond Latin-1: its other strings are one byte, its own keep every character', async (t) => {
@@ -30,10 +30,19 @@ t.test('a mapping with characters beyond Latin-1: its other strings are one byte
   const withArrow = text.replace('E: Encaixe }', 'E: Encaixe → sem hora }')
   t.not(withArrow, text, 'the label was found to change')
   const { doc } = parseMapping(withArrow, SAMPLE)
-  t.same(twoByte(doc), [], 'every value Latin-1 holds is one byte a character')
+  t.same(twoByte(doc), [], 'every key and value Latin-1 holds is one byte a character')
   const model = buildModel(parseMapping(withArrow, SAMPLE))
   t.match(JSON.stringify(model), /"Encaixe → sem hora"/, 'the label beyond Latin-1 is kept as written')
   t.match(JSON.stringify(model), /"Urgência"/, 'an accented label is kept as written')
+})
+
+t.test('YAML\'s own types and aliases come out of the mapping as before', async (t) => {
+  // An alias to its own ancestor is a cycle: still a located schema error, not a stack overflow.
+  t.throws(() => parseMapping('version: 1\ninstallation: x\nresources: &r { a: *r }\n', 'c.yaml'), { name: 'MappingError' })
+  // An anchored scalar, in a file that holds a character beyond Latin-1.
+  const { doc } = parseMapping(readFileSync(SAMPLE, 'utf8').replace('installation: clinica-sorriso', 'installation: &name clinica-sorriso\n# → beyond Latin-1'), SAMPLE)
+  t.equal(doc.installation, 'clinica-sorriso')
+  t.ok(oneByte(doc.installation), 'an anchored scalar is one byte too')
 })
 
 t.test('the sample installation answers in one-byte JSON: by id, a list, a catalogue', async (t) => {
@@ -44,6 +53,7 @@ t.test('the sample installation answers in one-byte JSON: by id, a list, a catal
   t.ok(list.length > 10, `a list of ${list.length} appointments`)
   t.ok(list.some((x) => x.classification !== undefined && /[^\x00-\x7f]/.test(x.classification)), 'a mapped label with an accent is among them') // eslint-disable-line no-control-regex
   t.same(twoByte(list), [], 'no field of the list is two-byte')
+  t.notOk(beyondLatin1(JSON.stringify(list)), 'the fixture\'s rows hold nothing beyond Latin-1 (their JSON could not be one-byte)')
   t.ok(oneByte(serialize(list)), 'the list\'s JSON is one byte a character')
   const one = await a.ponte.appointments.get(list[0]!.id, at)
   t.ok(oneByte(serialize(one)), 'an appointment by id')
