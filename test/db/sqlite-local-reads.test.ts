@@ -147,12 +147,12 @@ tap.test('through the driver: same rows either way, and a key read does not wait
   // A stream has the connection alone from its first block until it is left: a key read asked
   // meanwhile waits for it, as it did when every read took a turn.
   const order2: string[] = []
-  const blocks = db.stream!(notes, { id: 7 })
+  const blocks = db.stream!(notes, { id: 7 })[Symbol.asyncIterator]()
   t.same((await blocks.next()).value, [{ txt: 'x' }, { txt: 'y' }], 'the stream\'s first block')
   const during = db.query(byKey, { id: 7 }).then((r) => { order2.push('read'); return r })
   await new Promise((resolve) => setTimeout(resolve, 20))
   order2.push('stream left')
-  await blocks.return(undefined)
+  await blocks.return?.(undefined)
   t.same(await during, [{ num: 7, nome: 'Ana' }])
   t.same(order2, ['stream left', 'read'], 'the key read waited for the stream')
 })
