@@ -29,7 +29,7 @@ import { Command, InvalidArgumentError } from 'commander'
 import { toE164 } from '../src/normalise/phone.js'
 import { cachedSqlite, type GrowParams } from './grow.js'
 import { quantile, type LoadJob, type LoadResult } from './load.js'
-import { startHandWritten, startPonte, type ServerProcess } from './servers.js'
+import { pinToCpu, startHandWritten, startPonte, type ServerProcess } from './servers.js'
 import { buildServers } from './build.js'
 
 const KEY = 'bench-key-0123456789abcdef'
@@ -58,6 +58,7 @@ const cli = new Command('npm run bench --')
   .option('--spread <fraction>', 'stop when the 95 % CI of the median ratio is within ± this', num('--spread', 0), 0.05)
   .option('--connections <n>', 'concurrent keep-alive connections of the load generator', num('--connections', 1), 8)
   .option('--rate-limit <n>', 'RATE_LIMIT_PER_MINUTE for both servers (the default 600 would throttle the bench; Ponte accepts at most 1,000,000)', num('--rate-limit', 1), 1_000_000)
+  .option('--pin', 'both servers on the last CPU, the load generator and this process on the first (taskset): on a small or shared machine the scheduler then cannot favour one side')
   .option('--only <names>', 'comma-separated scenario names to run (W1,W2,W3,W4,W5,by-id)')
   .option('--cache <dir>', 'where grown SQLite files are kept between runs', join(tmpdir(), 'ponte-bench-cache'))
   .option('--out <dir>', 'where to write bench.json and bench.md', 'bench/results')
@@ -74,7 +75,7 @@ cli.parse(process.argv.slice(2), { from: 'user' })
 const opt = cli.opts<{
   quick?: boolean, large?: boolean, clients: number, appointments: number, largeClients: number, largeAppointments: number, seed: number,
   window: number, warmup: number, minRequests: number, minRounds: number, maxRounds: number, spread: number, connections: number, rateLimit: number,
-  only?: string, cache: string, out: string
+  only?: string, cache: string, out: string, pin?: boolean
 }>()
 if (opt.quick) Object.assign(opt, { window: 300, warmup: 300, minRequests: 0, minRounds: 3, maxRounds: 4, large: false })
 const only = opt.only ? new Set(opt.only.split(',').map((s) => s.trim())) : undefined
@@ -107,6 +108,9 @@ function difference (a: unknown, b: unknown, path = ''): string | undefined {
 
 // ---------------------------------------------------------------- the load generator
 const loader = fork(fileURLToPath(new URL('./load.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'] })
+// --pin: the load generator and this process (it asks /health) on the first CPU, the servers on the last.
+const pinned = opt.pin === true && cpus().length >= 2 && pinToCpu(loader.pid!, 0) && pinToCpu(process.pid, 0)
+if (opt.pin === true && !pinned) console.log('--pin: could not pin (needs Linux, taskset and 2 CPUs): running unpinned')
 const load = async (job: LoadJob): Promise<LoadResult> => await new Promise((resolve) => {
   loader.once('message', (r) => { resolve(r as LoadResult) })
   loader.send(job)
@@ -375,6 +379,7 @@ try {
     copyFileSync(grown.file, files.hand)
     const common = { mapping: MAPPING, key: KEY, scratch, rateLimitPerMinute: opt.rateLimit }
     const servers = [await startPonte({ ...common, dbFile: files.ponte }), await startHandWritten({ ...common, dbFile: files.hand })]
+    if (pinned && !servers.every((s) => pinToCpu(s.pid, cpus().length - 1))) console.log('--pin: a server could not be pinned; its figures are unpinned')
     try {
       for (const sc of fx.scenarios(grown.file, grown.facts)) results.push(await measureScenario(fx.name, sc, servers))
       if (fx.bookings && (only === undefined || only.has('W5'))) {
@@ -435,13 +440,13 @@ if (fixtures[1] && peaks[fixtures[1].name] && find(1, 'W2')) targets.push({ targ
 const machine = { cores: cpus().length, cpu: cpus()[0]?.model, memoryGb: Math.round(totalmem() / 2 ** 30), loadAverageAtEnd: loadavg(), node: process.version }
 const report = {
   date: new Date().toISOString(), seconds: (Date.now() - started) / 1000, machine,
-  settings: { quick: opt.quick === true, windowMs: opt.window, warmupMs: opt.warmup, minRounds: opt.minRounds, maxRounds: opt.maxRounds, spread: opt.spread, connections: opt.connections, rateLimitPerMinute: opt.rateLimit },
+  settings: { quick: opt.quick === true, windowMs: opt.window, warmupMs: opt.warmup, minRounds: opt.minRounds, maxRounds: opt.maxRounds, spread: opt.spread, connections: opt.connections, rateLimitPerMinute: opt.rateLimit, pinned },
   fixtures: fixtureInfo, peaks, results, targets,
   allSameJson: results.every((m) => m.sameJson)
 }
 const md = [
   `Measured ${report.date.slice(0, 16).replace('T', ' ')} UTC, ${machine.cores} cores (${machine.cpu}), Node ${machine.node}, load average at the end ${machine.loadAverageAtEnd.map((x) => x.toFixed(1)).join(' ')}; ` +
-  `${opt.window} ms windows, ${opt.connections} connections, ${report.seconds.toFixed(0)} s in all.`,
+  `${opt.window} ms windows, ${opt.connections} connections${pinned ? `, both servers pinned to CPU ${cpus().length - 1} and the load to CPU 0` : ''}, ${report.seconds.toFixed(0)} s in all.`,
   '',
   `| ${header.join(' | ')} |`,
   `|${header.map((_, i) => i < 2 ? '---' : '--:').join('|')}|`,

@@ -10,7 +10,7 @@
 //    compiled the same way, on plain node with node's defaults (what such a service would ship).
 // Both write their log lines to a file in the bench's scratch folder, as a production process
 // writes to its log collector.
-import { spawn, type ChildProcess } from 'node:child_process'
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { openSync, readFileSync, closeSync, statSync } from 'node:fs'
 import { createServer } from 'node:net'
@@ -100,6 +100,19 @@ async function launch (name: 'ponte' | 'hand', argv: string[], env: Record<strin
       await exited
       clearTimeout(timer)
     }
+  }
+}
+
+/**
+ * Keeps a process and all its threads (those it starts later inherit it) on one CPU, with
+ * Linux's taskset; false where that cannot be done (no taskset, one CPU, not Linux).
+ */
+export function pinToCpu (pid: number, cpu: number): boolean {
+  try {
+    execFileSync('taskset', ['-a', '-cp', String(cpu), String(pid)], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
   }
 }
 

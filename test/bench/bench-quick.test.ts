@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process'
 import { childEnv } from '../helpers/child-env.js'
 import { createHash } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { grown } from '../../bench/grow.js'
@@ -16,7 +16,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url))
 t.test('npm run bench -- --quick', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'ponte-bench-test-'))
   t.teardown(() => { rmSync(dir, { recursive: true, force: true }) })
-  const run = spawnSync(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--quick', '--out', dir, '--cache', join(dir, 'cache')],
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--quick', '--pin', '--out', dir, '--cache', join(dir, 'cache')],
     { cwd: root, encoding: 'utf8', timeout: 240_000, env: childEnv() })
   t.equal(run.status, 0, `exit 0\n${run.stderr.slice(-2000)}`)
   const report = JSON.parse(readFileSync(join(dir, 'bench.json'), 'utf8'))
@@ -35,6 +35,10 @@ t.test('npm run bench -- --quick', async (t) => {
   }
   t.equal(report.allSameJson, true)
   t.ok(report.machine.cores >= 1 && report.settings.quick === true)
+  // --pin: with taskset and two CPUs, the servers on the last and the load on the first.
+  const canPin = cpus().length >= 2 && spawnSync('taskset', ['-p', String(process.pid)]).status === 0
+  t.equal(report.settings.pinned, canPin, `pinned: ${String(report.settings.pinned)}`)
+  t.notMatch(run.stdout, /could not be pinned/, 'each server pinned')
 })
 
 t.test('the grower is deterministic and keeps the sample\'s spellings', async (t) => {
