@@ -126,7 +126,7 @@ interface Measured {
 }
 interface Summary {
   rps: number, p50: number, p99: number, cpuMsPerRequest: number, statementsPerRequest: number, peakRssMb: number, requests: number, failures: number,
-  /** GET /health while the scenario loaded the server (Ponte only): p99 and slowest, ms; how many were asked. */
+  /** GET /health while the scenario loaded the server: p99 and slowest, ms; how many were asked. */
   health?: { p99: number, max: number, count: number }
 }
 
@@ -181,7 +181,8 @@ function printMeasured (m: Measured): void {
     `CPU ms/req Ponte ${m.ponte.cpuMsPerRequest.toFixed(3)} hand ${m.hand.cpuMsPerRequest.toFixed(3)} (ratio ${m.cpuRatio.toFixed(2)} ${pct(m.cpuRatioSpread)}); ` +
     `p50 ${m.ponte.p50.toFixed(2)}/${m.hand.p50.toFixed(2)} ms, p99 ${m.ponte.p99.toFixed(2)}/${m.hand.p99.toFixed(2)} ms; SQL/req ${m.ponte.statementsPerRequest.toFixed(2)}/${m.hand.statementsPerRequest.toFixed(2)}; ` +
     `peak RSS ${m.ponte.peakRssMb.toFixed(0)}/${m.hand.peakRssMb.toFixed(0)} MB` +
-    `${m.ponte.health ? `; Ponte /health p99 ${m.ponte.health.p99.toFixed(1)} ms, slowest ${m.ponte.health.max.toFixed(1)} ms of ${m.ponte.health.count}` : ''}${m.ponte.failures + m.hand.failures > 0 ? `; FAILURES ${m.ponte.failures}/${m.hand.failures}` : ''}`)
+    `${m.ponte.health ? `; Ponte /health p99 ${m.ponte.health.p99.toFixed(1)} ms, slowest ${m.ponte.health.max.toFixed(1)} ms of ${m.ponte.health.count}` : ''}` +
+    `${m.hand.health ? ` (hand ${m.hand.health.p99.toFixed(1)}, ${m.hand.health.max.toFixed(1)} ms)` : ''}${m.ponte.failures + m.hand.failures > 0 ? `; FAILURES ${m.ponte.failures}/${m.hand.failures}` : ''}`)
 }
 
 async function measureScenario (fixture: string, sc: Scenario, servers: ServerProcess[]): Promise<Measured> {
@@ -198,7 +199,8 @@ async function measureScenario (fixture: string, sc: Scenario, servers: ServerPr
     const st0 = record ? await s.statements() : 0
     const cpu0 = s.cpuMs()
     const t0 = performance.now()
-    const health = record && s.name === 'ponte' ? probeHealth(s.port) : undefined
+    // Both servers are asked alike: each probe is work that lands in the window's CPU time.
+    const health = record ? probeHealth(s.port) : undefined
     const r = await load({ port: s.port, path: sc.path, headers: HEADERS, connections, durationMs: ms })
     const seconds = (performance.now() - t0) / 1000
     const cpu = s.cpuMs() - cpu0
@@ -404,12 +406,12 @@ const f2 = (x: number): string => Number.isFinite(x) ? x.toFixed(2) : '–'
 const f3 = (x: number): string => Number.isFinite(x) ? x.toFixed(3) : '–'
 const spreadText = (x: number): string => Number.isFinite(x) ? `±${(x * 100).toFixed(0)} %` : '±?'
 const header = ['fixture', 'scenario', 'items', 'same JSON', 'Ponte/hand req/s', 'rounds', 'CPU ratio', 'CPU ms/req Ponte', 'CPU ms/req hand',
-  'window ms', 'p50 Ponte', 'p50 hand', 'p99 Ponte', 'p99 hand', 'SQL/req Ponte', 'SQL/req hand', 'peak RSS Ponte', 'peak RSS hand', 'Ponte /health slowest']
+  'window ms', 'p50 Ponte', 'p50 hand', 'p99 Ponte', 'p99 hand', 'SQL/req Ponte', 'SQL/req hand', 'peak RSS Ponte', 'peak RSS hand', 'Ponte /health slowest', 'hand /health slowest']
 const rows = results.map((m) => [m.fixture, `${m.scenario} ${m.label}`, String(m.items), m.sameJson ? (m.sameBytes ? 'yes (bytes)' : 'yes') : 'NO',
   `${f2(m.ratio)} ${spreadText(m.ratioSpread)}${m.converged ? '' : ' ✗'}`, String(m.rounds), `${f2(m.cpuRatio)} ${spreadText(m.cpuRatioSpread)}`,
   f3(m.ponte.cpuMsPerRequest), f3(m.hand.cpuMsPerRequest), m.windowMs === undefined ? 'batch' : String(m.windowMs), f2(m.ponte.p50), f2(m.hand.p50), f2(m.ponte.p99), f2(m.hand.p99),
   f2(m.ponte.statementsPerRequest), f2(m.hand.statementsPerRequest), `${m.ponte.peakRssMb.toFixed(0)} MB`, `${m.hand.peakRssMb.toFixed(0)} MB`,
-  m.ponte.health ? `${f2(m.ponte.health.max)} ms` : '–'])
+  m.ponte.health ? `${f2(m.ponte.health.max)} ms` : '–', m.hand.health ? `${f2(m.hand.health.max)} ms` : '–'])
 
 const find = (fixture: number, scenario: string): Measured | undefined => results.find((m) => m.fixture === fixtures[fixture]?.name && m.scenario === scenario)
 const targets: { target: string, figure: string, met: boolean | null }[] = []

@@ -116,11 +116,10 @@ interface PropertySchema { type?: string }
 function convertText (schema: { properties?: Record<string, PropertySchema> }, data: Record<string, unknown>): Issue[] {
   const issues: Issue[] = []
   for (const [key, value] of Object.entries(data)) {
-    const at = `/${pointer(key)}`
     if (Array.isArray(value)) {
-      issues.push({ instancePath: at, keyword: 'once', schemaPath: '', params: {}, message: 'must appear once' })
+      issues.push({ instancePath: `/${pointer(key)}`, keyword: 'once', schemaPath: '', params: {}, message: 'must appear once' })
     } else if (value instanceof MalformedQueryValue) {
-      issues.push({ instancePath: at, keyword: 'encoding', schemaPath: '', params: {}, message: 'is not valid percent-encoded UTF-8' })
+      issues.push({ instancePath: `/${pointer(key)}`, keyword: 'encoding', schemaPath: '', params: {}, message: 'is not valid percent-encoded UTF-8' })
     } else if (typeof value === 'string') {
       const type = schema.properties?.[key]?.type
       if (type === 'integer' && INTEGER.test(value)) data[key] = Number(value)
