@@ -29,7 +29,7 @@ import { Command, InvalidArgumentError } from 'commander'
 import { toE164 } from '../src/normalise/phone.js'
 import { cachedSqlite, type GrowParams } from './grow.js'
 import { quantile, type LoadJob, type LoadResult } from './load.js'
-import { pinToCpu, startHandWritten, startPonte, type ServerProcess } from './servers.js'
+import { allowedCpus, pinToCpu, startHandWritten, startPonte, type ServerProcess } from './servers.js'
 import { buildServers } from './build.js'
 
 const KEY = 'bench-key-0123456789abcdef'
@@ -40,6 +40,12 @@ const MAPPING = 'mappings/clinica-sorriso.yaml'
 const num = (name: string, min = 0) => (v: string): number => {
   if (!/^\d+(\.\d+)?$/.test(v) || Number(v) < min) throw new InvalidArgumentError(`${name}: "${v}" is not a number ≥ ${min}`)
   return Number(v)
+}
+const SCENARIOS = ['W1', 'W2', 'W3', 'W4', 'W5', 'by-id']
+const scenarioNames = (v: string): string => {
+  const unknown = v.split(',').map((s) => s.trim()).filter((s) => !SCENARIOS.includes(s))
+  if (unknown.length > 0) throw new InvalidArgumentError(`no scenario ${unknown.map((u) => `"${u}"`).join(', ')}: the names are ${SCENARIOS.join(', ')}`)
+  return v
 }
 const cli = new Command('npm run bench --')
   .description('Ponte against the hand-written baseline, interleaved, on grown Clínica Sorriso fixtures; writes JSON and Markdown')
@@ -58,8 +64,9 @@ const cli = new Command('npm run bench --')
   .option('--spread <fraction>', 'stop when the 95 % CI of the median ratio is within ± this', num('--spread', 0), 0.05)
   .option('--connections <n>', 'concurrent keep-alive connections of the load generator', num('--connections', 1), 8)
   .option('--rate-limit <n>', 'RATE_LIMIT_PER_MINUTE for both servers (the default 600 would throttle the bench; Ponte accepts at most 1,000,000)', num('--rate-limit', 1), 1_000_000)
-  .option('--no-pin', 'leave the scheduler free; by default both servers run on the last CPU and the load generator and this process on the first (taskset), so that on a small or shared machine the scheduler cannot favour one side')
-  .option('--only <names>', 'comma-separated scenario names to run (W1,W2,W3,W4,W5,by-id)')
+  .option('--pin', 'the default: both servers on the last CPU this process may use, the load generator and this process on the first (taskset), so that on a small or shared machine the scheduler cannot favour one side', true)
+  .option('--no-pin', 'leave the scheduler free')
+  .option('--only <names>', 'comma-separated scenario names to run (W1,W2,W3,W4,W5,by-id)', scenarioNames)
   .option('--cache <dir>', 'where grown SQLite files are kept between runs', join(tmpdir(), 'ponte-bench-cache'))
   .option('--out <dir>', 'where to write bench.json and bench.md', 'bench/results')
   .addHelpText('after', `
@@ -109,10 +116,19 @@ function difference (a: unknown, b: unknown, path = ''): string | undefined {
 // ---------------------------------------------------------------- the load generator
 const loader = fork(fileURLToPath(new URL('./load.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'] })
 // Pinned unless --no-pin: the load generator and this process (it asks /health) on the first
-// CPU, the servers on the last. Unpinned on a 2-core machine, two processes of one build
-// measured 0.93–1.13 of each other's CPU a request; pinned, 0.996–1.02.
-const pinned = opt.pin && cpus().length >= 2 && pinToCpu(loader.pid!, 0) && pinToCpu(process.pid, 0)
-if (opt.pin && !pinned) console.log('could not pin (needs Linux, taskset and 2 CPUs): running unpinned')
+// CPU allowed, the servers on the last. Unpinned on a 2-core machine, two processes of one
+// build measured 0.93–1.13 of each other's CPU a request; pinned, 0.996–1.02. Done as each
+// fixture's servers start, so the build and the grower before them have every CPU.
+const cpuSet = opt.pin ? allowedCpus() : []
+const [loadCpu, serverCpu] = [cpuSet[0] ?? 0, cpuSet[cpuSet.length - 1] ?? 0]
+/** Whether every fixture's servers, the load generator and this process were pinned; undefined before the first. */
+let pinned: boolean | undefined
+const pin = (servers: ServerProcess[]): void => {
+  if (!opt.pin) return
+  const done = cpuSet.length >= 2 && pinToCpu(loader.pid!, loadCpu) && pinToCpu(process.pid, loadCpu) && servers.every((s) => pinToCpu(s.pid, serverCpu))
+  if (!done && cpuSet.length >= 2) console.log('could not pin (needs Linux and taskset): these figures are unpinned')
+  pinned = (pinned ?? true) && done
+}
 const load = async (job: LoadJob): Promise<LoadResult> => await new Promise((resolve) => {
   loader.once('message', (r) => { resolve(r as LoadResult) })
   loader.send(job)
@@ -383,7 +399,7 @@ try {
     copyFileSync(grown.file, files.hand)
     const common = { mapping: MAPPING, key: KEY, scratch, rateLimitPerMinute: opt.rateLimit }
     const servers = [await startPonte({ ...common, dbFile: files.ponte }), await startHandWritten({ ...common, dbFile: files.hand })]
-    if (pinned && !servers.every((s) => pinToCpu(s.pid, cpus().length - 1))) console.log('a server could not be pinned; its figures are unpinned')
+    pin(servers)
     try {
       for (const sc of fx.scenarios(grown.file, grown.facts)) results.push(await measureScenario(fx.name, sc, servers))
       if (fx.bookings && (only === undefined || only.has('W5'))) {
@@ -444,13 +460,13 @@ if (fixtures[1] && peaks[fixtures[1].name] && find(1, 'W2')) targets.push({ targ
 const machine = { cores: cpus().length, cpu: cpus()[0]?.model, memoryGb: Math.round(totalmem() / 2 ** 30), loadAverageAtEnd: loadavg(), node: process.version }
 const report = {
   date: new Date().toISOString(), seconds: (Date.now() - started) / 1000, machine,
-  settings: { quick: opt.quick === true, windowMs: opt.window, warmupMs: opt.warmup, minRounds: opt.minRounds, maxRounds: opt.maxRounds, spread: opt.spread, connections: opt.connections, rateLimitPerMinute: opt.rateLimit, pinned },
+  settings: { quick: opt.quick === true, windowMs: opt.window, warmupMs: opt.warmup, minRounds: opt.minRounds, maxRounds: opt.maxRounds, spread: opt.spread, connections: opt.connections, rateLimitPerMinute: opt.rateLimit, pinned: pinned === true },
   fixtures: fixtureInfo, peaks, results, targets,
   allSameJson: results.every((m) => m.sameJson)
 }
 const md = [
   `Measured ${report.date.slice(0, 16).replace('T', ' ')} UTC, ${machine.cores} cores (${machine.cpu}), Node ${machine.node}, load average at the end ${machine.loadAverageAtEnd.map((x) => x.toFixed(1)).join(' ')}; ` +
-  `${opt.window} ms windows, ${opt.connections} connections${pinned ? `, both servers pinned to CPU ${cpus().length - 1} and the load to CPU 0` : ''}, ${report.seconds.toFixed(0)} s in all.`,
+  `${opt.window} ms windows, ${opt.connections} connections${pinned === true ? `, both servers pinned to CPU ${serverCpu} and the load to CPU ${loadCpu}` : ''}, ${report.seconds.toFixed(0)} s in all.`,
   '',
   `| ${header.join(' | ')} |`,
   `|${header.map((_, i) => i < 2 ? '---' : '--:').join('|')}|`,

@@ -104,6 +104,28 @@ async function launch (name: 'ponte' | 'hand', argv: string[], env: Record<strin
 }
 
 /**
+ * The CPUs this process may run on (Linux's Cpus_allowed_list: a container may allow `2,3` or
+ * `4-7` only), ascending; empty where that cannot be read.
+ */
+export function allowedCpus (): number[] {
+  let list: string | undefined
+  try {
+    list = /^Cpus_allowed_list:\s*(\S+)/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1]
+  } catch {
+    return []
+  }
+  const out: number[] = []
+  for (const part of list?.split(',') ?? []) {
+    const m = /^(\d+)(?:-(\d+))?$/.exec(part)
+    if (!m) return []
+    const [from, to] = [Number(m[1]), Number(m[2] ?? m[1])]
+    // Bounded: a range is at most the machine's CPUs (4,096 here at the very most).
+    for (let cpu = from; cpu <= to && out.length < 4096; cpu++) out.push(cpu)
+  }
+  return out
+}
+
+/**
  * Keeps a process and all its threads (those it starts later inherit it) on one CPU, with
  * Linux's taskset; false where that cannot be done (no taskset, one CPU, not Linux).
  */

@@ -6,10 +6,11 @@ import { spawnSync } from 'node:child_process'
 import { childEnv } from '../helpers/child-env.js'
 import { createHash } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { cpus, tmpdir } from 'node:os'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { grown } from '../../bench/grow.js'
+import { allowedCpus } from '../../bench/servers.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 
@@ -37,10 +38,31 @@ t.test('npm run bench -- --quick', async (t) => {
   }
   t.equal(report.allSameJson, true)
   t.ok(report.machine.cores >= 1 && report.settings.quick === true)
-  // Pinned by default: with taskset and two CPUs, the servers on the last and the load on the first.
-  const canPin = cpus().length >= 2 && spawnSync('taskset', ['-p', String(process.pid)]).status === 0
+  // Pinned by default where taskset can put a process on the first CPU allowed and there are two.
+  const allowed = allowedCpus()
+  const canPin = allowed.length >= 2 && spawnSync('taskset', ['-c', String(allowed[0]), 'true']).status === 0
   t.equal(report.settings.pinned, canPin, `pinned: ${String(report.settings.pinned)}`)
-  t.notMatch(run.stdout, /could not be pinned/, 'each server pinned')
+  t.notMatch(run.stdout, /could not pin/, 'every process pinned')
+  t.equal(readFileSync(join(dir, 'bench.md'), 'utf8').includes('both servers pinned to CPU'), canPin, 'the Markdown header says whether it was pinned')
+
+  t.test('--no-pin leaves the scheduler free', async (t) => {
+    const out = join(dir, 'unpinned')
+    const free = spawnSync(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--quick', '--no-pin', '--only', 'by-id', '--out', out, '--cache', join(dir, 'cache')],
+      { cwd: root, encoding: 'utf8', timeout: 240_000, env: childEnv() })
+    t.equal(free.status, 0, `exit 0\n${free.stderr.slice(-2000)}`)
+    const r = JSON.parse(readFileSync(join(out, 'bench.json'), 'utf8'))
+    t.equal(r.settings.pinned, false)
+    t.same(r.results.map((x: { scenario: string }) => x.scenario), ['by-id'], '--only ran that scenario alone')
+    t.notOk(readFileSync(join(out, 'bench.md'), 'utf8').includes('pinned'), 'the header says nothing of pinning')
+  })
+})
+
+t.test('bench options: --pin (the default) is still accepted; an unknown scenario is refused by name before anything runs', async (t) => {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--pin', '--only', 'W1,W9'], { cwd: root, encoding: 'utf8', timeout: 60_000, env: childEnv() })
+  t.equal(run.status, 1)
+  t.notMatch(run.stderr, /unknown option/, '--pin is an option')
+  t.match(run.stderr, /no scenario "W9": the names are W1, W2, W3, W4, W5, by-id/)
+  t.equal(run.stdout, '', 'nothing built or measured')
 })
 
 t.test('the grower is deterministic and keeps the sample\'s spellings', async (t) => {
