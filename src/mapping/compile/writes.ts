@@ -43,6 +43,8 @@ export interface ClientPatch {
 }
 
 export interface ClientWritePlans {
+  /** Request fields the mapping declares accepted and not stored (`write.ignore`). */
+  ignored: ReadonlySet<string>
   /** Fields in the client's own table: written on insert and PATCH. */
   writers: Partial<Record<ClientField, FieldWriter>>
   /** Fields in rows written with the client's (columns `alias.column`). */
@@ -88,6 +90,10 @@ export interface HistoryPlan {
 export interface AppointmentWritePlans {
   refs: Partial<Record<BookingRef, FieldWriter>>
   joinedRefs: Partial<Record<BookingRef, JoinedRefPlan>>
+  /** Refs read but not writable, with the reason. */
+  readOnlyRefs: Partial<Record<BookingRef, string>>
+  /** Request fields the mapping declares accepted and not stored (`write.ignore`). */
+  ignored: ReadonlySet<string>
   /** A new row's column values: constants at `now`, the slot, and the refs the request gives (ids as strings). */
   columns: (now: NowParts, slot: Slot, refs: Partial<Record<BookingRef, string>>) => ColumnValues
   insert: Supported<AppointmentInsert>
@@ -171,7 +177,7 @@ function clientPlans (model: MappingModel, c: CompiledClientWrites): ClientWrite
     }
     return p
   }
-  return { writers, rowWriters, insert, patch }
+  return { ignored: new Set(model.client.write?.ignore ?? []), writers, rowWriters, insert, patch }
 }
 
 function appointmentPlans (model: MappingModel, a: CompiledAppointmentWrites): AppointmentWritePlans {
@@ -214,6 +220,8 @@ function appointmentPlans (model: MappingModel, a: CompiledAppointmentWrites): A
   return {
     refs: a.refs,
     joinedRefs,
+    readOnlyRefs: a.readOnlyRefs,
+    ignored: new Set(model.appointment.write?.ignore ?? []),
     columns,
     insert,
     stateMoves,
