@@ -1,4 +1,4 @@
-# Ponte server image. Configure with DATABASE_URL, MAPPING and API_KEYS (see README).
+# Ponte server image. Configure with DATABASE_URL, MAPPING and API_KEYS (see docs/operations.md).
 # Written against the official Node.js image's documentation (Docker Hub `node`, and
 # nodejs/docker-node docs/BestPractices.md); no Docker engine was available to build it.
 #

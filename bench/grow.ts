@@ -47,7 +47,7 @@ export function grown (p: GrowParams, progress?: (line: string) => void) {
  * Creates the indexes `ponte check` recommends for the columns a client search probes (phones
  * and CPF: "column … has no index: each search of clients by phone would read the whole table;
  * create one: CREATE INDEX …", src/check/indexes.ts), as check prints them, in the database's
- * quoting — what a clinic does before going live (README, "Client search: probes, not scans").
+ * quoting — what a clinic does before going live (docs/going-live.md, step 5).
  * Taken from check's own advice, not written here, so the bench follows check. Returns the
  * statements run.
  */

@@ -77,7 +77,7 @@ Scenarios (each on every fixture unless said):
   W4     GET /clients/search by a client's phone (10k clients; 1M with --large)
   by-id  GET /appointments/{id}: per-request overhead
   W5     POST /appointments on free slots from /availability of one professional's day, concurrently (default fixture only)
-Columns: see README.md, "Tests", the paragraph on npm run bench.`)
+Columns: see docs/performance/README.md.`)
 cli.parse(process.argv.slice(2), { from: 'user' })
 const opt = cli.opts<{
   quick?: boolean, large?: boolean, clients: number, appointments: number, largeClients: number, largeAppointments: number, seed: number,

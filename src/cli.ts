@@ -106,7 +106,7 @@ export function program (done: (code: number) => void = () => {}): Command {
     })
 
   cli.command('schema')
-    .description('print the mapping language\'s JSON Schema (for editors: see the README)')
+    .description('print the mapping language\'s JSON Schema (for editors: see docs/mapping.md)')
     .action(() => { process.stdout.write(mappingJsonSchemaText()) })
 
   cli.command('conformance')

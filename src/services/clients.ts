@@ -61,7 +61,7 @@ export class Clients {
     // Probes find a phone or CPF by the spellings it can be stored in, with an index seek. A
     // number they find nobody holding is looked for again in every stored value's digits: a
     // spelling nobody foresaw must not make the caller register a duplicate patient. So an
-    // unknown number costs the old scan; a known one, a seek (README: client search).
+    // unknown number costs the old scan; a known one, a seek (docs/decisions/search-probes.md).
     const found = await this.candidates(readings, page, false, at)
     if (found.length > 0 || !this.compiled.clients.probed(readings)) return found
     return await this.candidates(readings, page, true, at)

@@ -75,7 +75,7 @@ export async function draftMapping (catalog: LiveCatalog, installation: string, 
   const apt = chosen.appointment
   const cli = chosen.client
   if (!apt || !cli) {
-    throw new Error(`no ${!apt ? 'appointment' : 'client'} table recognised among ${catalog.tables.length} tables: write the mapping by hand (see the README)`)
+    throw new Error(`no ${!apt ? 'appointment' : 'client'} table recognised among ${catalog.tables.length} tables: write the mapping by hand (see docs/mapping.md)`)
   }
   out.push(...await appointmentYaml(apt, chosen, readCodes), ...clientYaml(cli))
   for (const r of ['professional', 'location', 'service', 'healthInsurance', 'specialty'] as const) {
@@ -83,7 +83,7 @@ export async function draftMapping (catalog: LiveCatalog, installation: string, 
     if (t) out.push(...lookupYaml(r, t))
     else out.push(`  # ${r}: no table recognised (TODO, or leave it out)`)
   }
-  out.push('# relations: none guessed (TODO: link tables, see the README)', '')
+  out.push('# relations: none guessed (TODO: link tables, see docs/mapping.md)', '')
   return { yaml: out.join('\n'), tables: Object.fromEntries(Object.entries(chosen).map(([k, t]) => [k, qualified(t)])) }
 }
 
