@@ -152,6 +152,17 @@ for (const dialect of testDialects()) {
       t.equal(await count(s, 'person_contact'), 1, 'no contact row was made for the ignored e-mail')
     })
 
+    t.test('an optional value\'s own row is written only when the value is sent', async (t) => {
+      const s = await scratchOn(t, dialect, SCHEMA, mapping({ clientWrite: "      after:\n        - { join: contact, set: { kind: { value: email } } }" }))
+      const bare = await s.call('POST', '/clients', { name: 'Eve Moss', phone: '+14155550133' })
+      t.equal(bare.status, 200)
+      t.equal(await count(s, 'person_contact'), 1, 'no blank contact row for an e-mail not sent')
+      const full = await s.call('POST', '/clients', { name: 'Fay Moss', phone: '+14155550134', email: 'Fay@Example.com' })
+      t.equal(full.status, 200)
+      t.equal(full.body.email, 'Fay@Example.com', 'the e-mail reads back as sent')
+      t.same(await s.rows(`SELECT kind, val FROM person_contact WHERE pid = ${Number(full.body.id)}`), [{ kind: 'email', val: 'Fay@Example.com' }])
+    })
+
     t.test('a phone of another country keeps its country code on a US installation', async (t) => {
       const s = await scratchOn(t, dialect, SCHEMA, mapping())
       const res = await s.call('POST', '/clients', { name: 'Rui Costa', phone: '+5511928087886' })

@@ -28,6 +28,8 @@ export interface RowPlan {
   /** Without: a plain INSERT of every column from `col:<name>` inputs. */
   statement?: Statement
   columns: { column: string, type: SqlTypeName }[]
+  /** Columns holding request fields: a row with some, none of them given and no row hanging from it, is not inserted. */
+  fieldColumns: string[]
 }
 
 export interface RowsPlan {
@@ -114,13 +116,13 @@ export function compileRows (model: MappingModel, table: TableModel & { phones?:
     if (r.key) {
       const keyColumn = Object.values(target.on)[0]
       const rowTable: TableModel = { table: target.table, key: { column: keyColumn, type: 'int', parts: [{ column: keyColumn, type: 'int' }], separator: '-' }, where: [], joins: {}, path: at }
-      return { name, links, set, columns, keyed: { plan: insertPlan(`${table.path.split('/').pop() ?? 'row'}.${name}.insert`, rowTable, { key: r.key }, columns, dialect), column: keyColumn } }
+      return { name, links, set, columns, fieldColumns: fields.map((f) => f.column), keyed: { plan: insertPlan(`${table.path.split('/').pop() ?? 'row'}.${name}.insert`, rowTable, { key: r.key }, columns, dialect), column: keyColumn } }
     }
     if (columns.length === 0) throw new CompileError(at, `nothing to insert into ${target.table}`)
     const params = new ParamList(dialect)
     const values = columns.map((c) => params.input(`col:${c.column}`, c.type))
     const statement = { name: `${table.path.split('/').pop() ?? 'row'}.${name}.insert`, sql: dialect.insert(target.table, columns.map((c) => c.column), values), params: params.params }
-    return { name, links, set, columns, statement }
+    return { name, links, set, columns, fieldColumns: fields.map((f) => f.column), statement }
   }
   const before = (write.before ?? []).map((r, i) => plan(r, i, 'before'))
   const after = (write.after ?? []).map((r, i) => plan(r, i, 'after'))

@@ -147,7 +147,8 @@ function clientPlans (model: MappingModel, c: CompiledClientWrites): ClientWrite
         for (const [field, writer] of Object.entries(writers)) if (writer) Object.assign(own, writer.encode(values[field as ClientField]))
         // Fields kept in the rows written with the client's (a name row, a phone attribute).
         const fields: Record<string, unknown> = {}
-        for (const [field, writer] of Object.entries(rowWriters)) Object.assign(fields, writer?.encode(values[field as ClientField]))
+        // Only fields given: a row holding nothing but absent fields is not inserted (rows.ts).
+        for (const [field, writer] of Object.entries(rowWriters)) if (values[field as ClientField] !== undefined) Object.assign(fields, writer?.encode(values[field as ClientField]))
         return rows ? await runInsertWithRows(tx, rows, plan, own, fields, now) : await runInsert(tx, plan, own)
       }
     }
