@@ -44,14 +44,14 @@ export class ClientWrites {
 
   async create (input: NewClient, at: Arrival): Promise<Stored<ClientT>> {
     const ignored = this.unstored(input)
-    const { sent, stored } = await this.validate(input, true, at)
+    const stored = await this.validate(input, true, at)
     for (const f of ignored) delete stored[f as ClientField]
     const now = nowIn(this.compiled.model.timezone)
     const insert = writable(this.plans.insert, 'clients')
     const writers = { ...this.plans.rowWriters, ...this.plans.writers }
     const id = await requiring(writers, async () => await this.db.transaction(async (tx) => {
       const id = await insert.run(tx, stored, now)
-      await this.readBack(tx, id, sent, ignored)
+      await this.readBack(tx, id, stored, ignored)
       return id
     }, at))
     return { record: await this.clients.get(id, at), ignored }
@@ -59,17 +59,15 @@ export class ClientWrites {
 
   async update (id: string, patch: ClientPatch, at: Arrival): Promise<Stored<ClientT>> {
     const ignored = this.unstored(patch)
-    const { sent, stored } = await this.validate(patch, false, at)
+    const stored = await this.validate(patch, false, at)
     const fields = (Object.keys(stored) as ClientField[]).filter((f) => !ignored.includes(f))
     await this.clients.get(id, at) // 404 before anything else
     if (fields.length > 0) {
-      const bound = writableOr501(this.plans.patch(fields)).bind(id, stored)
-      if (bound) {
-        await this.db.transaction(async (tx) => {
-          for (const b of bound) await tx.query(b.statement, b.args)
-          await this.readBack(tx, id, sent, ignored)
-        }, at)
-      }
+      const patch = writableOr501(this.plans.patch(fields))
+      const now = nowIn(this.compiled.model.timezone)
+      await this.db.transaction(async (tx) => {
+        if (await patch.run(tx, id, stored, now)) await this.readBack(tx, id, stored, ignored)
+      }, at)
     }
     return { record: await this.clients.get(id, at), ignored }
   }
@@ -94,7 +92,10 @@ export class ClientWrites {
     return ignored
   }
 
-  /** Inside the write's transaction: every field sent reads back as sent (as the interface normalises it), or everything rolls back. */
+  /**
+   * Inside the write's transaction: every field sent reads back as sent (as the interface
+   * normalises it, and folded as its column must), or everything rolls back.
+   */
   private async readBack (tx: Querier, id: string, sent: ClientValues, ignored: string[]): Promise<void> {
     const fields = (Object.keys(sent) as ClientField[]).filter((f) => !ignored.includes(f) && f !== 'healthInsurance' && f !== 'location')
     let client: ClientT
@@ -108,8 +109,8 @@ export class ClientWrites {
     if (wrong.length > 0) refuseMisstored(wrong, 'client')
   }
 
-  /** Every problem at once; returns the values as the interface normalises them (`sent`) and as the columns will hold them (`stored`). */
-  private async validate (input: Partial<NewClient>, creating: boolean, at: Arrival): Promise<{ sent: ClientValues, stored: ClientValues }> {
+  /** Every problem at once; returns the values as the interface normalises them, folded where a column holds no Unicode (column-fit.ts). */
+  private async validate (input: Partial<NewClient>, creating: boolean, at: Arrival): Promise<ClientValues> {
     const issues: FieldIssue[] = []
     const out: Partial<Record<ClientField, string>> = {}
     const { phone: phoneOptions, timezone } = this.compiled.model
@@ -150,7 +151,7 @@ export class ClientWrites {
     }
     const stored = await this.asStored(out, issues, at)
     if (issues.length > 0) throw new InvalidInputError(describe(issues), issues)
-    return { sent: out, stored }
+    return stored
   }
 
   /** The values as the clinic's columns will hold them (see column-fit.ts); what cannot fit is an issue. */

@@ -161,6 +161,14 @@ for (const dialect of testDialects()) {
       t.equal(full.status, 200)
       t.equal(full.body.email, 'Fay@Example.com', 'the e-mail reads back as sent')
       t.same(await s.rows(`SELECT kind, val FROM person_contact WHERE pid = ${Number(full.body.id)}`), [{ kind: 'email', val: 'Fay@Example.com' }])
+
+      const added = await s.call('PATCH', '/clients/2', { email: 'ben@example.com' })
+      t.equal(added.status, 200, 'PATCH of an e-mail a client has no row for yet')
+      t.equal(added.body.email, 'ben@example.com')
+      const changed = await s.call('PATCH', '/clients/2', { email: 'ben@example.org' })
+      t.equal((await s.call('GET', '/clients/2')).body.email, 'ben@example.org', 'a later GET reads the corrected e-mail')
+      t.equal(changed.status, 200)
+      t.same(await s.rows('SELECT kind, val FROM person_contact WHERE pid = 2'), [{ kind: 'email', val: 'ben@example.org' }], 'one row: inserted once, then updated')
     })
 
     t.test('a phone of another country keeps its country code on a US installation', async (t) => {

@@ -12,7 +12,7 @@ import { idType } from './key.js'
 import { fieldWriter, insertPlan, updatePlan, writeValues, uniqueColumns, type FieldWriter, type InsertPlan } from './write.js'
 import type { NowParts } from '../../normalise/datetime.js'
 import { withSelfKey } from './derived.js'
-import { compileRows, joinedFieldWriter, joinedRowUpdates, sharedKeyInsert, writtenRows, type RowsPlan } from './rows.js'
+import { compileRows, joinedFieldWriter, joinedRowUpdates, sharedKeyInsert, writtenRows, type JoinedRowWrite, type RowsPlan } from './rows.js'
 
 export const PATCHABLE = ['name', 'email', 'cpf', 'birthday'] as const
 export type ClientField = typeof PATCHABLE[number] | 'phone' | 'healthInsurance' | 'location'
@@ -29,7 +29,7 @@ export interface CompiledClientWrites {
   /** UPDATE for exactly these fields (built on first use). */
   update: (fields: ClientField[]) => Statement
   /** UPDATEs of the joined rows holding these `rowWriters` fields, one per row (built on first use). */
-  rowUpdates: (fields: ClientField[]) => Statement[]
+  rowUpdates: (fields: ClientField[]) => JoinedRowWrite[]
   /** Values of the `set` columns for an insert at `now`. */
   constants: (now: NowParts) => Record<string, unknown>
 }
@@ -90,7 +90,7 @@ export function compileClientWrites (model: MappingModel, dialect: Dialect): Com
     return (insertCompiled ??= withSelfKey(insertPlan('client.insert', c, write, ownColumns, dialect), c, set, dialect))
   }
   const updates = new Map<string, Statement>()
-  const rowUpdateCache = new Map<string, Statement[]>()
+  const rowUpdateCache = new Map<string, JoinedRowWrite[]>()
   return {
     writers,
     rowWriters,

@@ -94,3 +94,13 @@ function columnsIn (args: Record<string, unknown>): ColumnValues {
 function asKey (id: unknown): unknown {
   return typeof id === 'string' && /^-?\d{1,15}$/.test(id) ? Number(id) : id
 }
+
+/**
+ * One joined row of an existing record (a PATCH adding the e-mail row a client lacked):
+ * `fields` by `alias.column`, `own` the record's columns its links take (its key).
+ */
+export async function insertJoinedRow (tx: Querier, row: RowPlan, fields: Record<string, unknown>, own: Record<string, unknown>, now: NowParts): Promise<void> {
+  const key = Object.values(own)[0]
+  const known: Known = new Map([[OWN_ROW, Object.fromEntries(Object.entries(own).map(([c, v]) => [c, asKey(v)]))]])
+  await insertExtra(tx, row, fields, known, now, asKey(key), new Set([row.name]))
+}
