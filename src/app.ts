@@ -76,7 +76,9 @@ export async function buildApp (ponte: Ponte, options: AppOptions = {}): Promise
   // its keys in its own SQLite file.
   const redis = ponte.config.redisUrl ? await connectRedis(ponte.config.redisUrl, app.log) : undefined
   const ttlMs = ponte.config.idempotencyTtlHours * HOUR_MS
-  const store = options.idempotencyStore ?? (redis ? new RedisIdempotencyStore(redis, { ttlMs }) : new IdempotencyStore(ponte.config.idempotencyStore, { ttlMs }))
+  const store = options.idempotencyStore ?? (redis
+    ? new RedisIdempotencyStore(redis, { ttlMs })
+    : await IdempotencyStore.open(ponte.config.idempotencyStore, { ttlMs, busyTimeoutMs: ponte.config.idempotencyBusyTimeoutMs }))
   if (options.idempotencyStore === undefined) app.addHook('onClose', async () => { store.close() })
   if (redis) app.addHook('onClose', async () => { await redis.quit().catch(() => redis.disconnect()) })
   await app.register(requestId)

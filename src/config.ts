@@ -59,6 +59,8 @@ export interface Config {
   idempotencyStore: string
   /** How long an Idempotency-Key and its response are kept (hours, at least 24). */
   idempotencyTtlHours: number
+  /** How long a keyed request waits for another process's lock on the SQLite store before a 503 (ms). */
+  idempotencyBusyTimeoutMs: number
   /** After SIGTERM/SIGINT, in-flight requests get this long to finish before the process exits anyway. */
   shutdownTimeoutMs: number
   /**
@@ -185,6 +187,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     production,
     idempotencyStore,
     idempotencyTtlHours: int('IDEMPOTENCY_TTL_HOURS', 24, 24, 24 * 366),
+    idempotencyBusyTimeoutMs: int('IDEMPOTENCY_BUSY_TIMEOUT_MS', 2000, 0, 60_000),
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
     structuralCheck: structuralRaw === 'not-ready' ? 'not-ready' : 'refuse'
   }

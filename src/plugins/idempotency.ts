@@ -131,10 +131,10 @@ export default fp(async function idempotency (app: FastifyInstance, options: Ide
     try {
       result = await store.begin(scope, key, requestFingerprint(request.method, request.url, request.body))
     } catch (err) {
-      // The shared store (Redis) is down: without it a retry could run twice, so refuse the
-      // keyed request; requests without a key do not need the store and go on.
+      // The store is down (Redis) or locked past its bound (SQLite): without it a retry could
+      // run twice, so refuse the keyed request; requests without a key do not need the store.
       options.metrics?.idempotency.inc({ result: 'store-unavailable' })
-      throw new KeyStoreUnavailableError(err)
+      throw err instanceof KeyStoreUnavailableError ? err : new KeyStoreUnavailableError(err)
     }
     options.metrics?.idempotency.inc({ result: result.kind })
     switch (result.kind) {

@@ -23,7 +23,7 @@ interface Harness {
 
 async function harness (t: Test): Promise<Harness> {
   const clock = { now: Date.UTC(2025, 5, 1) }
-  const store = new IdempotencyStore(':memory:', { now: () => clock.now, purgeEveryMs: 0 })
+  const store = await IdempotencyStore.open(':memory:', { now: () => clock.now, purgeEveryMs: 0 })
   const app = Fastify({ logger: false })
   await app.register(problems)
   let count = 0
@@ -182,21 +182,21 @@ t.test('keys are scoped per API key; the API key itself is not stored', async (t
   const bAgain = await h.post({ name: 'Ana' }, { 'idempotency-key': 'shared', 'x-api-key': KEY_B, authorization: '' })
   t.equal(bAgain.headers['idempotent-replayed'], 'true', 'X-API-Key and Bearer are the same identity')
   t.equal(JSON.parse(bAgain.body).id, JSON.parse(b.body).id)
-  t.equal(h.store.begin(sha256(KEY_A), 'shared', 'x').kind, 'mismatch', 'scope is the SHA-256 of the API key')
+  t.equal((await h.store.begin(sha256(KEY_A), 'shared', 'x')).kind, 'mismatch', 'scope is the SHA-256 of the API key')
 
   const anonymous = await h.app.inject({ method: 'POST', url: '/things', headers: { 'idempotency-key': 'k-anon', 'content-type': 'application/json' }, payload: '{"name":"x"}' })
   t.equal(anonymous.statusCode, 401, 'auth comes first')
-  t.equal(h.store.begin(sha256(''), 'k-anon', 'x').kind, 'new', 'and a 401 claims nothing')
+  t.equal((await h.store.begin(sha256(''), 'k-anon', 'x')).kind, 'new', 'and a 401 claims nothing')
 })
 
 t.test('keys expire after the TTL and are purged', async (t) => {
   const h = await harness(t)
   await h.post({ name: 'Ana' }, { 'idempotency-key': 'k-7' })
   h.clock.now += 24 * HOUR_MS - 1
-  t.equal(h.store.purgeExpired(), 0)
+  t.equal(await h.store.purgeExpired(), 0)
   t.equal((await h.post({ name: 'Ana' }, { 'idempotency-key': 'k-7' })).headers['idempotent-replayed'], 'true', 'kept for 24 h')
   h.clock.now += 1
-  t.equal(h.store.purgeExpired(), 1)
+  t.equal(await h.store.purgeExpired(), 1)
   const later = await h.post({ name: 'Ana' }, { 'idempotency-key': 'k-7' })
   t.equal(later.statusCode, 201)
   t.equal(later.headers['idempotent-replayed'], undefined)
