@@ -132,13 +132,14 @@ export function heldSpan (a: { hour: string, endHour?: string }, step: number): 
 
 /**
  * The rows of the appointment table on [from, to] (of one professional or client, when given)
- * that hold their slot. `lock`: read under update locks, inside booking's transaction.
+ * that hold their slot. Read without locks: inside booking's transaction, its claims keep
+ * other bookings of the day out (Database.transaction).
  */
 export async function heldRows (q: Querier, compiled: CompiledMapping, freeing: ReadonlySet<string> | readonly string[],
-  range: { from: string, to: string }, who: { professional?: string, client?: string } = {}, lock = false): Promise<AppointmentRow[]> {
+  range: { from: string, to: string }, who: { professional?: string, client?: string } = {}): Promise<AppointmentRow[]> {
   const filter = who.professional !== undefined ? 'professional' : who.client !== undefined ? 'client' : undefined
   if (filter && !compiled.model.appointment.refs[filter]) return []
-  return await readHeld(q, compiled, freeing, range, filter ? [filter] : [], who, lock) ?? []
+  return await readHeld(q, compiled, freeing, range, filter ? [filter] : [], who) ?? []
 }
 
 /**
@@ -147,13 +148,13 @@ export async function heldRows (q: Querier, compiled: CompiledMapping, freeing: 
  * of both is in both lists). Each list is exactly what heldRows reads for that one.
  */
 export async function heldRowsOfEach (q: Querier, compiled: CompiledMapping, freeing: ReadonlySet<string> | readonly string[],
-  range: { from: string, to: string }, who: { professional?: string, client?: string }, lock = false): Promise<{ professional: AppointmentRow[], client: AppointmentRow[] }> {
+  range: { from: string, to: string }, who: { professional?: string, client?: string }): Promise<{ professional: AppointmentRow[], client: AppointmentRow[] }> {
   const filters = (['professional', 'client'] as const).filter((f) => who[f] !== undefined && compiled.model.appointment.refs[f])
   const out = { professional: [] as AppointmentRow[], client: [] as AppointmentRow[] }
   if (filters.length === 0) return out
-  const rows = await readHeld(q, compiled, freeing, range, [...filters], who, lock, filters.length > 1)
+  const rows = await readHeld(q, compiled, freeing, range, [...filters], who, filters.length > 1)
   // An id one column cannot hold matches nothing there (no statement can be bound): each read on its own.
-  if (rows === undefined) return { professional: await heldRows(q, compiled, freeing, range, { professional: who.professional }, lock), client: await heldRows(q, compiled, freeing, range, { client: who.client }, lock) }
+  if (rows === undefined) return { professional: await heldRows(q, compiled, freeing, range, { professional: who.professional }), client: await heldRows(q, compiled, freeing, range, { client: who.client }) }
   for (const a of rows) {
     for (const f of filters) if (filters.length === 1 || a.matches?.includes(f)) out[f].push(a)
   }
@@ -161,8 +162,8 @@ export async function heldRowsOfEach (q: Querier, compiled: CompiledMapping, fre
 }
 
 async function readHeld (q: Querier, compiled: CompiledMapping, freeing: ReadonlySet<string> | readonly string[], range: { from: string, to: string },
-  filters: ('professional' | 'client')[], who: { professional?: string, client?: string }, lock: boolean, either = false): Promise<AppointmentRow[] | undefined> {
-  const shape = compiled.appointments({ filters, minimal: false, occupancy: true, ...(either ? { either } : {}), ...(lock ? { lock } : {}) })
+  filters: ('professional' | 'client')[], who: { professional?: string, client?: string }, either = false): Promise<AppointmentRow[] | undefined> {
+  const shape = compiled.appointments({ filters, minimal: false, occupancy: true, ...(either ? { either } : {}) })
   const args: Record<string, string> = {}
   for (const f of filters) args[f] = who[f] as string
   const bound = shape.bind({ ...range, ...args })

@@ -477,19 +477,13 @@ SELECT "t"."doctor_id" AS "c0", "t"."clinic_id" AS "c1", "t"."start_time" AS "c2
 -- @p1 int = input:id
 SELECT "t"."id" AS "c0", "t"."starts_at" AS "c1", "t"."ends_at" AS "c2", "t"."status" AS "c3", "t"."doctor_ref" AS "c4", "t"."patient_id" AS "c5", "t"."treatment_id" AS "c6", "t"."clinic_id" AS "c7" FROM "appointments" "t" WHERE "t"."deleted_at" IS NULL AND "t"."id" = +@p1 ORDER BY "t"."starts_at", "t"."id"
 
--- appointment.occupancy[professional].locked
--- @p1 datetime = input:fromDatetime
--- @p2 datetime = input:afterDatetime
--- @p3 text = input:professional
-SELECT "t"."id" AS "c0", "t"."starts_at" AS "c1", "t"."ends_at" AS "c2", "t"."status" AS "c3", "t"."doctor_ref" AS "c4", "t"."patient_id" AS "c5", "t"."treatment_id" AS "c6", "t"."clinic_id" AS "c7" FROM "appointments" "t" WHERE "t"."deleted_at" IS NULL AND "t"."starts_at" >= +@p1 AND "t"."starts_at" < +@p2 AND "t"."doctor_ref" = +@p3 ORDER BY "t"."starts_at", "t"."id"
-
--- appointment.occupancy[client].locked
+-- appointment.occupancy[client]
 -- @p1 datetime = input:fromDatetime
 -- @p2 datetime = input:afterDatetime
 -- @p3 int = input:client
 SELECT "t"."id" AS "c0", "t"."starts_at" AS "c1", "t"."ends_at" AS "c2", "t"."status" AS "c3", "t"."doctor_ref" AS "c4", "t"."patient_id" AS "c5", "t"."treatment_id" AS "c6", "t"."clinic_id" AS "c7" FROM "appointments" "t" WHERE "t"."deleted_at" IS NULL AND "t"."starts_at" >= +@p1 AND "t"."starts_at" < +@p2 AND "t"."patient_id" = +@p3 ORDER BY "t"."starts_at", "t"."id"
 
--- appointment.occupancy[professional|client].locked
+-- appointment.occupancy[professional|client]
 -- @p1 datetime = input:fromDatetime
 -- @p2 datetime = input:afterDatetime
 -- @p3 text = input:professional
