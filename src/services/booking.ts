@@ -7,7 +7,7 @@ import type { EntityName, LookupName } from '../mapping/model.js'
 import { planExists } from './plans.js'
 import type { SqlTypeName } from '../mapping/schema.js'
 import type { AppointmentT } from '../schemas/resources.js'
-import { addMinutes, isClockHour, minutesOf, nowIn, parseApiDate } from '../normalise/datetime.js'
+import { endHourAfter, endMinutesOf, isClockHour, minutesOf, nowIn, parseApiDate } from '../normalise/datetime.js'
 import { readApiDate } from '../normalise/date-window.js'
 import { ConflictError, InvalidInputError, NotFoundError, type FieldIssue } from '../errors.js'
 import { writable } from './writable.js'
@@ -80,7 +80,7 @@ export class Booking {
     const window = day?.windowAt(input.hour)
     const step = window?.step ?? this.defaultMinutes()
     const minutes = this.serviceMinutes(input.service, snap) ?? step
-    const endHour = addMinutes(input.hour, minutes)
+    const endHour = endHourAfter(input.hour, minutes)
     if (endHour === undefined) throw new InvalidInputError(`A ${minutes}-minute appointment at ${input.hour} would end after midnight.`, [{ path: '/body/hour', message: 'too late for the appointment\'s length' }])
     if (input.professional) {
       this.checkHours(day, input.date, input.hour, endHour, input.location)
@@ -136,7 +136,7 @@ export class Booking {
       // Back from a state that freed the slot: the slot must still be free, as for a booking.
       if (this.frees(current.state) && !this.frees(state)) {
         if (!covers(claims, current.date, current.refs)) throw new ConflictError('The appointment changed while its state was being changed; try again.')
-        const endHour = current.endHour ?? addMinutes(current.hour, step) ?? '23:59'
+        const endHour = current.endHour ?? endHourAfter(current.hour, step) ?? '23:59'
         const capacity = await this.capacityAt(tx, current.date, current.hour, current.refs)
         await this.checkFree(tx, { date: current.date, hour: current.hour, endHour, step, professional: current.refs.professional, client: current.refs.client, except: id, capacity })
       }
@@ -160,7 +160,7 @@ export class Booking {
     const window = day?.windowAt(slot.hour)
     const step = window?.step ?? this.defaultMinutes()
     const minutes = before.endHour ? minutesBetween(before.hour, before.endHour) : this.serviceMinutes(before.refs.service, await this.catalog.snapshot(at)) ?? step
-    const endHour = addMinutes(slot.hour, minutes)
+    const endHour = endHourAfter(slot.hour, minutes)
     if (endHour === undefined) throw new InvalidInputError(`A ${minutes}-minute appointment at ${slot.hour} would end after midnight.`, [{ path: '/body/hour', message: 'too late for the appointment\'s length' }])
     if (before.refs.professional) this.checkHours(day, slot.date, slot.hour, endHour, before.refs.location)
 
@@ -272,7 +272,7 @@ export class Booking {
    */
   private async checkFree (tx: Querier, s: { date: string, hour: string, endHour: string, step: number, professional?: string, client?: string, except?: string, capacity?: number }): Promise<void> {
     // What holds a slot is decided in one place (services/slots.ts), as /availability decides it.
-    const wanted = { start: minutesOf(s.hour), end: minutesOf(s.endHour) }
+    const wanted = { start: minutesOf(s.hour), end: endMinutesOf(s.hour, s.endHour) }
     // The professional's and the client's day in one read, each as heldRows reads it alone.
     const day = await heldRowsOfEach(tx, this.compiled, this.options.freeing, { from: s.date, to: s.date }, { professional: s.professional, client: s.client })
     for (const who of ['professional', 'client'] as const) {
@@ -388,5 +388,5 @@ function onlyOne (ids: Set<string> | undefined): string | undefined {
 }
 
 function minutesBetween (from: string, to: string): number {
-  return Math.max(minutesOf(to) - minutesOf(from), 1)
+  return Math.max(endMinutesOf(from, to) - minutesOf(from), 1)
 }

@@ -5,7 +5,7 @@
 // midnight; reading is one statement per source for a whole range.
 import type { Arrival, Database, Querier } from '../db/database.js'
 import type { AppointmentRow, BlockRow, CompiledAvailability, CompiledMapping, DatedRow, WeeklyRow } from '../mapping/compile/index.js'
-import { minutesOf, weekdayOf } from '../normalise/datetime.js'
+import { endMinutesOf, minutesOf, weekdayOf } from '../normalise/datetime.js'
 
 /** [start, end) in minutes since midnight. */
 export interface Span { start: number, end: number }
@@ -20,6 +20,8 @@ export interface Window extends Span {
 
 export const hourOfMinutes = (m: number): string => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`
 const DAY: Span = { start: 0, end: 24 * 60 }
+/** An end as the interface writes it: the midnight closing the day is '00:00', as it is read (endMinutesOf). */
+export const endHourOfMinutes = (m: number): string => hourOfMinutes(m % DAY.end)
 // The last minute a legacy system can write ('23:59', '23:59:59') is the end of the day.
 const endOfDay = (m: number): number => m >= DAY.end - 1 ? DAY.end : m
 
@@ -31,7 +33,7 @@ export function windowsOn (date: string, weekly: WeeklyRow[], dated: DatedRow[])
   const weekday = weekdayOf(date)
   const out: Window[] = []
   const add = (r: { professional: string, location?: string, start: string, end: string, interval?: number }) => {
-    const w: Window = { date, professional: r.professional, start: minutesOf(r.start), end: minutesOf(r.end) }
+    const w: Window = { date, professional: r.professional, start: minutesOf(r.start), end: endMinutesOf(r.start, r.end) }
     if (r.location !== undefined) w.location = r.location
     if (r.interval !== undefined) w.interval = r.interval
     if (w.end > w.start) out.push(w)
@@ -64,7 +66,9 @@ export function blockedOn (date: string, professional: string, blocks: BlockRow[
     const dateOnly = b.exact === true && b.from === b.to && b.start === b.end && b.start !== undefined && minutesOf(b.start) === 0
     const starts = b.start !== undefined && !dateOnly && (!b.exact || date === b.from)
     const ends = b.end !== undefined && !dateOnly && (!b.exact || date === b.to)
-    const span = { start: starts ? minutesOf(b.start as string) : DAY.start, end: ends ? endOfDay(minutesOf(b.end as string)) : DAY.end }
+    // Hours of each day end at 00:00 as working hours do; an exact block's end is on its own date.
+    const end = !ends ? DAY.end : endOfDay(b.exact === true ? minutesOf(b.end as string) : endMinutesOf(b.start ?? '00:00', b.end as string))
+    const span = { start: starts ? minutesOf(b.start as string) : DAY.start, end }
     if (span.end > span.start) out.push(span)
   }
   return out
@@ -126,7 +130,8 @@ export function holdsSlot (a: HeldRow, freeing: ReadonlySet<string> | readonly s
 /** The time a row holds: to its end, or `step` minutes (the grid of its window) when it has none that makes sense. */
 export function heldSpan (a: { hour: string, endHour?: string }, step: number): Span {
   const start = minutesOf(a.hour)
-  const end = a.endHour !== undefined && a.endHour > a.hour ? minutesOf(a.endHour) : Math.min(start + step, DAY.end)
+  const stored = a.endHour === undefined ? undefined : endMinutesOf(a.hour, a.endHour)
+  const end = stored !== undefined && stored > start ? stored : Math.min(start + step, DAY.end)
   return { start, end }
 }
 

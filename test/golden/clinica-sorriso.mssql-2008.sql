@@ -422,7 +422,8 @@ SELECT [t].[ID_PROFISSIONAL] AS [c0], [t].[ID_UNIDADE] AS [c1], [t].[HORA_INICIO
 -- availability.blocks
 -- @p1 date = input:to
 -- @p2 date = input:from
-SELECT [t].[ID_PROFISSIONAL] AS [c0], [t].[DT_INICIO] AS [c1], [t].[DT_FIM] AS [c2], [t].[HORA_INICIO] AS [c3], [t].[HORA_FIM] AS [c4] FROM [dbo].[BLOQUEIO] [t] WHERE [t].[DT_INICIO] <= @p1 AND ([t].[DT_FIM] >= @p2 OR [t].[DT_FIM] IS NULL)
+-- @p3 date = "1900-01-02"
+SELECT [t].[ID_PROFISSIONAL] AS [c0], [t].[DT_INICIO] AS [c1], [t].[DT_FIM] AS [c2], [t].[HORA_INICIO] AS [c3], [t].[HORA_FIM] AS [c4] FROM [dbo].[BLOQUEIO] [t] WHERE [t].[DT_INICIO] <= @p1 AND ([t].[DT_FIM] >= @p2 OR ([t].[DT_FIM] IS NULL OR [t].[DT_FIM] < @p3))
 
 -- availability.weekly[professional]
 -- @p1 int = input:professional

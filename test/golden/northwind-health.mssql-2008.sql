@@ -321,7 +321,8 @@ SELECT [t].[doctor_id] AS [c0], [t].[clinic_id] AS [c1], [t].[start_time] AS [c2
 -- availability.blocks
 -- @p1 date = input:to
 -- @p2 date = input:from
-SELECT [t].[doctor_id] AS [c0], [t].[starts_on] AS [c1], [t].[ends_on] AS [c2], [t].[start_time] AS [c3], [t].[end_time] AS [c4] FROM [time_off] [t] WHERE [t].[starts_on] <= @p1 AND ([t].[ends_on] >= @p2 OR [t].[ends_on] IS NULL)
+-- @p3 date = "1900-01-02"
+SELECT [t].[doctor_id] AS [c0], [t].[starts_on] AS [c1], [t].[ends_on] AS [c2], [t].[start_time] AS [c3], [t].[end_time] AS [c4] FROM [time_off] [t] WHERE [t].[starts_on] <= @p1 AND ([t].[ends_on] >= @p2 OR ([t].[ends_on] IS NULL OR [t].[ends_on] < @p3))
 
 -- availability.dated[professional]
 -- @p1 text = "PUBLISHED"
