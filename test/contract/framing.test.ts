@@ -105,6 +105,17 @@ t.test('router and HTTP-parser refusals are problems', async (t) => {
     const post = (type: string, body: string): string => `POST /clients HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\nConnection: close\r\nContent-Type: ${type}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
     isOurProblem(t, await exchange(port, post('application/json', '{"name":')), 400, 'truncated JSON')
     isOurProblem(t, await exchange(port, post('application/json', '{"__proto__":{"x":1}}')), 400, 'a prototype key')
+    for (const [body, path] of [
+      ['{"name":"Ana Repetida","name":"Bia Repetida","phone":"+5511955557101"}', '/body/name'],
+      ['{"name":"Ana Repetida","phone":"+5511955557102","n\\u0061me":"Bia"}', '/body/name'],
+      ['{"name":"Ana Repetida","phone":"+5511955557103","x":[{"a":1},{"a":2,"b":{"c":1,"c":2}}]}', '/body/x/1/b/c']
+    ]) {
+      const b = isOurProblem(t, await exchange(port, post('application/json', body)), 400, `a repeated key at ${path}`)
+      t.same(b.errors, [{ path, message: 'must appear once' }], `errors[] names ${path}`)
+      t.match(b.detail, path, 'so does the detail')
+      const phone = (JSON.parse(body) as { phone: string }).phone
+      t.same((await a.get(`/clients/search?term=${encodeURIComponent(phone)}`)).body, [], 'no client was created')
+    }
     isOurProblem(t, await exchange(port, post('application/xml', '<a/>')), 415, 'XML')
     isOurProblem(t, await exchange(port, post('application/json', `{"name":"${'a'.repeat(70 * 1024)}"}`)), 413, 'a 70 KB body')
   })
