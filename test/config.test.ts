@@ -51,3 +51,13 @@ t.test('production never falls back to the bundled sample clinic', async (t) => 
 t.test('a malformed digest is refused', async (t) => {
   t.throws(() => loadConfig({ API_KEYS: 'sha256:abc' }), /64 hex digits/)
 })
+
+t.test('a request must arrive within bounds: its head sooner than the whole of it', async (t) => {
+  const c = loadConfig({})
+  t.equal(c.headersTimeoutMs, 10_000)
+  t.equal(c.requestTimeoutMs, 30_000)
+  const set = loadConfig({ HEADERS_TIMEOUT_MS: '500', REQUEST_TIMEOUT_MS: '2000' })
+  t.same([set.headersTimeoutMs, set.requestTimeoutMs], [500, 2000])
+  t.throws(() => loadConfig({ HEADERS_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '1000' }), /HEADERS_TIMEOUT_MS \(5000\) must not be longer than REQUEST_TIMEOUT_MS/)
+  t.throws(() => loadConfig({ REQUEST_TIMEOUT_MS: '0' }), /REQUEST_TIMEOUT_MS="0"/)
+})

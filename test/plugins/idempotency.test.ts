@@ -216,6 +216,17 @@ t.test('key syntax: 1 to 255 characters', async (t) => {
   t.equal((await h.post({ name: 'Ana' }, { 'idempotency-key': 'x'.repeat(255) })).statusCode, 201)
 })
 
+t.test('a body nested 3,000 levels deep is the same 400 with or without a key', async (t) => {
+  const h = await harness(t)
+  const deep = `{"name":${'['.repeat(3000)}${']'.repeat(3000)}}`
+  const plain = await h.post(deep)
+  t.equal(plain.statusCode, 400, 'without a key: 400')
+  const keyed = await h.post(deep, { 'idempotency-key': 'k-deep' })
+  t.equal(keyed.statusCode, 400, 'with a key: 400, not a 503 for the key store', { body: keyed.body })
+  t.equal(problemType(keyed), problemType(plain), 'the same problem')
+  t.equal(h.calls(), 0)
+})
+
 t.test('routes without config.idempotent ignore the header', async (t) => {
   const h = await harness(t)
   await h.post({ name: 'Ana' }, { 'idempotency-key': 'k-8' }, '/plain')
@@ -227,6 +238,8 @@ t.test('routes without config.idempotent ignore the header', async (t) => {
 t.test('helpers', async (t) => {
   t.equal(canonicalJson({ b: [1, { d: 1, c: undefined, a: null }], a: 'x' }), '{"a":"x","b":[1,{"a":null,"d":1}]}')
   t.equal(canonicalJson(undefined), 'null')
+  t.equal(canonicalJson([undefined, { b: 2, a: [] }, 'x', 1.5, true, {}]), '[null,{"a":[],"b":2},"x",1.5,true,{}]')
+  t.equal(canonicalJson(JSON.parse('['.repeat(100_000) + ']'.repeat(100_000))), '['.repeat(100_000) + ']'.repeat(100_000), 'any depth')
   t.equal(parseIdempotencyKey('  "a\\"b\\\\c"  '), 'a"b\\c')
   t.equal(parseIdempotencyKey('8e03978e-40d5-43e8-bc93-6894a57f9324'), '8e03978e-40d5-43e8-bc93-6894a57f9324')
   t.throws(() => parseIdempotencyKey(['a', 'b']))
