@@ -18,6 +18,8 @@ import requestId, { requestIdOptions } from './plugins/request-id.js'
 import audit from './plugins/audit.js'
 import requestClock from './plugins/request-clock.js'
 import httpEdges from './plugins/http-edges.js'
+import pipelining from './plugins/pipelining.js'
+import lingeringClose from './plugins/lingering-close.js'
 import capture from './toolkit/capture/plugin.js'
 import metrics from './plugins/metrics.js'
 import { HOUR_MS, IdempotencyStore, type KeyStore } from './idempotency/store.js'
@@ -57,8 +59,16 @@ export async function buildApp (ponte: Ponte, options: AppOptions = {}): Promise
     ...frameworkProblemOptions({ 'ponte-interface-version': INTERFACE_VERSION }),
     ...requestIdOptions(),
     return503OnClosing: false,
-    // Node would answer a Host-less HTTP/1.1 request with a bare 400; http-edges.ts answers it.
-    http: { requireHostHeader: false }
+    // A request must arrive in full in bounded time, its head sooner (a 408 problem otherwise,
+    // problems.ts): a caller trickling bytes must not hold a connection open for minutes.
+    requestTimeout: ponte.config.requestTimeoutMs,
+    http: {
+      headersTimeout: ponte.config.headersTimeoutMs,
+      // Node looks for late requests on this period: a bound is enforced up to one period late.
+      connectionsCheckingInterval: Math.min(1000, Math.ceil(ponte.config.headersTimeoutMs / 4)),
+      // Node would answer a Host-less HTTP/1.1 request with a bare 400; http-edges.ts answers it.
+      requireHostHeader: false
+    }
   }).withTypeProvider<TypeBoxTypeProvider>()
   app.setValidatorCompiler(validatorCompiler())
   // Responses are built field by field from the mapping, never from raw rows, so plain
@@ -76,9 +86,13 @@ export async function buildApp (ponte: Ponte, options: AppOptions = {}): Promise
   // its keys in its own SQLite file.
   const redis = ponte.config.redisUrl ? await connectRedis(ponte.config.redisUrl, app.log) : undefined
   const ttlMs = ponte.config.idempotencyTtlHours * HOUR_MS
-  const store = options.idempotencyStore ?? (redis ? new RedisIdempotencyStore(redis, { ttlMs }) : new IdempotencyStore(ponte.config.idempotencyStore, { ttlMs }))
+  const store = options.idempotencyStore ?? (redis
+    ? new RedisIdempotencyStore(redis, { ttlMs })
+    : await IdempotencyStore.open(ponte.config.idempotencyStore, { ttlMs, busyTimeoutMs: ponte.config.idempotencyBusyTimeoutMs }))
   if (options.idempotencyStore === undefined) app.addHook('onClose', async () => { store.close() })
   if (redis) app.addHook('onClose', async () => { await redis.quit().catch(() => redis.disconnect()) })
+  // First: a pipelined request waits for its turn before any other hook sees it.
+  await app.register(pipelining)
   await app.register(requestId)
   await app.register(requestClock)
   await app.register(problems)
@@ -92,6 +106,8 @@ export async function buildApp (ponte: Ponte, options: AppOptions = {}): Promise
   await app.register(openapi, { version: INTERFACE_VERSION, basePath: ponte.config.basePath })
   // After capture (which records the text); the routes' own onSend hooks (idempotency) take a Buffer as well.
   app.addHook('onSend', (_request, reply, payload, done) => { reply.header('ponte-interface-version', INTERFACE_VERSION); done(null, encodedOnce(payload)) })
+  // After the hooks above: it sends their final bytes, and may keep the answer open while it drains.
+  await app.register(lingeringClose)
   await app.register(health)
   await app.register(async (api) => {
     requireApiKey(api, ponte.config.apiKeys)

@@ -59,8 +59,14 @@ export interface Config {
   idempotencyStore: string
   /** How long an Idempotency-Key and its response are kept (hours, at least 24). */
   idempotencyTtlHours: number
+  /** How long a keyed request waits for another process's lock on the SQLite store before a 503 (ms). */
+  idempotencyBusyTimeoutMs: number
   /** After SIGTERM/SIGINT, in-flight requests get this long to finish before the process exits anyway. */
   shutdownTimeoutMs: number
+  /** A request's line and headers must arrive within this (HEADERS_TIMEOUT_MS), else a 408 and the connection closes. */
+  headersTimeoutMs: number
+  /** A whole request, body included, must arrive within this (REQUEST_TIMEOUT_MS), else a 408 and the connection closes. */
+  requestTimeoutMs: number
   /**
    * A mapping that does not fit the database (STRUCTURAL_CHECK): `refuse` to start (exit 1), or
    * start `not-ready` — /ready and every database route answer 503 with the places to fix.
@@ -162,6 +168,11 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     problems.push(`STRUCTURAL_CHECK="${env.STRUCTURAL_CHECK ?? ''}": expected refuse or not-ready`)
   }
 
+  // Bodies are at most 64 KB: a caller that needs longer is trickling, not sending.
+  const headersTimeoutMs = int('HEADERS_TIMEOUT_MS', 10_000, 100, 600_000)
+  const requestTimeoutMs = int('REQUEST_TIMEOUT_MS', 30_000, 100, 600_000)
+  if (headersTimeoutMs > requestTimeoutMs) problems.push(`HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not be longer than REQUEST_TIMEOUT_MS (${requestTimeoutMs}): the headers are part of the request`)
+
   const config: Config = {
     port: int('PORT', 3000, 0, 65535),
     host: env.HOST?.trim() || '0.0.0.0',
@@ -185,7 +196,10 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     production,
     idempotencyStore,
     idempotencyTtlHours: int('IDEMPOTENCY_TTL_HOURS', 24, 24, 24 * 366),
+    idempotencyBusyTimeoutMs: int('IDEMPOTENCY_BUSY_TIMEOUT_MS', 2000, 0, 60_000),
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
+    headersTimeoutMs,
+    requestTimeoutMs,
     structuralCheck: structuralRaw === 'not-ready' ? 'not-ready' : 'refuse'
   }
   if (problems.length > 0) throw new ConfigError(problems)

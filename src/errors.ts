@@ -65,13 +65,13 @@ export class DatabaseUnavailableError extends PonteError {
   constructor (message = 'The clinic database cannot be reached right now.', cause?: unknown) { super(message, { cause }) }
 }
 
-/** The shared Idempotency-Key store (Redis) cannot be reached: a keyed write cannot be made safe to retry. */
+/** The Idempotency-Key store cannot be reached (Redis) or stays locked (SQLite): a keyed write cannot be made safe to retry. */
 export class KeyStoreUnavailableError extends PonteError {
   readonly status = 503
   readonly type = 'idempotency-store-unavailable'
   readonly title = 'Idempotency-Key store unavailable'
   override readonly headers = { 'retry-after': '5' }
-  constructor (cause?: unknown) { super('Requests with an Idempotency-Key cannot be answered right now (the shared key store is unreachable); retry later.', { cause }) }
+  constructor (cause?: unknown, why = 'the shared key store is unreachable') { super(`Requests with an Idempotency-Key cannot be answered right now (${why}); retry later.`, { cause }) }
 }
 
 export class DatabaseTimeoutError extends PonteError {

@@ -10,6 +10,7 @@ t.test('defaults: the bundled sample and a generated development key', async (t)
   t.same(c.apiKeyHashes, [sha256(c.generatedKey as string)])
   t.equal(c.maxRangeDays, 92)
   t.equal(c.allowPastBookings, false)
+  t.equal(c.idempotencyBusyTimeoutMs, 2000)
 })
 
 t.test('keys: plain keys are kept only as digests; sha256: entries are taken as given', async (t) => {
@@ -21,12 +22,12 @@ t.test('keys: plain keys are kept only as digests; sha256: entries are taken as 
 
 t.test('every problem is reported at once', async (t) => {
   try {
-    loadConfig({ PORT: 'eighty', API_KEYS: 'short', DATABASE_URL: 'postgres://x', LOG_LEVEL: 'loud', BASE_PATH: 'v1', ALLOW_PAST_BOOKINGS: 'perhaps' })
+    loadConfig({ PORT: 'eighty', API_KEYS: 'short', DATABASE_URL: 'postgres://x', LOG_LEVEL: 'loud', BASE_PATH: 'v1', ALLOW_PAST_BOOKINGS: 'perhaps', IDEMPOTENCY_BUSY_TIMEOUT_MS: '2s' })
     t.fail('should throw')
   } catch (err) {
     t.ok(err instanceof ConfigError)
     const problems = (err as ConfigError).problems.join('\n')
-    for (const name of ['PORT', 'API_KEYS', 'DATABASE_URL', 'MAPPING', 'LOG_LEVEL', 'BASE_PATH', 'ALLOW_PAST_BOOKINGS']) t.match(problems, name)
+    for (const name of ['PORT', 'API_KEYS', 'DATABASE_URL', 'MAPPING', 'LOG_LEVEL', 'BASE_PATH', 'ALLOW_PAST_BOOKINGS', 'IDEMPOTENCY_BUSY_TIMEOUT_MS']) t.match(problems, name)
   }
 })
 
@@ -49,4 +50,14 @@ t.test('production never falls back to the bundled sample clinic', async (t) => 
 
 t.test('a malformed digest is refused', async (t) => {
   t.throws(() => loadConfig({ API_KEYS: 'sha256:abc' }), /64 hex digits/)
+})
+
+t.test('a request must arrive within bounds: its head sooner than the whole of it', async (t) => {
+  const c = loadConfig({})
+  t.equal(c.headersTimeoutMs, 10_000)
+  t.equal(c.requestTimeoutMs, 30_000)
+  const set = loadConfig({ HEADERS_TIMEOUT_MS: '500', REQUEST_TIMEOUT_MS: '2000' })
+  t.same([set.headersTimeoutMs, set.requestTimeoutMs], [500, 2000])
+  t.throws(() => loadConfig({ HEADERS_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '1000' }), /HEADERS_TIMEOUT_MS \(5000\) must not be longer than REQUEST_TIMEOUT_MS/)
+  t.throws(() => loadConfig({ REQUEST_TIMEOUT_MS: '0' }), /REQUEST_TIMEOUT_MS="0"/)
 })

@@ -5,6 +5,7 @@
 import type { Database } from '../db/database.js'
 import type { CompiledMapping } from '../mapping/compile/index.js'
 import type { Statement } from '../sql/statement.js'
+import { claimStatements } from '../sql/claims.js'
 import { MissingValueError, ConflictError, InvalidInputError, DatabaseUnavailableError } from '../errors.js'
 import { addDays } from '../normalise/datetime.js'
 import type { Findings } from './findings.js'
@@ -15,7 +16,9 @@ class RolledBack extends Error {}
 export async function probeStatements (compiled: CompiledMapping, db: Database, today: string, out: Findings): Promise<{ ran: number, failed: number }> {
   let ran = 0
   let failed = 0
-  const seen = new Set<string>()
+  // Booking's claims lock a name, not a row of the mapping: nothing to prove, and a named lock
+  // (MySQL's) would outlive the rolled-back probe.
+  const seen = new Set(Object.values(claimStatements(compiled.dialect) ?? {}).map((s) => s.name))
   for (const statement of compiled.statements()) {
     if (seen.has(statement.name)) continue
     seen.add(statement.name)

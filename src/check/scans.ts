@@ -1,8 +1,9 @@
 // What the whole-table scans of `ponte check` look for, row by row: appointments without a
 // readable date or hour (never listed), states the mapping cannot name, clients whose phones
-// or birthdays cannot be read, working hours and blocks that cannot be read or that end
-// before they start (they offer or block nothing). Each kind of trouble is counted with the
-// first row's id; no value read from a row is ever said.
+// or birthdays cannot be read, working hours and blocks that cannot be read (a bound or an
+// hour holding something no reader can tell), that end before they start, or that the
+// server's date filter never returns (they offer or block nothing). Each kind of trouble is
+// counted with the first row's id; no value read from a row is ever said.
 import type { Database } from '../db/database.js'
 import type { MappingModel } from '../mapping/model.js'
 import type { CheckPlans, ProbedColumn, ScanKey, ScanPlan, ScheduleScan } from '../mapping/compile/index.js'
@@ -135,6 +136,7 @@ export function availabilityScan (source: ScheduleScan, catalog: LiveCatalog): S
   const unreadable = new Tally()
   const zero = new Tally()
   const reversed = new Tally()
+  const unreached = new Tally()
   // Schedule tables have no key in the mapping: the database's primary key names a row, else its position.
   const key: ScanKey[] = [...(catalog.table(table)?.columns.values() ?? [])].filter((col) => col.key)
     .map((col) => ({ column: col.name, type: col.kind === 'number' ? 'int' : col.kind === 'date' ? 'datetime' : 'ntext' }))
@@ -149,12 +151,14 @@ export function availabilityScan (source: ScheduleScan, catalog: LiveCatalog): S
       if (row.fault === 'unreadable') unreadable.add(label)
       else if (row.fault === 'zero') zero.add(label)
       else if (row.fault === 'reversed') reversed.add(label)
+      else if (row.fault === 'unreached') unreached.add(label)
     }),
     report (r, out) {
       if (unreadable.n > 0) out.problem(place, `${rowsOf(unreadable.n, r)} of ${count(r.total)} rows of \`${table}\` cannot be read (dates, hours or ids)${unreadable.eg}: they ${effect} nothing`)
       if (zero.n > 0) out.problem(place, `${rows(zero.n)} end${zero.n === 1 ? 's' : ''} when ${zero.n === 1 ? 'it starts' : 'they start'} (zero length)${zero.eg}: ${zero.n === 1 ? `it ${effect}s` : `they ${effect}`} nothing`)
       if (reversed.n > 0) out.problem(place, `${rows(reversed.n)} end${reversed.n === 1 ? 's' : ''} before ${reversed.n === 1 ? 'it starts' : 'they start'}${reversed.eg}: ${reversed.n === 1 ? `it ${effect}s` : `they ${effect}`} nothing`)
-      if (unreadable.n + zero.n + reversed.n === 0) out.ok(place, r.complete ? `${count(r.scanned)} rows, all readable` : `the first ${count(r.scanned)} of ${count(r.total)} rows, all readable`)
+      if (unreached.n > 0) out.problem(place, `${rowsOf(unreached.n, r)} of ${count(r.total)} rows of \`${table}\` read well but are never returned by the server's date filter (it compares the stored dates as the database does: check their \`format\`)${unreached.eg}: they ${effect} nothing`)
+      if (unreadable.n + zero.n + reversed.n + unreached.n === 0) out.ok(place, r.complete ? `${count(r.scanned)} rows, all readable` : `the first ${count(r.scanned)} of ${count(r.total)} rows, all readable`)
     }
   }
 }

@@ -1,7 +1,8 @@
 // Slot-based booking (`write.slot`) against the stored data: capacities the booking cannot
-// read (or that close a slot), slots already holding more appointments than they take,
-// blocks that accept no service (never offered when a service is asked for), appointments
-// whose service their block does not accept. Counts and ids only: never a patient's value.
+// read (or that close a slot), starts it cannot read or never finds, slots already holding
+// more appointments than they take, blocks that accept no service (never offered when a
+// service is asked for), appointments whose service their block does not accept. Counts
+// and ids only: never a patient's value.
 import type { Database, Row } from '../db/database.js'
 import type { CompiledMapping, ReadPlan } from '../mapping/compile/index.js'
 import { count, scanTable, Tally, type ScanClock } from './scan.js'
@@ -20,26 +21,37 @@ export async function checkSlots (compiled: CompiledMapping, db: Database, catal
     } catch { return undefined }
   }
 
-  // Capacities, slot by slot: the whole table, in batches.
-  if (slot.capacities && inTime('slot capacities', `${slot.path}/capacity`)) {
+  // Capacities and starts, slot by slot: the whole table, in batches.
+  if (slot.slots && inTime('slot capacities and starts', slot.capacityPath ?? slot.path)) {
     const empty = new Tally()
     const closed = new Tally()
     const unreadable = new Tally()
+    const noStart = new Tally()
+    const unreached = new Tally()
     const keyType = catalog.table(slot.table)?.columns.get(slot.key.toLowerCase())?.kind === 'text' ? 'ntext' : 'int'
-    const capacities = slot.capacities
-    const result = await Promise.resolve().then(async () => await scanTable(db, capacities(keyType), (row) => {
+    const slots = slot.slots
+    const result = await Promise.resolve().then(async () => await scanTable(db, slots(keyType), (row) => {
       const label = `slot id ${row.id}`
-      if (row.fault === 'empty') empty.add(label)
-      else if (row.fault === 'unreadable') unreadable.add(label)
-      else if (row.fault === 'closed') closed.add(label)
+      if (row.capacity === 'empty') empty.add(label)
+      else if (row.capacity === 'unreadable') unreadable.add(label)
+      else if (row.capacity === 'closed') closed.add(label)
+      if (row.start === 'unreadable') noStart.add(label)
+      else if (row.start === 'unreached') unreached.add(label)
     }, clock)).catch(() => undefined)
     if (result) {
-      const at = `${slot.path}/capacity/column`
       const part = result.complete ? '' : ` (in the first ${count(result.scanned)} of ${count(result.total)} slots)`
-      if (unreadable.n > 0) out.problem(at, `${count(unreadable.n)} slot${unreadable.n === 1 ? ' has a capacity' : 's have capacities'} that ${unreadable.n === 1 ? 'is' : 'are'} not a whole number${part}${unreadable.eg}: each is taken as 1 place`)
-      if (empty.n > 0) out.warning(at, `${count(empty.n)} slot${empty.n === 1 ? ' has no capacity' : 's have no capacity'} (NULL)${part}${empty.eg}: each is taken as 1 place`)
-      if (closed.n > 0) out.warning(at, `${count(closed.n)} slot${closed.n === 1 ? ' has' : 's have'} a capacity of 0 or less${part}${closed.eg}: closed, never offered or booked`)
-      if (unreadable.n + empty.n + closed.n === 0) out.ok(at, `${count(result.scanned)} slots, every capacity readable`)
+      const at = slot.capacityPath
+      if (at !== undefined) {
+        if (unreadable.n > 0) out.problem(at, `${count(unreadable.n)} slot${unreadable.n === 1 ? ' has a capacity' : 's have capacities'} that ${unreadable.n === 1 ? 'is' : 'are'} not a whole number${part}${unreadable.eg}: each is taken as 1 place`)
+        if (empty.n > 0) out.warning(at, `${count(empty.n)} slot${empty.n === 1 ? ' has no capacity' : 's have no capacity'} (NULL)${part}${empty.eg}: each is taken as 1 place`)
+        if (closed.n > 0) out.warning(at, `${count(closed.n)} slot${closed.n === 1 ? ' has' : 's have'} a capacity of 0 or less${part}${closed.eg}: closed, never offered or booked`)
+        if (unreadable.n + empty.n + closed.n === 0) out.ok(at, `${count(result.scanned)} slots, every capacity readable`)
+      }
+      const start = slot.startPath
+      if (start !== undefined) {
+        if (noStart.n > 0) out.problem(start, `${count(noStart.n)} of ${count(result.total)} slots ha${noStart.n === 1 ? 's a start' : 've starts'} that cannot be read${part}${noStart.eg}: never offered or booked`)
+        if (unreached.n > 0) out.problem(start, `${count(unreached.n)} of ${count(result.total)} slots read well but ${unreached.n === 1 ? 'is' : 'are'} never returned by the server's date filter (it compares the stored starts as the database does: check their \`format\`)${part}${unreached.eg}: never offered or booked`)
+      }
     }
   }
 

@@ -30,11 +30,16 @@ export function servedFrom (db: Querier, at: Arrival): Querier {
 export interface Database extends Querier {
   readonly dialect: Dialect
   /**
-   * Runs `fn` in one short transaction that takes the write lock up front (SQLite: BEGIN
-   * IMMEDIATE; SQL Server: READ COMMITTED plus the UPDLOCK, HOLDLOCK hints the statements
-   * carry), committing when it resolves and rolling back when it throws.
+   * Runs `fn` in one short transaction, committing when it resolves and rolling back when it
+   * throws. `claims` name what it books (a professional's day, a client's day): two
+   * transactions claiming one name run one after the other, so a check-then-write reads the
+   * day without locking its rows. Where an application lock does it (MariaDB/MySQL GET_LOCK,
+   * SQL Server sp_getapplock: `Dialect.claim`), a booking waits for bookings of its own day
+   * only; a locking read whose predicate no index serves (a professional decided by a rule)
+   * would lock every row of the day it scans. SQLite (BEGIN IMMEDIATE: one writer) and
+   * PostgreSQL (SERIALIZABLE) already keep such transactions apart and ignore them.
    */
-  transaction: <T>(fn: (tx: Querier) => Promise<T>, at?: Arrival) => Promise<T>
+  transaction: <T>(fn: (tx: Querier) => Promise<T>, at?: Arrival, claims?: readonly string[]) => Promise<T>
   /** Cheap round trip for readiness checks. */
   ping: () => Promise<void>
   close: () => Promise<void>

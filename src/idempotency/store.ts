@@ -3,13 +3,18 @@
 // the first request runs it is 'in-flight'; once answered it is 'done' with the response to
 // replay. Rows live until expires_at (at least 24 h) and are then purged.
 //
-// better-sqlite3 is synchronous, so within one process every operation is already serial;
-// begin() still runs in a BEGIN IMMEDIATE transaction so that two processes sharing the file
-// cannot both claim the same key.
+// better-sqlite3 runs on the event loop, and needs no worker thread here: every statement
+// touches one row by key (the purge, an hour's expired rows), and a lock held by another
+// process is never waited for inside SQLite (busy_timeout 0) but on timers (while-locked.ts),
+// up to busyTimeoutMs, then KeyStoreUnavailableError (503). Within one process each statement
+// is serial; begin() runs in a BEGIN IMMEDIATE transaction so that two processes sharing the
+// file cannot both claim the same key.
 import { chmodSync, existsSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { randomUUID } from 'node:crypto'
 import BetterSqlite3 from 'better-sqlite3'
+import { KeyStoreUnavailableError } from '../errors.js'
+import { isBusy, whileLocked } from '../sql/sqlite/while-locked.js'
 
 export interface StoredResponse {
   status: number
@@ -46,6 +51,8 @@ export interface IdempotencyStoreOptions {
   purgeEveryMs?: number
   /** The clock (ms since the epoch); tests inject their own. */
   now?: () => number
+  /** SQLite store: how long an operation waits for another process's lock on the file before a 503 (ms). Default 2 s. */
+  busyTimeoutMs?: number
 }
 
 interface Row {
@@ -61,6 +68,8 @@ interface Row {
 
 export const HOUR_MS = 60 * 60 * 1000
 const DEFAULT_ABANDON_AFTER_MS = 5 * 60 * 1000
+const DEFAULT_BUSY_TIMEOUT_MS = 2000
+const LOCKED = 'the key store is locked by another process'
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS idempotency_keys (
@@ -82,7 +91,7 @@ CREATE INDEX IF NOT EXISTS idempotency_keys_expires_at ON idempotency_keys (expi
 export class IdempotencyStore implements KeyStore {
   readonly ttlMs: number
   readonly abandonAfterMs: number
-  private readonly db: BetterSqlite3.Database
+  readonly busyTimeoutMs: number
   private readonly now: () => number
   private readonly timer: NodeJS.Timeout | undefined
   private readonly stmts: {
@@ -97,31 +106,38 @@ export class IdempotencyStore implements KeyStore {
   private readonly beginTx: (scope: string, key: string, fingerprint: string) => BeginResult
 
   /** Opens (creating if need be) the store at `file`; ':memory:' for a private in-memory one. */
-  constructor (readonly file: string, options: IdempotencyStoreOptions = {}) {
-    this.ttlMs = options.ttlMs ?? 24 * HOUR_MS
-    this.abandonAfterMs = options.abandonAfterMs ?? DEFAULT_ABANDON_AFTER_MS
-    this.now = options.now ?? Date.now
+  static async open (file: string, options: IdempotencyStoreOptions = {}): Promise<IdempotencyStore> {
     // Replayed responses hold patient data (a created client): only this user may read them.
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
-    this.db = new BetterSqlite3(file, { timeout: 5000 })
+    const db = new BetterSqlite3(file, { timeout: 0 })
     if (file !== ':memory:') for (const f of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(f)) chmodSync(f, 0o600)
     try {
-      this.db.pragma('journal_mode = WAL')
-      this.db.pragma('synchronous = NORMAL')
-      this.db.exec(SCHEMA)
+      await unlocked(() => {
+        db.pragma('journal_mode = WAL')
+        db.pragma('synchronous = NORMAL')
+        db.exec(SCHEMA)
+      }, busyTimeout(options))
     } catch (err) {
-      this.db.close()
+      db.close()
       throw err
     }
+    return new IdempotencyStore(file, db, options)
+  }
+
+  private constructor (readonly file: string, private readonly db: BetterSqlite3.Database, options: IdempotencyStoreOptions) {
+    this.ttlMs = options.ttlMs ?? 24 * HOUR_MS
+    this.abandonAfterMs = options.abandonAfterMs ?? DEFAULT_ABANDON_AFTER_MS
+    this.busyTimeoutMs = busyTimeout(options)
+    this.now = options.now ?? Date.now
     this.stmts = {
-      select: this.db.prepare('SELECT fingerprint, state, lease, status, headers, body, created_at, expires_at FROM idempotency_keys WHERE scope = ? AND key = ?'),
-      insert: this.db.prepare("INSERT INTO idempotency_keys (scope, key, fingerprint, state, lease, created_at, expires_at) VALUES (?, ?, ?, 'in-flight', ?, ?, ?)"),
-      remove: this.db.prepare('DELETE FROM idempotency_keys WHERE scope = ? AND key = ?'),
-      complete: this.db.prepare("UPDATE idempotency_keys SET state = 'done', lease = NULL, status = ?, headers = ?, body = ?, expires_at = ? WHERE scope = ? AND key = ? AND state = 'in-flight' AND lease = COALESCE(?, lease)"),
-      release: this.db.prepare("DELETE FROM idempotency_keys WHERE scope = ? AND key = ? AND state = 'in-flight' AND lease = COALESCE(?, lease)"),
-      purge: this.db.prepare("DELETE FROM idempotency_keys WHERE expires_at <= ? OR (state = 'in-flight' AND created_at <= ?)")
+      select: db.prepare('SELECT fingerprint, state, lease, status, headers, body, created_at, expires_at FROM idempotency_keys WHERE scope = ? AND key = ?'),
+      insert: db.prepare("INSERT INTO idempotency_keys (scope, key, fingerprint, state, lease, created_at, expires_at) VALUES (?, ?, ?, 'in-flight', ?, ?, ?)"),
+      remove: db.prepare('DELETE FROM idempotency_keys WHERE scope = ? AND key = ?'),
+      complete: db.prepare("UPDATE idempotency_keys SET state = 'done', lease = NULL, status = ?, headers = ?, body = ?, expires_at = ? WHERE scope = ? AND key = ? AND state = 'in-flight' AND lease = COALESCE(?, lease)"),
+      release: db.prepare("DELETE FROM idempotency_keys WHERE scope = ? AND key = ? AND state = 'in-flight' AND lease = COALESCE(?, lease)"),
+      purge: db.prepare("DELETE FROM idempotency_keys WHERE expires_at <= ? OR (state = 'in-flight' AND created_at <= ?)")
     }
-    this.beginTx = this.db.transaction((scope: string, key: string, fingerprint: string): BeginResult => {
+    this.beginTx = db.transaction((scope: string, key: string, fingerprint: string): BeginResult => {
       const now = this.now()
       let row = this.stmts.select.get(scope, key)
       if (row !== undefined && this.isStale(row, now)) {
@@ -141,12 +157,11 @@ export class IdempotencyStore implements KeyStore {
       }
     }).immediate
 
-    this.purgeExpired()
+    // Failures are left to the next round: a lock, or a store closed meanwhile.
+    this.purgeExpired().catch(() => {})
     const every = options.purgeEveryMs ?? HOUR_MS
     if (every > 0) {
-      this.timer = setInterval(() => {
-        try { this.purgeExpired() } catch { /* the next round will try again */ }
-      }, every)
+      this.timer = setInterval(() => { this.purgeExpired().catch(() => {}) }, every)
       this.timer.unref()
     }
   }
@@ -156,8 +171,8 @@ export class IdempotencyStore implements KeyStore {
    * an answered identical request (replay), a different request under the same key (mismatch),
    * or the first request still being processed (in-flight).
    */
-  begin (scope: string, key: string, fingerprint: string): BeginResult {
-    return this.beginTx(scope, key, fingerprint)
+  async begin (scope: string, key: string, fingerprint: string): Promise<BeginResult> {
+    return await unlocked(() => this.beginTx(scope, key, fingerprint), this.busyTimeoutMs)
   }
 
   /**
@@ -165,23 +180,26 @@ export class IdempotencyStore implements KeyStore {
    * With `lease` (from begin), only that claim is completed: a request that outlived
    * abandonAfterMs and lost its claim to a retry cannot overwrite the retry's row.
    */
-  complete (scope: string, key: string, response: StoredResponse, lease?: string): boolean {
+  async complete (scope: string, key: string, response: StoredResponse, lease?: string): Promise<boolean> {
     const body = typeof response.body === 'string' ? response.body : Buffer.from(response.body)
-    const info = this.stmts.complete.run(response.status, JSON.stringify(response.headers), body, this.now() + this.ttlMs, scope, key, lease ?? null)
-    return info.changes > 0
+    const headers = JSON.stringify(response.headers)
+    return await unlocked(() => this.stmts.complete.run(response.status, headers, body, this.now() + this.ttlMs, scope, key, lease ?? null).changes > 0, this.busyTimeoutMs)
   }
 
   /** Forgets a claimed key without a response (the request failed), so a retry runs again. */
-  release (scope: string, key: string, lease?: string): boolean {
-    return this.stmts.release.run(scope, key, lease ?? null).changes > 0
+  async release (scope: string, key: string, lease?: string): Promise<boolean> {
+    return await unlocked(() => this.stmts.release.run(scope, key, lease ?? null).changes > 0, this.busyTimeoutMs)
   }
 
   /** Deletes expired keys and abandoned in-flight claims; returns how many. */
-  purgeExpired (): number {
-    const now = this.now()
-    return this.stmts.purge.run(now, now - this.abandonAfterMs).changes
+  async purgeExpired (): Promise<number> {
+    return await unlocked(() => {
+      const now = this.now()
+      return this.stmts.purge.run(now, now - this.abandonAfterMs).changes
+    }, this.busyTimeoutMs)
   }
 
+  /** Never waits for a lock: SQLite checkpoints on close only as the file's last connection, and does not wait to learn it. */
   close (): void {
     if (this.timer !== undefined) clearInterval(this.timer)
     if (this.db.open) this.db.close()
@@ -189,5 +207,16 @@ export class IdempotencyStore implements KeyStore {
 
   private isStale (row: Row, now: number): boolean {
     return row.expires_at <= now || (row.state === 'in-flight' && row.created_at <= now - this.abandonAfterMs)
+  }
+}
+
+const busyTimeout = (options: IdempotencyStoreOptions): number => Math.max(0, Math.trunc(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS))
+
+/** `statement` run now, or again on timers while another process holds the file locked, for up to `waitMs`. */
+async function unlocked<T> (statement: () => T, waitMs: number): Promise<T> {
+  try {
+    return await whileLocked(async () => statement(), performance.now() + waitMs)
+  } catch (err) {
+    throw isBusy(err) ? new KeyStoreUnavailableError(err, LOCKED) : err
   }
 }

@@ -355,8 +355,10 @@ export const BlockSource = Type.Object({
   additionalProperties: false,
   title: 'BlockSource',
   description: 'Blocked time. Scope: a row blocks its `professional`, every professional at its `location` (a unit closed), or, with neither (or both NULL), everybody. ' +
-    '`from`/`to` as dates block whole days (or `start`…`end` hours on each of them); as datetimes (`format: datetime`) exactly the hours between them, ' +
-    'an end at 23:59 meaning the end of the day. A NULL `to` is the one day `from`.'
+    '`from`/`to` as dates block whole days (or `start`…`end` hours on each of them, an `end` of 00:00 after a later `start` meaning midnight); ' +
+    'as datetimes (`format: datetime`) exactly the hours between them, an end at 23:59 meaning the end of the day. ' +
+    'A `to` that is NULL, blank or a `nullIf` sentinel (declare zero dates such as 0000-00-00 there) is the one day `from`; 9999-12-31 never ends. ' +
+    'A `to`, `start` or `end` holding something that cannot be read makes its row block nothing (`ponte check` counts such rows).'
 })
 
 export const Availability = Type.Object({
@@ -374,7 +376,10 @@ export const Availability = Type.Object({
     interval: Type.Optional(Value),
     validFrom: Type.Optional(Value),
     validTo: Type.Optional(Value)
-  }, { additionalProperties: false })),
+  }, {
+    additionalProperties: false,
+    description: 'Working hours by weekday. An `end` of 00:00 after a later `start` is midnight. A `validFrom`/`validTo` holding something that cannot be read (not blank, not a `nullIf` sentinel) makes its row offer nothing.'
+  })),
   dated: Type.Optional(Type.Object({
     table: TableName,
     where: Type.Optional(Where),
@@ -385,7 +390,7 @@ export const Availability = Type.Object({
     start: Value,
     end: Value,
     interval: Type.Optional(Value)
-  }, { additionalProperties: false, description: '`date` and hours, or `start`/`end` stored as datetimes (then `date` may be left out: it is the start\'s).' })),
+  }, { additionalProperties: false, description: '`date` and hours, or `start`/`end` stored as datetimes (then `date` may be left out: it is the start\'s). An `end` of 00:00 after a later `start` (an hour, or the next day\'s 00:00) is midnight.' })),
   blocks: Type.Optional(Type.Union([BlockSource, Type.Array(BlockSource, { minItems: 1 })], {
     description: 'Where blocked time is kept: one source, or a list (holidays, absences, closed units…).'
   }))

@@ -57,7 +57,7 @@ export function instrumentDatabase (db: Database, metrics: PonteMetrics): Databa
     get stats () { return db.stats },
     get introspect () { return db.introspect },
     query: timed(db, metrics),
-    transaction: async (fn, at) => await db.transaction(async (tx) => await fn({ query: timed(tx, metrics) }), at),
+    transaction: async (fn, at, claims) => await db.transaction(async (tx) => await fn({ query: timed(tx, metrics) }), at, claims),
     ...(db.stream ? { stream: streamed(db.stream.bind(db), metrics) } : {}),
     ping: async () => { await db.ping() },
     close: async () => { await db.close() }

@@ -18,6 +18,8 @@ const LAST_DAY = 2_932_896;
 // Zero dates of MySQL, .NET/ODBC, SQL Server and Delphi (1899-12-30) all sort
 // at or before 1900-01-01; no appointment or living patient's birth is there.
 const LAST_SENTINEL_DATE = '1900-01-01';
+/** The first date readDate reads: every stored date before it is a zero date, read as none. */
+export const FIRST_READ_DATE = '1900-01-02';
 
 const TIME_TAIL = String.raw`(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?`;
 const ISO_DATE = new RegExp(String.raw`^(\d{4})-(\d{2})-(\d{2})${TIME_TAIL}$`);
@@ -58,6 +60,27 @@ export function readHour(raw: unknown, format: HourFormat): string | undefined {
 export function addMinutes(hour: string, minutes: number): string | undefined {
   if (!isClockHour(hour) || !Number.isInteger(minutes)) return undefined;
   return hourOfMinutes(minutesOf(hour) + minutes);
+}
+
+// Legacy rows say "until midnight" with an end of 00:00 (an hour, or the next day's 00:00,
+// whose date the hour readers leave aside). The rule, in one place: an end at 00:00 after a
+// later start is the midnight closing the start's day.
+
+/** Minutes since midnight of an end hour; 00:00 after a later start is 24 * 60 (see above). */
+export function endMinutesOf(start: string, end: string): number {
+  const m = minutesOf(end);
+  return m === 0 && minutesOf(start) > 0 ? MINUTES_PER_DAY : m;
+}
+
+/** The end hour `minutes` after `hour`: the midnight closing the day is '00:00' (endMinutesOf reads it back); undefined past it. */
+export function endHourAfter(hour: string, minutes: number): string | undefined {
+  if (isClockHour(hour) && minutes > 0 && minutesOf(hour) + minutes === MINUTES_PER_DAY) return '00:00';
+  return addMinutes(hour, minutes);
+}
+
+/** An end as a stored date and time ('YYYY-MM-DD HH:MM:00'): the midnight closing the day is the next day's 00:00. */
+export function endDatetimeOf(date: string, start: string, end: string): string {
+  return `${endMinutesOf(start, end) === MINUTES_PER_DAY ? addDays(date, 1) : date} ${end}:00`;
 }
 
 /** Strict 'YYYY-MM-DD' naming a real calendar day. */

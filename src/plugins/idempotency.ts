@@ -84,20 +84,42 @@ function unquoteSfString (inner: string): string | undefined {
   return out
 }
 
-/** JSON with object keys sorted at every level, so key order and whitespace do not matter. */
+/**
+ * JSON with object keys sorted at every level, so key order and whitespace do not matter.
+ * Written from a list of what is left to write, not by recursion: a body nested thousands of
+ * levels deep (refused later by validation) must not overflow the stack here.
+ */
 export function canonicalJson (value: unknown): string {
-  if (value === undefined || value === null) return 'null'
-  if (Buffer.isBuffer(value)) return JSON.stringify({ $bytes: value.toString('base64') })
-  if (Array.isArray(value)) return `[${value.map((v) => v === undefined ? 'null' : canonicalJson(v)).join(',')}]`
-  if (typeof value === 'object') {
-    const entries = Object.keys(value).sort()
-      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
-    return `{${entries.join(',')}}`
+  const out: string[] = []
+  // Last in, first out: a container pushes its closing bracket, then its members in reverse.
+  const todo: Array<{ text: string } | { value: unknown }> = [{ value }]
+  for (let next = todo.pop(); next !== undefined; next = todo.pop()) {
+    if ('text' in next) { out.push(next.text); continue }
+    const v = next.value
+    if (v === undefined || v === null) {
+      out.push('null')
+    } else if (Buffer.isBuffer(v)) {
+      out.push(JSON.stringify({ $bytes: v.toString('base64') }))
+    } else if (Array.isArray(v)) {
+      todo.push({ text: ']' })
+      for (let i = v.length - 1; i >= 0; i--) {
+        todo.push({ value: v[i] })
+        if (i > 0) todo.push({ text: ',' })
+      }
+      todo.push({ text: '[' })
+    } else if (typeof v === 'object') {
+      const keys = Object.keys(v).sort().filter((k) => (v as Record<string, unknown>)[k] !== undefined)
+      todo.push({ text: '}' })
+      for (let i = keys.length - 1; i >= 0; i--) {
+        todo.push({ value: (v as Record<string, unknown>)[keys[i]] }, { text: `${i > 0 ? ',' : ''}${JSON.stringify(keys[i])}:` })
+      }
+      todo.push({ text: '{' })
+    } else {
+      out.push(JSON.stringify(v) ?? 'null')
+    }
   }
-  return JSON.stringify(value) ?? 'null'
+  return out.join('')
 }
-
 
 /** What makes two requests "the same request" for one key: method, URL and parsed body. */
 export function requestFingerprint (method: string, url: string, body: unknown): string {
@@ -127,14 +149,16 @@ export default fp(async function idempotency (app: FastifyInstance, options: Ide
     // Auth (onRequest) has already accepted this key; without one there is nothing to scope by.
     const apiKey = presentedKey(request.headers)
     const scope = sha256(apiKey ?? '')
+    // Outside the try: only the store failing is "store unavailable".
+    const fingerprint = requestFingerprint(request.method, request.url, request.body)
     let result: Awaited<ReturnType<KeyStore['begin']>>
     try {
-      result = await store.begin(scope, key, requestFingerprint(request.method, request.url, request.body))
+      result = await store.begin(scope, key, fingerprint)
     } catch (err) {
-      // The shared store (Redis) is down: without it a retry could run twice, so refuse the
-      // keyed request; requests without a key do not need the store and go on.
+      // The store is down (Redis) or locked past its bound (SQLite): without it a retry could
+      // run twice, so refuse the keyed request; requests without a key do not need the store.
       options.metrics?.idempotency.inc({ result: 'store-unavailable' })
-      throw new KeyStoreUnavailableError(err)
+      throw err instanceof KeyStoreUnavailableError ? err : new KeyStoreUnavailableError(err)
     }
     options.metrics?.idempotency.inc({ result: result.kind })
     switch (result.kind) {

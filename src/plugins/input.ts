@@ -1,4 +1,5 @@
 // What a request may carry besides its validated fields (validation.ts checks those):
+//  - a JSON body names each key of an object once (repeated-key.ts): a repeat is a 400;
 //  - a body is read only as it is: uncompressed (Ponte decodes no Content-Encoding, and must
 //    not parse gzip bytes as if they were JSON) and UTF-8 (a declared charset=utf-16 is not
 //    ignored); anything else is a 415. Bytes that are not UTF-8 are a 400, not U+FFFD
@@ -9,11 +10,13 @@ import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import Type from 'typebox'
 import { InvalidInputError, UnsupportedMediaTypeError } from '../errors.js'
+import { repeatedKey } from './repeated-key.js'
 
 /** The query of a route without query parameters. */
 export const NoQuery = Type.Object({}, { additionalProperties: false })
 
-function hasBody (request: FastifyRequest): boolean {
+/** The request carries a body (it may not have arrived yet). */
+export function hasBody (request: FastifyRequest): boolean {
   return request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0
 }
 
@@ -58,11 +61,17 @@ export default fp(async function input (app: FastifyInstance) {
       return
     }
     // The framework's parser says "not valid JSON" for every refusal; a caller deserves to know
-    // whether the JSON is broken or holds a prototype key, which the parser refuses outright.
+    // whether the JSON is broken, repeats a key, or holds a prototype key, which the parser
+    // refuses outright.
     try {
       JSON.parse(text)
     } catch {
       done(new InvalidInputError('The body is not valid JSON.', [{ path: '/body', message: 'must be JSON' }]), undefined)
+      return
+    }
+    const repeated = repeatedKey(text)
+    if (repeated !== undefined) {
+      done(new InvalidInputError(`The body gives the key at /body${repeated} more than once; which value was meant is not guessed.`, [{ path: `/body${repeated}`, message: 'must appear once' }]), undefined)
       return
     }
     parseJson(request, text, (err, value) => {

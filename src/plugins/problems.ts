@@ -2,13 +2,16 @@
 // driver message or stack trace ever reaching the caller. Three ways in, one body builder:
 // the error handler (routes, hooks, body parser, validation), fastify's `frameworkErrors`
 // (the router's own refusals) and `clientErrorHandler` (what Node's HTTP parser refuses before
-// there is a request at all, answered on the raw socket).
+// there is a request at all, answered on the raw socket after the answers due before it).
 import { STATUS_CODES } from 'node:http'
+import type { Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import fp from 'fastify-plugin'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify'
 import { PonteError, type FieldIssue } from '../errors.js'
 import { safeError } from '../logging.js'
+import { stopLingering } from './lingering-close.js'
+import { afterAnswers } from './pipelining.js'
 
 export const PROBLEM_TYPE_BASE = 'https://ponte.dev/problems/'
 
@@ -116,10 +119,15 @@ export function frameworkProblemOptions (headers: Record<string, string>): Pick<
       if (err.code === 'ECONNRESET' || socket.destroyed) return
       // The code only: the error carries the raw bytes received (keys, patients' data).
       this.log.debug({ code: err.code }, 'client error')
+      // The refused bytes may be the rest of a body whose request is already answered.
+      stopLingering(socket as Socket)
       const { body, headers: own } = clientProblem(err.code)
-      if (socket.writable) socket.end(rawProblem({ body, headers: { ...headers, ...own } }))
-      // The parser cannot go on with this connection; do not wait long for the client to close it.
-      setTimeout(() => socket.destroy(), 1000).unref()
+      // Answers to requests that came before the refused bytes go out first, then this one.
+      afterAnswers(socket as Socket, (unanswered) => {
+        if (unanswered && socket.writable) socket.end(rawProblem({ body, headers: { ...headers, ...own } }))
+        // The parser cannot go on with this connection; do not wait long for the client to close it.
+        setTimeout(() => socket.destroy(), 1000).unref()
+      })
     }
   }
 }

@@ -6,7 +6,7 @@ import { servedFrom, type Arrival, type Database } from '../db/database.js'
 import { isUnsupported, type CompiledAvailability, type CompiledMapping, type DatedRow, type SlotBooking, type SlotRow, type WeeklyRow } from '../mapping/compile/index.js'
 import type { EntityName, LookupName } from '../mapping/model.js'
 import type { SlotT } from '../schemas/resources.js'
-import { dateOfDay, dayNumber, isCalendarDate, isClockHour, minutesOf, nowHourIn, todayIn } from '../normalise/datetime.js'
+import { dateOfDay, dayNumber, endMinutesOf, isCalendarDate, isClockHour, minutesOf, nowHourIn, todayIn } from '../normalise/datetime.js'
 import { queryDateRange } from './date-range.js'
 import { NotFoundError } from '../errors.js'
 import type { Catalog, Snapshot } from './catalog.js'
@@ -37,7 +37,7 @@ export const MAX_RANGE_DAYS = 31
 // The arithmetic and what holds a slot live in services/slots.ts (booking uses them too);
 // re-exported here for the unit tests.
 export { blockedOn, fitsIn, hourOfMinutes, slotsIn, weekdayOf, windowsOn, type Span, type Window } from './slots.js'
-import { blockedOn, fitsIn, hasRoom, heldRows, heldSpan, hourOfMinutes, readAll, readBlocks, slotsIn, windowsOn, type Window } from './slots.js'
+import { blockedOn, endHourOfMinutes, fitsIn, hasRoom, heldRows, heldSpan, hourOfMinutes, readAll, readBlocks, slotsIn, windowsOn, type Window } from './slots.js'
 
 // ---- the service ----
 
@@ -120,7 +120,7 @@ export class Availability {
           const slot: Slot = {
             date,
             hour,
-            endHour: hourOfMinutes(s.end),
+            endHour: endHourOfMinutes(s.end),
             professional: { id: w.professional, name: String(snap.record('professional', w.professional)?.entity.name ?? '') }
           }
           if (location !== undefined) slot.location = this.locationOf(snap, location)
@@ -170,8 +170,9 @@ export class Availability {
     return {
       windowAt: (hour) => windowHolding(windows, hour, av.slotMinutes),
       offers: (hour, endHour, location) => {
-        if (!isClockHour(hour) || !isClockHour(endHour) || endHour <= hour) return false
-        const span = { start: minutesOf(hour), end: minutesOf(endHour) }
+        if (!isClockHour(hour) || !isClockHour(endHour)) return false
+        const span = { start: minutesOf(hour), end: endMinutesOf(hour, endHour) }
+        if (span.end <= span.start) return false
         // Each window with the blocks of its own location (a closed unit closes only its windows).
         return windows.some((w) => {
           const at = this.slotLocation(snap, w, location)

@@ -1,13 +1,13 @@
 // Booking, state moves and rescheduling. The worst thing Ponte can do is a double booking
 // or a half-written row, so every check that depends on other rows runs inside the same
-// transaction as the write, reading under locks (see Database.transaction).
+// transaction as the write, which claims the days it checks (see Database.transaction).
 import { servedFrom, type Arrival, type Database, type Querier } from '../db/database.js'
 import { BOOKING_REFS, DEFAULT_SLOT_MINUTES, isIntegerType, matchesType, type AppointmentRow, type AppointmentWritePlans, type BookingRef, type CompiledMapping, type FoundSlot } from '../mapping/compile/index.js'
 import type { EntityName, LookupName } from '../mapping/model.js'
 import { planExists } from './plans.js'
 import type { SqlTypeName } from '../mapping/schema.js'
 import type { AppointmentT } from '../schemas/resources.js'
-import { addMinutes, isClockHour, minutesOf, nowIn, parseApiDate } from '../normalise/datetime.js'
+import { endHourAfter, endMinutesOf, isClockHour, minutesOf, nowIn, parseApiDate } from '../normalise/datetime.js'
 import { readApiDate } from '../normalise/date-window.js'
 import { ConflictError, InvalidInputError, NotFoundError, type FieldIssue } from '../errors.js'
 import { refuseMisstored, refuseUnstorable, type Stored } from './stored.js'
@@ -82,7 +82,7 @@ export class Booking {
     const window = day?.windowAt(input.hour)
     const step = window?.step ?? this.defaultMinutes()
     const minutes = this.serviceMinutes(input.service, snap) ?? step
-    const endHour = addMinutes(input.hour, minutes)
+    const endHour = endHourAfter(input.hour, minutes)
     if (endHour === undefined) throw new InvalidInputError(`A ${minutes}-minute appointment at ${input.hour} would end after midnight.`, [{ path: '/body/hour', message: 'too late for the appointment\'s length' }])
     if (input.professional) {
       this.checkHours(day, input.date, input.hour, endHour, input.location)
@@ -115,7 +115,7 @@ export class Booking {
       await this.recordState(tx, id, this.compiled.model.states.initial, now, false)
       await this.readBack(tx, id, { date: input.date, hour: input.hour, state: this.compiled.model.states.initial }, this.writtenRefs(input, ignored))
       return id
-    }, at))
+    }, at, dayClaims(input.date, input)))
     return { record: await this.appointments.get(id, at), ignored }
   }
 
@@ -165,7 +165,10 @@ export class Booking {
     const move = writable(this.plans.stateMoves[state], 'appointments')
     const now = nowIn(this.compiled.model.timezone)
     // Working hours are read before the transaction: SQLite serves one transaction at a time.
-    const step = await this.stepOf(await this.current(servedFrom(this.db, at), id, false), at)
+    const before = await this.current(servedFrom(this.db, at), id, false)
+    const step = await this.stepOf(before, at)
+    // Back from a state that freed the slot, its day is checked, and so claimed, as for a booking.
+    const claims = this.frees(before.state) && !this.frees(state) ? dayClaims(before.date, before.refs) : []
     return await this.db.transaction(async (tx) => {
       const current = await this.current(tx, id)
       if (current.state === state) return `Appointment ${id} is already ${state}.`
@@ -174,7 +177,8 @@ export class Booking {
       }
       // Back from a state that freed the slot: the slot must still be free, as for a booking.
       if (this.frees(current.state) && !this.frees(state)) {
-        const endHour = current.endHour ?? addMinutes(current.hour, step) ?? '23:59'
+        if (!covers(claims, current.date, current.refs)) throw new ConflictError('The appointment changed while its state was being changed; try again.')
+        const endHour = current.endHour ?? endHourAfter(current.hour, step) ?? '23:59'
         const capacity = await this.capacityAt(tx, current.date, current.hour, current.refs)
         await this.checkFree(tx, { date: current.date, hour: current.hour, endHour, step, professional: current.refs.professional, client: current.refs.client, except: id, capacity })
       }
@@ -183,7 +187,7 @@ export class Booking {
       await this.recordState(tx, id, state, nowIn(this.compiled.model.timezone), true)
       await this.readBack(tx, id, { date: current.date, hour: current.hour, state }, {})
       return `Appointment ${id} is now ${state}.`
-    }, at)
+    }, at, claims)
   }
 
   async reschedule (id: string, requested: { date: string, hour: string }, at: Arrival): Promise<string> {
@@ -199,13 +203,15 @@ export class Booking {
     const window = day?.windowAt(slot.hour)
     const step = window?.step ?? this.defaultMinutes()
     const minutes = before.endHour ? minutesBetween(before.hour, before.endHour) : this.serviceMinutes(before.refs.service, await this.catalog.snapshot(at)) ?? step
-    const endHour = addMinutes(slot.hour, minutes)
+    const endHour = endHourAfter(slot.hour, minutes)
     if (endHour === undefined) throw new InvalidInputError(`A ${minutes}-minute appointment at ${slot.hour} would end after midnight.`, [{ path: '/body/hour', message: 'too late for the appointment\'s length' }])
     if (before.refs.professional) this.checkHours(day, slot.date, slot.hour, endHour, before.refs.location)
 
+    const claims = dayClaims(slot.date, before.refs)
     return await this.db.transaction(async (tx) => {
       const current = await this.current(tx, id)
-      if (current.refs.professional !== before.refs.professional) throw new ConflictError('The appointment changed while it was being rescheduled; try again.')
+      // Its hours were checked, and its new day claimed, for the professional and client read before.
+      if (current.refs.professional !== before.refs.professional || !covers(claims, slot.date, current.refs)) throw new ConflictError('The appointment changed while it was being rescheduled; try again.')
       const target = states.onReschedule === 'keep' ? current.state : states.onReschedule
       if (this.frees(current.state) || (target !== current.state && !(states.moves[current.state] ?? []).includes(target))) {
         throw new ConflictError(`An appointment in state ${current.state} cannot be rescheduled.`)
@@ -218,7 +224,7 @@ export class Booking {
       if (target !== current.state) await this.recordState(tx, id, target, now, true)
       await this.readBack(tx, id, { date: slot.date, hour: slot.hour, state: target }, {})
       return `Appointment ${id} moved to ${slot.date} ${slot.hour}${target !== current.state ? ` and is now ${target}` : ''}.`
-    }, at)
+    }, at, claims)
   }
 
   /**
@@ -310,9 +316,9 @@ export class Booking {
    */
   private async checkFree (tx: Querier, s: { date: string, hour: string, endHour: string, step: number, professional?: string, client?: string, except?: string, capacity?: number }): Promise<void> {
     // What holds a slot is decided in one place (services/slots.ts), as /availability decides it.
-    const wanted = { start: minutesOf(s.hour), end: minutesOf(s.endHour) }
+    const wanted = { start: minutesOf(s.hour), end: endMinutesOf(s.hour, s.endHour) }
     // The professional's and the client's day in one read, each as heldRows reads it alone.
-    const day = await heldRowsOfEach(tx, this.compiled, this.options.freeing, { from: s.date, to: s.date }, { professional: s.professional, client: s.client }, true)
+    const day = await heldRowsOfEach(tx, this.compiled, this.options.freeing, { from: s.date, to: s.date }, { professional: s.professional, client: s.client })
     for (const who of ['professional', 'client'] as const) {
       const id = s[who]
       if (id === undefined) continue
@@ -408,10 +414,23 @@ export class Booking {
   }
 }
 
+/**
+ * What a write putting an appointment on `date` claims (Database.transaction): the days of its
+ * professional and of its client, the two checkFree reads.
+ */
+export function dayClaims (date: string, who: { professional?: string, client?: string }): string[] {
+  return (['professional', 'client'] as const).flatMap((f) => who[f] === undefined ? [] : [`${f} ${date} ${who[f]}`])
+}
+
+/** Whether `claims` hold the days a check of `date` reads (the row may have changed since it was read outside the transaction). */
+function covers (claims: readonly string[], date: string, who: { professional?: string, client?: string }): boolean {
+  return dayClaims(date, who).every((c) => claims.includes(c))
+}
+
 function onlyOne (ids: Set<string> | undefined): string | undefined {
   return ids?.size === 1 ? [...ids][0] : undefined
 }
 
 function minutesBetween (from: string, to: string): number {
-  return Math.max(minutesOf(to) - minutesOf(from), 1)
+  return Math.max(endMinutesOf(from, to) - minutesOf(from), 1)
 }

@@ -5,7 +5,7 @@
 // midnight; reading is one statement per source for a whole range.
 import type { Arrival, Database, Querier } from '../db/database.js'
 import type { AppointmentRow, BlockRow, CompiledAvailability, CompiledMapping, DatedRow, WeeklyRow } from '../mapping/compile/index.js'
-import { minutesOf, weekdayOf } from '../normalise/datetime.js'
+import { endMinutesOf, minutesOf, weekdayOf } from '../normalise/datetime.js'
 
 /** [start, end) in minutes since midnight. */
 export interface Span { start: number, end: number }
@@ -20,6 +20,8 @@ export interface Window extends Span {
 
 export const hourOfMinutes = (m: number): string => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`
 const DAY: Span = { start: 0, end: 24 * 60 }
+/** An end as the interface writes it: the midnight closing the day is '00:00', as it is read (endMinutesOf). */
+export const endHourOfMinutes = (m: number): string => hourOfMinutes(m % DAY.end)
 // The last minute a legacy system can write ('23:59', '23:59:59') is the end of the day.
 const endOfDay = (m: number): number => m >= DAY.end - 1 ? DAY.end : m
 
@@ -31,7 +33,7 @@ export function windowsOn (date: string, weekly: WeeklyRow[], dated: DatedRow[])
   const weekday = weekdayOf(date)
   const out: Window[] = []
   const add = (r: { professional: string, location?: string, start: string, end: string, interval?: number }) => {
-    const w: Window = { date, professional: r.professional, start: minutesOf(r.start), end: minutesOf(r.end) }
+    const w: Window = { date, professional: r.professional, start: minutesOf(r.start), end: endMinutesOf(r.start, r.end) }
     if (r.location !== undefined) w.location = r.location
     if (r.interval !== undefined) w.interval = r.interval
     if (w.end > w.start) out.push(w)
@@ -64,7 +66,9 @@ export function blockedOn (date: string, professional: string, blocks: BlockRow[
     const dateOnly = b.exact === true && b.from === b.to && b.start === b.end && b.start !== undefined && minutesOf(b.start) === 0
     const starts = b.start !== undefined && !dateOnly && (!b.exact || date === b.from)
     const ends = b.end !== undefined && !dateOnly && (!b.exact || date === b.to)
-    const span = { start: starts ? minutesOf(b.start as string) : DAY.start, end: ends ? endOfDay(minutesOf(b.end as string)) : DAY.end }
+    // Hours of each day end at 00:00 as working hours do; an exact block's end is on its own date.
+    const end = !ends ? DAY.end : endOfDay(b.exact === true ? minutesOf(b.end as string) : endMinutesOf(b.start ?? '00:00', b.end as string))
+    const span = { start: starts ? minutesOf(b.start as string) : DAY.start, end }
     if (span.end > span.start) out.push(span)
   }
   return out
@@ -126,19 +130,21 @@ export function holdsSlot (a: HeldRow, freeing: ReadonlySet<string> | readonly s
 /** The time a row holds: to its end, or `step` minutes (the grid of its window) when it has none that makes sense. */
 export function heldSpan (a: { hour: string, endHour?: string }, step: number): Span {
   const start = minutesOf(a.hour)
-  const end = a.endHour !== undefined && a.endHour > a.hour ? minutesOf(a.endHour) : Math.min(start + step, DAY.end)
+  const stored = a.endHour === undefined ? undefined : endMinutesOf(a.hour, a.endHour)
+  const end = stored !== undefined && stored > start ? stored : Math.min(start + step, DAY.end)
   return { start, end }
 }
 
 /**
  * The rows of the appointment table on [from, to] (of one professional or client, when given)
- * that hold their slot. `lock`: read under update locks, inside booking's transaction.
+ * that hold their slot. Read without locks: inside booking's transaction, its claims keep
+ * other bookings of the day out (Database.transaction).
  */
 export async function heldRows (q: Querier, compiled: CompiledMapping, freeing: ReadonlySet<string> | readonly string[],
-  range: { from: string, to: string }, who: { professional?: string, client?: string } = {}, lock = false): Promise<AppointmentRow[]> {
+  range: { from: string, to: string }, who: { professional?: string, client?: string } = {}): Promise<AppointmentRow[]> {
   const filter = who.professional !== undefined ? 'professional' : who.client !== undefined ? 'client' : undefined
   if (filter && !compiled.model.appointment.refs[filter]) return []
-  return await readHeld(q, compiled, freeing, range, filter ? [filter] : [], who, lock) ?? []
+  return await readHeld(q, compiled, freeing, range, filter ? [filter] : [], who) ?? []
 }
 
 /**
@@ -147,13 +153,13 @@ export async function heldRows (q: Querier, compiled: CompiledMapping, freeing: 
  * of both is in both lists). Each list is exactly what heldRows reads for that one.
  */
 export async function heldRowsOfEach (q: Querier, compiled: CompiledMapping, freeing: ReadonlySet<string> | readonly string[],
-  range: { from: string, to: string }, who: { professional?: string, client?: string }, lock = false): Promise<{ professional: AppointmentRow[], client: AppointmentRow[] }> {
+  range: { from: string, to: string }, who: { professional?: string, client?: string }): Promise<{ professional: AppointmentRow[], client: AppointmentRow[] }> {
   const filters = (['professional', 'client'] as const).filter((f) => who[f] !== undefined && compiled.model.appointment.refs[f])
   const out = { professional: [] as AppointmentRow[], client: [] as AppointmentRow[] }
   if (filters.length === 0) return out
-  const rows = await readHeld(q, compiled, freeing, range, [...filters], who, lock, filters.length > 1)
+  const rows = await readHeld(q, compiled, freeing, range, [...filters], who, filters.length > 1)
   // An id one column cannot hold matches nothing there (no statement can be bound): each read on its own.
-  if (rows === undefined) return { professional: await heldRows(q, compiled, freeing, range, { professional: who.professional }, lock), client: await heldRows(q, compiled, freeing, range, { client: who.client }, lock) }
+  if (rows === undefined) return { professional: await heldRows(q, compiled, freeing, range, { professional: who.professional }), client: await heldRows(q, compiled, freeing, range, { client: who.client }) }
   for (const a of rows) {
     for (const f of filters) if (filters.length === 1 || a.matches?.includes(f)) out[f].push(a)
   }
@@ -161,8 +167,8 @@ export async function heldRowsOfEach (q: Querier, compiled: CompiledMapping, fre
 }
 
 async function readHeld (q: Querier, compiled: CompiledMapping, freeing: ReadonlySet<string> | readonly string[], range: { from: string, to: string },
-  filters: ('professional' | 'client')[], who: { professional?: string, client?: string }, lock: boolean, either = false): Promise<AppointmentRow[] | undefined> {
-  const shape = compiled.appointments({ filters, minimal: false, occupancy: true, ...(either ? { either } : {}), ...(lock ? { lock } : {}) })
+  filters: ('professional' | 'client')[], who: { professional?: string, client?: string }, either = false): Promise<AppointmentRow[] | undefined> {
+  const shape = compiled.appointments({ filters, minimal: false, occupancy: true, ...(either ? { either } : {}) })
   const args: Record<string, string> = {}
   for (const f of filters) args[f] = who[f] as string
   const bound = shape.bind({ ...range, ...args })

@@ -22,7 +22,7 @@ export interface SelectSpec {
   page?: { limit: string, offset: string }
   /** Only the first row by `orderBy` (a scalar subquery choosing one child row). */
   first?: boolean
-  /** Lock the rows read (and the gaps between them) until the transaction ends. */
+  /** Lock the rows read (and, where the database does, the gaps between them) until the transaction ends. */
   lock?: boolean
 }
 
@@ -54,6 +54,14 @@ export interface Dialect {
   dmyAsIso(expr: string): string
   /** Table hint that holds update locks on what a select reads ('' where the transaction already does). */
   readonly lockHint: string
+  /**
+   * Booking's claims (Database.transaction), where the database takes them as application
+   * locks: `take` waits for the exclusive lock named by the placeholder `name` and yields one
+   * row whose `claimed` is the server's answer (each driver reads its own); `release` gives
+   * it back, where the lock outlives the transaction. Undefined where transactions already
+   * keep two bookings of one day apart.
+   */
+  readonly claim?: { take: (name: string) => string, release?: (name: string) => string }
   /** INSERT; with `returning`, the statement yields one row whose `id` is that column's new value. */
   insert(table: string, columns: string[], values: string[], returning?: string): string
   /** UPDATE of the table under an alias, so conditions written for selects apply unchanged. */

@@ -97,6 +97,21 @@ forEachSample(t, async (t, a) => {
     t.notOk(emoji.status === 400 && (emoji.body?.errors ?? []).some((e: any) => /surrogate|control/.test(e.message)), 'an emoji is not taken for a lone surrogate', { body: emoji.body })
   })
 
+  t.test('a body that gives a key twice is a 400 naming it, and nothing is written', async (t) => {
+    const before = await snapshot(a)
+    const { body: appointments } = await request(a, `/appointments?${range}`, withKey)
+    const open = appointments.find((x: any) => x.state === 'WAITING' || x.state === 'CONFIRMED')
+    t.ok(open, 'an appointment that may still be canceled')
+    // Read as JSON.parse reads it, the last value would win: a move the appointment allows.
+    names(t, await send(a, 'PATCH', `/appointments/${open.id}/state`, '{"state":"NOPE","state":"CANCELED"}'), 400, '/body/state', 'PATCH state: state twice', /once/)
+    names(t, await send(a, 'POST', '/clients', '{"name":"Ana Dupla","phone":"+5511955507744","phone":"+5511955507745"}'), 400, '/body/phone', 'POST /clients: phone twice')
+    names(t, await send(a, 'PATCH', '/clients/1', '{"name":"A","n\\u0061me":"B"}'), 400, '/body/name', 'PATCH /clients/1: name twice, once escaped')
+    t.equal(await snapshot(a), before, 'the database is unchanged')
+    // The same key in two objects is no repeat.
+    const two = await send(a, 'POST', '/clients', '[{"a":1},{"a":1}]')
+    t.notOk((two.body?.errors ?? []).some((e: any) => /once/.test(e.message)), 'keys of sibling objects are not compared', { body: two.body })
+  })
+
   t.test('healthInsurance and location on POST /clients take only strings', async (t) => {
     const before = await snapshot(a)
     for (const value of [['1'], { id: '1' }, 1, true, null]) {

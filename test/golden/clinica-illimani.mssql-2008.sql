@@ -270,29 +270,25 @@ SELECT [t_block].[provider_id] AS [c0], [t_block].[location_id] AS [c1], [t].[st
 -- @p4 int = input:professional
 SELECT [t_block].[provider_id] AS [c0], [t_block].[location_id] AS [c1], [t].[start_date] AS [c2], [t].[end_date] AS [c3] FROM [appointmentscheduling_time_slot] [t] LEFT JOIN [appointmentscheduling_appointment_block] [t_block] ON [t].[appointment_block_id] = [t_block].[appointment_block_id] WHERE [t].[voided] = @p1 AND [t].[start_date] >= @p2 AND [t].[start_date] < @p3 AND [t_block].[provider_id] = @p4
 
+-- booking.claim
+-- @p1 text = input:name
+DECLARE @ponte_claimed INT; EXEC @ponte_claimed = sp_getapplock @Resource = @p1, @LockMode = 'Exclusive', @LockOwner = 'Transaction'; SELECT @ponte_claimed AS [claimed]
+
 -- appointment.occupancybyId[].locked
 -- @p1 int = 0
 -- @p2 int = input:id
 -- @p3 int = 0
 SELECT [t].[appointment_id] AS [c0], [t_slot].[start_date] AS [c1], [t_slot].[end_date] AS [c2], [t].[status] AS [c3], [t_block].[provider_id] AS [c4], [t].[patient_id] AS [c5], [t].[appointment_type_id] AS [c6], [t_block].[location_id] AS [c7] FROM [appointmentscheduling_appointment] [t] WITH (UPDLOCK, HOLDLOCK) LEFT JOIN [appointmentscheduling_time_slot] [t_slot] ON [t].[time_slot_id] = [t_slot].[time_slot_id] AND [t_slot].[voided] = @p3 LEFT JOIN [appointmentscheduling_appointment_block] [t_block] ON [t_slot].[appointment_block_id] = [t_block].[appointment_block_id] WHERE [t].[voided] = @p1 AND [t].[appointment_id] = @p2 ORDER BY [t_slot].[start_date], [t].[appointment_id]
 
--- appointment.occupancy[professional].locked
--- @p1 int = 0
--- @p2 datetime = input:fromDatetime
--- @p3 datetime = input:afterDatetime
--- @p4 int = input:professional
--- @p5 int = 0
-SELECT [t].[appointment_id] AS [c0], [t_slot].[start_date] AS [c1], [t_slot].[end_date] AS [c2], [t].[status] AS [c3], [t_block].[provider_id] AS [c4], [t].[patient_id] AS [c5], [t].[appointment_type_id] AS [c6], [t_block].[location_id] AS [c7] FROM [appointmentscheduling_appointment] [t] WITH (UPDLOCK, HOLDLOCK) LEFT JOIN [appointmentscheduling_time_slot] [t_slot] ON [t].[time_slot_id] = [t_slot].[time_slot_id] AND [t_slot].[voided] = @p5 LEFT JOIN [appointmentscheduling_appointment_block] [t_block] ON [t_slot].[appointment_block_id] = [t_block].[appointment_block_id] WHERE [t].[voided] = @p1 AND [t_slot].[start_date] >= @p2 AND [t_slot].[start_date] < @p3 AND [t_block].[provider_id] = @p4 ORDER BY [t_slot].[start_date], [t].[appointment_id]
-
--- appointment.occupancy[client].locked
+-- appointment.occupancy[client]
 -- @p1 int = 0
 -- @p2 datetime = input:fromDatetime
 -- @p3 datetime = input:afterDatetime
 -- @p4 int = input:client
 -- @p5 int = 0
-SELECT [t].[appointment_id] AS [c0], [t_slot].[start_date] AS [c1], [t_slot].[end_date] AS [c2], [t].[status] AS [c3], [t_block].[provider_id] AS [c4], [t].[patient_id] AS [c5], [t].[appointment_type_id] AS [c6], [t_block].[location_id] AS [c7] FROM [appointmentscheduling_appointment] [t] WITH (UPDLOCK, HOLDLOCK) LEFT JOIN [appointmentscheduling_time_slot] [t_slot] ON [t].[time_slot_id] = [t_slot].[time_slot_id] AND [t_slot].[voided] = @p5 LEFT JOIN [appointmentscheduling_appointment_block] [t_block] ON [t_slot].[appointment_block_id] = [t_block].[appointment_block_id] WHERE [t].[voided] = @p1 AND [t_slot].[start_date] >= @p2 AND [t_slot].[start_date] < @p3 AND [t].[patient_id] = @p4 ORDER BY [t_slot].[start_date], [t].[appointment_id]
+SELECT [t].[appointment_id] AS [c0], [t_slot].[start_date] AS [c1], [t_slot].[end_date] AS [c2], [t].[status] AS [c3], [t_block].[provider_id] AS [c4], [t].[patient_id] AS [c5], [t].[appointment_type_id] AS [c6], [t_block].[location_id] AS [c7] FROM [appointmentscheduling_appointment] [t] LEFT JOIN [appointmentscheduling_time_slot] [t_slot] ON [t].[time_slot_id] = [t_slot].[time_slot_id] AND [t_slot].[voided] = @p5 LEFT JOIN [appointmentscheduling_appointment_block] [t_block] ON [t_slot].[appointment_block_id] = [t_block].[appointment_block_id] WHERE [t].[voided] = @p1 AND [t_slot].[start_date] >= @p2 AND [t_slot].[start_date] < @p3 AND [t].[patient_id] = @p4 ORDER BY [t_slot].[start_date], [t].[appointment_id]
 
--- appointment.occupancy[professional|client].locked
+-- appointment.occupancy[professional|client]
 -- @p1 int = 0
 -- @p2 datetime = input:fromDatetime
 -- @p3 datetime = input:afterDatetime
@@ -301,7 +297,7 @@ SELECT [t].[appointment_id] AS [c0], [t_slot].[start_date] AS [c1], [t_slot].[en
 -- @p6 int = input:client
 -- @p7 int = input:client
 -- @p8 int = 0
-SELECT [t].[appointment_id] AS [c0], [t_slot].[start_date] AS [c1], [t_slot].[end_date] AS [c2], [t].[status] AS [c3], [t_block].[provider_id] AS [c4], [t].[patient_id] AS [c5], [t].[appointment_type_id] AS [c6], [t_block].[location_id] AS [c7], CASE WHEN [t_block].[provider_id] = @p5 THEN 1 ELSE 0 END AS [c8], CASE WHEN [t].[patient_id] = @p7 THEN 1 ELSE 0 END AS [c9] FROM [appointmentscheduling_appointment] [t] WITH (UPDLOCK, HOLDLOCK) LEFT JOIN [appointmentscheduling_time_slot] [t_slot] ON [t].[time_slot_id] = [t_slot].[time_slot_id] AND [t_slot].[voided] = @p8 LEFT JOIN [appointmentscheduling_appointment_block] [t_block] ON [t_slot].[appointment_block_id] = [t_block].[appointment_block_id] WHERE [t].[voided] = @p1 AND [t_slot].[start_date] >= @p2 AND [t_slot].[start_date] < @p3 AND ([t_block].[provider_id] = @p4 OR [t].[patient_id] = @p6) ORDER BY [t_slot].[start_date], [t].[appointment_id]
+SELECT [t].[appointment_id] AS [c0], [t_slot].[start_date] AS [c1], [t_slot].[end_date] AS [c2], [t].[status] AS [c3], [t_block].[provider_id] AS [c4], [t].[patient_id] AS [c5], [t].[appointment_type_id] AS [c6], [t_block].[location_id] AS [c7], CASE WHEN [t_block].[provider_id] = @p5 THEN 1 ELSE 0 END AS [c8], CASE WHEN [t].[patient_id] = @p7 THEN 1 ELSE 0 END AS [c9] FROM [appointmentscheduling_appointment] [t] LEFT JOIN [appointmentscheduling_time_slot] [t_slot] ON [t].[time_slot_id] = [t_slot].[time_slot_id] AND [t_slot].[voided] = @p8 LEFT JOIN [appointmentscheduling_appointment_block] [t_block] ON [t_slot].[appointment_block_id] = [t_block].[appointment_block_id] WHERE [t].[voided] = @p1 AND [t_slot].[start_date] >= @p2 AND [t_slot].[start_date] < @p3 AND ([t_block].[provider_id] = @p4 OR [t].[patient_id] = @p6) ORDER BY [t_slot].[start_date], [t].[appointment_id]
 
 -- client.update.name
 -- @p1 ntext = input:col:name.given_name

@@ -422,33 +422,30 @@ SELECT [t].[ID_PROFISSIONAL] AS [c0], [t].[ID_UNIDADE] AS [c1], [t].[HORA_INICIO
 -- availability.blocks
 -- @p1 date = input:to
 -- @p2 date = input:from
-SELECT [t].[ID_PROFISSIONAL] AS [c0], [t].[DT_INICIO] AS [c1], [t].[DT_FIM] AS [c2], [t].[HORA_INICIO] AS [c3], [t].[HORA_FIM] AS [c4] FROM [dbo].[BLOQUEIO] [t] WHERE [t].[DT_INICIO] <= @p1 AND ([t].[DT_FIM] >= @p2 OR [t].[DT_FIM] IS NULL)
+-- @p3 date = "1900-01-02"
+SELECT [t].[ID_PROFISSIONAL] AS [c0], [t].[DT_INICIO] AS [c1], [t].[DT_FIM] AS [c2], [t].[HORA_INICIO] AS [c3], [t].[HORA_FIM] AS [c4] FROM [dbo].[BLOQUEIO] [t] WHERE [t].[DT_INICIO] <= @p1 AND ([t].[DT_FIM] >= @p2 OR ([t].[DT_FIM] IS NULL OR [t].[DT_FIM] < @p3))
 
 -- availability.weekly[professional]
 -- @p1 int = input:professional
 SELECT [t].[ID_PROFISSIONAL] AS [c0], [t].[ID_UNIDADE] AS [c1], [t].[HORA_INICIO] AS [c2], [t].[HORA_FIM] AS [c3], [t].[INTERVALO] AS [c4], [t].[DIA_SEMANA] AS [c5], [t].[VIGENCIA_INI] AS [c6], [t].[VIGENCIA_FIM] AS [c7] FROM [dbo].[HORARIO] [t] WHERE [t].[ID_PROFISSIONAL] = @p1
+
+-- booking.claim
+-- @p1 text = input:name
+DECLARE @ponte_claimed INT; EXEC @ponte_claimed = sp_getapplock @Resource = @p1, @LockMode = 'Exclusive', @LockOwner = 'Transaction'; SELECT @ponte_claimed AS [claimed]
 
 -- appointment.occupancybyId[].locked
 -- @p1 text = "S"
 -- @p2 int = input:id
 SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DURACAO] AS [c3], [t].[SITUACAO] AS [c4], [t].[CONFIRMADO] AS [c5], [t].[FL_HIGIENE] AS [c6], [t].[ID_HIGIENISTA] AS [c7], [t].[ID_PROFISSIONAL] AS [c8], [t].[ID_PACIENTE] AS [c9], [t].[ID_PROCEDIMENTO] AS [c10], [t_sala].[ID_UNIDADE] AS [c11] FROM [dbo].[AGENDA] [t] WITH (UPDLOCK, HOLDLOCK) LEFT JOIN [dbo].[SALA] [t_sala] ON [t].[ID_SALA] = [t_sala].[ID_SALA] WHERE ([t].[EXCLUIDO] IS NULL OR UPPER(RTRIM([t].[EXCLUIDO])) <> @p1) AND [t].[ID_AGENDA] = @p2 ORDER BY [t].[DATA], [t].[HORA], [t].[ID_AGENDA]
 
--- appointment.occupancy[professional].locked
--- @p1 text = "S"
--- @p2 date = input:from
--- @p3 date = input:to
--- @p4 text = "S"
--- @p5 int = input:professional
-SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DURACAO] AS [c3], [t].[SITUACAO] AS [c4], [t].[CONFIRMADO] AS [c5], [t].[FL_HIGIENE] AS [c6], [t].[ID_HIGIENISTA] AS [c7], [t].[ID_PROFISSIONAL] AS [c8], [t].[ID_PACIENTE] AS [c9], [t].[ID_PROCEDIMENTO] AS [c10], [t_sala].[ID_UNIDADE] AS [c11] FROM [dbo].[AGENDA] [t] WITH (UPDLOCK, HOLDLOCK) LEFT JOIN [dbo].[SALA] [t_sala] ON [t].[ID_SALA] = [t_sala].[ID_SALA] WHERE ([t].[EXCLUIDO] IS NULL OR UPPER(RTRIM([t].[EXCLUIDO])) <> @p1) AND [t].[DATA] >= @p2 AND [t].[DATA] <= @p3 AND CASE WHEN UPPER(RTRIM([t].[FL_HIGIENE])) = @p4 THEN [t].[ID_HIGIENISTA] ELSE [t].[ID_PROFISSIONAL] END = @p5 ORDER BY [t].[DATA], [t].[HORA], [t].[ID_AGENDA]
-
--- appointment.occupancy[client].locked
+-- appointment.occupancy[client]
 -- @p1 text = "S"
 -- @p2 date = input:from
 -- @p3 date = input:to
 -- @p4 int = input:client
-SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DURACAO] AS [c3], [t].[SITUACAO] AS [c4], [t].[CONFIRMADO] AS [c5], [t].[FL_HIGIENE] AS [c6], [t].[ID_HIGIENISTA] AS [c7], [t].[ID_PROFISSIONAL] AS [c8], [t].[ID_PACIENTE] AS [c9], [t].[ID_PROCEDIMENTO] AS [c10], [t_sala].[ID_UNIDADE] AS [c11] FROM [dbo].[AGENDA] [t] WITH (UPDLOCK, HOLDLOCK) LEFT JOIN [dbo].[SALA] [t_sala] ON [t].[ID_SALA] = [t_sala].[ID_SALA] WHERE ([t].[EXCLUIDO] IS NULL OR UPPER(RTRIM([t].[EXCLUIDO])) <> @p1) AND [t].[DATA] >= @p2 AND [t].[DATA] <= @p3 AND [t].[ID_PACIENTE] = @p4 ORDER BY [t].[DATA], [t].[HORA], [t].[ID_AGENDA]
+SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DURACAO] AS [c3], [t].[SITUACAO] AS [c4], [t].[CONFIRMADO] AS [c5], [t].[FL_HIGIENE] AS [c6], [t].[ID_HIGIENISTA] AS [c7], [t].[ID_PROFISSIONAL] AS [c8], [t].[ID_PACIENTE] AS [c9], [t].[ID_PROCEDIMENTO] AS [c10], [t_sala].[ID_UNIDADE] AS [c11] FROM [dbo].[AGENDA] [t] LEFT JOIN [dbo].[SALA] [t_sala] ON [t].[ID_SALA] = [t_sala].[ID_SALA] WHERE ([t].[EXCLUIDO] IS NULL OR UPPER(RTRIM([t].[EXCLUIDO])) <> @p1) AND [t].[DATA] >= @p2 AND [t].[DATA] <= @p3 AND [t].[ID_PACIENTE] = @p4 ORDER BY [t].[DATA], [t].[HORA], [t].[ID_AGENDA]
 
--- appointment.occupancy[professional|client].locked
+-- appointment.occupancy[professional|client]
 -- @p1 text = "S"
 -- @p2 date = input:from
 -- @p3 date = input:to
@@ -458,7 +455,7 @@ SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DUR
 -- @p7 int = input:professional
 -- @p8 int = input:client
 -- @p9 int = input:client
-SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DURACAO] AS [c3], [t].[SITUACAO] AS [c4], [t].[CONFIRMADO] AS [c5], [t].[FL_HIGIENE] AS [c6], [t].[ID_HIGIENISTA] AS [c7], [t].[ID_PROFISSIONAL] AS [c8], [t].[ID_PACIENTE] AS [c9], [t].[ID_PROCEDIMENTO] AS [c10], [t_sala].[ID_UNIDADE] AS [c11], CASE WHEN CASE WHEN UPPER(RTRIM([t].[FL_HIGIENE])) = @p6 THEN [t].[ID_HIGIENISTA] ELSE [t].[ID_PROFISSIONAL] END = @p7 THEN 1 ELSE 0 END AS [c12], CASE WHEN [t].[ID_PACIENTE] = @p9 THEN 1 ELSE 0 END AS [c13] FROM [dbo].[AGENDA] [t] WITH (UPDLOCK, HOLDLOCK) LEFT JOIN [dbo].[SALA] [t_sala] ON [t].[ID_SALA] = [t_sala].[ID_SALA] WHERE ([t].[EXCLUIDO] IS NULL OR UPPER(RTRIM([t].[EXCLUIDO])) <> @p1) AND [t].[DATA] >= @p2 AND [t].[DATA] <= @p3 AND (CASE WHEN UPPER(RTRIM([t].[FL_HIGIENE])) = @p4 THEN [t].[ID_HIGIENISTA] ELSE [t].[ID_PROFISSIONAL] END = @p5 OR [t].[ID_PACIENTE] = @p8) ORDER BY [t].[DATA], [t].[HORA], [t].[ID_AGENDA]
+SELECT [t].[ID_AGENDA] AS [c0], [t].[DATA] AS [c1], [t].[HORA] AS [c2], [t].[DURACAO] AS [c3], [t].[SITUACAO] AS [c4], [t].[CONFIRMADO] AS [c5], [t].[FL_HIGIENE] AS [c6], [t].[ID_HIGIENISTA] AS [c7], [t].[ID_PROFISSIONAL] AS [c8], [t].[ID_PACIENTE] AS [c9], [t].[ID_PROCEDIMENTO] AS [c10], [t_sala].[ID_UNIDADE] AS [c11], CASE WHEN CASE WHEN UPPER(RTRIM([t].[FL_HIGIENE])) = @p6 THEN [t].[ID_HIGIENISTA] ELSE [t].[ID_PROFISSIONAL] END = @p7 THEN 1 ELSE 0 END AS [c12], CASE WHEN [t].[ID_PACIENTE] = @p9 THEN 1 ELSE 0 END AS [c13] FROM [dbo].[AGENDA] [t] LEFT JOIN [dbo].[SALA] [t_sala] ON [t].[ID_SALA] = [t_sala].[ID_SALA] WHERE ([t].[EXCLUIDO] IS NULL OR UPPER(RTRIM([t].[EXCLUIDO])) <> @p1) AND [t].[DATA] >= @p2 AND [t].[DATA] <= @p3 AND (CASE WHEN UPPER(RTRIM([t].[FL_HIGIENE])) = @p4 THEN [t].[ID_HIGIENISTA] ELSE [t].[ID_PROFISSIONAL] END = @p5 OR [t].[ID_PACIENTE] = @p8) ORDER BY [t].[DATA], [t].[HORA], [t].[ID_AGENDA]
 
 -- client.update[birthday,cpf,email,name]
 -- @p1 ntext = input:col:NOME

@@ -205,24 +205,28 @@ SELECT [t].[visit_id] AS [c0], [t].[starts] AS [c1], [t].[ends] AS [c2], [t].[bo
 -- @p3 int = input:id
 SELECT [t].[visit_id] AS [c0], [t].[starts] AS [c1], [t].[ends] AS [c2], [t].[booked_until] AS [c3], [t].[status] AS [c4], [t].[site_id] AS [c5], [t].[substitute_id] AS [c6], [t].[staff_id] AS [c7], [t].[card_id] AS [c8], [c].[card_id] AS [c9], [c_nm].[last_nm] AS [c10], [c_nm].[first_nm] AS [c11], [c].[use_social] AS [c12], [c].[social_nm] AS [c13], [c].[full_name] AS [c14], STUFF((SELECT N'|' + CAST([c_s1].[contact] AS NVARCHAR(4000)) FROM [card_contact] [c_s1] WHERE [c].[card_id] = [c_s1].[card_id] AND UPPER(RTRIM([c_s1].[kind])) = @p1 ORDER BY [c_s1].[contact_id] FOR XML PATH(''), TYPE).value('.', 'NVARCHAR(MAX)'), 1, 1, N'') AS [c15], [c].[legacy_email] AS [c16], [c].[birth] AS [c17], [c].[tel] AS [c18] FROM [visit] [t] LEFT JOIN [patient_card] [c] ON [c].[card_id] = [t].[card_id] LEFT JOIN [person_names] [c_nm] ON [c_nm].[pn_id] = (SELECT TOP 1 [c_nm_1].[pn_id] AS [k] FROM [person_names] [c_nm_1] WHERE [c].[person_ref] = [c_nm_1].[person_ref] AND [c_nm_1].[current_row] = @p2 ORDER BY [c_nm_1].[pn_id]) WHERE [t].[visit_id] = @p3 ORDER BY [t].[starts], [t].[visit_id]
 
+-- booking.claim
+-- @p1 text = input:name
+DECLARE @ponte_claimed INT; EXEC @ponte_claimed = sp_getapplock @Resource = @p1, @LockMode = 'Exclusive', @LockOwner = 'Transaction'; SELECT @ponte_claimed AS [claimed]
+
 -- appointment.occupancybyId[].locked
 -- @p1 int = input:id
 SELECT [t].[visit_id] AS [c0], [t].[starts] AS [c1], [t].[ends] AS [c2], [t].[booked_until] AS [c3], [t].[status] AS [c4], [t].[substitute_id] AS [c5], [t].[staff_id] AS [c6], [t].[card_id] AS [c7], [t].[site_id] AS [c8] FROM [visit] [t] WITH (UPDLOCK, HOLDLOCK) WHERE [t].[visit_id] = @p1 ORDER BY [t].[starts], [t].[visit_id]
 
--- appointment.occupancy[professional].locked
+-- appointment.occupancy[professional]
 -- @p1 datetime = input:fromDatetime
 -- @p2 datetime = input:afterDatetime
 -- @p3 text = "T"
 -- @p4 int = input:professional
-SELECT [t].[visit_id] AS [c0], [t].[starts] AS [c1], [t].[ends] AS [c2], [t].[booked_until] AS [c3], [t].[status] AS [c4], [t].[substitute_id] AS [c5], [t].[staff_id] AS [c6], [t].[card_id] AS [c7], [t].[site_id] AS [c8] FROM [visit] [t] WITH (UPDLOCK, HOLDLOCK) WHERE [t].[starts] >= @p1 AND [t].[starts] < @p2 AND COALESCE(CASE WHEN UPPER(RTRIM([t].[status])) = @p3 THEN [t].[substitute_id] END, [t].[staff_id]) = @p4 ORDER BY [t].[starts], [t].[visit_id]
+SELECT [t].[visit_id] AS [c0], [t].[starts] AS [c1], [t].[ends] AS [c2], [t].[booked_until] AS [c3], [t].[status] AS [c4], [t].[substitute_id] AS [c5], [t].[staff_id] AS [c6], [t].[card_id] AS [c7], [t].[site_id] AS [c8] FROM [visit] [t] WHERE [t].[starts] >= @p1 AND [t].[starts] < @p2 AND COALESCE(CASE WHEN UPPER(RTRIM([t].[status])) = @p3 THEN [t].[substitute_id] END, [t].[staff_id]) = @p4 ORDER BY [t].[starts], [t].[visit_id]
 
--- appointment.occupancy[client].locked
+-- appointment.occupancy[client]
 -- @p1 datetime = input:fromDatetime
 -- @p2 datetime = input:afterDatetime
 -- @p3 int = input:client
-SELECT [t].[visit_id] AS [c0], [t].[starts] AS [c1], [t].[ends] AS [c2], [t].[booked_until] AS [c3], [t].[status] AS [c4], [t].[substitute_id] AS [c5], [t].[staff_id] AS [c6], [t].[card_id] AS [c7], [t].[site_id] AS [c8] FROM [visit] [t] WITH (UPDLOCK, HOLDLOCK) WHERE [t].[starts] >= @p1 AND [t].[starts] < @p2 AND [t].[card_id] = @p3 ORDER BY [t].[starts], [t].[visit_id]
+SELECT [t].[visit_id] AS [c0], [t].[starts] AS [c1], [t].[ends] AS [c2], [t].[booked_until] AS [c3], [t].[status] AS [c4], [t].[substitute_id] AS [c5], [t].[staff_id] AS [c6], [t].[card_id] AS [c7], [t].[site_id] AS [c8] FROM [visit] [t] WHERE [t].[starts] >= @p1 AND [t].[starts] < @p2 AND [t].[card_id] = @p3 ORDER BY [t].[starts], [t].[visit_id]
 
--- appointment.occupancy[professional|client].locked
+-- appointment.occupancy[professional|client]
 -- @p1 datetime = input:fromDatetime
 -- @p2 datetime = input:afterDatetime
 -- @p3 text = "T"
@@ -231,7 +235,7 @@ SELECT [t].[visit_id] AS [c0], [t].[starts] AS [c1], [t].[ends] AS [c2], [t].[bo
 -- @p6 int = input:professional
 -- @p7 int = input:client
 -- @p8 int = input:client
-SELECT [t].[visit_id] AS [c0], [t].[starts] AS [c1], [t].[ends] AS [c2], [t].[booked_until] AS [c3], [t].[status] AS [c4], [t].[substitute_id] AS [c5], [t].[staff_id] AS [c6], [t].[card_id] AS [c7], [t].[site_id] AS [c8], CASE WHEN COALESCE(CASE WHEN UPPER(RTRIM([t].[status])) = @p5 THEN [t].[substitute_id] END, [t].[staff_id]) = @p6 THEN 1 ELSE 0 END AS [c9], CASE WHEN [t].[card_id] = @p8 THEN 1 ELSE 0 END AS [c10] FROM [visit] [t] WITH (UPDLOCK, HOLDLOCK) WHERE [t].[starts] >= @p1 AND [t].[starts] < @p2 AND (COALESCE(CASE WHEN UPPER(RTRIM([t].[status])) = @p3 THEN [t].[substitute_id] END, [t].[staff_id]) = @p4 OR [t].[card_id] = @p7) ORDER BY [t].[starts], [t].[visit_id]
+SELECT [t].[visit_id] AS [c0], [t].[starts] AS [c1], [t].[ends] AS [c2], [t].[booked_until] AS [c3], [t].[status] AS [c4], [t].[substitute_id] AS [c5], [t].[staff_id] AS [c6], [t].[card_id] AS [c7], [t].[site_id] AS [c8], CASE WHEN COALESCE(CASE WHEN UPPER(RTRIM([t].[status])) = @p5 THEN [t].[substitute_id] END, [t].[staff_id]) = @p6 THEN 1 ELSE 0 END AS [c9], CASE WHEN [t].[card_id] = @p8 THEN 1 ELSE 0 END AS [c10] FROM [visit] [t] WHERE [t].[starts] >= @p1 AND [t].[starts] < @p2 AND (COALESCE(CASE WHEN UPPER(RTRIM([t].[status])) = @p3 THEN [t].[substitute_id] END, [t].[staff_id]) = @p4 OR [t].[card_id] = @p7) ORDER BY [t].[starts], [t].[visit_id]
 
 -- client.update[birthday,email]
 -- @p1 ntext = input:col:legacy_email

@@ -321,7 +321,8 @@ SELECT [t].[doctor_id] AS [c0], [t].[clinic_id] AS [c1], [t].[start_time] AS [c2
 -- availability.blocks
 -- @p1 date = input:to
 -- @p2 date = input:from
-SELECT [t].[doctor_id] AS [c0], [t].[starts_on] AS [c1], [t].[ends_on] AS [c2], [t].[start_time] AS [c3], [t].[end_time] AS [c4] FROM [time_off] [t] WHERE [t].[starts_on] <= @p1 AND ([t].[ends_on] >= @p2 OR [t].[ends_on] IS NULL)
+-- @p3 date = "1900-01-02"
+SELECT [t].[doctor_id] AS [c0], [t].[starts_on] AS [c1], [t].[ends_on] AS [c2], [t].[start_time] AS [c3], [t].[end_time] AS [c4] FROM [time_off] [t] WHERE [t].[starts_on] <= @p1 AND ([t].[ends_on] >= @p2 OR ([t].[ends_on] IS NULL OR [t].[ends_on] < @p3))
 
 -- availability.dated[professional]
 -- @p1 text = "PUBLISHED"
@@ -330,30 +331,28 @@ SELECT [t].[doctor_id] AS [c0], [t].[starts_on] AS [c1], [t].[ends_on] AS [c2], 
 -- @p4 int = input:professional
 SELECT [t].[doctor_id] AS [c0], [t].[clinic_id] AS [c1], [t].[start_time] AS [c2], [t].[end_time] AS [c3], [t].[slot_minutes] AS [c4], [t].[shift_date] AS [c5] FROM [doctor_shifts] [t] WHERE UPPER(RTRIM([t].[status])) = @p1 AND [t].[shift_date] >= @p2 AND [t].[shift_date] <= @p3 AND [t].[doctor_id] = @p4
 
+-- booking.claim
+-- @p1 text = input:name
+DECLARE @ponte_claimed INT; EXEC @ponte_claimed = sp_getapplock @Resource = @p1, @LockMode = 'Exclusive', @LockOwner = 'Transaction'; SELECT @ponte_claimed AS [claimed]
+
 -- appointment.occupancybyId[].locked
 -- @p1 int = input:id
 SELECT [t].[id] AS [c0], [t].[starts_at] AS [c1], [t].[ends_at] AS [c2], [t].[status] AS [c3], [t].[doctor_ref] AS [c4], [t].[patient_id] AS [c5], [t].[treatment_id] AS [c6], [t].[clinic_id] AS [c7] FROM [appointments] [t] WITH (UPDLOCK, HOLDLOCK) WHERE [t].[deleted_at] IS NULL AND [t].[id] = @p1 ORDER BY [t].[starts_at], [t].[id]
 
--- appointment.occupancy[professional].locked
--- @p1 datetime = input:fromDatetime
--- @p2 datetime = input:afterDatetime
--- @p3 text = input:professional
-SELECT [t].[id] AS [c0], [t].[starts_at] AS [c1], [t].[ends_at] AS [c2], [t].[status] AS [c3], [t].[doctor_ref] AS [c4], [t].[patient_id] AS [c5], [t].[treatment_id] AS [c6], [t].[clinic_id] AS [c7] FROM [appointments] [t] WITH (UPDLOCK, HOLDLOCK) WHERE [t].[deleted_at] IS NULL AND [t].[starts_at] >= @p1 AND [t].[starts_at] < @p2 AND [t].[doctor_ref] = @p3 ORDER BY [t].[starts_at], [t].[id]
-
--- appointment.occupancy[client].locked
+-- appointment.occupancy[client]
 -- @p1 datetime = input:fromDatetime
 -- @p2 datetime = input:afterDatetime
 -- @p3 int = input:client
-SELECT [t].[id] AS [c0], [t].[starts_at] AS [c1], [t].[ends_at] AS [c2], [t].[status] AS [c3], [t].[doctor_ref] AS [c4], [t].[patient_id] AS [c5], [t].[treatment_id] AS [c6], [t].[clinic_id] AS [c7] FROM [appointments] [t] WITH (UPDLOCK, HOLDLOCK) WHERE [t].[deleted_at] IS NULL AND [t].[starts_at] >= @p1 AND [t].[starts_at] < @p2 AND [t].[patient_id] = @p3 ORDER BY [t].[starts_at], [t].[id]
+SELECT [t].[id] AS [c0], [t].[starts_at] AS [c1], [t].[ends_at] AS [c2], [t].[status] AS [c3], [t].[doctor_ref] AS [c4], [t].[patient_id] AS [c5], [t].[treatment_id] AS [c6], [t].[clinic_id] AS [c7] FROM [appointments] [t] WHERE [t].[deleted_at] IS NULL AND [t].[starts_at] >= @p1 AND [t].[starts_at] < @p2 AND [t].[patient_id] = @p3 ORDER BY [t].[starts_at], [t].[id]
 
--- appointment.occupancy[professional|client].locked
+-- appointment.occupancy[professional|client]
 -- @p1 datetime = input:fromDatetime
 -- @p2 datetime = input:afterDatetime
 -- @p3 text = input:professional
 -- @p4 text = input:professional
 -- @p5 int = input:client
 -- @p6 int = input:client
-SELECT [t].[id] AS [c0], [t].[starts_at] AS [c1], [t].[ends_at] AS [c2], [t].[status] AS [c3], [t].[doctor_ref] AS [c4], [t].[patient_id] AS [c5], [t].[treatment_id] AS [c6], [t].[clinic_id] AS [c7], CASE WHEN [t].[doctor_ref] = @p4 THEN 1 ELSE 0 END AS [c8], CASE WHEN [t].[patient_id] = @p6 THEN 1 ELSE 0 END AS [c9] FROM [appointments] [t] WITH (UPDLOCK, HOLDLOCK) WHERE [t].[deleted_at] IS NULL AND [t].[starts_at] >= @p1 AND [t].[starts_at] < @p2 AND ([t].[doctor_ref] = @p3 OR [t].[patient_id] = @p5) ORDER BY [t].[starts_at], [t].[id]
+SELECT [t].[id] AS [c0], [t].[starts_at] AS [c1], [t].[ends_at] AS [c2], [t].[status] AS [c3], [t].[doctor_ref] AS [c4], [t].[patient_id] AS [c5], [t].[treatment_id] AS [c6], [t].[clinic_id] AS [c7], CASE WHEN [t].[doctor_ref] = @p4 THEN 1 ELSE 0 END AS [c8], CASE WHEN [t].[patient_id] = @p6 THEN 1 ELSE 0 END AS [c9] FROM [appointments] [t] WHERE [t].[deleted_at] IS NULL AND [t].[starts_at] >= @p1 AND [t].[starts_at] < @p2 AND ([t].[doctor_ref] = @p3 OR [t].[patient_id] = @p5) ORDER BY [t].[starts_at], [t].[id]
 
 -- client.update[birthday,cpf,email,name]
 -- @p1 ntext = input:col:first_name

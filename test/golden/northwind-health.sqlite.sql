@@ -464,7 +464,8 @@ SELECT "t"."doctor_id" AS "c0", "t"."clinic_id" AS "c1", "t"."start_time" AS "c2
 -- availability.blocks
 -- @p1 date = input:to
 -- @p2 date = input:from
-SELECT "t"."doctor_id" AS "c0", "t"."starts_on" AS "c1", "t"."ends_on" AS "c2", "t"."start_time" AS "c3", "t"."end_time" AS "c4" FROM "time_off" "t" WHERE "t"."starts_on" <= +@p1 AND ("t"."ends_on" >= +@p2 OR "t"."ends_on" IS NULL)
+-- @p3 date = "1900-01-02"
+SELECT "t"."doctor_id" AS "c0", "t"."starts_on" AS "c1", "t"."ends_on" AS "c2", "t"."start_time" AS "c3", "t"."end_time" AS "c4" FROM "time_off" "t" WHERE "t"."starts_on" <= +@p1 AND ("t"."ends_on" >= +@p2 OR ("t"."ends_on" IS NULL OR "t"."ends_on" < +@p3))
 
 -- availability.dated[professional]
 -- @p1 text = "PUBLISHED"
@@ -477,19 +478,13 @@ SELECT "t"."doctor_id" AS "c0", "t"."clinic_id" AS "c1", "t"."start_time" AS "c2
 -- @p1 int = input:id
 SELECT "t"."id" AS "c0", "t"."starts_at" AS "c1", "t"."ends_at" AS "c2", "t"."status" AS "c3", "t"."doctor_ref" AS "c4", "t"."patient_id" AS "c5", "t"."treatment_id" AS "c6", "t"."clinic_id" AS "c7" FROM "appointments" "t" WHERE "t"."deleted_at" IS NULL AND "t"."id" = +@p1 ORDER BY "t"."starts_at", "t"."id"
 
--- appointment.occupancy[professional].locked
--- @p1 datetime = input:fromDatetime
--- @p2 datetime = input:afterDatetime
--- @p3 text = input:professional
-SELECT "t"."id" AS "c0", "t"."starts_at" AS "c1", "t"."ends_at" AS "c2", "t"."status" AS "c3", "t"."doctor_ref" AS "c4", "t"."patient_id" AS "c5", "t"."treatment_id" AS "c6", "t"."clinic_id" AS "c7" FROM "appointments" "t" WHERE "t"."deleted_at" IS NULL AND "t"."starts_at" >= +@p1 AND "t"."starts_at" < +@p2 AND "t"."doctor_ref" = +@p3 ORDER BY "t"."starts_at", "t"."id"
-
--- appointment.occupancy[client].locked
+-- appointment.occupancy[client]
 -- @p1 datetime = input:fromDatetime
 -- @p2 datetime = input:afterDatetime
 -- @p3 int = input:client
 SELECT "t"."id" AS "c0", "t"."starts_at" AS "c1", "t"."ends_at" AS "c2", "t"."status" AS "c3", "t"."doctor_ref" AS "c4", "t"."patient_id" AS "c5", "t"."treatment_id" AS "c6", "t"."clinic_id" AS "c7" FROM "appointments" "t" WHERE "t"."deleted_at" IS NULL AND "t"."starts_at" >= +@p1 AND "t"."starts_at" < +@p2 AND "t"."patient_id" = +@p3 ORDER BY "t"."starts_at", "t"."id"
 
--- appointment.occupancy[professional|client].locked
+-- appointment.occupancy[professional|client]
 -- @p1 datetime = input:fromDatetime
 -- @p2 datetime = input:afterDatetime
 -- @p3 text = input:professional

@@ -6,6 +6,9 @@ import {
   dateOfDay,
   dayNumber,
   daysBetween,
+  endDatetimeOf,
+  endHourAfter,
+  endMinutesOf,
   isCalendarDate,
   isClockHour,
   nowHourIn,
@@ -139,6 +142,19 @@ t.test('addMinutes stays inside the day', async (t) => {
   t.equal(addMinutes('00:10', -11), undefined);
   t.equal(addMinutes('9:30', 10), undefined, 'not strict HH:MM');
   t.equal(addMinutes('09:30', 1.5), undefined);
+});
+
+t.test('an end at 00:00 after a later start is the midnight closing the day', async (t) => {
+  t.equal(endMinutesOf('20:00', '00:00'), 24 * 60);
+  t.equal(endMinutesOf('00:00', '00:00'), 0, 'a start at midnight: zero length, not a day');
+  t.equal(endMinutesOf('20:00', '23:00'), 23 * 60);
+  t.equal(endMinutesOf('20:00', '01:00'), 60, 'any other earlier end stays earlier (reversed)');
+  t.equal(endHourAfter('23:30', 30), '00:00', 'an appointment until midnight');
+  t.equal(endHourAfter('23:30', 31), undefined, 'past it');
+  t.equal(endHourAfter('09:30', 30), '10:00');
+  t.equal(endHourAfter('00:00', 0), '00:00', 'nothing added is no midnight');
+  t.equal(endDatetimeOf('2031-12-31', '23:30', '00:00'), '2032-01-01 00:00:00', 'stored as the next day\'s 00:00');
+  t.equal(endDatetimeOf('2031-12-31', '09:30', '10:00'), '2031-12-31 10:00:00');
 });
 
 t.test('isCalendarDate and isClockHour are strict', async (t) => {

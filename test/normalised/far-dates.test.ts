@@ -1,7 +1,7 @@
 // A legacy row dated 9999-12-31 (the "never" some systems write) made every range that ends
 // that day fail (the day after it has no date): a state move on such an appointment was a 500.
 import t from 'tap'
-import { rangeArgs } from '../../src/mapping/compile/appointment.js'
+import { rangeArgs } from '../../src/mapping/compile/date-range.js'
 import { normalisedInstallation } from '../helpers/normalised-installation.js'
 
 t.test('a range ending on the last date there is ends at its last second', async (t) => {

@@ -23,7 +23,7 @@ interface Harness {
 
 async function harness (t: Test): Promise<Harness> {
   const clock = { now: Date.UTC(2025, 5, 1) }
-  const store = new IdempotencyStore(':memory:', { now: () => clock.now, purgeEveryMs: 0 })
+  const store = await IdempotencyStore.open(':memory:', { now: () => clock.now, purgeEveryMs: 0 })
   const app = Fastify({ logger: false })
   await app.register(problems)
   let count = 0
@@ -182,21 +182,21 @@ t.test('keys are scoped per API key; the API key itself is not stored', async (t
   const bAgain = await h.post({ name: 'Ana' }, { 'idempotency-key': 'shared', 'x-api-key': KEY_B, authorization: '' })
   t.equal(bAgain.headers['idempotent-replayed'], 'true', 'X-API-Key and Bearer are the same identity')
   t.equal(JSON.parse(bAgain.body).id, JSON.parse(b.body).id)
-  t.equal(h.store.begin(sha256(KEY_A), 'shared', 'x').kind, 'mismatch', 'scope is the SHA-256 of the API key')
+  t.equal((await h.store.begin(sha256(KEY_A), 'shared', 'x')).kind, 'mismatch', 'scope is the SHA-256 of the API key')
 
   const anonymous = await h.app.inject({ method: 'POST', url: '/things', headers: { 'idempotency-key': 'k-anon', 'content-type': 'application/json' }, payload: '{"name":"x"}' })
   t.equal(anonymous.statusCode, 401, 'auth comes first')
-  t.equal(h.store.begin(sha256(''), 'k-anon', 'x').kind, 'new', 'and a 401 claims nothing')
+  t.equal((await h.store.begin(sha256(''), 'k-anon', 'x')).kind, 'new', 'and a 401 claims nothing')
 })
 
 t.test('keys expire after the TTL and are purged', async (t) => {
   const h = await harness(t)
   await h.post({ name: 'Ana' }, { 'idempotency-key': 'k-7' })
   h.clock.now += 24 * HOUR_MS - 1
-  t.equal(h.store.purgeExpired(), 0)
+  t.equal(await h.store.purgeExpired(), 0)
   t.equal((await h.post({ name: 'Ana' }, { 'idempotency-key': 'k-7' })).headers['idempotent-replayed'], 'true', 'kept for 24 h')
   h.clock.now += 1
-  t.equal(h.store.purgeExpired(), 1)
+  t.equal(await h.store.purgeExpired(), 1)
   const later = await h.post({ name: 'Ana' }, { 'idempotency-key': 'k-7' })
   t.equal(later.statusCode, 201)
   t.equal(later.headers['idempotent-replayed'], undefined)
@@ -216,6 +216,17 @@ t.test('key syntax: 1 to 255 characters', async (t) => {
   t.equal((await h.post({ name: 'Ana' }, { 'idempotency-key': 'x'.repeat(255) })).statusCode, 201)
 })
 
+t.test('a body nested 3,000 levels deep is the same 400 with or without a key', async (t) => {
+  const h = await harness(t)
+  const deep = `{"name":${'['.repeat(3000)}${']'.repeat(3000)}}`
+  const plain = await h.post(deep)
+  t.equal(plain.statusCode, 400, 'without a key: 400')
+  const keyed = await h.post(deep, { 'idempotency-key': 'k-deep' })
+  t.equal(keyed.statusCode, 400, 'with a key: 400, not a 503 for the key store', { body: keyed.body })
+  t.equal(problemType(keyed), problemType(plain), 'the same problem')
+  t.equal(h.calls(), 0)
+})
+
 t.test('routes without config.idempotent ignore the header', async (t) => {
   const h = await harness(t)
   await h.post({ name: 'Ana' }, { 'idempotency-key': 'k-8' }, '/plain')
@@ -227,6 +238,8 @@ t.test('routes without config.idempotent ignore the header', async (t) => {
 t.test('helpers', async (t) => {
   t.equal(canonicalJson({ b: [1, { d: 1, c: undefined, a: null }], a: 'x' }), '{"a":"x","b":[1,{"a":null,"d":1}]}')
   t.equal(canonicalJson(undefined), 'null')
+  t.equal(canonicalJson([undefined, { b: 2, a: [] }, 'x', 1.5, true, {}]), '[null,{"a":[],"b":2},"x",1.5,true,{}]')
+  t.equal(canonicalJson(JSON.parse('['.repeat(100_000) + ']'.repeat(100_000))), '['.repeat(100_000) + ']'.repeat(100_000), 'any depth')
   t.equal(parseIdempotencyKey('  "a\\"b\\\\c"  '), 'a"b\\c')
   t.equal(parseIdempotencyKey('8e03978e-40d5-43e8-bc93-6894a57f9324'), '8e03978e-40d5-43e8-bc93-6894a57f9324')
   t.throws(() => parseIdempotencyKey(['a', 'b']))

@@ -24,7 +24,7 @@ function watched (db: Database): { db: Database, seen: Array<[string, Arrival]> 
       textColumns: async (table, at) => { seen.push(['introspect.textColumns', at]); return await db.introspect.textColumns(table, at) }
     },
     query: async (statement, args, at) => { seen.push([`query ${statement.name}`, at]); return await db.query(statement, args, at) },
-    transaction: async (fn, at) => { seen.push(['transaction', at]); return await db.transaction(fn, at) },
+    transaction: async (fn, at, claims) => { seen.push(['transaction', at]); return await db.transaction(fn, at, claims) },
     ping: async () => { await db.ping() },
     close: async () => { await db.close() }
   }

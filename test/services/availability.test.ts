@@ -402,8 +402,11 @@ for (const mapping of SAMPLES) {
       const model = { ...a.inst.model, availability: undefined }
       const compiled = compileMapping(model, a.inst.db.dialect)
       t.equal(compiled.availability, undefined)
-      // Booking's own locked occupancy reads stay: they guard every installation against double booking.
-      t.notOk(compiled.statements().some((s) => s.name.startsWith('availability.') || (s.name.startsWith('appointment.occupancy') && !s.name.endsWith('.locked'))), 'no availability statements')
+      // Booking's own reads of a day stay: they guard every installation against double booking.
+      const names = compiled.statements().map((s) => s.name)
+      t.notOk(names.some((n) => n.startsWith('availability.')), 'no availability statements')
+      t.same(names.filter((n) => n.startsWith('appointment.occupancy')).sort(),
+        ['appointment.occupancy[client]', 'appointment.occupancy[professional]', 'appointment.occupancy[professional|client]', 'appointment.occupancybyId[].locked'], 'only booking\'s occupancy reads')
       const ponte = createPonte(loadConfig({ API_KEYS: 'k-0123456789abcdef0123', MAPPING: mapping }), a.inst.db, compiled)
       const app = await buildApp(ponte, { logLevel: false })
       t.teardown(async () => { await app.close() })

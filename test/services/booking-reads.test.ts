@@ -1,4 +1,4 @@
-// What a booking reads, in fewer statements than it used to: one locked statement for the
+// What a booking reads, in fewer statements than it used to: one statement for the
 // professional's and the client's day (slots.ts heldRowsOfEach) must give exactly the rows the
 // two single reads give, and one read of a professional's day (Availability.day) must answer
 // windowAt and offers as the whole-template reads do — on both samples.
@@ -28,7 +28,7 @@ for (const sample of ['clinica-sorriso', 'northwind-health']) {
     let both = 0
     for (const p of pairs) {
       const range = { from: p.date, to: p.date }
-      const each = await db.transaction(async (tx) => await heldRowsOfEach(tx, compiled, free, range, p, true))
+      const each = await db.transaction(async (tx) => await heldRowsOfEach(tx, compiled, free, range, p))
       const professional = p.professional === undefined ? [] : await heldRows(db, compiled, free, range, { professional: p.professional })
       const client = p.client === undefined ? [] : await heldRows(db, compiled, free, range, { client: p.client })
       t.same(ids(each.professional), ids(professional), `${p.date}: professional ${p.professional}'s rows`)
@@ -36,7 +36,7 @@ for (const sample of ['clinica-sorriso', 'northwind-health']) {
       if (professional.length > 0 && client.length > 0) both++
     }
     t.ok(both > 0, 'some pairs hold rows on both sides')
-    const none = await db.transaction(async (tx) => await heldRowsOfEach(tx, compiled, free, { from: pairs[0].date, to: pairs[0].date }, { professional: pairs[0].professional, client: 'not-a-number' }, true))
+    const none = await db.transaction(async (tx) => await heldRowsOfEach(tx, compiled, free, { from: pairs[0].date, to: pairs[0].date }, { professional: pairs[0].professional, client: 'not-a-number' }))
     t.same(ids(none.client), [], 'a client id its column cannot hold has no rows')
     t.same(ids(none.professional), ids(await heldRows(db, compiled, free, { from: pairs[0].date, to: pairs[0].date }, { professional: pairs[0].professional })), '… and the professional\'s rows are still read')
 

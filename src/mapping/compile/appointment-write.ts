@@ -1,7 +1,7 @@
 // Booking, state moves and rescheduling: interface values → the legacy appointment row.
 import type { Dialect } from '../../sql/dialect.js'
 import { ParamList, type Statement } from '../../sql/statement.js'
-import { toStoredDate, toStoredHour, type DateFormat, type HourFormat } from '../../normalise/datetime.js'
+import { endDatetimeOf, toStoredDate, toStoredHour, type DateFormat, type HourFormat } from '../../normalise/datetime.js'
 import type { EntityName, MappingModel, Value } from '../model.js'
 import type { SqlTypeName } from '../schema.js'
 import { CompileError } from './scope.js'
@@ -216,11 +216,11 @@ function compileSlot (model: MappingModel): SlotWriter {
     const c = end.hour.column
     const f = (end.hour.format ?? 'text') as HourFormat
     columns.push({ column: c, type: hourType(f) })
-    encoders.push((s) => ({ [c]: s.endHour === undefined ? null : f === 'datetime' ? `${s.date} ${s.endHour}:00` : toStoredHour(s.endHour, f) }))
+    encoders.push((s) => ({ [c]: s.endHour === undefined ? null : f === 'datetime' ? endDatetimeOf(s.date, s.hour, s.endHour) : toStoredHour(s.endHour, f) }))
   } else if (end?.datetime?.column !== undefined && !end.datetime.column.includes('.')) {
     const c = end.datetime.column
     columns.push({ column: c, type: 'datetime' })
-    encoders.push((s) => ({ [c]: s.endHour === undefined ? null : `${s.date} ${s.endHour}:00` }))
+    encoders.push((s) => ({ [c]: s.endHour === undefined ? null : endDatetimeOf(s.date, s.hour, s.endHour) }))
   }
   return { columns, durationColumns, encode: (s) => Object.assign({}, ...encoders.map((e) => e(s))) }
 }

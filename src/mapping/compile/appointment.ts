@@ -3,7 +3,7 @@
 import type { Dialect } from '../../sql/dialect.js'
 import { ParamList, type Statement } from '../../sql/statement.js'
 import type { ClientT } from '../../schemas/resources.js'
-import { addDays, addMinutes } from '../../normalise/datetime.js'
+import { endHourAfter } from '../../normalise/datetime.js'
 import type { EntityName, MappingModel, Value } from '../model.js'
 import type { SqlTypeName } from '../schema.js'
 import { clientReader } from './client.js'
@@ -15,6 +15,7 @@ import type { Row } from './entity.js'
 import { Scope } from './scope.js'
 import { MEMO_LIMIT } from './memo.js'
 import { conditionSql, conditionTest } from './condition.js'
+import { dateRange, rangeArgs } from './date-range.js'
 import { Columns, isTextType, valueReader, valueSql } from './value.js'
 
 export const APPOINTMENT_FILTERS = ['location', 'service', 'professional', 'client', 'state'] as const
@@ -240,11 +241,11 @@ function endReader (end: MappingModel['appointment']['end'], scope: Scope, cols:
       if (n === undefined) return undefined
       let byLength = ends.get(start)
       if (byLength === undefined) {
-        if (ends.size >= MEMO_LIMIT) return addMinutes(start, n)
+        if (ends.size >= MEMO_LIMIT) return endHourAfter(start, n)
         ends.set(start, byLength = new Map())
       }
       if (byLength.has(n)) return byLength.get(n)
-      const end = addMinutes(start, n)
+      const end = endHourAfter(start, n)
       if (byLength.size < MEMO_LIMIT) byLength.set(n, end)
       return end
     }
@@ -252,58 +253,4 @@ function endReader (end: MappingModel['appointment']['end'], scope: Scope, cols:
   const v = (end.hour ?? end.datetime) as Value
   const read = hourOf(v, valueReader(v, scope, cols), end.datetime ? 'datetime' : 'text')
   return (row) => read(row)
-}
-
-// Closed range [from, to] on the stored date, written so the date column's index is used.
-export function dateRange (v: Value, isDatetime: boolean, scope: Scope, params: ParamList): string[] {
-  return [dateOnOrAfter(v, isDatetime, scope, params), dateOnOrBefore(v, isDatetime, scope, params)]
-}
-
-// The two halves of `dateRange`, each bound with the column's type (inputs from `rangeArgs`):
-// also what an overlap test needs (a period's first day <= to AND its last day >= from).
-export function dateOnOrAfter (v: Value, isDatetime: boolean, scope: Scope, params: ParamList): string {
-  const s = storedDate(v, isDatetime, scope)
-  return `${s.col} >= ${params.input(s.from, s.type)}`
-}
-
-export function dateOnOrBefore (v: Value, isDatetime: boolean, scope: Scope, params: ParamList): string {
-  const s = storedDate(v, isDatetime, scope)
-  return s.until === 'after' ? `${s.col} < ${params.input(s.to, s.type)}` : `${s.col} <= ${params.input(s.to, s.type)}`
-}
-
-/**
- * How a stored date compares with a range, by its format. A date and time in one value
- * (a datetime, or 'YYYY-MM-DD HH:MM' text) is compared with [first day, day after last);
- * a plain date with [first day, last day]. 'DD/MM/YYYY' text is rearranged first, which
- * costs its index: the only way to range over it.
- */
-function storedDate (v: Value, isDatetime: boolean, scope: Scope): { col: string, type: SqlTypeName, from: string, to: string, until: 'after' | 'last' } {
-  const col = scope.ref(v.column as string, v.path)
-  const format = v.format ?? (isDatetime ? 'datetime' : 'date')
-  if (format === 'datetime') return { col, type: 'datetime', from: 'fromDatetime', to: 'afterDatetime', until: 'after' }
-  if (format === 'int') return { col, type: 'int', from: 'fromInt', to: 'toInt', until: 'last' }
-  if (format === 'dmy') return { col: scope.dialect.dmyAsIso(col), type: 'text', from: 'from', to: 'to', until: 'last' }
-  if (format === 'text' && isDatetime) return { col, type: 'text', from: 'from', to: 'after', until: 'after' }
-  return { col, type: format === 'text' ? 'text' : 'date', from: 'from', to: 'to', until: 'last' }
-}
-
-const LAST_DATE = '9999-12-31'
-
-/**
- * The inputs of a closed date range, in every form `dateRange` may have bound. A range
- * ending on the last date there is (a legacy '9999-12-31' meaning "never") has no day
- * after it: its end is then that day's last second, which every database can hold.
- */
-export function rangeArgs (from: string, to: string): Record<string, unknown> {
-  const last = to >= LAST_DATE
-  const after = last ? undefined : addDays(to, 1)
-  return {
-    from,
-    to,
-    after: after ?? `${LAST_DATE} 23:59:59.999`,
-    fromInt: Number(from.replace(/-/g, '')),
-    toInt: Number(to.replace(/-/g, '')),
-    fromDatetime: `${from} 00:00:00`,
-    afterDatetime: after !== undefined ? `${after} 00:00:00` : `${LAST_DATE} 23:59:59`
-  }
 }

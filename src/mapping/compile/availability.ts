@@ -7,15 +7,16 @@ import type { MappingModel, Value } from '../model.js'
 import { asValue, whereList } from '../model.js'
 import type { Static } from 'typebox'
 import type { BlockSource, JoinDoc, SqlTypeName, ValueDoc, WhereDoc } from '../schema.js'
-import { dateOnOrAfter, dateOnOrBefore, dateRange, rangeArgs } from './appointment.js'
+import { dateOnOrAfter, dateOnOrBefore, dateRange, dateUnset, EVERY_DATE, rangeArgs } from './date-range.js'
 import type { Bound, DateRange } from './bind.js'
 import { dateOf, hourOf, idOf, minutesOf, numberOf, type Decoder } from './decode.js'
+import { endMinutesOf, minutesOf as minutesOfHour } from '../../normalise/datetime.js'
 import { bindId, matchesType } from './ids.js'
 import { idType } from './key.js'
 import type { Row } from './entity.js'
 import { scanPlan, type ScanKey, type ScanPlan } from './scan.js'
 import { CompileError, Scope, type ScopeSource } from './scope.js'
-import { Columns, valueReader, valueSql } from './value.js'
+import { Columns, valueReader, valueSql, type Reader } from './value.js'
 
 export const DEFAULT_SLOT_MINUTES = 30
 
@@ -77,8 +78,11 @@ export interface ProfessionalPart<T> extends CompiledPart<T> {
   bind: (professional: string, range?: DateRange) => Bound | undefined
 }
 
-/** Why a schedule row offers (or blocks) nothing: `ponte check` counts each kind. */
-export type ScheduleFault = 'unreadable' | 'zero' | 'reversed'
+/**
+ * Why a schedule row offers (or blocks) nothing: `ponte check` counts each kind. `unreached`:
+ * the row reads, but the statement the server reads its source with never returns it.
+ */
+export type ScheduleFault = 'unreadable' | 'zero' | 'reversed' | 'unreached'
 
 /** A row of a schedule table as `ponte check` scans it: its id (from the key it was scanned by), and what is wrong with it. */
 export interface ScheduleScanRow { id?: string, fault?: ScheduleFault }
@@ -150,16 +154,17 @@ function weeklyRows (w: NonNullable<Doc['weekly']>, value: ValueOf, scope: Scope
   const weekdayValue = value(w.weekday, 'weekday')
   const weekday = numberOf(weekdayValue, valueReader(weekdayValue, scope, cols))
   const base = w.weekdayBase ?? 0
-  const validFrom = full ? optionalDate(w.validFrom, 'validFrom', value, scope, cols) : () => undefined
-  const validTo = full ? optionalDate(w.validTo, 'validTo', value, scope, cols) : () => undefined
+  // A validity bound that holds something unreadable is no bound: the row is unreadable.
+  const validFrom = optional(maybe(value, w.validFrom, 'validFrom'), scope, cols, dateOf)
+  const validTo = optional(maybe(value, w.validTo, 'validTo'), scope, cols, dateOf)
   return (row) => {
     const c = common(row)
     const n = weekday(row)
-    if (n === undefined || !Number.isInteger(n - base) || n - base < 0 || n - base > 6) return 'unreadable'
-    if (typeof c === 'string') return c
-    const out: WeeklyRow = { ...c, weekday: n - base }
     const from = validFrom(row)
     const to = validTo(row)
+    if (n === undefined || !Number.isInteger(n - base) || n - base < 0 || n - base > 6 || from === null || to === null) return 'unreadable'
+    if (typeof c === 'string') return c
+    const out: WeeklyRow = { ...c, weekday: n - base }
     if (from !== undefined) out.validFrom = from
     if (to !== undefined) out.validTo = to
     return out
@@ -197,20 +202,26 @@ function ofProfessional (v: Value, fallback: SqlTypeName, scope: Scope, params: 
   return (id) => matchesType(id, type) ? { professional: bindId(id, type) } : undefined
 }
 
-function datedRows (d: NonNullable<Doc['dated']>, path: string, value: ValueOf, scope: Scope, cols: Columns, full: boolean): { dateValue: Value, read: (row: Row) => DatedRow | ScheduleFault } {
+/** How rows of a source are read, and (sources read by date) the range its statement keeps them by. */
+interface SourceRows<T> {
+  read: (row: Row) => T | ScheduleFault
+  range?: (scope: Scope, params: ParamList) => string[]
+}
+
+function datedRows (d: NonNullable<Doc['dated']>, path: string, value: ValueOf, scope: Scope, cols: Columns, full: boolean): Required<SourceRows<DatedRow>> {
   const common = windowReaders(d, value, scope, cols, full)
   // Without `date`, the start is a datetime and says the day too.
   const dateValue = plainColumn(d.date ? value(d.date, 'date') : value(d.start, 'start'))
   if (!d.date && dateValue.format !== 'datetime') throw new CompileError(`${path}/date`, 'give `date`, or a `start` stored as datetime (`format: datetime`)')
   const date = dateOf(dateValue, valueReader(dateValue, scope, cols))
   return {
-    dateValue,
     read (row) {
       const c = common(row)
       const day = date(row)
       if (day === undefined) return 'unreadable'
       return typeof c === 'string' ? c : { ...c, date: day }
-    }
+    },
+    range: (scope, params) => dateRange(dateValue, false, scope, params)
   }
 }
 
@@ -219,8 +230,8 @@ function compileDated (d: NonNullable<Doc['dated']>, dialect: Dialect, professio
 function compileDated (d: NonNullable<Doc['dated']>, dialect: Dialect, professionalType?: SqlTypeName): CompiledPart<DatedRow> | ProfessionalPart<DatedRow> {
   const path = `${PATH}/dated`
   const { scope, params, cols, value } = part(d, path, dialect)
-  const { dateValue, read } = datedRows(d, path, value, scope, cols, true)
-  const where = [...scope.where(params), ...dateRange(dateValue, false, scope, params)]
+  const { read, range } = datedRows(d, path, value, scope, cols, true)
+  const where = [...scope.where(params), ...range(scope, params)]
   const one = professionalType === undefined ? undefined : ofProfessional(value(d.professional, 'professional'), professionalType, scope, params, where)
   const compiled = {
     statement: select(one ? 'availability.dated[professional]' : 'availability.dated', dialect, d.table, scope, params, cols, where),
@@ -237,8 +248,8 @@ function compileDated (d: NonNullable<Doc['dated']>, dialect: Dialect, professio
   }
 }
 
-/** A block row, or why it blocks nothing: its days cannot be read, or end before they start. */
-function blockRows (b: BlockSourceDoc, path: string, value: ValueOf, scope: Scope, cols: Columns, full: boolean): { fromValue: Value, toValue?: Value, read: (row: Row) => BlockRow | ScheduleFault } {
+/** A block row, or why it blocks nothing: its days or hours cannot be read, or end before they start. */
+function blockRows (b: BlockSourceDoc, path: string, value: ValueOf, scope: Scope, cols: Columns, full: boolean): Required<SourceRows<BlockRow>> {
   const id = (v: ValueDoc | undefined, field: string): Decoder<string> => full && v ? idOf(valueReader(value(v, field), scope, cols)) : () => undefined
   const professional = id(b.professional, 'professional')
   const location = id(b.location, 'location')
@@ -249,46 +260,44 @@ function blockRows (b: BlockSourceDoc, path: string, value: ValueOf, scope: Scop
   if (toValue && (toValue.format === 'datetime') !== exact) throw new CompileError(`${path}/to`, '`from` and `to` must both be dates or both datetimes')
   if (exact && (b.start || b.end)) throw new CompileError(`${path}/${b.start ? 'start' : 'end'}`, 'datetime bounds carry their hours: `start`/`end` go with date bounds')
   const from = dateOf(fromValue, valueReader(fromValue, scope, cols))
-  const toRaw = toValue ? valueReader(toValue, scope, cols) : () => undefined
-  const to = toValue ? dateOf(toValue, toRaw) : () => undefined
-  const start = exact ? hourOf(fromValue, valueReader(fromValue, scope, cols)) : optionalHour(b.start, 'start', value, scope, cols)
-  const end = exact && toValue ? hourOf(toValue, valueReader(toValue, scope, cols)) : optionalHour(b.end, 'end', value, scope, cols)
+  const to = optional(toValue, scope, cols, dateOf)
+  // A datetime's hours are its own (a date typed into a datetime column has none: the whole day).
+  const start = exact ? hourOf(fromValue, valueReader(fromValue, scope, cols)) : optional(maybe(value, b.start, 'start'), scope, cols, hourOf)
+  const end = exact ? (toValue ? hourOf(toValue, valueReader(toValue, scope, cols)) : () => undefined) : optional(maybe(value, b.end, 'end'), scope, cols, hourOf)
   const read = (row: Row): BlockRow | ScheduleFault => {
     const first = from(row)
-    // NULL `to` is the one day `from`; a `to` that holds something unreadable makes the row unreadable.
-    const open = isBlank(toRaw(row))
-    const last = open ? first : to(row)
-    if (first === undefined || last === undefined) return 'unreadable'
-    if (last < first) return 'reversed'
-    const out: BlockRow = { from: first, to: last }
+    const last = to(row)
+    const s = start(row)
+    const e = end(row)
+    if (first === undefined || last === null || s === null || e === null) return 'unreadable'
+    // A blank `to` is the one day `from`.
+    if (last !== undefined && last < first) return 'reversed'
+    const out: BlockRow = { from: first, to: last ?? first }
     const p = professional(row)
     const l = location(row)
-    const s = start(row)
-    // A datetime block without an end runs to the end of its day.
-    const e = exact && open ? undefined : end(row)
     if (p !== undefined) out.professional = p
     if (l !== undefined) out.location = l
     if (s !== undefined) out.start = s
-    if (e !== undefined) out.end = e
+    // A datetime block without an end runs to the end of its day.
+    if (e !== undefined && !(exact && last === undefined)) out.end = e
     if (exact) out.exact = true
     return out
   }
-  return { fromValue, toValue, read }
+  // Overlaps [from, to]: starts on or before `to`, and ends on or after `from` or has no end
+  // the reader can tell (then it is the one day `from`; the reader decides, the SQL keeps the
+  // candidates). A datetime compares with [first day 00:00, day after the last), as
+  // appointment starts do.
+  const range = (scope: Scope, params: ParamList): string[] => toValue
+    ? [dateOnOrBefore(fromValue, false, scope, params), `(${scope.dialect.or([dateOnOrAfter(toValue, false, scope, params), dateUnset(toValue, false, scope, params)])})`]
+    : [dateOnOrBefore(fromValue, false, scope, params), dateOnOrAfter(fromValue, false, scope, params)]
+  return { read, range }
 }
 
 function compileBlocks (b: BlockSourceDoc, index: number | undefined, dialect: Dialect): CompiledPart<BlockRow> {
   const path = index === undefined ? `${PATH}/blocks` : `${PATH}/blocks/${index}`
   const { scope, params, cols, value } = part(b, path, dialect)
-  const { fromValue, toValue, read } = blockRows(b, path, value, scope, cols, true)
-  // Overlaps [from, to]: starts on or before `to`, and ends on or after `from` (or has no end,
-  // then it is the one day `from`; the reader decides, the SQL only keeps the candidates).
-  // A datetime compares with [first day 00:00, day after the last), as appointment starts do.
-  const where = [...scope.where(params), dateOnOrBefore(fromValue, false, scope, params)]
-  if (toValue) {
-    where.push(`(${scope.dialect.or([dateOnOrAfter(toValue, false, scope, params), scope.dialect.isNull(valueSql(toValue, scope, params))])})`)
-  } else {
-    where.push(dateOnOrAfter(fromValue, false, scope, params))
-  }
+  const { read, range } = blockRows(b, path, value, scope, cols, true)
+  const where = [...scope.where(params), ...range(scope, params)]
   return {
     statement: select(index === undefined ? 'availability.blocks' : `availability.blocks[${index}]`, dialect, b.table, scope, params, cols, where),
     read: (row) => usable(read(row))
@@ -302,7 +311,9 @@ function compileBlocks (b: BlockSourceDoc, index: number | undefined, dialect: D
 function blockHours (b: BlockRow): ScheduleFault | undefined {
   if (b.start === undefined || b.end === undefined || (b.exact === true && b.to > b.from)) return undefined
   if (b.exact === true && b.start === '00:00' && b.end === '00:00') return undefined
-  return b.end === b.start ? 'zero' : b.end < b.start ? 'reversed' : undefined
+  // Hours of each day end at 00:00 as working hours do (endMinutesOf); a datetime's end is its own.
+  const length = (b.exact === true ? minutesOfHour(b.end) : endMinutesOf(b.start, b.end)) - minutesOfHour(b.start)
+  return length === 0 ? 'zero' : length < 0 ? 'reversed' : undefined
 }
 
 const usable = <T>(r: T | ScheduleFault): T | undefined => typeof r === 'string' ? undefined : r
@@ -311,18 +322,25 @@ const usable = <T>(r: T | ScheduleFault): T | undefined => typeof r === 'string'
 export function scheduleScans (model: MappingModel, dialect: Dialect): ScheduleScan[] {
   const doc = model.availability
   if (!doc) return []
-  type Faults = (path: string, value: ValueOf, scope: Scope, cols: Columns) => (row: Row) => ScheduleFault | undefined
+  type Faults = (path: string, value: ValueOf, scope: Scope, cols: Columns) => { fault: (row: Row) => ScheduleFault | undefined, range?: SourceRows<unknown>['range'] }
   const sources: { place: string, kind: ScheduleScan['kind'], doc: PartDoc, faults: Faults }[] = []
   const weekly = doc.weekly
   const dated = doc.dated
-  if (weekly) sources.push({ place: `${PATH}/weekly`, kind: 'weekly', doc: weekly, faults: (_, ...r) => faultOf(weeklyRows(weekly, ...r, false)) })
-  if (dated) sources.push({ place: `${PATH}/dated`, kind: 'dated', doc: dated, faults: (path, ...r) => faultOf(datedRows(dated, path, ...r, false).read) })
+  if (weekly) sources.push({ place: `${PATH}/weekly`, kind: 'weekly', doc: weekly, faults: (_, ...r) => ({ fault: faultOf(weeklyRows(weekly, ...r, false)) }) })
+  if (dated) {
+    sources.push({
+      place: `${PATH}/dated`,
+      kind: 'dated',
+      doc: dated,
+      faults: (path, ...r) => { const rows = datedRows(dated, path, ...r, false); return { fault: faultOf(rows.read), range: rows.range } }
+    })
+  }
   const blocks = doc.blocks === undefined ? [] : Array.isArray(doc.blocks) ? doc.blocks : [doc.blocks]
   blocks.forEach((b, i) => sources.push({
     place: Array.isArray(doc.blocks) ? `${PATH}/blocks/${i}` : `${PATH}/blocks`,
     kind: 'blocks',
     doc: b,
-    faults: (path, ...r) => faultOf(blockRows(b, path, ...r, false).read, blockHours)
+    faults: (path, ...r) => { const rows = blockRows(b, path, ...r, false); return { fault: faultOf(rows.read, blockHours), range: rows.range } }
   }))
   return sources.map(({ place, kind, doc: source, faults }) => {
     const what = `availability ${place.split('/').slice(2).join(' ').replace(/ (\d+)$/, '[$1]')}`
@@ -331,17 +349,20 @@ export function scheduleScans (model: MappingModel, dialect: Dialect): ScheduleS
       kind,
       what,
       table: source.table,
-      plan: (key) => scanPlan(dialect, what, sourceOf(source, place), key, `${place}/table`, (scope, _params, cols) => {
+      plan: (key) => scanPlan(dialect, what, sourceOf(source, place), key, `${place}/table`, (scope, params, cols) => {
         const ids = key.map((k) => idOf((row) => row[cols.add(scope.ref(k.column, `${place}/table`))]))
-        const fault = faults(place, (v, field) => toValue(v, `${place}/${field}`), scope, cols)
+        const { fault, range } = faults(place, (v, field) => toValue(v, `${place}/${field}`), scope, cols)
+        // The server's own date filter, asked about every date a reader reads: a row it never
+        // returns offers (or blocks) nothing, however well it reads.
+        const reached = range && cols.add(dialect.caseWhen([{ when: dialect.and(range(scope, params)), then: '1' }], '0'))
         return (row) => {
           const out: ScheduleScanRow = {}
           if (key.length > 0) out.id = ids.map((read) => read(row) ?? '').join('-')
-          const f = fault(row)
+          const f = fault(row) ?? (reached !== undefined && Number(row[reached]) !== 1 ? 'unreached' : undefined)
           if (f !== undefined) out.fault = f
           return out
         }
-      })
+      }, rangeArgs(EVERY_DATE.from, EVERY_DATE.to))
     }
   })
 }
@@ -366,6 +387,8 @@ function part (doc: PartDoc, path: string, dialect: Dialect): { scope: Scope, pa
   return { scope, params: new ParamList(dialect), cols: new Columns(), value: (v, field) => toValue(v, `${path}/${field}`) }
 }
 
+const maybe = (value: ValueOf, v: ValueDoc | undefined, field: string): Value | undefined => v === undefined ? undefined : value(v, field)
+
 // The availability block is kept as written in the model; its values are expanded here,
 // by the same rule as every other value of the mapping.
 function toValue (v: ValueDoc, path: string): Value {
@@ -387,8 +410,12 @@ type WindowDoc = Pick<NonNullable<Doc['dated']>, 'professional' | 'location' | '
 function windowReaders (doc: WindowDoc, value: ValueOf, scope: Scope, cols: Columns, full: boolean): (row: Row) => Omit<DatedRow, 'date'> | ScheduleFault {
   const professional = idOf(valueReader(value(doc.professional, 'professional'), scope, cols))
   const location = full && doc.location ? idOf(valueReader(value(doc.location, 'location'), scope, cols)) : () => undefined
-  const start = optionalHour(doc.start, 'start', value, scope, cols)
-  const end = optionalHour(doc.end, 'end', value, scope, cols)
+  const hour = (field: 'start' | 'end'): Decoder<string> => {
+    const v = value(doc[field], field)
+    return hourOf(v, valueReader(v, scope, cols))
+  }
+  const start = hour('start')
+  const end = hour('end')
   const intervalValue = full && doc.interval ? value(doc.interval, 'interval') : undefined
   const interval = intervalValue ? minutesOf(intervalValue, valueReader(intervalValue, scope, cols)) : () => undefined
   return (row) => {
@@ -397,7 +424,8 @@ function windowReaders (doc: WindowDoc, value: ValueOf, scope: Scope, cols: Colu
     const e = end(row)
     // Unreadable rows offer nothing (`ponte check` is where clinic IT sees them).
     if (p === undefined || s === undefined || e === undefined) return 'unreadable'
-    if (e <= s) return e === s ? 'zero' : 'reversed'
+    const length = endMinutesOf(s, e) - minutesOfHour(s)
+    if (length <= 0) return length === 0 ? 'zero' : 'reversed'
     const out: Omit<DatedRow, 'date'> = { professional: p, start: s, end: e }
     const l = location(row)
     const i = interval(row)
@@ -407,16 +435,18 @@ function windowReaders (doc: WindowDoc, value: ValueOf, scope: Scope, cols: Colu
   }
 }
 
-function optionalHour (v: ValueDoc | undefined, field: string, value: ValueOf, scope: Scope, cols: Columns): Decoder<string> {
+/**
+ * A value that may be left blank: undefined when it is (NULL, a `nullIf` sentinel, spaces),
+ * null when it holds something that cannot be read (a bound nobody can tell is no bound).
+ */
+function optional<T> (v: Value | undefined, scope: Scope, cols: Columns, decode: (v: Value, read: Reader) => Decoder<T>): (row: Row) => T | undefined | null {
   if (v === undefined) return () => undefined
-  const val = value(v, field)
-  return hourOf(val, valueReader(val, scope, cols))
-}
-
-function optionalDate (v: ValueDoc | undefined, field: string, value: ValueOf, scope: Scope, cols: Columns): Decoder<string> {
-  if (v === undefined) return () => undefined
-  const val = value(v, field)
-  return dateOf(val, valueReader(val, scope, cols))
+  const raw = valueReader(v, scope, cols)
+  const read = decode(v, raw)
+  return (row) => {
+    const x = read(row)
+    return x !== undefined ? x : isBlank(raw(row)) ? undefined : null
+  }
 }
 
 function select (name: string, dialect: Dialect, table: string, scope: Scope, params: ParamList, cols: Columns, where: string[]): Statement {

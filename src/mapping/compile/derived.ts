@@ -5,7 +5,7 @@
 // so every dialect writes them alike, inside the insert's transaction.
 import type { Dialect } from '../../sql/dialect.js'
 import { ParamList, type Statement } from '../../sql/statement.js'
-import { toStoredDate, toStoredHour, type NowParts } from '../../normalise/datetime.js'
+import { endDatetimeOf, toStoredDate, toStoredHour, type NowParts } from '../../normalise/datetime.js'
 import type { SqlTypeName, WriteSpecDoc } from '../schema.js'
 import type { TableModel } from '../model.js'
 import { CompileError, Scope } from './scope.js'
@@ -64,7 +64,7 @@ export function derivedValue (w: SlotDoc | { newKey: true }, column: string, pat
       const hour = end ? s?.endHour : s?.hour
       if (!s || hour === undefined) return null
       switch (format) {
-        case 'datetime': return `${s.date} ${hour}:00`
+        case 'datetime': return end ? endDatetimeOf(s.date, s.hour, hour) : `${s.date} ${hour}:00`
         case 'date': return toStoredDate(s.date, 'date')
         case 'int': return toStoredDate(s.date, 'int')
         case 'dmy': return toStoredDate(s.date, 'text', 'dmy')

@@ -12,6 +12,7 @@ import { compileLookup, type CompiledLookup } from './lookup.js'
 import { compileRelation, type CompiledEdge } from './relation.js'
 import { CompileError } from './scope.js'
 import { compileWrites, type CompiledWrites } from './writes.js'
+import { claimStatements } from '../../sql/claims.js'
 
 // The one entry point services use: the compiled installation, its plans and their types.
 export type { Bound, DateRange, Supported, Unsupported } from './bind.js'
@@ -104,22 +105,31 @@ export function compileMapping (model: MappingModel, dialect: Dialect): Compiled
         appointments({ filters: [], minimal: false, byId: true }).statement,
         ...occupancy.map((shape) => appointments(shape).statement),
         ...(availability?.statements() ?? []),
-        ...bookingReads(appointments, model),
+        ...bookingReads(appointments, model, dialect, occupancy),
         ...writes.statements()
       ]
     }
   })
 }
 
-// What booking reads inside its transaction: the professional's and the client's day under lock.
-function bookingReads (appointments: (shape: AppointmentShape) => CompiledAppointments, model: MappingModel): Statement[] {
-  return [
-    appointments({ filters: [], minimal: false, byId: true, occupancy: true, lock: true }).statement,
+// What booking runs inside its transaction: its claims (where the database takes them as
+// application locks), the appointment being changed under lock, and the professional's and
+// the client's day, read without locks (the claims serialise them). Shapes availability
+// also reads are listed once.
+function bookingReads (appointments: (shape: AppointmentShape) => CompiledAppointments, model: MappingModel, dialect: Dialect, occupancy: AppointmentShape[]): Statement[] {
+  const claims = claimStatements(dialect)
+  const days: AppointmentShape[] = [
     ...(['professional', 'client'] as const).filter((f) => model.appointment.refs[f])
-      .map((f) => appointments({ filters: [f], minimal: false, occupancy: true, lock: true }).statement),
+      .map((f): AppointmentShape => ({ filters: [f], minimal: false, occupancy: true })),
     ...(model.appointment.refs.professional && model.appointment.refs.client
-      ? [appointments({ filters: ['professional', 'client'], minimal: false, occupancy: true, lock: true, either: true }).statement]
+      ? [{ filters: ['professional', 'client'], minimal: false, occupancy: true, either: true } satisfies AppointmentShape]
       : [])
+  ]
+  const listed = new Set(occupancy.map(shapeName))
+  return [
+    ...(claims ? [claims.take, ...(claims.release ? [claims.release] : [])] : []),
+    appointments({ filters: [], minimal: false, byId: true, occupancy: true, lock: true }).statement,
+    ...days.filter((d) => !listed.has(shapeName(d))).map((d) => appointments(d).statement)
   ]
 }
 

@@ -37,7 +37,8 @@ export interface ReadPlan<T> {
 /** Builds the readers of one statement (selecting what they need into `cols`). */
 export type RowReader<T> = (scope: Scope, params: ParamList, cols: Columns) => (row: Row) => T
 
-export function scanPlan<T> (d: Dialect, what: string, source: ScopeSource, key: ScanKey[], keyPath: string, reader: RowReader<T>): ScanPlan<T> {
+/** `inputs`: what the reader's own inputs (`params.input`) are bound to in every batch. */
+export function scanPlan<T> (d: Dialect, what: string, source: ScopeSource, key: ScanKey[], keyPath: string, reader: RowReader<T>, inputs: Record<string, unknown> = {}): ScanPlan<T> {
   const keyed = key.length === 1
   const first = batchOf(d, what, source, key, keyPath, reader, false)
   const next = keyed ? batchOf(d, what, source, key, keyPath, reader, true) : undefined
@@ -45,7 +46,7 @@ export function scanPlan<T> (d: Dialect, what: string, source: ScopeSource, key:
     what,
     count: aggregate(`${what}.count`, d, source, () => ({ columns: [{ expr: d.count(), alias: 'n' }] })),
     bind: ({ after, scanned, limit }) => {
-      const args: Record<string, unknown> = { limit, offset: keyed ? 0 : scanned }
+      const args: Record<string, unknown> = { ...inputs, limit, offset: keyed ? 0 : scanned }
       if (after !== undefined) args.after = after
       return { statement: after !== undefined && next ? next.statement : first.statement, args }
     },

@@ -17,7 +17,7 @@ import { CompileError, Scope, type ScopeSource } from './scope.js'
 import { valueSql } from './value.js'
 import { idType } from './key.js'
 import { conditionSql } from './condition.js'
-import { dateRange, rangeArgs } from './appointment.js'
+import { dateRange, EVERY_DATE, rangeArgs } from './date-range.js'
 import type { Row } from './entity.js'
 
 /** Refs a slot can decide (they are read through the slot's joins). */
@@ -182,7 +182,7 @@ export function compileSlotBooking (model: MappingModel, dialect: Dialect): Slot
         s = statement(`appointment.write.slot.rows${filtered ? '[service]' : ''}`, [], false, ({ scope, params, columns, where }) => {
           columns.unshift({ expr: slotStart(scope), alias: 'start' })
           for (const r of refs) columns.push({ expr: scope.ref(through(a.refs[r]?.column) as string, a.refs[r]?.path ?? path), alias: r })
-          where.push(...dateRange({ ...startValue, column: startColumn }, true, scope, params))
+          where.push(...slotRange(startValue, startColumn, scope, params))
           if (filtered) where.push(services(scope, params))
           return { orderBy: [scope.ref(slotKey, `${path}/join`)], first: false }
         })
@@ -191,10 +191,9 @@ export function compileSlotBooking (model: MappingModel, dialect: Dialect): Slot
       return s
     },
     readRow (row) {
-      const date = readDate(row.start, textStart ? 'text' : 'datetime')
-      const hour = readHour(row.start, textStart ? 'text' : 'datetime')
-      if (date === undefined || hour === undefined) return undefined
-      const out: SlotRow = { date, hour, capacity: capacityIn(row) }
+      const start = readSlotStart(row.start, textStart)
+      if (start === undefined) return undefined
+      const out: SlotRow = { ...start, capacity: capacityIn(row) }
       for (const r of refs) {
         const id = row[r]
         if (id !== undefined && id !== null && String(id).trim() !== '') out[r] = String(id).trim()
@@ -204,6 +203,18 @@ export function compileSlotBooking (model: MappingModel, dialect: Dialect): Slot
     statements: () => [booking.lookup([...refs]), ...(services ? [booking.lookup([...refs], true)] : []), booking.rows(false), ...(services ? [booking.rows(true)] : [])]
   }
   return booking
+}
+
+/** The slots starting within a closed range (inputs from `rangeArgs`), by the start column of the slot's table. */
+function slotRange (start: Value, column: string, scope: Scope, params: ParamList): string[] {
+  return dateRange({ ...start, column }, true, scope, params)
+}
+
+/** A slot's stored start as its date and hour; undefined when either cannot be read. */
+function readSlotStart (stored: unknown, text: boolean): { date: string, hour: string } | undefined {
+  const date = readDate(stored, text ? 'text' : 'datetime')
+  const hour = readHour(stored, text ? 'text' : 'datetime')
+  return date === undefined || hour === undefined ? undefined : { date, hour }
 }
 
 // A slot's capacity as stored: a NULL (or unreadable) one is the default single place; zero
@@ -216,6 +227,15 @@ function seats (x: unknown): number {
 
 /** What `ponte check` says of a stored capacity that is not a plain number of places (see seats). */
 export type CapacityFault = 'empty' | 'unreadable' | 'closed'
+
+/**
+ * Why a slot's start offers nothing: it cannot be read, or it reads but the statement
+ * /availability reads slots with never returns it.
+ */
+export type StartFault = 'unreadable' | 'unreached'
+
+/** A slot as `ponte check` scans it: its id, and what is wrong with its capacity (where a column holds it) and its start. */
+export interface SlotScanRow { id: string, capacity?: CapacityFault, start?: StartFault }
 
 function capacityFault (x: unknown): CapacityFault | undefined {
   if (isBlank(x)) return 'empty'
@@ -254,8 +274,12 @@ export interface SlotChecks {
   /** The slot table and its key column (a capacity scan is ordered by it). */
   table: string
   key: string
-  /** Every slot's stored capacity, where a column holds it; `keyType`: how the key column binds. */
-  capacities?: (keyType: SqlTypeName) => ScanPlan<{ id: string, fault?: CapacityFault }>
+  /** Where a column holds capacities: its place in the mapping. */
+  capacityPath?: string
+  /** Where the start is a column of the slot: its place in the mapping. */
+  startPath?: string
+  /** Every slot, its stored capacity and start as booking and /availability read them; `keyType`: how the key column binds. */
+  slots?: (keyType: SqlTypeName) => ScanPlan<SlotScanRow>
   /** Slots holding more appointments (in states that hold a slot) than they take: `taken` > `seats` (others may come back too). */
   over: () => ReadPlan<{ slot: string, taken: number, seats: number }>
   /** Where blocks name the services they take and appointments have a service. */
@@ -306,15 +330,28 @@ export function slotChecks (model: MappingModel, dialect: Dialect): SlotChecks |
       read: (row) => ({ slot: String(row.slot).trim(), taken: Number(row.n), seats: fixed ?? seats(row.seats) })
     })
   }
-  if (capacityColumn !== undefined) {
-    checks.capacities = (keyType) => scanPlan(d, 'slots', source, [{ column: slotKey, type: keyType }], `${path}/join`, (scope, _params, cols) => {
+  const startValue = a.start.datetime
+  const startColumn = through(startValue?.column)
+  if (capacityColumn !== undefined) checks.capacityPath = `${path}/capacity/column`
+  if (startValue && startColumn !== undefined) checks.startPath = startValue.path
+  if (capacityColumn !== undefined || checks.startPath !== undefined) {
+    checks.slots = (keyType) => scanPlan(d, 'slots', source, [{ column: slotKey, type: keyType }], `${path}/join`, (scope, params, cols) => {
       const id = cols.add(scope.ref(slotKey, `${path}/join`))
-      const stored = cols.add(scope.ref(capacityColumn, `${path}/capacity/column`))
+      const stored = capacityColumn === undefined ? undefined : cols.add(scope.ref(capacityColumn, `${path}/capacity/column`))
+      const start = startValue && startColumn !== undefined ? cols.add(scope.ref(startColumn, startValue.path)) : undefined
+      // The statement /availability reads slots with, asked about every date a reader reads.
+      const reached = startValue && startColumn !== undefined ? cols.add(d.caseWhen([{ when: d.and(slotRange(startValue, startColumn, scope, params)), then: '1' }], '0')) : undefined
       return (row) => {
-        const fault = capacityFault(row[stored])
-        return { id: String(row[id]).trim(), ...(fault ? { fault } : {}) }
+        const out: SlotScanRow = { id: String(row[id]).trim() }
+        const capacity = stored === undefined ? undefined : capacityFault(row[stored])
+        if (capacity) out.capacity = capacity
+        if (start !== undefined && startValue) {
+          if (readSlotStart(row[start], startValue.format === 'text') === undefined) out.start = 'unreadable'
+          else if (reached !== undefined && Number(row[reached]) !== 1) out.start = 'unreached'
+        }
+        return out
       }
-    })
+    }, rangeArgs(EVERY_DATE.from, EVERY_DATE.to))
   }
   const services = doc.services
   if (!services || !a.refs.service) return checks

@@ -40,9 +40,16 @@ export function mssqlDialect (options: MssqlDialectOptions = {}): Dialect {
       return `STUFF((SELECT N'${LIST_SEPARATOR}' + CAST(${expr} AS NVARCHAR(4000)) FROM ${from.table} ${quote(from.alias)}${w}${o} FOR XML PATH(''), TYPE).value('.', 'NVARCHAR(MAX)'), 1, 1, N'')`
     },
     dmyAsIso: (e) => `(SUBSTRING(${e}, 7, 4) + '-' + SUBSTRING(${e}, 4, 2) + '-' + SUBSTRING(${e}, 1, 2))`,
-    // Booking reads the professional's day under these hints, so two bookings of one slot
-    // serialise instead of both seeing it free.
+    // Update locks held to the end of the transaction, on reads by key (the appointment being
+    // changed, a max + 1 key). Booking's reads of a day take none: its claims serialise it.
     lockHint: ' WITH (UPDLOCK, HOLDLOCK)',
+    // An application lock of the current database, owned by the transaction (released when it
+    // ends): the answer is >= 0 once held, negative when refused (-1 timed out, -2 cancelled,
+    // -3 chosen as a deadlock victim, -999 a parameter error). It waits as long as the request
+    // may (requestTimeoutMs), as a row lock would.
+    claim: {
+      take: (name) => `DECLARE @ponte_claimed INT; EXEC @ponte_claimed = sp_getapplock @Resource = ${name}, @LockMode = 'Exclusive', @LockOwner = 'Transaction'; SELECT @ponte_claimed AS [claimed]`
+    },
     insert (table, columns, values, returning) {
       const insert = `INSERT INTO ${this.table(table)} (${columns.map(quote).join(', ')})`
       if (!returning) return `${insert} VALUES (${values.join(', ')})`

@@ -4,12 +4,14 @@
 //  - parameters bind with the column's declared type: a JS string sent as NVARCHAR against
 //    an indexed VARCHAR column forces a conversion and a scan.
 //  - a small pool and a request timeout: the clinic's desktop system shares this server.
+//  - a transaction's claims are application locks (sp_getapplock) it owns, taken first.
 import sql from 'mssql'
 import { mssqlDialect } from './dialect.js'
 import { bindValues, type Statement } from '../statement.js'
 import type { SqlTypeName } from '../../mapping/schema.js'
 import { ConflictError, DatabaseTimeoutError, DatabaseUnavailableError, InvalidInputError, MissingValueError } from '../../errors.js'
-import { servedFrom, type Database, type Row } from '../../db/database.js'
+import { servedFrom, type Database, type Querier, type Row } from '../../db/database.js'
+import { claimNames, claimStatements, type ClaimStatements } from '../claims.js'
 import { mssqlCatalog, mssqlTextColumns } from './introspect.js'
 import { inBlocks, STREAM_BLOCK_ROWS } from '../blocks.js'
 
@@ -186,7 +188,8 @@ export async function openMssql (url: string): Promise<Database> {
     async query (statement: Statement, args = {}) {
       return await run((await ready()).request(), statement, args)
     },
-    async transaction (fn) {
+    async transaction (fn, _at, claims = []) {
+      const names = claimNames(settings.config.database ?? '', claims)
       // A deadlock victim (1205) lost a race that a retry usually wins.
       for (let attempt = 1; attempt <= 3; attempt++) {
         const tx = new sql.Transaction(await ready())
@@ -196,14 +199,17 @@ export async function openMssql (url: string): Promise<Database> {
           throw translate(err)
         }
         try {
-          const result = await fn({ query: async (statement, args = {}) => await run(new sql.Request(tx), statement, args) })
+          const q = { query: async (statement: Statement, args: Record<string, unknown> = {}) => await run(new sql.Request(tx), statement, args) }
+          for (const name of names) await claim(q, name)
+          const result = await fn(q)
           await tx.commit()
           return result
         } catch (err) {
           await tx.rollback().catch(() => undefined)
           const number = (err as { number?: number, originalError?: { info?: { number?: number } } }).number ??
             (err as { originalError?: { info?: { number?: number } } }).originalError?.info?.number
-          if (number === 1205 && attempt < 3) continue
+          // The last attempt's too: the loop then ends in the 503 below.
+          if (number === 1205) continue
           throw translate(err)
         }
       }
@@ -220,6 +226,18 @@ export async function openMssql (url: string): Promise<Database> {
     }
   }
   return database
+}
+
+const CLAIM = (claimStatements(mssqlDialect()) as ClaimStatements).take
+
+/** Holds the claim `name` until the transaction ends: timed out or cancelled is a 504, a deadlock victim is retried (1205). */
+async function claim (tx: Querier, name: string): Promise<void> {
+  const [row] = await tx.query(CLAIM, { name })
+  const answer = Number(row?.claimed ?? Number.NaN)
+  if (answer >= 0) return
+  if (answer === -1 || answer === -2) throw new DatabaseTimeoutError()
+  if (answer === -3) throw Object.assign(new Error('chosen as a deadlock victim while claiming'), { number: 1205 })
+  throw new DatabaseUnavailableError('The clinic database refused a booking lock.')
 }
 
 function translate (err: unknown): unknown {

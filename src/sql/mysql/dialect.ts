@@ -32,9 +32,9 @@ export const mysql: Dialect = {
     const body = renderSelectBody(this, spec)
     const order = spec.orderBy.length > 0 ? ` ORDER BY ${spec.orderBy.join(', ')}` : ''
     const page = spec.page ? ` LIMIT ${spec.page.limit} OFFSET ${spec.page.offset}` : spec.first ? ' LIMIT 1' : ''
-    // InnoDB, REPEATABLE READ: FOR UPDATE takes next-key locks on every index record read and
-    // the gaps between them, so a second booking of the same slot waits here (or deadlocks
-    // and is retried by the driver) instead of both reading the slot as free.
+    // InnoDB, REPEATABLE READ: FOR UPDATE takes next-key locks on every index record it reads
+    // and the gaps between them: on reads by key (the appointment being changed, a max + 1
+    // key). Booking's reads of a day are not locked: its claims are (`claim`).
     return body + order + page + (spec.lock ? ' FOR UPDATE' : '')
   },
   // Text in Unicode whatever the column's character set, so parts from a latin1 column and a
@@ -55,6 +55,13 @@ export const mysql: Dialect = {
   },
   dmyAsIso: (e) => `CONCAT(SUBSTRING(${e}, 7, 4), '-', SUBSTRING(${e}, 4, 2), '-', SUBSTRING(${e}, 1, 2))`,
   lockHint: '',
+  // A named lock, held by the session until released (a COMMIT does not end it): 1 once it
+  // is held, 0 when the wait outlasts a row lock's, NULL on an error. Server-wide, hence
+  // names that carry the database (claims.ts).
+  claim: {
+    take: (name) => `SELECT GET_LOCK(${name}, @@innodb_lock_wait_timeout) AS ${quoteBacktick('claimed')}`,
+    release: (name) => `SELECT RELEASE_LOCK(${name}) AS ${quoteBacktick('released')}`
+  },
   // MySQL has no INSERT … RETURNING (MariaDB 10.5+ has): the driver answers an insert with
   // the connection's LAST_INSERT_ID() as `id`, which works on both.
   insert (table, columns, values) {

@@ -2,6 +2,8 @@
 //  - every parameter binds with its column's declared type (values.ts);
 //  - dates come back as text (dateStrings), the clinic's wall clock, never shifted;
 //  - each session gets the statement timeout, REPEATABLE READ and strict mode (session.ts);
+//  - a transaction's claims are named locks (GET_LOCK), taken before it begins and released
+//    after it ends, on its own connection (dialect.ts claim);
 //  - a server that is down or silent is a 503 within connectTimeoutMs, and requests arriving
 //    meanwhile share one connection attempt; the next request after it returns succeeds.
 import mysql, { type Pool, type PoolConnection } from 'mysql2/promise'
@@ -13,6 +15,7 @@ import { connectionBroken, DEADLOCK, serverError, translate } from './errors.js'
 import { prepareSession } from './session.js'
 import { inTextOrder } from './order.js'
 import { mysqlCatalog, mysqlTextColumns } from './introspect.js'
+import { claimNames, claimStatements, type ClaimStatements } from '../claims.js'
 import { bindValues, type Statement } from '../statement.js'
 import { DatabaseTimeoutError, DatabaseUnavailableError } from '../../errors.js'
 import type { Socket } from 'node:net'
@@ -25,6 +28,8 @@ const STREAM_HIGH_WATER = STREAM_BLOCK_ROWS
 
 /** The socket under a pooled connection (mysql2 keeps it as the callback connection's `stream`). */
 const socketOf = (conn: PoolConnection): Socket | undefined => (conn.connection as unknown as { stream?: Socket }).stream
+
+const CLAIMS = claimStatements(mysqlDialect) as Required<ClaimStatements>
 
 /** A booking that lost a deadlock is run again this many times at most, then answered 503. */
 const DEADLOCK_ATTEMPTS = 12
@@ -45,6 +50,39 @@ export async function openMysql (url: string): Promise<Database> {
   pool.on('connection', (c) => { c.on('error', () => undefined) })
   const connections = new Connections(pool, settings)
   const stats = { statements: 0 }
+  // Claims name the database: MySQL's named locks are the server's, shared by its databases.
+  const scope = settings.connection.database ?? ''
+
+  /** Takes each named lock in turn, adding it to `held` once it is. */
+  const claim = async (conn: PoolConnection, names: string[], held: string[]): Promise<void> => {
+    for (const name of names) {
+      const [row] = await run(conn, CLAIMS.take, { name })
+      const answer = Number(row?.claimed ?? Number.NaN)
+      if (answer === 0) throw new DatabaseTimeoutError()
+      if (answer !== 1) throw new DatabaseUnavailableError('The clinic database refused a booking lock.')
+      held.push(name)
+    }
+  }
+  /** Whether every lock in `held` was given back (false: the connection must not be reused). */
+  const release = async (conn: PoolConnection, held: string[]): Promise<boolean> => {
+    let released = true
+    for (const name of [...held].reverse()) {
+      await run(conn, CLAIMS.release, { name }).catch(() => { released = false })
+    }
+    return released
+  }
+
+  const inTransaction = async <T>(conn: PoolConnection, fn: (tx: Querier) => Promise<T>): Promise<T> => {
+    await conn.query('START TRANSACTION')
+    try {
+      const result = await fn({ query: async (statement, args = {}) => await run(conn, statement, args) })
+      await conn.query('COMMIT')
+      return result
+    } catch (err) {
+      if (!connectionBroken(err)) await conn.query('ROLLBACK').catch(() => undefined)
+      throw err
+    }
+  }
 
   const run = async (conn: PoolConnection, statement: Statement, args: Record<string, unknown>): Promise<Row[]> => {
     const values = inTextOrder(statement, bindValues(statement, args).map((v, i) => toMysqlValue(v, statement.params[i].type)))
@@ -141,24 +179,25 @@ export async function openMysql (url: string): Promise<Database> {
         throw translate(err)
       }
     },
-    async transaction (fn) {
+    async transaction (fn, _at, claims = []) {
+      const names = claimNames(scope, claims)
       for (let attempt = 1; ; attempt++) {
         try {
-          return await connections.with(async (conn) => {
-            await conn.query('START TRANSACTION')
+          return await connections.with(async (conn, discard) => {
+            // Claimed before the transaction begins, so its snapshot (taken at its first read)
+            // holds what the claim's previous holder committed before releasing it.
+            const held: string[] = []
             try {
-              const tx: Querier = { query: async (statement, args = {}) => await run(conn, statement, args) }
-              const result = await fn(tx)
-              await conn.query('COMMIT')
-              return result
-            } catch (err) {
-              if (!connectionBroken(err)) await conn.query('ROLLBACK').catch(() => undefined)
-              throw err
+              await claim(conn, names, held)
+              return await inTransaction(conn, fn)
+            } finally {
+              // A connection still holding a claim would keep that day from everyone.
+              if (!await release(conn, held)) discard()
             }
           })
         } catch (err) {
-          // A deadlock victim lost a race (two bookings of one slot both read it free under
-          // gap locks): run again, it then reads the winner's row and answers 409.
+          // A deadlock victim (against the desktop system's locks, or another max + 1 key's
+          // gap lock) was rolled back whole: run again.
           if (serverError(err).errno !== DEADLOCK || attempt >= DEADLOCK_ATTEMPTS) throw translate(err)
           await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt))
         }
@@ -193,19 +232,21 @@ class Connections {
 
   gauge (): { inUse: number, waiting: number } { return { inUse: this.inUse, waiting: this.waiting } }
 
-  async with<T> (fn: (conn: PoolConnection) => Promise<T>): Promise<T> {
+  /** `fn` on a pooled connection; `discard()` closes it afterwards instead of giving it back (its session state is unknown). */
+  async with<T> (fn: (conn: PoolConnection, discard: () => void) => Promise<T>): Promise<T> {
     const conn = await this.acquire()
     this.inUse++
     let broken = false
+    let discarded = false
     try {
-      return await fn(conn)
+      return await fn(conn, () => { discarded = true })
     } catch (err) {
       broken = connectionBroken(err)
       if (broken) this.up = false
       throw err
     } finally {
       this.inUse--
-      if (broken) conn.destroy(); else conn.release()
+      if (broken || discarded) conn.destroy(); else conn.release()
     }
   }
 

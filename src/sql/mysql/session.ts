@@ -10,8 +10,8 @@ export async function prepareSession (conn: PoolConnection, settings: MysqlSetti
   // Strict: a value too long or of the wrong type is an error (a 400), never silently cut.
   // No PIPES_AS_CONCAT or ANSI_QUOTES reliance: the dialect writes CONCAT() and backticks.
   await conn.query("SET SESSION sql_mode = 'STRICT_ALL_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION'")
-  // Booking's FOR UPDATE relies on REPEATABLE READ's next-key (gap) locks: READ COMMITTED
-  // takes none, and two bookings of a free slot would both go ahead.
+  // A max + 1 key read FOR UPDATE relies on REPEATABLE READ's next-key (gap) locks: READ
+  // COMMITTED takes none, and two bookings would both take the same key.
   await conn.query('SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ')
   // textList's GROUP_CONCAT: MySQL's default cuts lists at 1024 bytes.
   await conn.query('SET SESSION group_concat_max_len = 1048576')

@@ -8,9 +8,10 @@
 // slot would both see it free. Serializable snapshot isolation sees exactly that pattern
 // (both read the day, both insert into it) and fails all but one at insert or commit; the
 // retry then reads the winner's row and answers 409. It needs no extra statement and no
-// knowledge of which table holds the slot, and works across Ponte replicas. It serialises
-// against Ponte's own writes only: a desktop system writing at READ COMMITTED is not checked
-// (SQL Server's range locks would block it; nothing short of a table lock does here).
+// knowledge of which table holds the slot, and works across Ponte replicas; a booking's claims
+// (Database.transaction) add nothing and are ignored. It serialises against Ponte's own writes
+// only, as the other servers' claims do: a desktop system writing at READ COMMITTED is not
+// checked, and a row it holds locked does not hold up a booking.
 import pg from 'pg'
 import { postgres } from './dialect.js'
 import { bindValues, type Statement } from '../statement.js'

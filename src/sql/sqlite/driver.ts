@@ -23,6 +23,7 @@ import { STREAM_BLOCK_ROWS } from '../blocks.js'
 import { Turns } from './turns.js'
 import { LocalReads } from './local-reads.js'
 import { rowMaker } from './row-maker.js'
+import { isBusy, whileLocked } from './while-locked.js'
 import type { Reply, Request, WorkerSettings } from './worker.js'
 
 export interface SqliteOptions {
@@ -471,32 +472,6 @@ export function namedValues (statement: Statement, args: Record<string, unknown>
 }
 
 const sqliteCode = (err: unknown): string => (err as { code?: unknown }).code as string ?? ''
-const isBusy = (err: unknown): boolean => sqliteCode(err).startsWith('SQLITE_BUSY')
-
-/**
- * Runs `attempt` until it does not meet another process's lock, waiting on timers (1, 2, 4 …
- * 50 ms) so the event loop stays free, and gives up with a 503 at `deadline`. Always tries once;
- * the loop is entered only after a lock was met, so a statement without one pays for no more.
- */
-function whileLocked<T> (attempt: () => Promise<T>, deadline: number): Promise<T> {
-  return attempt().catch(async (first: unknown) => {
-    let err = first
-    let wait = 1
-    // Every wait lasts at least 1 ms, so the deadline is reached.
-    for (;;) {
-      if (!isBusy(err)) throw err
-      const left = deadline - performance.now()
-      if (left <= 0) throw new DatabaseUnavailableError(LOCKED)
-      await new Promise((resolve) => setTimeout(resolve, Math.min(wait, left)))
-      wait = Math.min(wait * 2, 50)
-      try {
-        return await attempt()
-      } catch (next) {
-        err = next
-      }
-    }
-  })
-}
 
 // The file, its folder or the disk failing (removed, read-only, full, not a database, torn
 // by a crash) or a lock: the database is unavailable, not Ponte broken. Messages stay ours:

@@ -51,7 +51,7 @@ let cursor: { it: IterableIterator<unknown>, block: number, json: boolean } | un
 
 function open ({ file, readonly }: WorkerSettings): void {
   // busy_timeout 0: a lock is never waited for in SQLite; the driver retries on timers until
-  // the request's deadline (driver.ts whileLocked).
+  // the request's deadline (while-locked.ts).
   const fresh = openConnection(file, { readonly, busyTimeoutMs: 0 })
   // Opened first, so a replacement that cannot be opened leaves the old connection as it was.
   closeCursor()
