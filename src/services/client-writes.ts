@@ -86,7 +86,10 @@ export class ClientWrites {
       if (input[field as keyof NewClient] === undefined || writers[field] || rowWriters[field]) continue
       const read = field === 'phone' ? c.phones.length > 0 : field === 'healthInsurance' || field === 'location' ? false : c.fields[field] !== undefined
       if (!read || declared.has(field)) ignored.push(field)
-      else refused.push({ path: `/body/${field}`, message: `this installation reads ${field} from something that cannot be written (an expression, rules, a join or a child row the mapping does not write), and its mapping does not list it under write.ignore` })
+      else {
+        const at = (field === 'phone' ? c.phones[0] : c.fields[field as keyof typeof c.fields])?.path
+        refused.push({ path: `/body/${field}`, message: `this installation reads ${field} from something that cannot be written (an expression, rules, a join or a child row the mapping does not write; at ${at ?? c.path}), and its mapping does not list it under write.ignore` })
+      }
     }
     refuseUnstorable(refused)
     return ignored
