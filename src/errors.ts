@@ -86,6 +86,8 @@ export class NotWritableError extends PonteError {
   readonly status = 501
   readonly type = 'not-writable'
   readonly title = 'Not writable with this mapping'
+  /** `errors` names each request field that cannot be stored. */
+  constructor (message: string, readonly errors: FieldIssue[] = []) { super(message) }
 }
 
 /**

@@ -18,8 +18,19 @@ export function checkWrites (model: MappingModel, writes: CompiledWrites, catalo
       if (insert) required(insert.plan, client, catalog, out)
     }
   }
+  if (c) {
+    // Read but not writable, and not declared ignored: a request sending it is refused (501).
+    for (const f of ['email', 'cpf', 'birthday'] as const) {
+      const v = client.fields[f]
+      if (v && !c.writers[f] && !c.rowWriters[f] && !c.ignored.has(f)) out.warning(v.path, `${f} is read from something Ponte cannot write: POST and PATCH /clients sending it are refused (501); write it to a column or a written row, or list it under write.ignore`)
+    }
+  }
   const a = attempt(out, model.appointment, writes.appointment)
   if (a) {
+    for (const [name, reason] of Object.entries(a.readOnlyRefs)) {
+      const v = model.appointment.refs[name as keyof typeof model.appointment.refs]
+      if (v && !a.ignored.has(name)) out.warning(v.path, `bookings sending ${name} are refused (501): ${reason}`)
+    }
     const insert = attempt(out, model.appointment, a.insert)
     if (insert) required(insert.plan, model.appointment, catalog, out)
   }
@@ -29,7 +40,9 @@ function attempt<T> (out: Findings, t: TableModel, plan: Supported<T>): T | unde
   if (!isUnsupported(plan)) return plan
   const { path, reason } = plan.unsupported
   if (out.covers(path)) return undefined // the catalog pass already said why
-  out.warning(path || `${t.path}/write`, `writes not possible (${reason}); reads are unaffected`)
+  // A write the mapping declares but gets wrong (write.refs) is a mistake to fix, not a limit.
+  if (path.includes('/write/refs/')) out.problem(path, `writes not possible: ${reason}`)
+  else out.warning(path || `${t.path}/write`, `writes not possible (${reason}); reads are unaffected`)
   return undefined
 }
 

@@ -203,6 +203,9 @@ export const StatusHistory = Type.Object({
   close: Type.Record(Type.String(), WriteValue, { description: 'Columns set on the current row(s) when the state changes.' })
 }, { additionalProperties: false, title: 'StatusHistory', description: 'A status-history table: each state change closes the current row and opens a new one, in the same transaction.' })
 
+/** Request fields a mapping may declare as accepted but not stored (`write.ignore`). */
+export const IGNORABLE = ['phone', 'email', 'cpf', 'birthday', 'healthInsurance', 'location', 'professional', 'service', 'plan'] as const
+
 export const WriteSpec = Type.Object({
   key: Type.Optional(KeyGeneration),
   set: Type.Optional(Type.Record(Type.String(), WriteValue, { description: 'Columns an insert fills besides the mapped fields.' })),
@@ -238,6 +241,16 @@ export const WriteSpec = Type.Object({
   before: Type.Optional(Type.Array(ExtraRow, { description: 'Rows inserted before the resource\'s own, in order (a person before the patient).' })),
   after: Type.Optional(Type.Array(ExtraRow, { description: 'Rows inserted after it, in order (names, identifiers, phone attributes).' })),
   history: Type.Optional(StatusHistory),
+  ignore: Type.Optional(Type.Array(Type.Union(IGNORABLE.map((f) => Type.Literal(f))), {
+    uniqueItems: true,
+    description: 'Request fields this installation accepts without storing them (POST /clients: phone, email, cpf, birthday, healthInsurance, location; POST /appointments: professional, service, location, healthInsurance, plan). The answer names them in its `Ponte-Ignored-Fields` header. Without this, a field the mapping reads but cannot write is refused with 501 naming it, on POST as on PATCH; a field the mapping does not map at all is always ignored (and named in the header).'
+  })),
+  refs: Type.Optional(Type.Object(Object.fromEntries(['professional', 'service', 'location', 'healthInsurance', 'plan'].map((r) => [r, Type.Optional(Type.Object({
+    firstOf: Type.String({ description: 'The appointment\'s join (under `joins`, hanging from the appointment row by one column) whose row the booking points at: the first (lowest `on` column) of its rows holding the id sent. E.g. `location: sala.ID_UNIDADE` with `firstOf: sala` books unit 3 into the unit\'s first room.' })
+  }, { additionalProperties: false }))])), {
+    additionalProperties: false,
+    description: 'How to write an appointment ref that is read through a join (`location: sala.ID_UNIDADE`). Without an entry such a ref is read-only: booking with it is refused (501), unless it is listed under `ignore`. Never valid when the join\'s column is also where another field is written (the patient\'s id, the slot).'
+  })),
   triggers: Type.Optional(Type.Boolean({ description: 'The table has triggers. Documentation only: Ponte always inserts with OUTPUT … INTO, which SQL Server accepts on tables with triggers.' }))
 }, { additionalProperties: false, title: 'WriteSpec' })
 

@@ -1,4 +1,4 @@
-import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
+import { getCountryCallingCode, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
 
 export interface PhoneOptions {
   /** ISO 3166 alpha-2, e.g. 'BR'. */
@@ -67,8 +67,11 @@ export function phoneSearchFragment(e164: string): string {
 }
 
 /** How to write a phone back into a legacy column. */
-export function toStoredPhone(e164: string, format: StoredPhoneFormat): string {
+export function toStoredPhone(e164: string, format: StoredPhoneFormat, home?: string): string {
   if (format === 'e164') return e164;
+  // National digits drop the country code: a number of another country is kept whole, or it
+  // would read back as a number of the installation's own country (or as none).
+  if (home !== undefined && !sameCallingCode(e164, home)) return e164;
   const national = brNational(e164);
   if (national !== undefined) {
     return format === 'masked' ? maskBr(national) : national;
@@ -256,4 +259,13 @@ function foreignProbes(e164: string, opts: PhoneOptions): Probes {
     }
   }
   return { exact, prefixes };
+}
+
+function sameCallingCode(e164: string, country: string): boolean {
+  const code = parsePhoneNumberFromString(e164)?.countryCallingCode;
+  try {
+    return code === getCountryCallingCode(country.toUpperCase() as CountryCode);
+  } catch {
+    return false;
+  }
 }

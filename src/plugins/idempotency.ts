@@ -41,7 +41,7 @@ export const IDEMPOTENCY_HEADER = 'idempotency-key'
 export const REPLAYED_HEADER = 'idempotent-replayed'
 export const MAX_KEY_LENGTH = 255
 /** Response headers remembered and replayed along with status and body. */
-export const REPLAYED_RESPONSE_HEADERS = ['content-type', 'content-language', 'content-location', 'location', 'etag', 'last-modified', 'link']
+export const REPLAYED_RESPONSE_HEADERS = ['content-type', 'content-language', 'content-location', 'location', 'etag', 'last-modified', 'link', 'ponte-ignored-fields']
 
 const HEADER_PATH = `/headers/${IDEMPOTENCY_HEADER}`
 

@@ -5,6 +5,7 @@ import { Appointment } from '../schemas/resources.js'
 import { AppointmentListQuery, ByIdParams, NewAppointmentBody, StateBody, TimeBody } from '../schemas/queries.js'
 import { jsonBody, responses, textBody } from '../schemas/responses.js'
 import { examples } from '../schemas/examples.js'
+import { answerStored } from './stored.js'
 
 const appointments: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/appointments', {
@@ -44,7 +45,7 @@ const appointments: FastifyPluginAsyncTypebox = async (app) => {
       body: NewAppointmentBody,
       response: responses(jsonBody(Appointment, 'The booked appointment', examples.appointment, true), 'create')
     }
-  }, async (request) => await app.ponte.booking.book(request.body, request.arrival))
+  }, async (request, reply) => answerStored(reply, await app.ponte.booking.book(request.body, request.arrival)))
 
   app.patch('/appointments/:id/state', {
     schema: {

@@ -4,6 +4,7 @@ import { Client } from '../schemas/resources.js'
 import { ByIdParams, ClientPatchBody, ClientSearchQuery, NewClientBody, PageQuery } from '../schemas/queries.js'
 import { jsonBody, responses } from '../schemas/responses.js'
 import { examples } from '../schemas/examples.js'
+import { answerStored } from './stored.js'
 
 const clients: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/clients', {
@@ -45,7 +46,7 @@ const clients: FastifyPluginAsyncTypebox = async (app) => {
       body: NewClientBody,
       response: responses(jsonBody(Client, 'The registered client', examples.client, true), 'create')
     }
-  }, async (request) => await app.ponte.clientWrites.create(request.body, request.arrival))
+  }, async (request, reply) => answerStored(reply, await app.ponte.clientWrites.create(request.body, request.arrival)))
 
   app.patch('/clients/:id', {
     schema: {
@@ -54,9 +55,9 @@ const clients: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Change a client (only the keys sent)',
       params: ByIdParams,
       body: ClientPatchBody,
-      response: responses(jsonBody(Client, 'The client as it is now', examples.client), 'write')
+      response: responses(jsonBody(Client, 'The client as it is now', examples.client, false, true), 'write')
     }
-  }, async (request) => await app.ponte.clientWrites.update(request.params.id, request.body, request.arrival))
+  }, async (request, reply) => answerStored(reply, await app.ponte.clientWrites.update(request.params.id, request.body, request.arrival)))
 }
 
 export default clients

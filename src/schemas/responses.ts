@@ -12,8 +12,13 @@ const COMMON_HEADERS = {
   'x-request-id': Type.String({ pattern: '^[A-Za-z0-9._:-]{1,128}$', description: 'The caller\'s X-Request-Id when it is a safe token (1–128 of A–Z a–z 0–9 . _ : -), else a UUID Ponte made; on every log line of the request.' }),
   'ponte-interface-version': Type.String({ description: 'Version of the interface served.' })
 }
-const REPLAYED_HEADERS = {
+/** On the answers of writes that accept fields they do not store (services/stored.ts). */
+const WRITE_HEADERS = {
   ...COMMON_HEADERS,
+  'ponte-ignored-fields': Type.String({ description: 'Request fields accepted but not stored by this installation (comma-separated): fields its mapping does not map, or declares ignored (write.ignore). Absent when every field sent was stored.' })
+}
+const REPLAYED_HEADERS = {
+  ...WRITE_HEADERS,
   'idempotent-replayed': Type.String({ enum: ['true'], description: 'Present when this is the stored answer to an earlier request with the same Idempotency-Key.' })
 }
 const RETRY_AFTER = { 'retry-after': Type.String({ pattern: '^[0-9]+$', description: 'Seconds to wait before retrying.' }) }
@@ -51,8 +56,10 @@ function named (schema: TSchema): Record<string, unknown> {
 }
 
 /** A JSON success body; `example` is what the document shows (validated against the schema by the linter). */
-export function jsonBody (schema: TSchema, description: string, example: unknown, idempotent = false): Record<string, unknown> {
-  return { description, headers: idempotent ? REPLAYED_HEADERS : COMMON_HEADERS, content: { 'application/json': { schema: named(schema), example } } }
+/** `headers`: 'write' for an answer that may name ignored fields, 'replayed' for a keyed create (which may be a replay too). */
+export function jsonBody (schema: TSchema, description: string, example: unknown, idempotent = false, written = idempotent): Record<string, unknown> {
+  const headers = idempotent ? REPLAYED_HEADERS : written ? WRITE_HEADERS : COMMON_HEADERS
+  return { description, headers, content: { 'application/json': { schema: named(schema), example } } }
 }
 
 /** A plain-text success body (the PATCH state/time answers). */

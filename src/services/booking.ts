@@ -2,7 +2,7 @@
 // or a half-written row, so every check that depends on other rows runs inside the same
 // transaction as the write, which claims the days it checks (see Database.transaction).
 import { servedFrom, type Arrival, type Database, type Querier } from '../db/database.js'
-import { DEFAULT_SLOT_MINUTES, isIntegerType, matchesType, type AppointmentRow, type AppointmentWritePlans, type BookingRef, type CompiledMapping, type FoundSlot } from '../mapping/compile/index.js'
+import { BOOKING_REFS, DEFAULT_SLOT_MINUTES, isIntegerType, matchesType, type AppointmentRow, type AppointmentWritePlans, type BookingRef, type CompiledMapping, type FoundSlot } from '../mapping/compile/index.js'
 import type { EntityName, LookupName } from '../mapping/model.js'
 import { planExists } from './plans.js'
 import type { SqlTypeName } from '../mapping/schema.js'
@@ -10,6 +10,7 @@ import type { AppointmentT } from '../schemas/resources.js'
 import { endHourAfter, endMinutesOf, isClockHour, minutesOf, nowIn, parseApiDate } from '../normalise/datetime.js'
 import { readApiDate } from '../normalise/date-window.js'
 import { ConflictError, InvalidInputError, NotFoundError, type FieldIssue } from '../errors.js'
+import { refuseMisstored, refuseUnstorable, type Stored } from './stored.js'
 import { writable } from './writable.js'
 import { stateName, type Appointments } from './appointments.js'
 import type { Catalog, Snapshot } from './catalog.js'
@@ -67,7 +68,8 @@ export class Booking {
     return writable(this.compiled.writes.appointment, 'appointments')
   }
 
-  async book (request: NewAppointment, at: Arrival): Promise<AppointmentT> {
+  async book (request: NewAppointment, at: Arrival): Promise<Stored<AppointmentT>> {
+    const ignored = this.unstored(request)
     const input = { ...request, ...this.normaliseSlot(request) }
     const issues: FieldIssue[] = []
     this.checkSlotInput(input.date, input.hour, issues)
@@ -111,9 +113,49 @@ export class Booking {
       await this.checkFree(tx, { date: input.date, hour: input.hour, endHour, step, professional: input.professional, client: input.client, capacity: slot.capacity })
       const id = await insert.run(tx, { ...columns, ...slot.pointer })
       await this.recordState(tx, id, this.compiled.model.states.initial, now, false)
+      await this.readBack(tx, id, { date: input.date, hour: input.hour, state: this.compiled.model.states.initial }, this.writtenRefs(input, ignored))
       return id
     }, at, dayClaims(input.date, input)))
-    return await this.appointments.get(id, at)
+    return { record: await this.appointments.get(id, at), ignored }
+  }
+
+  /**
+   * The refs a booking sends that will not be stored: those the mapping does not map, and
+   * those it reads but declares ignored. One it reads but cannot write is a 501 here.
+   */
+  private unstored (request: NewAppointment): string[] {
+    const ignored: string[] = []
+    const refused: FieldIssue[] = []
+    for (const name of BOOKING_REFS) {
+      if (request[name] === undefined) continue
+      const reason = this.plans.readOnlyRefs[name]
+      if (this.compiled.model.appointment.refs[name] === undefined || (reason !== undefined && this.plans.ignored.has(name))) ignored.push(name)
+      else if (reason !== undefined) refused.push({ path: `/body/${name}`, message: reason })
+    }
+    refuseUnstorable(refused)
+    return ignored
+  }
+
+  /** The refs a booking writes, with the ids they must read back as. */
+  private writtenRefs (input: NewAppointment, ignored: string[]): Partial<Record<BookingRef, string>> {
+    const out: Partial<Record<BookingRef, string>> = {}
+    for (const name of BOOKING_REFS) {
+      const id = input[name]
+      if (id !== undefined && !ignored.includes(name) && this.plans.readOnlyRefs[name] === undefined && this.compiled.model.appointment.refs[name] !== undefined) out[name] = id
+    }
+    return out
+  }
+
+  /** Inside the write's transaction: the row reads back as sent (date, hour, state, every ref), or everything rolls back. */
+  private async readBack (tx: Querier, id: string, expected: { date: string, hour: string, state: string }, refs: Partial<Record<BookingRef, string>>): Promise<void> {
+    // The shape GET /appointments/{id} reads (every ref), not the occupancy one.
+    const shape = this.compiled.appointments({ filters: [], minimal: false, byId: true })
+    const { statement, args } = this.found(shape.bind({ id }), id)
+    const [stored] = carryingId((await tx.query(statement, args)).flatMap((row) => shape.read(row) ?? []), id, (a) => a.id)
+    if (!stored) refuseMisstored(['date', 'hour', ...Object.keys(refs)], 'appointment (it is not found through the mapping\'s filters)')
+    const wrong = (['date', 'hour', 'state'] as const).filter((f) => stored[f] !== expected[f])
+    for (const [name, value] of Object.entries(refs)) if (stored.refs[name as BookingRef] !== value) wrong.push(name as 'date')
+    if (wrong.length > 0) refuseMisstored(wrong, 'appointment')
   }
 
   async changeState (id: string, requested: string, at: Arrival): Promise<string> {
@@ -143,6 +185,7 @@ export class Booking {
       const { statement, args } = this.found(move.bind(id, now), id)
       await tx.query(statement, args)
       await this.recordState(tx, id, state, nowIn(this.compiled.model.timezone), true)
+      await this.readBack(tx, id, { date: current.date, hour: current.hour, state }, {})
       return `Appointment ${id} is now ${state}.`
     }, at, claims)
   }
@@ -179,6 +222,7 @@ export class Booking {
       const { statement, args } = this.found(this.plans.reschedule.bind(id, now, { date: slot.date, hour: slot.hour, endHour, minutes }, found.pointer), id)
       await tx.query(statement, args)
       if (target !== current.state) await this.recordState(tx, id, target, now, true)
+      await this.readBack(tx, id, { date: slot.date, hour: slot.hour, state: target }, {})
       return `Appointment ${id} moved to ${slot.date} ${slot.hour}${target !== current.state ? ` and is now ${target}` : ''}.`
     }, at, claims)
   }

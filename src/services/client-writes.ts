@@ -1,13 +1,16 @@
 // Registering and correcting clients. Input is checked whole before anything is written;
 // the answer is the client as the database now holds it.
-import type { Arrival, Database } from '../db/database.js'
+import type { Arrival, Database, Querier } from '../db/database.js'
 import type { ClientField, ClientValues, ClientWritePlans, CompiledMapping, Supported } from '../mapping/compile/index.js'
 import type { ClientT } from '../schemas/resources.js'
 import { parsePhoneInput } from '../normalise/phone.js'
 import { isValidCpf } from '../normalise/cpf.js'
 import { nowIn, todayIn } from '../normalise/datetime.js'
 import { readApiDate } from '../normalise/date-window.js'
-import { InvalidInputError, MissingValueError, NotWritableError, type FieldIssue } from '../errors.js'
+import { InvalidInputError, MissingValueError, NotFoundError, type FieldIssue } from '../errors.js'
+import { refuseMisstored, refuseUnstorable, type Stored } from './stored.js'
+import { samePhone } from '../normalise/phone.js'
+import { foldName, normaliseEmail } from '../normalise/text.js'
 import type { Catalog } from './catalog.js'
 import type { Clients } from './clients.js'
 import { writable } from './writable.js'
@@ -39,32 +42,77 @@ export class ClientWrites {
     return writable(this.compiled.writes.client, 'clients')
   }
 
-  async create (input: NewClient, at: Arrival): Promise<ClientT> {
-    const values = await this.validate(input, true, at)
+  async create (input: NewClient, at: Arrival): Promise<Stored<ClientT>> {
+    const ignored = this.unstored(input)
+    const stored = await this.validate(input, true, at)
+    for (const f of ignored) delete stored[f as ClientField]
     const now = nowIn(this.compiled.model.timezone)
     const insert = writable(this.plans.insert, 'clients')
     const writers = { ...this.plans.rowWriters, ...this.plans.writers }
-    const id = await requiring(writers, async () => await this.db.transaction(async (tx) => await insert.run(tx, values, now), at))
-    return await this.clients.get(id, at)
+    const id = await requiring(writers, async () => await this.db.transaction(async (tx) => {
+      const id = await insert.run(tx, stored, now)
+      await this.readBack(tx, id, stored, ignored)
+      return id
+    }, at))
+    return { record: await this.clients.get(id, at), ignored }
   }
 
-  async update (id: string, patch: ClientPatch, at: Arrival): Promise<ClientT> {
-    const fields = (Object.keys(patch) as ClientField[]).filter((f) => patch[f as keyof ClientPatch] !== undefined)
-    const values = await this.validate(patch, false, at)
-    const writable = fields.filter((f) => this.plans.writers[f])
-    // Fields kept in joined rows (a name row, the person's birthdate): an UPDATE of each row.
-    const inRows = fields.filter((f) => !this.plans.writers[f] && this.plans.rowWriters[f])
-    const unwritable = fields.filter((f) => !this.plans.writers[f] && !this.plans.rowWriters[f])
-    if (unwritable.length > 0) throw new NotWritableError(`This installation's mapping reads ${unwritable.join(' and ')} from something that cannot be written (an expression, a join or rules); nothing was changed.`)
+  async update (id: string, patch: ClientPatch, at: Arrival): Promise<Stored<ClientT>> {
+    const ignored = this.unstored(patch)
+    const stored = await this.validate(patch, false, at)
+    const fields = (Object.keys(stored) as ClientField[]).filter((f) => !ignored.includes(f))
     await this.clients.get(id, at) // 404 before anything else
-    if (writable.length > 0 || inRows.length > 0) {
-      const bound = writableOr501(this.plans.patch([...writable, ...inRows])).bind(id, values)
-      if (bound) await this.db.transaction(async (tx) => { for (const b of bound) await tx.query(b.statement, b.args) }, at)
+    if (fields.length > 0) {
+      const patch = writableOr501(this.plans.patch(fields))
+      const now = nowIn(this.compiled.model.timezone)
+      await this.db.transaction(async (tx) => {
+        if (await patch.run(tx, id, stored, now)) await this.readBack(tx, id, stored, ignored)
+      }, at)
     }
-    return await this.clients.get(id, at)
+    return { record: await this.clients.get(id, at), ignored }
   }
 
-  /** Every problem at once; returns the normalised values. */
+  /**
+   * The fields a request sends that will not be stored: those the mapping does not read (nor
+   * write), and those it reads but declares ignored (write.ignore). One it reads but cannot
+   * write is a 501 naming it, before anything is written.
+   */
+  private unstored (input: Partial<NewClient>): string[] {
+    const { writers, rowWriters, ignored: declared } = this.plans
+    const c = this.compiled.model.client
+    const ignored: string[] = []
+    const refused: FieldIssue[] = []
+    for (const field of Object.keys(input) as ClientField[]) {
+      if (input[field as keyof NewClient] === undefined || writers[field] || rowWriters[field]) continue
+      const read = field === 'phone' ? c.phones.length > 0 : field === 'healthInsurance' || field === 'location' ? false : c.fields[field] !== undefined
+      if (!read || declared.has(field)) ignored.push(field)
+      else {
+        const at = (field === 'phone' ? c.phones[0] : c.fields[field as keyof typeof c.fields])?.path
+        refused.push({ path: `/body/${field}`, message: `this installation reads ${field} from something that cannot be written (an expression, rules, a join or a child row the mapping does not write; at ${at ?? c.path}), and its mapping does not list it under write.ignore` })
+      }
+    }
+    refuseUnstorable(refused)
+    return ignored
+  }
+
+  /**
+   * Inside the write's transaction: every field sent reads back as sent (as the interface
+   * normalises it, and folded as its column must), or everything rolls back.
+   */
+  private async readBack (tx: Querier, id: string, sent: ClientValues, ignored: string[]): Promise<void> {
+    const fields = (Object.keys(sent) as ClientField[]).filter((f) => !ignored.includes(f) && f !== 'healthInsurance' && f !== 'location')
+    let client: ClientT
+    try {
+      client = await this.clients.get(id, undefined, tx)
+    } catch (err) {
+      if (err instanceof NotFoundError) refuseMisstored(fields, 'client (it is not found through the mapping\'s filters)')
+      throw err
+    }
+    const wrong = fields.filter((f) => !readsAsSent(f, sent[f] as string, client))
+    if (wrong.length > 0) refuseMisstored(wrong, 'client')
+  }
+
+  /** Every problem at once; returns the values as the interface normalises them, folded where a column holds no Unicode (column-fit.ts). */
   private async validate (input: Partial<NewClient>, creating: boolean, at: Arrival): Promise<ClientValues> {
     const issues: FieldIssue[] = []
     const out: Partial<Record<ClientField, string>> = {}
@@ -102,7 +150,7 @@ export class ClientWrites {
       if (id === undefined || !this.compiled.model.lookups[ref]) continue
       const snap = await this.catalog.snapshot(at)
       if (!snap.record(ref, id)) issues.push({ path: `/body/${ref}`, message: `no ${ref} with id "${id}"` })
-      else if (this.plans.writers[ref]) out[ref] = id
+      else out[ref] = id
     }
     const stored = await this.asStored(out, issues, at)
     if (issues.length > 0) throw new InvalidInputError(describe(issues), issues)
@@ -143,5 +191,17 @@ export async function requiring<T> (writers: Partial<Record<string, { columns: {
     const field = Object.entries(writers).find(([, w]) => w?.columns.some((c) => c.column.toLowerCase() === err.column?.toLowerCase()))?.[0]
     if (field) throw new InvalidInputError(`${field} is required by this installation.`, [{ path: `/body/${field}`, message: 'is required by this installation' }])
     throw new InvalidInputError('The clinic database requires a value the mapping does not provide; the installation\'s mapping needs a default for it under write.set.')
+  }
+}
+
+/** A client field as read back equals the value sent, compared as the interface normalises it. */
+function readsAsSent (field: ClientField, sent: string, client: ClientT): boolean {
+  switch (field) {
+    case 'name': return foldName(client.name) === foldName(sent)
+    case 'phone': return [client.phone, ...client.allPhones ?? []].some((p) => p !== undefined && samePhone(p, sent))
+    case 'email': return normaliseEmail(client.email) === normaliseEmail(sent)
+    case 'cpf': return client.cpf?.replace(/\D/g, '') === sent
+    case 'birthday': return client.birthday === sent
+    default: return true
   }
 }

@@ -1,6 +1,6 @@
 // Reading clients: pages, details and the exact search the caller uses to recognise who
 // is writing (design notes §1: phone, CPF, e-mail, name on normalised values).
-import type { Arrival, Database } from '../db/database.js'
+import type { Arrival, Database, Querier } from '../db/database.js'
 import type { CompiledMapping, IndexedColumns } from '../mapping/compile/index.js'
 import { SEARCH_CANDIDATES } from '../mapping/compile/index.js'
 import type { ClientT } from '../schemas/resources.js'
@@ -32,9 +32,10 @@ export class Clients {
     return this.readAll(await this.db.query(statement, args, at))
   }
 
-  async get (id: string, at: Arrival): Promise<ClientT> {
+  /** `via`: a transaction to read in (a write reading back what it stored). */
+  async get (id: string, at: Arrival, via: Querier = this.db): Promise<ClientT> {
     const bound = this.compiled.clients.bindId(id)
-    const rows = bound ? await this.db.query(bound.statement, bound.args, at) : []
+    const rows = bound ? await via.query(bound.statement, bound.args, at) : []
     const [client] = carryingId(this.readAll(rows), id, (c) => c.id)
     if (!client) throw new NotFoundError(`No client with id "${id}".`)
     return client

@@ -82,3 +82,23 @@ t.test('planted: a YAML syntax error is reported at its line', async (t) => {
   t.equal(issues.length, 1, 'said once')
   t.equal(issues[0].line, lineOf(mapping, '[EMAIL'), 'at the line that holds the unclosed [')
 })
+
+t.test('planted: a ref written through a join on the patient\'s own column is a problem at its line', async (t) => {
+  const mapping = CLINIC_MAPPING
+    .replace('    refs:\n      client: CLIENTE\n', '    joins:\n      cli: { table: TB_CLIENTE, on: { CLIENTE: COD } }\n    refs:\n      client: CLIENTE\n      plan: cli.EMAIL\n')
+    .replace('    write:\n      set:\n        ORIGEM', '    write:\n      refs:\n        plan: { firstOf: cli }\n      set:\n        ORIGEM')
+  const { report } = await checkWith(t, mapping)
+  t.notOk(report.ok, 'not passed')
+  const hits = report.lines.filter((l) => /plan and client would both be written to column CLIENTE/.test(l))
+  t.equal(hits.length, 1, report.lines.join('\n'))
+  t.match(hits[0] ?? '', new RegExp(`^✗ \\S*mapping\\.yaml:${lineOf(mapping, 'plan: { firstOf: cli }')}:\\d+: `))
+})
+
+t.test('planted: a ref read through a join, undeclared, is a warning at its line: bookings sending it are refused', async (t) => {
+  const mapping = CLINIC_MAPPING
+    .replace('    refs:\n      client: CLIENTE\n', '    joins:\n      cli: { table: TB_CLIENTE, on: { CLIENTE: COD } }\n    refs:\n      client: CLIENTE\n      plan: cli.EMAIL\n')
+  const { report } = await checkWith(t, mapping)
+  const hits = report.lines.filter((l) => /bookings sending plan are refused \(501\)/.test(l))
+  t.equal(hits.length, 1, report.lines.join('\n'))
+  t.match(hits[0] ?? '', new RegExp(`^! \\S*mapping\\.yaml:${lineOf(mapping, 'plan: cli.EMAIL')}:\\d+: `))
+})

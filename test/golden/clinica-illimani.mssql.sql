@@ -299,6 +299,11 @@ SELECT [t].[appointment_id] AS [c0], [t_slot].[start_date] AS [c1], [t_slot].[en
 -- @p8 int = 0
 SELECT [t].[appointment_id] AS [c0], [t_slot].[start_date] AS [c1], [t_slot].[end_date] AS [c2], [t].[status] AS [c3], [t_block].[provider_id] AS [c4], [t].[patient_id] AS [c5], [t].[appointment_type_id] AS [c6], [t_block].[location_id] AS [c7], CASE WHEN [t_block].[provider_id] = @p5 THEN 1 ELSE 0 END AS [c8], CASE WHEN [t].[patient_id] = @p7 THEN 1 ELSE 0 END AS [c9] FROM [appointmentscheduling_appointment] [t] LEFT JOIN [appointmentscheduling_time_slot] [t_slot] ON [t].[time_slot_id] = [t_slot].[time_slot_id] AND [t_slot].[voided] = @p8 LEFT JOIN [appointmentscheduling_appointment_block] [t_block] ON [t_slot].[appointment_block_id] = [t_block].[appointment_block_id] WHERE [t].[voided] = @p1 AND [t_slot].[start_date] >= @p2 AND [t_slot].[start_date] < @p3 AND ([t_block].[provider_id] = @p4 OR [t].[patient_id] = @p6) ORDER BY [t_slot].[start_date], [t].[appointment_id]
 
+-- client.update.name.exists
+-- @p1 int = input:id
+-- @p2 int = 0
+SELECT TOP 1 1 AS [x] FROM [person_name] [j] WHERE [j].[person_name_id] = (SELECT TOP 1 [j_1].[person_name_id] AS [k] FROM [person_name] [j_1] WHERE @p1 = [j_1].[person_id] AND [j_1].[voided] = @p2 ORDER BY [j_1].[preferred] DESC, [j_1].[person_name_id])
+
 -- client.update.name
 -- @p1 ntext = input:col:name.given_name
 -- @p2 ntext = input:col:name.family_name

@@ -35,6 +35,8 @@ export interface CompiledAppointmentWrites {
   history?: StatusHistory
   refs: Partial<Record<BookingRef, FieldWriter>>
   joinedRefs: Partial<Record<BookingRef, JoinedRef>>
+  /** Refs the mapping reads but cannot write, with the reason (a booking sending one is refused unless `write.ignore` lists it). */
+  readOnlyRefs: Partial<Record<BookingRef, string>>
   /** Columns for a slot (start, and end where the mapping stores one). */
   slot: (slot: Slot) => Encoded
   /** `set` columns (those derived from the slot, from `slot`) and the initial state's columns, at `now`. */
@@ -55,17 +57,18 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
   const slotWriter: SlotWriter = slotBooking ? { columns: [slotBooking.column], durationColumns: [], encode: () => ({}) } : compileSlot(model)
   const refs: Partial<Record<BookingRef, FieldWriter>> = {}
   const joinedRefs: Partial<Record<BookingRef, JoinedRef>> = {}
+  const readOnlyRefs: Partial<Record<BookingRef, string>> = {}
   for (const name of BOOKING_REFS) {
     const v = a.refs[name]
     if (!v || slotBooking?.refs.includes(name as SlotRef)) continue
     const type = v.type ?? keyType(model, name)
     const writer = fieldWriter(defaultColumn(v), type)
+    const declared = name === 'client' ? undefined : a.write?.refs?.[name]
     if (writer) refs[name] = writer
-    else {
-      const joined = joinedRef(model, v, type, dialect)
-      if (joined) joinedRefs[name] = joined
-    }
+    else if (declared) joinedRefs[name] = joinedRef(model, v, type, declared.firstOf, `${path}/refs/${name}`, dialect)
+    else readOnlyRefs[name] = readOnlyReason(v, name)
   }
+  refuseSharedColumns(slotWriter, refs, joinedRefs, path)
   const stateWrites = (state: string) => {
     const entries = a.write?.states?.[state]
     if (entries) return writeValues(model, entries, `${path}/states/${state}`)
@@ -101,6 +104,7 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
     history: compileHistory(model, dialect),
     refs,
     joinedRefs,
+    readOnlyRefs,
     slot: slotWriter.encode,
     constants: (now, slot) => ({ ...values(set, now, slot), ...values(initial, now) }),
     state: (state, now) => values(states.get(state) ?? stateWrites(state), now),
@@ -132,13 +136,16 @@ function defaultColumn (v: Value): Value {
   return fallback && !fallback.when && fallback.column ? { column: fallback.column, type: v.type, length: v.length, path: v.path } : v
 }
 
-function joinedRef (model: MappingModel, v: Value, type: SqlTypeName, dialect: Dialect): JoinedRef | undefined {
+// A ref read through a join (`location: sala.ID_UNIDADE`), written as the join's own column
+// pointing at the first joined row holding the id: only where the mapping asks for it
+// (`write.refs.<ref>.firstOf`), since "some row with this value" is a guess the clinic must own.
+function joinedRef (model: MappingModel, v: Value, type: SqlTypeName, alias: string, path: string, dialect: Dialect): JoinedRef {
   const col = v.column
-  if (col === undefined || !col.includes('.')) return undefined
-  const [alias, remoteCol] = col.split('.')
+  const [readAlias, remoteCol] = col?.includes('.') === true ? col.split('.') : []
+  if (readAlias !== alias) throw new CompileError(`${path}/firstOf`, `the ref is not read through the join \`${alias}\` (it is read from ${col ?? 'rules, a template or an expression'})`)
   const join = model.appointment.joins[alias]
   const pairs = Object.entries(join?.on ?? {})
-  if (!join || join.from || pairs.length !== 1) return undefined
+  if (!join || join.from || pairs.length !== 1) throw new CompileError(`${path}/firstOf`, `\`${alias}\` must be a join of the appointment row itself on one column to be written through`)
   const [local, remote] = pairs[0]
   const params = new ParamList(dialect)
   const j = (c: string) => dialect.column('j', c)
@@ -147,6 +154,25 @@ function joinedRef (model: MappingModel, v: Value, type: SqlTypeName, dialect: D
     from: { table: dialect.table(join.table), alias: 'j' }, joins: [], where: [`${j(remoteCol)} = ${params.input('value', type)}`], orderBy: []
   })
   return { lookup: { name: `appointment.write.${alias}.lookup`, sql, params: params.params }, column: { column: local, type: 'int' } }
+}
+
+function readOnlyReason (v: Value, name: BookingRef): string {
+  const via = v.column?.includes('.') === true ? `through the join \`${v.column.split('.')[0]}\`` : 'from rules, a template or an expression'
+  return `this installation reads ${name} ${via} (at ${v.path}) and its mapping does not say how to write it (write.refs.${name}), nor to ignore it (write.ignore)`
+}
+
+// Two fields written to one column would store one of them wrongly (a ref looked up through
+// the patient's own row overwriting the patient's id): such a mapping cannot book.
+function refuseSharedColumns (slot: SlotWriter, refs: Partial<Record<BookingRef, FieldWriter>>, joined: Partial<Record<BookingRef, JoinedRef>>, path: string): void {
+  const owners = new Map<string, string>()
+  const claim = (column: string, owner: string, at: string) => {
+    const other = owners.get(column.toLowerCase())
+    if (other !== undefined && other !== owner) throw new CompileError(at, `${owner} and ${other} would both be written to column ${column}; one of them must be read-only (remove its write.refs entry) or stored elsewhere`)
+    owners.set(column.toLowerCase(), owner)
+  }
+  for (const c of slot.columns) claim(c.column, 'the date and hour', path)
+  for (const [name, w] of Object.entries(refs)) for (const c of w?.columns ?? []) claim(c.column, name, path)
+  for (const [name, j] of Object.entries(joined)) if (j) claim(j.column.column, name, `${path}/refs/${name}/firstOf`)
 }
 
 interface SlotWriter {

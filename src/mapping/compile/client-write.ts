@@ -12,7 +12,7 @@ import { idType } from './key.js'
 import { fieldWriter, insertPlan, updatePlan, writeValues, uniqueColumns, type FieldWriter, type InsertPlan } from './write.js'
 import type { NowParts } from '../../normalise/datetime.js'
 import { withSelfKey } from './derived.js'
-import { compileRows, joinedFieldWriter, joinedRowUpdates, sharedKeyInsert, writtenRows, type RowsPlan } from './rows.js'
+import { compileRows, joinedFieldWriter, joinedRowUpdates, sharedKeyInsert, writtenRows, type JoinedRowWrite, type RowsPlan } from './rows.js'
 
 export const PATCHABLE = ['name', 'email', 'cpf', 'birthday'] as const
 export type ClientField = typeof PATCHABLE[number] | 'phone' | 'healthInsurance' | 'location'
@@ -29,7 +29,7 @@ export interface CompiledClientWrites {
   /** UPDATE for exactly these fields (built on first use). */
   update: (fields: ClientField[]) => Statement
   /** UPDATEs of the joined rows holding these `rowWriters` fields, one per row (built on first use). */
-  rowUpdates: (fields: ClientField[]) => Statement[]
+  rowUpdates: (fields: ClientField[]) => JoinedRowWrite[]
   /** Values of the `set` columns for an insert at `now`. */
   constants: (now: NowParts) => Record<string, unknown>
 }
@@ -45,7 +45,7 @@ export function compileClientWrites (model: MappingModel, dialect: Dialect): Com
     email: fieldWriter(c.fields.email, 'ntext'),
     cpf: fieldWriter(c.fields.cpf, 'text', (x) => formatCpf(String(x), write?.cpfFormat ?? 'digits')),
     birthday: fieldWriter(c.fields.birthday, dateType, (x) => toStoredDate(String(x), dateFormat, format === 'dmy' ? 'dmy' : 'iso')),
-    phone: fieldWriter(c.phones[0], 'text', (x) => toStoredPhone(String(x), write?.phoneFormat ?? 'digits'))
+    phone: fieldWriter(c.phones[0], 'text', (x) => toStoredPhone(String(x), write?.phoneFormat ?? 'digits', model.phone.defaultCountry))
   }
   // A client-side relation held in the client's own table (e.g. PACIENTE.ID_CONVENIO) is writable.
   for (const rel of model.relations) {
@@ -71,7 +71,7 @@ export function compileClientWrites (model: MappingModel, dialect: Dialect): Com
   const phoneRow = c.phones.findIndex((p, i) => p.collect !== undefined && written.has(`phones/${i}`))
   if (!writers.phone && phoneRow >= 0) {
     const collect = c.phones[phoneRow].collect as NonNullable<Value['collect']>
-    const w = fieldWriter({ column: collect.column, path: `${c.phones[phoneRow].path}/collect/column` }, 'text', (x) => toStoredPhone(String(x), write?.phoneFormat ?? 'digits'))
+    const w = fieldWriter({ column: collect.column, path: `${c.phones[phoneRow].path}/collect/column` }, 'text', (x) => toStoredPhone(String(x), write?.phoneFormat ?? 'digits', model.phone.defaultCountry))
     if (w) rowWriters.phone = { columns: w.columns.map((x) => ({ ...x, column: `phones/${phoneRow}.${x.column}` })), encode: (v) => Object.fromEntries(Object.entries(w.encode(v)).map(([k, x]) => [`phones/${phoneRow}.${k}`, x])) }
   }
   const set = writeValues(model, write?.set, `${c.path}/write/set`)
@@ -90,7 +90,7 @@ export function compileClientWrites (model: MappingModel, dialect: Dialect): Com
     return (insertCompiled ??= withSelfKey(insertPlan('client.insert', c, write, ownColumns, dialect), c, set, dialect))
   }
   const updates = new Map<string, Statement>()
-  const rowUpdateCache = new Map<string, Statement[]>()
+  const rowUpdateCache = new Map<string, JoinedRowWrite[]>()
   return {
     writers,
     rowWriters,

@@ -49,7 +49,9 @@ type Known = Map<string, Record<string, unknown>>
 export async function runInsertWithRows (tx: Querier, rows: RowsPlan, insert: InsertPlan, own: ColumnValues,
   fields: Record<string, unknown>, now: NowParts): Promise<string> {
   const known: Known = new Map()
-  for (const row of rows.before) await insertExtra(tx, row, fields, known, now, undefined)
+  // Rows others take a key or column from are written whatever the fields given.
+  const needed = new Set([...rows.ownLinks, ...[...rows.before, ...rows.after].flatMap((r) => r.links)].map((l) => l.from))
+  for (const row of rows.before) await insertExtra(tx, row, fields, known, now, undefined, needed)
   const values: ColumnValues = { ...own }
   for (const l of rows.ownLinks) values[l.column] = known.get(l.from)?.[l.fromColumn] ?? null
   const args = columnInputs(values)
@@ -64,14 +66,16 @@ export async function runInsertWithRows (tx: Querier, rows: RowsPlan, insert: In
   }
   if (id === undefined || id === null) throw new Error(`${insert.statement.name}: no key for the new row`)
   known.set(OWN_ROW, { ...columnsIn(args), [keyColumn]: asKey(id) })
-  for (const row of rows.after) await insertExtra(tx, row, fields, known, now, asKey(id))
+  for (const row of rows.after) await insertExtra(tx, row, fields, known, now, asKey(id), needed)
   return String(id).trim()
 }
 
-async function insertExtra (tx: Querier, row: RowPlan, fields: Record<string, unknown>, known: Known, now: NowParts, key: unknown): Promise<void> {
+async function insertExtra (tx: Querier, row: RowPlan, fields: Record<string, unknown>, known: Known, now: NowParts, key: unknown, needed: Set<string>): Promise<void> {
   const values: ColumnValues = {}
   const prefix = `${row.name}.`
   for (const [column, value] of Object.entries(fields)) if (column.startsWith(prefix)) values[column.slice(prefix.length)] = value
+  // An optional value's row (an e-mail attribute, a CPF identifier) exists only when the value does.
+  if (row.fieldColumns.length > 0 && Object.keys(values).length === 0 && !needed.has(row.name)) return
   for (const l of row.links) values[l.column] = known.get(l.from)?.[l.fromColumn] ?? null
   for (const w of row.set) values[w.column] = w.value(now, { key })
   const args = columnInputs(values)
@@ -89,4 +93,14 @@ function columnsIn (args: Record<string, unknown>): ColumnValues {
 // Generated keys come back as text (insertRow); integer ones bind as numbers again.
 function asKey (id: unknown): unknown {
   return typeof id === 'string' && /^-?\d{1,15}$/.test(id) ? Number(id) : id
+}
+
+/**
+ * One joined row of an existing record (a PATCH adding the e-mail row a client lacked):
+ * `fields` by `alias.column`, `own` the record's columns its links take (its key).
+ */
+export async function insertJoinedRow (tx: Querier, row: RowPlan, fields: Record<string, unknown>, own: Record<string, unknown>, now: NowParts): Promise<void> {
+  const key = Object.values(own)[0]
+  const known: Known = new Map([[OWN_ROW, Object.fromEntries(Object.entries(own).map(([c, v]) => [c, asKey(v)]))]])
+  await insertExtra(tx, row, fields, known, now, asKey(key), new Set([row.name]))
 }

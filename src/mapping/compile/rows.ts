@@ -28,6 +28,8 @@ export interface RowPlan {
   /** Without: a plain INSERT of every column from `col:<name>` inputs. */
   statement?: Statement
   columns: { column: string, type: SqlTypeName }[]
+  /** Columns holding request fields: a row with some, none of them given and no row hanging from it, is not inserted. */
+  fieldColumns: string[]
 }
 
 export interface RowsPlan {
@@ -114,13 +116,13 @@ export function compileRows (model: MappingModel, table: TableModel & { phones?:
     if (r.key) {
       const keyColumn = Object.values(target.on)[0]
       const rowTable: TableModel = { table: target.table, key: { column: keyColumn, type: 'int', parts: [{ column: keyColumn, type: 'int' }], separator: '-' }, where: [], joins: {}, path: at }
-      return { name, links, set, columns, keyed: { plan: insertPlan(`${table.path.split('/').pop() ?? 'row'}.${name}.insert`, rowTable, { key: r.key }, columns, dialect), column: keyColumn } }
+      return { name, links, set, columns, fieldColumns: fields.map((f) => f.column), keyed: { plan: insertPlan(`${table.path.split('/').pop() ?? 'row'}.${name}.insert`, rowTable, { key: r.key }, columns, dialect), column: keyColumn } }
     }
     if (columns.length === 0) throw new CompileError(at, `nothing to insert into ${target.table}`)
     const params = new ParamList(dialect)
     const values = columns.map((c) => params.input(`col:${c.column}`, c.type))
     const statement = { name: `${table.path.split('/').pop() ?? 'row'}.${name}.insert`, sql: dialect.insert(target.table, columns.map((c) => c.column), values), params: params.params }
-    return { name, links, set, columns, statement }
+    return { name, links, set, columns, fieldColumns: fields.map((f) => f.column), statement }
   }
   const before = (write.before ?? []).map((r, i) => plan(r, i, 'before'))
   const after = (write.after ?? []).map((r, i) => plan(r, i, 'after'))
@@ -134,12 +136,20 @@ export function sharedKeyInsert (name: string, table: TableModel, columns: { col
   return { name, sql: dialect.insert(table.table, all.map((c) => c.column), all.map((c) => params.input(`col:${c.column}`, c.type))), params: params.params }
 }
 
+/** The correction of fields kept in one joined row: its UPDATE, and whether the row exists yet. */
+export interface JoinedRowWrite {
+  alias: string
+  update: Statement
+  /** One row (`x`) when the client has that row. Inputs: `id` (keyArgs). */
+  exists: Statement
+}
+
 /**
  * PATCH of fields kept in joined rows: one UPDATE per join, of the very row the reads show
  * (the same `on`, `where` and `first` as the join), found from the client's key. Inputs:
  * `id` (keyArgs) and `col:<alias>.<column>`.
  */
-export function joinedRowUpdates (table: TableModel, columns: { column: string, type: SqlTypeName }[], dialect: Dialect): Statement[] {
+export function joinedRowUpdates (table: TableModel, columns: { column: string, type: SqlTypeName }[], dialect: Dialect): JoinedRowWrite[] {
   const byAlias = new Map<string, { column: string, type: SqlTypeName }[]>()
   for (const c of uniqueColumns(columns)) {
     const alias = c.column.slice(0, c.column.indexOf('.'))
@@ -149,14 +159,20 @@ export function joinedRowUpdates (table: TableModel, columns: { column: string, 
     const j = table.joins[alias]
     const path = `${table.path}/joins/${alias}`
     if (!j || j.from !== undefined) throw new CompileError(path, `\`${alias}\` must hang from the ${table.table} table itself for its fields to be corrected`)
-    const params = new ParamList(dialect)
-    const sets = cols.map((c) => ({ column: c.column.slice(alias.length + 1), value: params.input(`col:${c.column}`, c.type) }))
     // The parent's side of the join, for this client: its key itself, or the column read by key.
     const own = new Scope(dialect, { table: table.table, joins: {}, where: [], path: table.path }, 'p')
-    const parentColumn = (local: string): string => table.key.parts.length === 1 && local === table.key.column
+    const matching = (params: ParamList): string => joinMatch(dialect, j, 'j', (local) => table.key.parts.length === 1 && local === table.key.column
       ? params.input('id', table.key.type)
-      : `(${dialect.select({ columns: [{ expr: own.ref(local, path), alias: 'v' }], from: { table: dialect.table(table.table), alias: 'p' }, joins: [], where: [keyMatch(table.key, own, params, `${table.path}/key`)], orderBy: [] })})`
-    const where = joinMatch(dialect, j, 'j', parentColumn, params, path)
-    return { name: `client.update.${alias}`, sql: dialect.update(j.table, 'j', sets, [where]), params: params.params }
+      : `(${dialect.select({ columns: [{ expr: own.ref(local, path), alias: 'v' }], from: { table: dialect.table(table.table), alias: 'p' }, joins: [], where: [keyMatch(table.key, own, params, `${table.path}/key`)], orderBy: [] })})`, params, path)
+    const params = new ParamList(dialect)
+    const sets = cols.map((c) => ({ column: c.column.slice(alias.length + 1), value: params.input(`col:${c.column}`, c.type) }))
+    const where = matching(params)
+    const probe = new ParamList(dialect)
+    const exists = dialect.select({ columns: [{ expr: '1', alias: 'x' }], from: { table: dialect.table(j.table), alias: 'j' }, joins: [], where: [matching(probe)], orderBy: [], first: true })
+    return {
+      alias,
+      update: { name: `client.update.${alias}`, sql: dialect.update(j.table, 'j', sets, [where]), params: params.params },
+      exists: { name: `client.update.${alias}.exists`, sql: exists, params: probe.params }
+    }
   })
 }

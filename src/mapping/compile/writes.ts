@@ -15,8 +15,8 @@ import { compileClientWrites, PATCHABLE, type ClientField, type CompiledClientWr
 import { compileAppointmentWrites, type BookingRef, type CompiledAppointmentWrites, type JoinedRef, type Slot } from './appointment-write.js'
 import { compileSlotBooking, type SlotBooking } from './slot-booking.js'
 import type { ColumnValues, FieldWriter, InsertPlan } from './write.js'
-import type { RowsPlan } from './rows.js'
-import { runInsert, runInsertWithRows } from './insert-run.js'
+import { OWN_ROW, type RowPlan, type RowsPlan } from './rows.js'
+import { insertJoinedRow, runInsert, runInsertWithRows } from './insert-run.js'
 import { bindId } from './ids.js'
 
 export type { BookingRef, ClientField, FieldWriter, Slot }
@@ -38,11 +38,17 @@ export interface ClientInsert {
 
 export interface ClientPatch {
   statements: Statement[]
-  /** The UPDATEs of one client; undefined when no row can have that id. */
-  bind: (id: string, values: ClientValues) => Bound[] | undefined
+  /**
+   * Corrects one client inside the caller's transaction: its own row, and each joined row
+   * holding a field (inserted when the client has none yet and the mapping writes such rows
+   * with new clients). false when no row can have that id.
+   */
+  run: (tx: Querier, id: string, values: ClientValues, now: NowParts) => Promise<boolean>
 }
 
 export interface ClientWritePlans {
+  /** Request fields the mapping declares accepted and not stored (`write.ignore`). */
+  ignored: ReadonlySet<string>
   /** Fields in the client's own table: written on insert and PATCH. */
   writers: Partial<Record<ClientField, FieldWriter>>
   /** Fields in rows written with the client's (columns `alias.column`). */
@@ -88,6 +94,10 @@ export interface HistoryPlan {
 export interface AppointmentWritePlans {
   refs: Partial<Record<BookingRef, FieldWriter>>
   joinedRefs: Partial<Record<BookingRef, JoinedRefPlan>>
+  /** Refs read but not writable, with the reason. */
+  readOnlyRefs: Partial<Record<BookingRef, string>>
+  /** Request fields the mapping declares accepted and not stored (`write.ignore`). */
+  ignored: ReadonlySet<string>
   /** A new row's column values: constants at `now`, the slot, and the refs the request gives (ids as strings). */
   columns: (now: NowParts, slot: Slot, refs: Partial<Record<BookingRef, string>>) => ColumnValues
   insert: Supported<AppointmentInsert>
@@ -141,7 +151,8 @@ function clientPlans (model: MappingModel, c: CompiledClientWrites): ClientWrite
         for (const [field, writer] of Object.entries(writers)) if (writer) Object.assign(own, writer.encode(values[field as ClientField]))
         // Fields kept in the rows written with the client's (a name row, a phone attribute).
         const fields: Record<string, unknown> = {}
-        for (const [field, writer] of Object.entries(rowWriters)) Object.assign(fields, writer?.encode(values[field as ClientField]))
+        // Only fields given: a row holding nothing but absent fields is not inserted (rows.ts).
+        for (const [field, writer] of Object.entries(rowWriters)) if (values[field as ClientField] !== undefined) Object.assign(fields, writer?.encode(values[field as ClientField]))
         return rows ? await runInsertWithRows(tx, rows, plan, own, fields, now) : await runInsert(tx, plan, own)
       }
     }
@@ -154,16 +165,29 @@ function clientPlans (model: MappingModel, c: CompiledClientWrites): ClientWrite
       p = supported((): ClientPatch => {
         const own = fields.filter((f) => writers[f])
         const inRows = fields.filter((f) => !writers[f] && rowWriters[f])
-        const statements = [...own.length > 0 ? [c.update(own)] : [], ...inRows.length > 0 ? c.rowUpdates(inRows) : []]
+        const update = own.length > 0 ? c.update(own) : undefined
+        const joined = inRows.length > 0 ? c.rowUpdates(inRows) : []
+        // A joined row a client may not have yet (an e-mail attribute) is inserted as a
+        // registration would insert it, where it hangs from the client's key alone.
+        const insertable = (alias: string): RowPlan | undefined => {
+          const row = c.rows?.after.find((r) => r.name === alias)
+          return row?.links.every((l) => l.from === OWN_ROW && l.fromColumn === model.client.key.column) === true ? row : undefined
+        }
         return {
-          statements,
-          bind (id, values) {
+          statements: [...update ? [update] : [], ...joined.flatMap((j) => insertable(j.alias) ? [j.exists, j.update] : [j.update])],
+          async run (tx, id, values, now) {
             const key = keyArgs(model.client.key, id)
-            if (!key) return undefined
+            if (!key) return false
             const columns: ColumnValues = {}
             for (const f of [...own, ...inRows]) Object.assign(columns, (writers[f] ?? rowWriters[f])?.encode(values[f]))
             const args = { ...key, ...columnInputs(columns) }
-            return statements.map((statement) => ({ statement, args }))
+            if (update) await tx.query(update, args)
+            for (const j of joined) {
+              const row = insertable(j.alias)
+              if (row && (await tx.query(j.exists, key)).length === 0) await insertJoinedRow(tx, row, columns, { [model.client.key.column]: id }, now)
+              else await tx.query(j.update, args)
+            }
+            return true
           }
         }
       })
@@ -171,7 +195,7 @@ function clientPlans (model: MappingModel, c: CompiledClientWrites): ClientWrite
     }
     return p
   }
-  return { writers, rowWriters, insert, patch }
+  return { ignored: new Set(model.client.write?.ignore ?? []), writers, rowWriters, insert, patch }
 }
 
 function appointmentPlans (model: MappingModel, a: CompiledAppointmentWrites): AppointmentWritePlans {
@@ -214,6 +238,8 @@ function appointmentPlans (model: MappingModel, a: CompiledAppointmentWrites): A
   return {
     refs: a.refs,
     joinedRefs,
+    readOnlyRefs: a.readOnlyRefs,
+    ignored: new Set(model.appointment.write?.ignore ?? []),
     columns,
     insert,
     stateMoves,

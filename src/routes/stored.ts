@@ -1,0 +1,8 @@
+import type { FastifyReply } from 'fastify'
+import { IGNORED_FIELDS_HEADER, type Stored } from '../services/stored.js'
+
+/** A write's record as the body; the fields it accepted without storing named in a header. */
+export function answerStored<T> (reply: FastifyReply, stored: Stored<T>): T {
+  if (stored.ignored.length > 0) reply.header(IGNORED_FIELDS_HEADER, stored.ignored.join(', '))
+  return stored.record
+}

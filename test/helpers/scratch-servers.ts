@@ -1,0 +1,88 @@
+// A throw-away installation on any test dialect: a schema written in the test (portable SQL:
+// INTEGER, VARCHAR(n), CHAR(n), DATE; keys given or made by `max`), a mapping written inline,
+// and a real Ponte over both. For the traits the samples do not have, proven on every database.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { randomBytes } from 'node:crypto'
+import type { Test } from 'tap'
+import mysql from 'mysql2/promise'
+import pg from 'pg'
+import { parseMapping } from '../../src/mapping/load.js'
+import { buildModel } from '../../src/mapping/model.js'
+import { compileMapping } from '../../src/mapping/compile/index.js'
+import { connect } from '../../src/db/connect.js'
+import { loadConfig } from '../../src/config.js'
+import { createPonte } from '../../src/context.js'
+import { buildApp } from '../../src/app.js'
+import { adminUrl as mysqlAdmin } from '../../src/sql/mysql/scratch.js'
+import { adminUrl as postgresAdmin } from '../../src/sql/postgres/load.js'
+import type { TestDialect } from './app.js'
+
+const KEY = 'scratch-key-0123456789abcdef'
+
+export interface ServerScratch {
+  dialect: TestDialect
+  /** A request with the API key: status, headers and the body (JSON parsed). */
+  call: (method: string, url: string, payload?: object) => Promise<{ status: number, body: any, headers: Record<string, unknown> }>
+  /** The legacy database read directly (not through Ponte): rows of a plain SELECT. */
+  rows: (sql: string) => Promise<Array<Record<string, any>>>
+}
+
+/** Portable statements split on `;` at line ends (no `;` inside the test's values). */
+function statements (sql: string): string[] {
+  return sql.split(/;\s*(?:\n|$)/).map((s) => s.trim()).filter((s) => s !== '')
+}
+
+export async function scratchOn (t: Test, dialect: TestDialect, schemaSql: string, mappingYaml: string): Promise<ServerScratch> {
+  const name = `ponte_${randomBytes(6).toString('hex')}`
+  // One teardown running the cleanups last-made-first: Ponte closes before its database goes.
+  const cleanups: Array<() => unknown> = []
+  t.teardown(async () => { for (const c of cleanups.reverse()) await c() })
+  let url: string
+  let rows: ServerScratch['rows']
+  if (dialect === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'ponte-scratch-'))
+    cleanups.push(() => { rmSync(dir, { recursive: true, force: true }) })
+    url = `sqlite:${join(dir, 'legacy.db')}`
+    const { default: BetterSqlite3 } = await import('better-sqlite3')
+    const raw = new BetterSqlite3(join(dir, 'legacy.db'))
+    raw.exec(schemaSql)
+    cleanups.push(() => { raw.close() })
+    rows = async (sql) => raw.prepare(sql).all() as Array<Record<string, any>>
+  } else if (dialect === 'mysql') {
+    const admin = await mysql.createConnection({ uri: mysqlAdmin(), dateStrings: true })
+    await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4`)
+    const u = new URL(mysqlAdmin())
+    u.pathname = `/${name}`
+    url = u.toString()
+    const side = await mysql.createConnection({ uri: url, dateStrings: true })
+    for (const s of statements(schemaSql)) await side.query(s)
+    rows = async (sql) => (await side.query(sql))[0] as Array<Record<string, any>>
+    cleanups.push(async () => { await side.end(); await admin.query(`DROP DATABASE IF EXISTS \`${name}\``); await admin.end() })
+  } else {
+    const admin = new pg.Client({ connectionString: postgresAdmin() })
+    await admin.connect()
+    await admin.query(`CREATE DATABASE "${name}"`)
+    const u = new URL(postgresAdmin())
+    u.pathname = `/${name}`
+    url = u.toString()
+    const side = new pg.Client({ connectionString: url })
+    await side.connect()
+    // Dates as the text they hold, as the other dialects' side connections read them.
+    side.setTypeParser(1082, (v: string) => v)
+    for (const s of statements(schemaSql)) await side.query(s)
+    rows = async (sql) => (await side.query(sql)).rows
+    cleanups.push(async () => { await side.end(); await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`); await admin.end() })
+  }
+  const db = await connect(url)
+  const compiled = compileMapping(buildModel(parseMapping(mappingYaml, 'scratch.yaml')), db.dialect)
+  const config = loadConfig({ API_KEYS: KEY, IDEMPOTENCY_STORE: ':memory:', RATE_LIMIT_PER_MINUTE: '0' })
+  const app = await buildApp(createPonte(config, db, compiled), { logLevel: false })
+  cleanups.push(async () => { await app.close(); await db.close() })
+  const call: ServerScratch['call'] = async (method, path, payload) => {
+    const res = await app.inject({ method: method as 'GET', url: path, payload, headers: { 'x-api-key': KEY } })
+    return { status: res.statusCode, headers: res.headers, body: res.headers['content-type']?.toString().includes('json') ? JSON.parse(res.body) : res.body }
+  }
+  return { dialect, call, rows }
+}
