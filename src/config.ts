@@ -72,6 +72,11 @@ export interface Config {
    * start `not-ready` — /ready and every database route answer 503 with the places to fix.
    */
   structuralCheck: 'refuse' | 'not-ready'
+  /**
+   * Where the server writes its process id once it listens (PID_FILE), removed at shutdown: the
+   * process to send SIGHUP (reload) or SIGTERM, whatever started it (npm does not pass SIGHUP on).
+   */
+  pidFile?: string
 }
 
 /** The package root (one level above src/ or dist/): where the bundled mappings and fixtures live. */
@@ -200,7 +205,8 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
     headersTimeoutMs,
     requestTimeoutMs,
-    structuralCheck: structuralRaw === 'not-ready' ? 'not-ready' : 'refuse'
+    structuralCheck: structuralRaw === 'not-ready' ? 'not-ready' : 'refuse',
+    pidFile: env.PID_FILE?.trim() ? resolve(env.PID_FILE.trim()) : undefined
   }
   if (problems.length > 0) throw new ConfigError(problems)
   return config

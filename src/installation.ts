@@ -1,6 +1,6 @@
 // Opening an installation: mapping file + database → a compiled, connected Ponte.
 // Shared by the server, the CLI and the tests, so all three start the same way.
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative, resolve } from 'node:path'
 import { readMappingFile } from './mapping/load.js'
@@ -9,7 +9,7 @@ import { compileMapping, type CompiledMapping } from './mapping/compile/index.js
 import { connect } from './db/connect.js'
 import type { Database } from './db/database.js'
 import { createSqliteFromFixture } from './sql/sqlite/load.js'
-import { PACKAGE_ROOT } from './config.js'
+import { ConfigError, PACKAGE_ROOT } from './config.js'
 import { MappingError } from './mapping/errors.js'
 import { readCatalog, type LiveCatalog } from './db/columns.js'
 import { structuralFindings, type Finding } from './check/index.js'
@@ -49,7 +49,10 @@ export interface Installation {
 }
 
 export async function openInstallation (mappingFile: string, databaseUrl: string, onClose?: () => void, options: OpenOptions = {}): Promise<Installation> {
-  const model = loadMapping(mappingFile)
+  return await openModel(loadMapping(mappingFile), databaseUrl, onClose, options)
+}
+
+async function openModel (model: MappingModel, databaseUrl: string, onClose?: () => void, options: OpenOptions = {}): Promise<Installation> {
   const db = await connect(databaseUrl)
   try {
     const compiled = compileMapping(model, db.dialect)
@@ -96,9 +99,15 @@ export function sampleFixture (mappingFile: string): string {
  * repository never gets dirty, and every start begins from the same data.
  */
 export async function openSample (mappingFile: string, options: OpenOptions = {}): Promise<Installation & { file: string }> {
+  // The mapping first: a mistake in it is said before anything about the database.
+  const model = loadMapping(mappingFile)
+  const fixture = sampleFixture(mappingFile)
+  if (!existsSync(fixture)) {
+    throw new ConfigError([`DATABASE_URL is not set and ${mappingFile} is not a bundled sample (it has no ${relative(PACKAGE_ROOT, fixture)}): set DATABASE_URL to the clinic's database`])
+  }
   const dir = mkdtempSync(join(tmpdir(), 'ponte-'))
   const file = join(dir, 'sample.db')
-  createSqliteFromFixture(sampleFixture(mappingFile), file)
-  const inst = await openInstallation(mappingFile, `sqlite:${file}`, () => rmSync(dir, { recursive: true, force: true }), options)
+  createSqliteFromFixture(fixture, file)
+  const inst = await openModel(model, `sqlite:${file}`, () => rmSync(dir, { recursive: true, force: true }), options)
   return { ...inst, file }
 }

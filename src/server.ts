@@ -2,8 +2,11 @@
 // mapping reloaded on SIGHUP (reload.ts).
 // This process must be the one a supervisor signals: `npm start` execs node in place of its
 // shell (a shell does not pass SIGTERM on) and loads TypeScript with `--import tsx` in this
-// same process (the `tsx` command would run the server in a child of its own).
+// same process (the `tsx` command would run the server in a child of its own). npm itself
+// stays above it and does not pass SIGHUP on: PID_FILE names this process, and a server npm
+// started stops when npm does (parent.ts).
 import './heap.js'
+import { rm, writeFile } from 'node:fs/promises'
 import closeWithGrace from 'close-with-grace'
 import { ConfigError, loadConfig } from './config.js'
 import { MappingError } from './mapping/errors.js'
@@ -13,6 +16,8 @@ import { buildApp } from './app.js'
 import { safeError } from './logging.js'
 import { reloadMapping } from './reload.js'
 import { metricsServer } from './plugins/metrics.js'
+import { listen, StartError } from './listen.js'
+import { startedByNpm, whenParentExits } from './parent.js'
 
 // Dates bound to SQL Server are built from wall-clock parts (sql/mssql/driver.ts): a process time
 // zone without daylight saving means no such time is ever skipped or doubled.
@@ -42,7 +47,7 @@ async function main (): Promise<void> {
 
   // In-flight requests finish, new ones get a 503 problem (plugins/draining.ts); past the
   // deadline, or on a second signal, the process exits anyway (code 1).
-  closeWithGrace({
+  const { close } = closeWithGrace({
     delay: config.shutdownTimeoutMs,
     // SIGHUP reloads the mapping (below); it does not stop Ponte.
     skip: ['SIGHUP'],
@@ -54,10 +59,21 @@ async function main (): Promise<void> {
     await app.close()
     await metrics?.close()
     await inst.close()
+    if (config.pidFile) await rm(config.pidFile, { force: true })
   })
+  if (startedByNpm()) {
+    whenParentExits(() => {
+      app.log.warn('the parent process (npm) has exited')
+      void close()
+    })
+  }
 
-  await app.listen({ port: config.port, host: config.host })
-  if (metrics) await metrics.listen({ port: config.metricsPort, host: config.metricsHost })
+  await listen(app, config.port, config.host)
+  if (metrics && config.metricsPort !== undefined) await listen(metrics, config.metricsPort, config.metricsHost, 'METRICS_PORT')
+  if (config.pidFile) {
+    const pidFile = config.pidFile
+    await writeFile(pidFile, `${process.pid}\n`).catch((err: NodeJS.ErrnoException) => { throw new StartError(`cannot write PID_FILE ${pidFile} (${err.code ?? 'error'})`) })
+  }
   const where = config.databaseUrl ? 'the configured database' : 'the bundled sample installation (a fresh SQLite copy)'
   app.log.info({ installation: inst.model.installation, basePath: config.basePath || '/' }, `Ponte serving ${where}`)
   // STRUCTURAL_CHECK=not-ready: listening, but answering 503 until the mapping is corrected.
@@ -70,7 +86,7 @@ async function main (): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  if (err instanceof ConfigError || err instanceof MappingError) {
+  if (err instanceof ConfigError || err instanceof MappingError || err instanceof StartError) {
     process.stderr.write(`${err.message}\n`)
   } else {
     process.stderr.write(`Ponte could not start: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`)

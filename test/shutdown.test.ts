@@ -3,72 +3,13 @@
 // being handled finish while a request arriving meanwhile gets a 503 problem; a shutdown that
 // cannot finish exits anyway at SHUTDOWN_TIMEOUT_MS.
 import t from 'tap'
-import { spawn, type ChildProcess } from 'node:child_process'
-import { readdirSync, readFileSync } from 'node:fs'
 import net from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { TEST_KEY } from './helpers/app.js'
-import { childEnv } from './helpers/child-env.js'
 import { freePort } from './helpers/server-process.js'
+import { alive, descendants, exited, start, waitForPort } from './helpers/processes.js'
 
-const ROOT = new URL('..', import.meta.url).pathname
 const STARTUP_MS = 60_000
-
-
-async function canConnect (port: number): Promise<boolean> {
-  return await new Promise((resolve) => {
-    const s = net.connect(port, '127.0.0.1')
-    s.once('connect', () => { s.destroy(); resolve(true) })
-    s.once('error', () => { resolve(false) })
-  })
-}
-
-/** Polls until the port is in the wanted state; false if it never got there within `ms`. */
-async function waitForPort (port: number, open: boolean, ms: number): Promise<boolean> {
-  for (const until = Date.now() + ms; Date.now() < until; await sleep(100)) {
-    if (await canConnect(port) === open) return true
-  }
-  return false
-}
-
-/** Every process below `pid` (Linux /proc), so the test can tell whether any outlives it. */
-function descendants (pid: number): number[] {
-  const parent = new Map<number, number>()
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      // pid (comm) state ppid …; comm may hold spaces and parentheses, so read after the last ')'.
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
-      parent.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]))
-    } catch { /* gone meanwhile */ }
-  }
-  const below = (p: number): number[] => [...parent].filter(([, pp]) => pp === p).flatMap(([c]) => [c, ...below(c)])
-  return below(pid)
-}
-
-const alive = (pid: number): boolean => {
-  try { process.kill(pid, 0); return true } catch { return false }
-}
-
-function start (command: string, args: string[], port: number, env: Record<string, string> = {}): ChildProcess & { output: () => string } {
-  const child = spawn(command, args, {
-    cwd: ROOT,
-    env: childEnv({ PORT: String(port), HOST: '127.0.0.1', API_KEYS: TEST_KEY, IDEMPOTENCY_STORE: ':memory:', RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'info', ...env }),
-    stdio: ['ignore', 'pipe', 'pipe']
-  })
-  let output = ''
-  child.stdout?.on('data', (d: Buffer) => { output += d.toString() })
-  child.stderr?.on('data', (d: Buffer) => { output += d.toString() })
-  return Object.assign(child, { output: () => output })
-}
-
-async function exited (child: ChildProcess, ms: number): Promise<number | null | 'running'> {
-  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode
-  return await Promise.race([
-    new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code))),
-    sleep(ms).then(() => 'running' as const)
-  ])
-}
 
 /** A raw HTTP/1.1 connection: the test decides when each byte is sent. */
 async function connection (port: number): Promise<{ socket: net.Socket, reply: Promise<string> }> {

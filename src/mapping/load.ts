@@ -1,10 +1,10 @@
 // Reads a mapping file (YAML or JSON), validates it against the schema, and reports every
 // problem with file, line and path. Semantic checks (references, vocabulary) follow in model.ts.
-import { readFileSync } from 'node:fs'
-import { LineCounter, parseDocument, isNode, visit, type Document } from 'yaml'
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs'
+import { LineCounter, parseDocument, isNode, isScalar, visit, type Document, type Node } from 'yaml'
 import { Compile } from 'typebox/compile'
 import type { TProperties, TSchema } from 'typebox'
-import { Mapping, VALUE_DEFS, type MappingDoc } from './schema.js'
+import { Mapping, NO_CONTROL_CHARACTERS, VALUE_DEFS, type MappingDoc } from './schema.js'
 import { MappingError, type MappingIssue } from './errors.js'
 
 /** Keywords that may stand beside a `$ref` to a value without validating anything. */
@@ -44,19 +44,38 @@ export interface SourceDoc {
   locate: (path: string) => { line?: number, column?: number }
 }
 
+/**
+ * The largest mapping file read: a hundred times the largest sample. Parsing is synchronous
+ * (at start and on a reload, while serving) and holds the whole document several times over.
+ */
+export const MAX_MAPPING_BYTES = 1024 * 1024
+
 export function readMappingFile (file: string): SourceDoc {
   let text: string
+  let fd: number | undefined
   try {
-    text = readFileSync(file, 'utf8')
+    fd = openSync(file, 'r')
+    const stat = fstatSync(fd)
+    // A device or a pipe says size 0 and never ends: only a regular file is read.
+    if (!stat.isFile()) throw new MappingError([{ file, path: '', message: 'not a regular file' }])
+    if (stat.size > MAX_MAPPING_BYTES) {
+      throw new MappingError([{ file, path: '', message: `${(stat.size / 1024 / 1024).toFixed(1)} MB, more than a mapping may be (${MAX_MAPPING_BYTES / 1024 / 1024} MB): is this the mapping file?` }])
+    }
+    text = readFileSync(fd, 'utf8')
   } catch (err) {
+    if (err instanceof MappingError) throw err
     throw new MappingError([{ file, path: '', message: `cannot read the file (${(err as NodeJS.ErrnoException).code ?? 'error'})` }])
+  } finally {
+    if (fd !== undefined) closeSync(fd)
   }
   return parseMapping(text, file)
 }
 
 export function parseMapping (text: string, file = '<mapping>'): SourceDoc {
   const lines = new LineCounter()
-  const document = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true })
+  // Duplicate keys are found below: the library's own check compares every key of a map with
+  // every other, and a large map then takes minutes.
+  const document = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: false })
   if (document.errors.length > 0) {
     // One mistake often trips several errors (an unclosed `[` is both a flow sequence and a
     // map not ended): the first per line is the one to read, at the line that holds it.
@@ -67,13 +86,41 @@ export function parseMapping (text: string, file = '<mapping>'): SourceDoc {
     }
     throw new MappingError([...byLine.values()].slice(0, 1))
   }
+  const duplicate = firstDuplicateKey(document)
+  if (duplicate) {
+    const pos = lines.linePos(duplicate.range?.[0] ?? 0)
+    throw new MappingError([{ file, path: '', line: pos.line, column: pos.col, message: `the key ${JSON.stringify(String(duplicate.value))} is given twice in the same map` }])
+  }
   const locate = locator(document, lines)
   latin1Scalars(document)
-  const doc: unknown = document.toJS()
+  let doc: unknown
+  try {
+    doc = document.toJS()
+  } catch (err) {
+    // Aliases that expand past the library's limit (a YAML "billion laughs"), and whatever
+    // else it cannot turn into values: the file's mistake, said in one line.
+    throw new MappingError([{ file, path: '', message: `cannot be read: ${String((err as Error).message).split('\n')[0]}` }])
+  }
   if (!validator.Check(doc)) {
     throw new MappingError(schemaIssues(doc, file, locate))
   }
   return { file, doc, locate }
+}
+
+/** The first key that repeats an earlier scalar key of its map (what YAML calls not unique). */
+function firstDuplicateKey (document: Document): (Node & { value?: unknown }) | undefined {
+  let found: (Node & { value?: unknown }) | undefined
+  visit(document, {
+    Map (_key, map) {
+      const seen = new Set<unknown>()
+      for (const pair of map.items) {
+        if (!isScalar(pair.key)) continue
+        if (seen.has(pair.key.value)) { found = pair.key; return visit.BREAK }
+        seen.add(pair.key.value)
+      }
+    }
+  })
+  return found
 }
 
 const LATIN1 = /^[\u0000-\u00ff]*$/
@@ -186,6 +233,7 @@ function describe (e: { keyword: string, message: string, params: Record<string,
   // (taken from the schema: the validator stops reporting after a few branches).
   const allowed = e.keyword === 'const' ? enumAt(e.schemaPath) : undefined
   if (allowed) return `must be one of ${allowed.join(', ')}`
+  if (e.keyword === 'pattern' && e.params.pattern === NO_CONTROL_CHARACTERS) return 'must not hold control characters (line breaks, tabs)'
   if (e.keyword === 'const' || e.keyword === 'enum') {
     return `${e.message} (${JSON.stringify(e.params.allowedValue ?? e.params.allowedValues)})`
   }

@@ -409,10 +409,14 @@ export const SearchItem = Type.Union([
   Type.Object({ cpf: SearchHow }, { additionalProperties: false })
 ])
 
+/** Text without control characters (line breaks, tabs, escapes); load.ts says so in words. */
+export const NO_CONTROL_CHARACTERS = '^[^\\u0000-\\u001F\\u007F-\\u009F]+$'
+
 export const Mapping = Type.Object({
   $schema: Type.Optional(Type.String()),
   version: Type.Literal(1),
-  installation: Type.String({ minLength: 1, description: 'A name for logs and `ponte explain`.' }),
+  // Echoed by /ready and written in logs: short, one line, nothing a terminal would act on.
+  installation: Type.String({ minLength: 1, maxLength: 100, pattern: NO_CONTROL_CHARACTERS, description: 'A name for logs, /ready and `ponte explain`: at most 100 characters, no control characters (line breaks, tabs).' }),
   timezone: Type.Optional(Type.String({ description: 'IANA zone of the clinic; dates and hours are its wall clock.' })),
   phone: Type.Optional(Type.Object({
     defaultCountry: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$' })),

@@ -24,9 +24,7 @@ const health: FastifyPluginAsync = async (app) => {
       request.log.warn({ type: known?.type ?? 'database-unavailable' }, 'not ready')
       // A mapping that does not fit the database: where to fix it, in the mapping's words
       // (its line, the place, what is wrong) — never SQL, never a value from a row.
-      const findings = err instanceof InstallationNotReadyError
-        ? { findings: err.findings.map((f) => ({ line: f.line ?? null, column: f.column ?? null, subject: f.subject, message: f.message })) }
-        : {}
+      const findings = err instanceof InstallationNotReadyError ? readyFindings(err.findings) : {}
       return sendProblem(reply, request, {
         type: PROBLEM_TYPE_BASE + (known?.type ?? 'database-unavailable'),
         title: 'Not ready',
@@ -36,6 +34,23 @@ const health: FastifyPluginAsync = async (app) => {
       }, { 'retry-after': known?.headers['retry-after'] ?? '5' })
     }
   })
+}
+
+// A finding quotes the mapping (a table or column name), which can be any length: /ready says
+// a bounded number of them, each cut short, and how many more `ponte check` will list.
+const MAX_FINDINGS = 20
+const MAX_TEXT = 200
+
+function readyFindings (all: InstallationNotReadyError['findings']): { findings: object[], moreFindings?: number } {
+  const findings = all.slice(0, MAX_FINDINGS).map((f) => ({ line: f.line ?? null, column: f.column ?? null, subject: cut(f.subject), message: cut(f.message) }))
+  return all.length > MAX_FINDINGS ? { findings, moreFindings: all.length - MAX_FINDINGS } : { findings }
+}
+
+function cut (text: string): string {
+  if (text.length <= MAX_TEXT) return text
+  // Never half of a surrogate pair: the answer stays valid UTF-8.
+  const end = /[\uD800-\uDBFF]/.test(text[MAX_TEXT - 2]) ? MAX_TEXT - 2 : MAX_TEXT - 1
+  return `${text.slice(0, end)}…`
 }
 
 export default health

@@ -1,39 +1,53 @@
 // Issue 7, defect 4: the database's folder made read-only while Ponte runs. Writes then fail
 // inside SQLite (it cannot create its journal beside the file); they must be 503 problems,
-// not 500, and /ready must say not ready. Tests run as root, for whom a 0555 folder is still
-// writable, so Ponte runs here as a real server in a child process under the unprivileged
-// user `nobody`, over a copy of the sample in a folder that user owns.
-import { spawn, type ChildProcess } from 'node:child_process'
+// not 500, and /ready must say not ready. Ponte runs as a real server in a child process, as
+// this user: the folder's mode then binds it. Root writes into a 0555 folder all the same
+// (the capability CAP_DAC_OVERRIDE), so as root the server is started without that capability
+// (setpriv, util-linux) — still root, still able to read the checkout wherever it sits (a
+// 0700 home folder, which another user could not enter). Where that cannot be done the test
+// says why it skips.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { chmodSync, chownSync, mkdtempSync, rmSync } from 'node:fs'
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import tap from 'tap'
 import { sampleFixture } from '../../src/installation.js'
 import { createSqliteFromFixture } from '../../src/sql/sqlite/load.js'
 import { SAMPLES, TEST_KEY } from '../helpers/app.js'
+import { childEnv } from '../helpers/child-env.js'
 import { freePort } from '../helpers/server-process.js'
 
-const NOBODY = 65534
 const asRoot = typeof process.getuid === 'function' && process.getuid() === 0
+const WITHOUT_OVERRIDE = ['setpriv', '--bounding-set=-dac_override', '--']
 
+/** Why a read-only folder would not bind the server here; undefined when it would. */
+function cannotTest (): string | undefined {
+  if (!asRoot) return undefined
+  const dir = mkdtempSync(join(tmpdir(), 'ponte-readonly-probe-'))
+  try {
+    chmodSync(dir, 0o555)
+    const probe = spawnSync(WITHOUT_OVERRIDE[0], [...WITHOUT_OVERRIDE.slice(1), process.execPath, '-e', `require('fs').writeFileSync(${JSON.stringify(join(dir, 'probe'))}, '')`])
+    if (probe.error) return `as root, needs setpriv (util-linux) to start Ponte without CAP_DAC_OVERRIDE (${(probe.error as NodeJS.ErrnoException).code ?? 'error'})`
+    if (probe.status === 0) return 'as root, setpriv could not take CAP_DAC_OVERRIDE away (a container without CAP_SETPCAP?)'
+    return /EACCES/.test(String(probe.stderr)) ? undefined : `as root, setpriv failed: ${String(probe.stderr).split('\n')[0]}`
+  } finally {
+    chmodSync(dir, 0o755)
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
 
-tap.test('folder made read-only under a running Ponte: writes 503, /ready not ready, back when writable', { skip: asRoot ? false : 'needs root to start Ponte as another user' }, async (t) => {
+tap.test('folder made read-only under a running Ponte: writes 503, /ready not ready, back when writable', { skip: cannotTest() ?? false }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'ponte-readonly-'))
   const file = join(dir, 'clinic.db')
   createSqliteFromFixture(sampleFixture(SAMPLES[0]), file)
-  chownSync(dir, NOBODY, NOBODY)
-  chownSync(file, NOBODY, NOBODY)
   chmodSync(dir, 0o755)
   const port = await freePort()
-  const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const command = [...(asRoot ? WITHOUT_OVERRIDE : []), process.execPath, '--import', 'tsx', 'src/server.ts']
+  const server: ChildProcess = spawn(command[0], command.slice(1), {
     cwd: process.cwd(),
-    uid: NOBODY,
-    gid: NOBODY,
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      PATH: process.env.PATH,
-      HOME: dir,
+    env: childEnv({
       PORT: String(port),
       HOST: '127.0.0.1',
       API_KEYS: TEST_KEY,
@@ -41,10 +55,8 @@ tap.test('folder made read-only under a running Ponte: writes 503, /ready not re
       DATABASE_URL: `sqlite:${file}`,
       IDEMPOTENCY_STORE: ':memory:',
       RATE_LIMIT_PER_MINUTE: '0',
-      LOG_LEVEL: 'silent',
-      // The server is the subject, not a test: tap must not merge its tsx-compiled coverage.
-      _TAPJS_PROCESSINFO_COV_EXCLUDE_: '/./'
-    }
+      LOG_LEVEL: 'silent'
+    })
   })
   t.teardown(async () => {
     if (server.exitCode === null) {

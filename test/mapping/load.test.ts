@@ -1,8 +1,10 @@
 import t from 'tap'
-import { readFileSync } from 'node:fs'
-import { parseMapping } from '../../src/mapping/load.js'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { MAX_MAPPING_BYTES, parseMapping, readMappingFile } from '../../src/mapping/load.js'
 import { buildModel } from '../../src/mapping/model.js'
-import { MappingError } from '../../src/mapping/errors.js'
+import { MappingError, type MappingIssue } from '../../src/mapping/errors.js'
 import { mappingJsonSchemaText } from '../../src/mapping/json-schema.js'
 
 const base = `version: 1
@@ -91,4 +93,41 @@ t.test('every sample mapping validates', async (t) => {
 
 t.test('mapping.schema.json is the one generated from the TypeBox definition', async (t) => {
   t.equal(readFileSync('mapping.schema.json', 'utf8'), mappingJsonSchemaText(), 'run `npm run schema` and commit mapping.schema.json')
+})
+
+t.test('a YAML alias bomb is a mapping error naming the file, never the library\'s exception', async (t) => {
+  const bomb = ['version: 1', 'installation: bomb', 'a0: &a0 [x, x, x, x, x, x, x, x, x]',
+    ...[1, 2, 3, 4, 5, 6].map((n) => `a${n}: &a${n} [${Array(9).fill(`*a${n - 1}`).join(', ')}]`)].join('\n')
+  const found = issues(bomb)
+  t.equal(found.length, 1, 'one issue')
+  t.match(found[0], { file: 'm.yaml', path: '', message: /^cannot be read: .*alias/i })
+})
+
+t.test('a key given twice in one map is refused at its second line', async (t) => {
+  const [issue] = issues(base.replace('    key: ID\n    start', '    key: ID\n    key: ID2\n    start'))
+  t.match(issue, { line: 7, message: /the key "key" is given twice/ })
+})
+
+t.test('the installation name: one line of at most 100 characters', async (t) => {
+  t.doesNotThrow(() => buildModel(parseMapping(base.replace('installation: test', `installation: "Clínica São José – ${'x'.repeat(80)}"`), 'm.yaml')), 'accents and dashes, 100 characters')
+  t.match(issues(base.replace('installation: test', `installation: ${'x'.repeat(101)}`)), [{ path: '/installation', line: 2, message: /more than 100 characters/ }])
+  t.match(issues(base.replace('installation: test', 'installation: "two\\nlines"')), [{ path: '/installation', message: 'must not hold control characters (line breaks, tabs)' }])
+})
+
+t.test('a mapping file over 1 MB, or not a regular file, is refused without reading it', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'ponte-load-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const refusal = (file: string): MappingIssue[] | undefined => {
+    try { readMappingFile(file) } catch (err) { if (err instanceof MappingError) return err.issues; throw err }
+    return undefined
+  }
+  // Lines of 100 bytes.
+  const huge = join(dir, 'huge.yaml')
+  writeFileSync(huge, base + `# ${'x'.repeat(97)}\n`.repeat(MAX_MAPPING_BYTES / 100 + 1))
+  t.match(refusal(huge), [{ file: huge, path: '', message: /^1\.0 MB, more than a mapping may be \(1 MB\)/ }])
+  const fits = join(dir, 'fits.yaml')
+  writeFileSync(fits, base + `# ${'x'.repeat(97)}\n`.repeat(MAX_MAPPING_BYTES / 100 - 10))
+  t.equal(refusal(fits), undefined, 'just under the limit: read')
+  // A device reports size 0 and never ends.
+  if (existsSync('/dev/zero')) t.match(refusal('/dev/zero'), [{ message: 'not a regular file' }])
 })

@@ -9,6 +9,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { loadConfig } from '../../src/config.js'
+import { openInstallation } from '../../src/installation.js'
+import { createPonte } from '../../src/context.js'
+import { buildApp } from '../../src/app.js'
 import { childEnv } from '../helpers/child-env.js'
 import { startServer } from '../helpers/server-process.js'
 import { CLINIC_MAPPING, CLINIC_SQL } from '../helpers/scratch-clinic.js'
@@ -87,4 +90,24 @@ t.test('not-ready with a mapping that fits: ready as usual', async (t) => {
   t.equal((await fetch(server.url('/ready'))).status, 200)
   const res = await fetch(server.url('/professionals'), { headers: { authorization: `Bearer ${KEY}` } })
   t.equal(res.status, 200)
+})
+
+t.test('/ready bounds what it echoes of the mapping: 20 findings at most, each cut short', async (t) => {
+  // Thirty columns that do not exist, each named by 5,000 characters of the mapping (YAML's
+  // explicit `? key` form: an implicit key is at most 1,024).
+  const names = Array.from({ length: 30 }, (_, i) => `C${i}_${'X'.repeat(5000)}`)
+  const mapping = CLINIC_MAPPING.replace('        ORIGEM: { value: ponte }\n', `        ORIGEM: { value: ponte }\n${names.map((n) => `        ? ${n}\n        : { value: x }\n`).join('')}`)
+  const { MAPPING, DATABASE_URL } = scratch(mapping)
+  const inst = await openInstallation(MAPPING, DATABASE_URL, undefined, { structural: 'not-ready' })
+  t.equal(inst.mismatch?.length, 30, 'thirty findings')
+  const app = await buildApp(createPonte(loadConfig({ ...common, MAPPING, DATABASE_URL }), inst.db, inst.compiled), { logLevel: false })
+  t.teardown(async () => { await app.close(); await inst.close() })
+  const res = await app.inject({ method: 'GET', url: '/ready' })
+  t.equal(res.statusCode, 503)
+  const body = res.json() as { findings: { subject: string, message: string }[], moreFindings: number }
+  t.equal(body.findings.length, 20, 'twenty findings listed')
+  t.equal(body.moreFindings, 10, 'and how many more')
+  t.ok(body.findings.every((f) => f.subject.length <= 200 && f.message.length <= 200), 'each text at most 200 characters')
+  t.match(body.findings[0].message, /^column `C0_XXX.*…$/, 'cut short where it is long')
+  t.ok(res.body.length < 20 * 600, `the answer stays small (${res.body.length} bytes)`)
 })
