@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { sampleApp, TEST_KEY, type TestApp } from '../helpers/app.js'
 import capture from '../../src/toolkit/capture/plugin.js'
 import { replay } from '../../src/toolkit/capture/replay.js'
-import type { Send } from '../../src/toolkit/conformance/http.js'
+import { ignoredFields, type Send } from '../../src/toolkit/conformance/http.js'
 import { runConformance } from '../../src/toolkit/conformance/run.js'
 
 function sender (a: { inject: TestApp['app']['inject'] }): Send {
@@ -17,7 +17,7 @@ function sender (a: { inject: TestApp['app']['inject'] }): Send {
     const res = await a.inject({ method, url: path, payload: body as object | undefined, headers: headers ?? { authorization: `Bearer ${TEST_KEY}` } })
     let parsed: any
     try { parsed = res.body === '' ? undefined : JSON.parse(res.body) } catch { parsed = res.body }
-    return { status: res.statusCode, body: parsed, contentType: String(res.headers['content-type'] ?? '') }
+    return { status: res.statusCode, body: parsed, contentType: String(res.headers['content-type'] ?? ''), ignored: ignoredFields(res.headers['ponte-ignored-fields'] as string | undefined) }
   }
 }
 

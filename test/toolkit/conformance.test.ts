@@ -7,7 +7,7 @@ import { promisify } from 'node:util'
 import { SAMPLES, sampleApp, TEST_KEY, type TestApp } from '../helpers/app.js'
 import { childEnv } from '../helpers/child-env.js'
 import { runConformance } from '../../src/toolkit/conformance/run.js'
-import type { Send } from '../../src/toolkit/conformance/http.js'
+import { ignoredFields, type Send } from '../../src/toolkit/conformance/http.js'
 import { freePort } from '../helpers/server-process.js'
 
 const ROOT = new URL('../..', import.meta.url).pathname
@@ -19,7 +19,7 @@ function injectSender (a: TestApp, edit: (path: string, body: any) => any = (_, 
     const res = await a.app.inject({ method, url: path, payload: body as object | undefined, headers: headers ?? { authorization: `Bearer ${TEST_KEY}` } })
     let parsed: any
     try { parsed = res.body === '' ? undefined : JSON.parse(res.body) } catch { parsed = res.body }
-    return { status: res.statusCode, body: edit(path, parsed), contentType: String(res.headers['content-type'] ?? '') }
+    return { status: res.statusCode, body: edit(path, parsed), contentType: String(res.headers['content-type'] ?? ''), ignored: ignoredFields(res.headers['ponte-ignored-fields'] as string | undefined) }
   }
 }
 
@@ -34,7 +34,8 @@ t.test('ponte conformance --writes against npm start: every check passes, exit 0
   }
   const { stdout } = await run(process.execPath, ['bin/ponte.js', 'conformance', '--base', `http://127.0.0.1:${port}`, '--key', TEST_KEY, '--writes'], { cwd: ROOT, env: childEnv() })
   t.match(stdout, /^✓ relation filters agree in both directions$/m)
-  t.match(stdout, /^✓ writes: a free slot books and reads back/m)
+  t.match(stdout, /^✓ writes: every field of a new client reads back as sent/m)
+  t.match(stdout, /^✓ writes: a free slot books with and without each optional ref/m)
   t.match(stdout, /^9 passed, 0 failed, 0 skipped$/m)
   const wrong = await run(process.execPath, ['bin/ponte.js', 'conformance', '--base', `http://127.0.0.1:${port}`, '--key', 'not-the-key-0123456789'], { cwd: ROOT, env: childEnv() }).then(() => 0, (e: { code: number, stdout: string }) => e.code)
   t.equal(wrong, 1, 'a wrong key fails the run (exit 1)')
@@ -67,5 +68,21 @@ for (const mapping of SAMPLES) {
       today
     })
     t.match(detail.checks.find((c) => c.name.startsWith('lookup details'))?.failures[0], /^\/professionals\/\S+ differs from its list item$/)
+
+    // A server that answers 200 and drops a field it was sent.
+    const dropped = await runConformance({
+      send: injectSender(a, (path, body) => /^\/clients\/[^/?]+$/.test(path) && body?.email !== undefined ? { ...body, email: undefined } : body),
+      writes: true,
+      today
+    })
+    t.match(dropped.checks.find((c) => c.name.startsWith('writes: every field'))?.failures.join('\n'), /email read back differs from what was sent/)
+
+    // A booking that reads back with another patient.
+    const misplaced = await runConformance({
+      send: injectSender(a, (path, body) => /^\/appointments\/[^/?]+$/.test(path) && body?.client ? { ...body, client: { ...body.client, id: 'someone-else' } } : body),
+      writes: true,
+      today
+    })
+    t.match(misplaced.checks.find((c) => c.name.startsWith('writes: a free slot'))?.failures.join('\n'), /reads back with client someone-else/)
   })
 }

@@ -29,7 +29,8 @@ export default fp(async function capture (app: FastifyInstance, options: Capture
   const fake = new Anonymizer()
   /** Values the caller sent, by letters and digits, → what the capture says was sent instead. */
   const sent = new Map<string, unknown>()
-  const key = (v: unknown) => String(v).toLowerCase().replace(/[^\p{L}\p{N}@.]/gu, '')
+  // A number (CPF, phone) by its digits alone: sent masked, it is answered as stored.
+  const key = (v: unknown) => { const s = String(v).toLowerCase(); return /^[\d\s().+\-/]*$/.test(s) ? s.replace(/\D/g, '') : s.replace(/[^\p{L}\p{N}@.]/gu, '') }
   let seq = 0
 
   // The body as sent, with made-up personal values in place of the real ones.
@@ -66,9 +67,20 @@ export default fp(async function capture (app: FastifyInstance, options: Capture
       ...(request.ponteCaptureBody !== undefined ? { body: request.ponteCaptureBody } : {}),
       status: reply.statusCode,
       contentType: type.split(';')[0],
-      response: redactResponse(salt, request.url, response, (v) => typeof v === 'string' && sent.has(key(v)) ? sent.get(key(v)) : v)
+      response: redactResponse(salt, request.url, response, (v) => typeof v === 'string' && sent.has(key(v)) ? inShapeOf(v, sent.get(key(v))) : v)
     }
     out.write(JSON.stringify(exchange) + '\n')
     return payload
   })
 }, { name: 'ponte-capture' })
+
+/**
+ * The made-up value in the stored form the answer shows (a CPF sent masked, answered as digits):
+ * a replay sends the made-up value and gets it back in that form too.
+ */
+function inShapeOf (answered: string, made: unknown): unknown {
+  const digits = String(made).replace(/\D/g, '')
+  if (!/^[\d\s().+\-/]*$/.test(answered) || answered.replace(/\D/g, '').length !== digits.length) return made
+  let i = 0
+  return answered.replace(/\d/g, () => digits[i++])
+}

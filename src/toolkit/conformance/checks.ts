@@ -203,53 +203,108 @@ export const CHECKS: Check[] = [
     }
   },
   {
-    name: 'writes: a created client reads back; a patch changes only what it sends',
+    name: 'writes: every field of a new client reads back as sent; each patch changes only its field',
     writes: true,
     async run (c, fail) {
-      const body = { name: 'Conformance Probe', phone: '+5511990001234', email: 'probe@example.org' }
-      const r = await c.send('POST', '/clients', body)
-      if (r.status === 501) return 'skipped'
-      if (r.status !== 200 && r.status !== 201) { fail(`POST /clients → ${r.status}`); return }
+      const sent: Record<string, string> = { name: 'Maria das Graças Conformância', phone: '+5511990001234', email: 'Probe.Conformance@Example.org', birthday: '1985-04-12', cpf: '529.982.247-25' }
+      let r = await c.send('POST', '/clients', sent)
+      // Fields this installation cannot store are refused by name (501): the required ones alone must then register.
+      const refused = r.status === 501 ? problemPaths(r) : []
+      if (r.status === 501) {
+        if (refused.length === 0) { fail('POST /clients → 501 without naming the fields it cannot store'); return }
+        for (const f of refused) delete sent[f]
+        if (sent.name === undefined || sent.phone === undefined) return 'skipped'
+        r = await c.send('POST', '/clients', sent)
+      }
+      if (r.status !== 200) { fail(`POST /clients → ${r.status}${refused.length > 0 ? ` (after leaving out ${refused.join(', ')}, refused by name)` : ''}`); return }
       const id = r.body?.id as string
+      const stored = Object.fromEntries(Object.entries(sent).filter(([f]) => !(r.ignored ?? []).includes(f)))
+      for (const f of differing(stored, r.body)) fail(`POST /clients: ${f} in the answer differs from what was sent`)
       const back = await json(c, `/clients/${q(id)}`, fail)
-      if (back && (back.name !== body.name || back.email !== body.email)) fail(`client ${id}: name or e-mail read back differ from what was sent`)
-      const p = await c.send('PATCH', `/clients/${q(id)}`, { email: 'probe2@example.org' })
-      if (p.status !== 200) { fail(`PATCH /clients/${id} → ${p.status}`); return }
-      const after = await json(c, `/clients/${q(id)}`, fail)
-      if (after && (after.email !== 'probe2@example.org' || after.name !== body.name)) fail(`client ${id}: the patch did not change just the e-mail`)
+      if (back) for (const f of differing(stored, back)) fail(`client ${id}: ${f} read back differs from what was sent`)
+      const patches: Record<string, string> = { name: 'José Antônio Conformância', email: 'probe2@example.org', birthday: '1990-12-31', cpf: '111.444.777-35' }
+      let expected = { ...stored }
+      for (const [field, value] of Object.entries(patches)) {
+        const p = await c.send('PATCH', `/clients/${q(id)}`, { [field]: value })
+        if (p.status === 501 && problemPaths(p).includes(field)) continue
+        if (p.status !== 200) { fail(`PATCH /clients/${id} {${field}} → ${p.status}`); continue }
+        if (!(p.ignored ?? []).includes(field)) expected = { ...expected, [field]: value }
+        const after = await json(c, `/clients/${q(id)}`, fail)
+        if (after) for (const f of differing(expected, after)) fail(`client ${id}: after PATCH {${field}}, ${f} reads back differently`)
+      }
       c.clients = [back ?? { id }, ...(c.clients ?? [])]
     }
   },
   {
-    name: 'writes: a free slot books and reads back; a forbidden move changes nothing',
+    name: 'writes: a free slot books with and without each optional ref, every ref reads back; a forbidden move changes nothing',
     writes: true,
     async run (c, fail) {
       const client = c.clients?.[0]
       const professionals = c.lists.professional ?? []
       if (!client || professionals.length === 0) return 'skipped'
+      let booked = 0
       for (const p of professionals.slice(0, SAMPLE)) {
         const slots = await c.send('GET', `/availability?start=${addDays(c.today, 1)}&end=${addDays(c.today, 14)}&professional=${q(p.id)}`)
         if (slots.status === 404) return 'skipped'
-        const slot = Array.isArray(slots.body) ? slots.body[0] : undefined
-        if (!slot) continue
-        const made = await c.send('POST', '/appointments', { date: slot.date, hour: slot.hour, client: client.id, professional: p.id, ...(slot.location?.id ?? slot.location ? { location: slot.location?.id ?? slot.location } : {}) })
-        if (made.status === 501) return 'skipped'
-        if (made.status !== 200 && made.status !== 201) { fail(`POST /appointments for a free slot of professional ${p.id} → ${made.status}`); return }
-        const id = made.body?.id as string
-        const back = await json(c, `/appointments/${q(id)}`, fail)
-        if (back && (back.date !== slot.date || back.hour !== slot.hour)) fail(`appointment ${id} reads back at another date or hour`)
-        const again = await c.send('POST', '/appointments', { date: slot.date, hour: slot.hour, client: client.id, professional: p.id })
-        if (again.status < 400) fail(`the same slot booked twice (appointment ${String(again.body?.id)})`)
-        const cancel = await c.send('PATCH', `/appointments/${q(id)}/state`, { state: 'CANCELED' })
-        if (cancel.status !== 200) return
-        const back2 = await c.send('PATCH', `/appointments/${q(id)}/state`, { state: 'DONE' })
-        if (back2.status >= 400) {
-          const still = await json(c, `/appointments/${q(id)}`, fail)
-          if (still && still.state !== 'CANCELED') fail(`a refused move changed appointment ${id} to ${String(still.state)}`)
+        const free = Array.isArray(slots.body) ? slots.body as any[] : []
+        if (free.length < 2) continue
+        // The slot's own refs: booked once with all of them, once with only the professional.
+        const refs: Record<string, string> = { professional: p.id }
+        for (const name of ['location', 'service'] as const) { const v = free[0][name]?.id ?? free[0][name]; if (typeof v === 'string') refs[name] = v }
+        const variants = [refs, { professional: p.id }]
+        for (const [i, variant] of variants.entries()) {
+          const slot = free[i * Math.max(1, Math.floor(free.length / 2))] ?? free[i]
+          const body = { date: slot.date, hour: slot.hour, client: client.id, ...variant }
+          const made = await c.send('POST', '/appointments', body)
+          if (made.status === 501) {
+            if (problemPaths(made).length === 0) fail('POST /appointments → 501 without naming the fields it cannot store')
+            continue
+          }
+          if (made.status !== 200) { fail(`POST /appointments for a free slot of professional ${p.id} (${Object.keys(variant).join(', ')}) → ${made.status}`); return }
+          booked++
+          const id = made.body?.id as string
+          const back = await json(c, `/appointments/${q(id)}`, fail)
+          if (!back) return
+          if (back.date !== slot.date || back.hour !== slot.hour) fail(`appointment ${id} reads back at another date or hour`)
+          if (back.client?.id !== undefined && back.client.id !== client.id) fail(`appointment ${id} reads back with client ${String(back.client.id)}, not ${String(client.id)}`)
+          for (const [name, value] of Object.entries(variant)) {
+            if ((made.ignored ?? []).includes(name)) continue
+            if (back[name]?.id !== value) fail(`appointment ${id}: ${name} reads back as ${String(back[name]?.id)}, not ${value}`)
+          }
+          if (i > 0) continue
+          const again = await c.send('POST', '/appointments', body)
+          if (again.status < 400) fail(`the same slot booked twice (appointment ${String(again.body?.id)})`)
+          const cancel = await c.send('PATCH', `/appointments/${q(id)}/state`, { state: 'CANCELED' })
+          if (cancel.status !== 200) continue
+          const back2 = await c.send('PATCH', `/appointments/${q(id)}/state`, { state: 'DONE' })
+          if (back2.status >= 400) {
+            const still = await json(c, `/appointments/${q(id)}`, fail)
+            if (still && still.state !== 'CANCELED') fail(`a refused move changed appointment ${id} to ${String(still.state)}`)
+          }
         }
-        return
+        if (booked > 0) return
       }
-      return 'skipped'
+      return booked > 0 ? undefined : 'skipped'
     }
   }
 ]
+
+/** The request fields a problem names (`errors[].path` under /body/). */
+function problemPaths (r: Reply): string[] {
+  return ((r.body?.errors ?? []) as { path?: string }[]).flatMap((e) => e.path?.startsWith('/body/') === true ? [e.path.slice(6)] : [])
+}
+
+/** The client fields whose value read back differs from the one sent, compared as the interface normalises them. */
+function differing (sent: Record<string, string>, got: any): string[] {
+  const fold = (x: unknown): string => String(x ?? '').normalize('NFD').replace(/\p{M}/gu, '').replace(/\s+/g, ' ').trim().toLowerCase()
+  const digits = (x: unknown): string => String(x ?? '').replace(/\D/g, '')
+  return Object.entries(sent).filter(([field, value]) => {
+    switch (field) {
+      case 'name': return fold(got?.name) !== fold(value)
+      case 'email': return String(got?.email ?? '').toLowerCase() !== value.toLowerCase()
+      case 'cpf': return digits(got?.cpf) !== digits(value)
+      case 'phone': return ![got?.phone, ...(got?.allPhones ?? [])].some((p) => digits(p) === digits(value))
+      default: return got?.[field] !== value
+    }
+  }).map(([field]) => field)
+}
