@@ -24,9 +24,18 @@ export function checkWrites (model: MappingModel, writes: CompiledWrites, catalo
       const v = client.fields[f]
       if (v && !c.writers[f] && !c.rowWriters[f] && !c.ignored.has(f)) out.warning(v.path, `${f} is read from something Ponte cannot write: POST and PATCH /clients sending it are refused (501); write it to a column or a written row, or list it under write.ignore`)
     }
+    // The phone is required on POST /clients: read but not writable, every registration is refused.
+    const phone = client.phones[0]
+    if (phone && !c.writers.phone && !c.rowWriters.phone && !c.ignored.has('phone')) out.problem(phone.path, 'phones are read from something Ponte cannot write, and POST /clients requires one: every registration would be refused (501); map the first phone to a column of the client table or a written row, or list phone under write.ignore')
+    for (const f of c.ignored) {
+      if (c.writers[f as keyof typeof c.writers] || c.rowWriters[f as keyof typeof c.rowWriters]) out.warning(`${client.path}/write/ignore`, `${f} is listed under write.ignore but the mapping can write it: it is stored, not ignored`)
+    }
   }
   const a = attempt(out, model.appointment, writes.appointment)
   if (a) {
+    for (const f of a.ignored) {
+      if (a.refs[f as keyof typeof a.refs] || a.joinedRefs[f as keyof typeof a.joinedRefs]) out.warning(`${model.appointment.path}/write/ignore`, `${f} is listed under write.ignore but the mapping can write it: it is stored, not ignored`)
+    }
     for (const [name, reason] of Object.entries(a.readOnlyRefs)) {
       const v = model.appointment.refs[name as keyof typeof model.appointment.refs]
       if (v && !a.ignored.has(name)) out.warning(v.path, `bookings sending ${name} are refused (501): ${reason}`)

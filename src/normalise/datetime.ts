@@ -17,7 +17,7 @@ const LAST_DAY = 2_932_896;
 
 // Zero dates of MySQL, .NET/ODBC, SQL Server and Delphi (1899-12-30) all sort
 // at or before 1900-01-01; no appointment or living patient's birth is there.
-const LAST_SENTINEL_DATE = '1900-01-01';
+export const LAST_SENTINEL_DATE = '1900-01-01';
 /** The first date readDate reads: every stored date before it is a zero date, read as none. */
 export const FIRST_READ_DATE = '1900-01-02';
 

@@ -67,11 +67,13 @@ export function phoneSearchFragment(e164: string): string {
 }
 
 /** How to write a phone back into a legacy column. */
-export function toStoredPhone(e164: string, format: StoredPhoneFormat, home?: string): string {
+export function toStoredPhone(e164: string, format: StoredPhoneFormat, home: string): string {
   if (format === 'e164') return e164;
+  const code = parsePhoneNumberFromString(e164)?.countryCallingCode;
+  if (code === undefined) throw new TypeError(`not an E.164 phone: ${e164}`);
   // National digits drop the country code: a number of another country is kept whole, or it
   // would read back as a number of the installation's own country (or as none).
-  if (home !== undefined && !sameCallingCode(e164, home)) return e164;
+  if (code !== callingCodeOf(home)) return e164;
   const national = brNational(e164);
   if (national !== undefined) {
     return format === 'masked' ? maskBr(national) : national;
@@ -261,11 +263,10 @@ function foreignProbes(e164: string, opts: PhoneOptions): Probes {
   return { exact, prefixes };
 }
 
-function sameCallingCode(e164: string, country: string): boolean {
-  const code = parsePhoneNumberFromString(e164)?.countryCallingCode;
+function callingCodeOf(country: string): string | undefined {
   try {
-    return code === getCountryCallingCode(country.toUpperCase() as CountryCode);
+    return getCountryCallingCode(country.toUpperCase() as CountryCode);
   } catch {
-    return false;
+    return undefined;
   }
 }

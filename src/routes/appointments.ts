@@ -43,7 +43,7 @@ const appointments: FastifyPluginAsyncTypebox = async (app) => {
       operationId: 'bookAppointment',
       summary: 'Book a slot (created as the initial state, WAITING by default)',
       body: NewAppointmentBody,
-      response: responses(jsonBody(Appointment, 'The booked appointment', examples.appointment, true), 'create')
+      response: responses(jsonBody(Appointment, 'The booked appointment', examples.appointment, 'create'), 'create')
     }
   }, async (request, reply) => answerStored(reply, await app.ponte.booking.book(request.body, request.arrival)))
 

@@ -44,7 +44,7 @@ const clients: FastifyPluginAsyncTypebox = async (app) => {
       operationId: 'createClient',
       summary: 'Register a client',
       body: NewClientBody,
-      response: responses(jsonBody(Client, 'The registered client', examples.client, true), 'create')
+      response: responses(jsonBody(Client, 'The registered client', examples.client, 'create'), 'create')
     }
   }, async (request, reply) => answerStored(reply, await app.ponte.clientWrites.create(request.body, request.arrival)))
 
@@ -55,7 +55,7 @@ const clients: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Change a client (only the keys sent)',
       params: ByIdParams,
       body: ClientPatchBody,
-      response: responses(jsonBody(Client, 'The client as it is now', examples.client, false, true), 'write')
+      response: responses(jsonBody(Client, 'The client as it is now', examples.client, 'write'), 'write')
     }
   }, async (request, reply) => answerStored(reply, await app.ponte.clientWrites.update(request.params.id, request.body, request.arrival)))
 }

@@ -55,11 +55,14 @@ function named (schema: TSchema): Record<string, unknown> {
   return { ...schema }
 }
 
+/** What a JSON success answer carries besides the common headers: a write's ignored fields, a keyed create's replay mark too. */
+export type AnswerKind = 'read' | 'write' | 'create'
+
+const HEADERS_OF: Record<AnswerKind, Record<string, unknown>> = { read: COMMON_HEADERS, write: WRITE_HEADERS, create: REPLAYED_HEADERS }
+
 /** A JSON success body; `example` is what the document shows (validated against the schema by the linter). */
-/** `headers`: 'write' for an answer that may name ignored fields, 'replayed' for a keyed create (which may be a replay too). */
-export function jsonBody (schema: TSchema, description: string, example: unknown, idempotent = false, written = idempotent): Record<string, unknown> {
-  const headers = idempotent ? REPLAYED_HEADERS : written ? WRITE_HEADERS : COMMON_HEADERS
-  return { description, headers, content: { 'application/json': { schema: named(schema), example } } }
+export function jsonBody (schema: TSchema, description: string, example: unknown, kind: AnswerKind = 'read'): Record<string, unknown> {
+  return { description, headers: HEADERS_OF[kind], content: { 'application/json': { schema: named(schema), example } } }
 }
 
 /** A plain-text success body (the PATCH state/time answers). */

@@ -153,8 +153,8 @@ export class Booking {
     const { statement, args } = this.found(shape.bind({ id }), id)
     const [stored] = carryingId((await tx.query(statement, args)).flatMap((row) => shape.read(row) ?? []), id, (a) => a.id)
     if (!stored) refuseMisstored(['date', 'hour', ...Object.keys(refs)], 'appointment (it is not found through the mapping\'s filters)')
-    const wrong = (['date', 'hour', 'state'] as const).filter((f) => stored[f] !== expected[f])
-    for (const [name, value] of Object.entries(refs)) if (stored.refs[name as BookingRef] !== value) wrong.push(name as 'date')
+    const wrong: string[] = (['date', 'hour', 'state'] as const).filter((f) => stored[f] !== expected[f])
+    for (const [name, value] of Object.entries(refs)) if (stored.refs[name as BookingRef] !== value) wrong.push(name)
     if (wrong.length > 0) refuseMisstored(wrong, 'appointment')
   }
 
@@ -185,7 +185,7 @@ export class Booking {
       const { statement, args } = this.found(move.bind(id, now), id)
       await tx.query(statement, args)
       await this.recordState(tx, id, state, nowIn(this.compiled.model.timezone), true)
-      await this.readBack(tx, id, { date: current.date, hour: current.hour, state }, {})
+      await this.readBack(tx, id, { date: current.date, hour: current.hour, state }, heldRefs(current))
       return `Appointment ${id} is now ${state}.`
     }, at, claims)
   }
@@ -222,7 +222,7 @@ export class Booking {
       const { statement, args } = this.found(this.plans.reschedule.bind(id, now, { date: slot.date, hour: slot.hour, endHour, minutes }, found.pointer), id)
       await tx.query(statement, args)
       if (target !== current.state) await this.recordState(tx, id, target, now, true)
-      await this.readBack(tx, id, { date: slot.date, hour: slot.hour, state: target }, {})
+      await this.readBack(tx, id, { date: slot.date, hour: slot.hour, state: target }, heldRefs(current))
       return `Appointment ${id} moved to ${slot.date} ${slot.hour}${target !== current.state ? ` and is now ${target}` : ''}.`
     }, at, claims)
   }
@@ -425,6 +425,11 @@ export function dayClaims (date: string, who: { professional?: string, client?: 
 /** Whether `claims` hold the days a check of `date` reads (the row may have changed since it was read outside the transaction). */
 function covers (claims: readonly string[], date: string, who: { professional?: string, client?: string }): boolean {
   return dayClaims(date, who).every((c) => claims.includes(c))
+}
+
+/** The refs an appointment holds that a state move or reschedule must leave as they are. */
+function heldRefs (a: AppointmentRow): Partial<Record<BookingRef, string>> {
+  return Object.fromEntries(BOOKING_REFS.flatMap((name) => a.refs[name] === undefined ? [] : [[name, a.refs[name]]]))
 }
 
 function onlyOne (ids: Set<string> | undefined): string | undefined {

@@ -5,7 +5,7 @@ import type { ClientField, ClientValues, ClientWritePlans, CompiledMapping, Supp
 import type { ClientT } from '../schemas/resources.js'
 import { parsePhoneInput } from '../normalise/phone.js'
 import { isValidCpf } from '../normalise/cpf.js'
-import { nowIn, todayIn } from '../normalise/datetime.js'
+import { LAST_SENTINEL_DATE, nowIn, todayIn } from '../normalise/datetime.js'
 import { readApiDate } from '../normalise/date-window.js'
 import { InvalidInputError, MissingValueError, NotFoundError, type FieldIssue } from '../errors.js'
 import { refuseMisstored, refuseUnstorable, type Stored } from './stored.js'
@@ -63,10 +63,10 @@ export class ClientWrites {
     const fields = (Object.keys(stored) as ClientField[]).filter((f) => !ignored.includes(f))
     await this.clients.get(id, at) // 404 before anything else
     if (fields.length > 0) {
-      const patch = writableOr501(this.plans.patch(fields))
+      const plan = writableOr501(this.plans.patch(fields))
       const now = nowIn(this.compiled.model.timezone)
       await this.db.transaction(async (tx) => {
-        if (await patch.run(tx, id, stored, now)) await this.readBack(tx, id, stored, ignored)
+        if (await plan.run(tx, id, stored, now)) await this.readBack(tx, id, stored, ignored)
       }, at)
     }
     return { record: await this.clients.get(id, at), ignored }
@@ -118,7 +118,8 @@ export class ClientWrites {
     const out: Partial<Record<ClientField, string>> = {}
     const { phone: phoneOptions, timezone } = this.compiled.model
     if (input.name !== undefined || creating) {
-      const name = (input.name ?? '').trim().replace(/\s+/g, ' ')
+      // Composed (NFC): 'e' + U+0301 is the 'é' a code-page column can hold.
+      const name = (input.name ?? '').normalize('NFC').trim().replace(/\s+/g, ' ')
       if (name === '') issues.push({ path: '/body/name', message: 'must not be blank' })
       else out.name = name
     }
@@ -128,7 +129,7 @@ export class ClientWrites {
       else out.phone = phone
     }
     if (input.email !== undefined) {
-      const email = input.email.trim()
+      const email = input.email.normalize('NFC').trim()
       if (!EMAIL.test(email)) issues.push({ path: '/body/email', message: 'must be an e-mail address' })
       else out.email = email
     }
@@ -141,6 +142,8 @@ export class ClientWrites {
       // The same reading and window as every date of the interface.
       const b = readApiDate(input.birthday, timezone, '/body/birthday', issues)
       if (b !== undefined && b > todayIn(timezone)) issues.push({ path: '/body/birthday', message: 'must not be in the future' })
+      // Legacy systems write their "no date" at or before 1900-01-01, so Ponte reads those as none (normalise/datetime.ts).
+      else if (b !== undefined && b <= LAST_SENTINEL_DATE) issues.push({ path: '/body/birthday', message: `must be after ${LAST_SENTINEL_DATE} (that day reads as "no date" in clinic databases)` })
       else if (b !== undefined) out.birthday = b
     }
     // An id that names nothing is a mistake worth hearing about even where the mapping does not
@@ -165,6 +168,8 @@ export class ClientWrites {
       const writer = this.plans.writers[field] ?? this.plans.rowWriters[field]
       const fit = writer ? fitField(writer, value, live) : { value }
       if ('problem' in fit) issues.push({ path: `/body/${field}`, message: fit.problem })
+      // A name may lose accents a code-page column cannot hold (it is display only); an address may not: it would be another mailbox.
+      else if (field === 'email' && fit.value !== value) issues.push({ path: '/body/email', message: 'holds characters this installation\'s database cannot store' })
       else out[field] = fit.value as string
     }
     return out

@@ -51,7 +51,7 @@ const PLANTED: { what: string, from: string, to: string, says: RegExp }[] = [
   { what: "true: ['S'] on an int column", from: 'enabled: { column: SITUACAO, true: [1] }', to: "enabled: { column: SITUACAO, true: ['S'] }", says: /professional enabled\.true: `true: \['S'\]` can never match: column `SITUACAO` holds numbers/ },
   { what: 'an unmapped status code', from: ", '7': CANCELED }", to: ' }', says: /appointment state\.map: stored SIT 7 is not mapped: 2 rows, e.g\. id 502/ },
   { what: 'a relation through a missing table', from: 'table: TB_MEDICO_LOCAL', to: 'table: TB_MEDICO_LOCALS', says: /relation professional ↔ location table: table `TB_MEDICO_LOCALS` does not exist/ },
-  { what: 'a join that multiplies rows', from: '    phones: [FONE]\n', to: '    phones: [fones.NUMERO]\n    joins:\n      fones: { table: TB_FONE, on: { COD: CLIENTE } }\n', says: /client joins\.fones: join `fones` multiplies rows: 2 client rows become 3/ },
+  { what: 'a join that multiplies rows', from: '    phones: [FONE]\n', to: '    phones: [FONE, fones.NUMERO]\n    joins:\n      fones: { table: TB_FONE, on: { COD: CLIENTE } }\n', says: /client joins\.fones: join `fones` multiplies rows: 2 client rows become 3/ },
   { what: 'a client with no writable column', from: 'name: NOME_COMPLETO', to: "name: { template: '{NOME_COMPLETO} - {EMAIL}' }", says: /client fields\.name: new clients cannot be written/ },
   { what: 'a NOT NULL column a new row leaves empty', from: "        ORIGEM: { value: ponte }\n", to: "        {}\n", says: /appointment write: a new appointment row leaves column `ORIGEM` empty, but the database requires a value/ }
 ]
@@ -101,4 +101,14 @@ t.test('planted: a ref read through a join, undeclared, is a warning at its line
   const hits = report.lines.filter((l) => /bookings sending plan are refused \(501\)/.test(l))
   t.equal(hits.length, 1, report.lines.join('\n'))
   t.match(hits[0] ?? '', new RegExp(`^! \\S*mapping\\.yaml:${lineOf(mapping, 'plan: cli.EMAIL')}:\\d+: `))
+})
+
+t.test('planted: phones read only through a join: every registration would be refused, so check does not pass', async (t) => {
+  const mapping = CLINIC_MAPPING.replace('    phones: [FONE]\n', '    phones: [fones.NUMERO]\n    joins:\n      fones: { table: TB_FONE, on: { COD: CLIENTE }, first: { key: NUMERO } }\n')
+  t.not(mapping, CLINIC_MAPPING, 'planted')
+  const { report } = await checkWith(t, mapping)
+  t.notOk(report.ok, 'not passed')
+  const hits = report.lines.filter((l) => /POST \/clients requires one: every registration would be refused/.test(l))
+  t.equal(hits.length, 1, report.lines.join('\n'))
+  t.match(hits[0] ?? '', new RegExp(`^✗ \\S*mapping\\.yaml:${lineOf(mapping, 'phones: [fones.NUMERO]')}:\\d+: `))
 })

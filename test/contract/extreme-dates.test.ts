@@ -122,9 +122,9 @@ forEachSample(t, async (t, a) => {
 
   t.test('a birthday on the window\'s first day is refused by name (it reads as a legacy "no date"); the next day is kept', async (t) => {
     // Zero dates of legacy systems all sort at or before 1900-01-01, so Ponte reads that day as
-    // none (normalise/datetime.ts): stored, it would vanish. The write invariant refuses it.
+    // none (normalise/datetime.ts): stored, it would vanish, so it is a 400 before anything is written.
     const created = await write('POST', '/clients', { name: 'Paciente Antiga', phone: mobile(model.phone.defaultAreaCode ?? '11', 6_990_002), birthday: '1900-01-01' })
-    t.equal(created.status, 501, 'POST /clients birthday 1900-01-01 → 501')
+    t.equal(created.status, 400, 'POST /clients birthday 1900-01-01 → 400')
     t.same(paths(created), ['/body/birthday'], 'the refusal names the birthday')
     const kept = await write('POST', '/clients', { name: 'Paciente Antiga', phone: mobile(model.phone.defaultAreaCode ?? '11', 6_990_003), birthday: '1900-01-02' })
     t.equal(kept.status, 200, 'POST /clients birthday 1900-01-02 → 200')

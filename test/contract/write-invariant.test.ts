@@ -23,7 +23,7 @@ INSERT INTO coverage (cid, pid, iid) VALUES (1, 2, 7002);
 INSERT INTO provider (prid, pname) VALUES (10, 'Dr. Park');
 `
 
-interface Variant { appointmentWrite?: string, clientWrite?: string, name?: string, waiting?: number }
+interface Variant { appointmentWrite?: string, clientWrite?: string, name?: string, waiting?: number, canceled?: string }
 
 function mapping (v: Variant = {}): string {
   return `version: 1
@@ -55,7 +55,7 @@ resources:
       states:
         WAITING: { st: { value: ${v.waiting ?? 0} } }
         CONFIRMED: { st: { value: 1 } }
-        CANCELED: { st: { value: 2 } }
+        CANCELED: ${v.canceled ?? '{ st: { value: 2 } }'}
 ${v.appointmentWrite ?? ''}
   client:
     table: person
@@ -128,6 +128,16 @@ for (const dialect of testDialects()) {
       t.equal(res.status, 501)
       t.same(res.body.errors?.map((e: { path: string }) => e.path), ['/body/state'])
       t.equal(await count(s, 'visit'), 0, 'the row written is rolled back')
+    })
+
+    t.test('a state move whose columns would also clear the professional is refused, and rolled back', async (t) => {
+      const s = await scratchOn(t, dialect, SCHEMA, mapping({ canceled: '{ st: { value: 2 }, prid: { value: null } }' }))
+      const booked = await s.call('POST', '/appointments', { date: DAY, hour: '09:00', client: '1', professional: '10' })
+      t.equal(booked.status, 200)
+      const moved = await s.call('PATCH', `/appointments/${booked.body.id as string}/state`, { state: 'CANCELED' })
+      t.equal(moved.status, 501)
+      t.same(moved.body.errors?.map((e: { path: string }) => e.path), ['/body/professional'], 'the refusal names what would change')
+      t.same((await s.rows('SELECT prid, st FROM visit')).map((r) => [Number(r.prid), Number(r.st)]), [[10, 0]], 'still WAITING with its professional')
     })
 
     t.test('POST /clients: a field read from a row the mapping does not write is refused, not dropped', async (t) => {

@@ -158,21 +158,30 @@ t.test('parsePhoneInput reads API input', async (t) => {
 });
 
 t.test('toStoredPhone writes legacy column formats', async (t) => {
-  t.equal(toStoredPhone('+5511987654321', 'e164'), '+5511987654321');
-  t.equal(toStoredPhone('+5511987654321', 'digits'), '11987654321');
-  t.equal(toStoredPhone('+5511987654321', 'national'), '11987654321');
-  t.equal(toStoredPhone('+5511987654321', 'masked'), '(11) 98765-4321');
-  t.equal(toStoredPhone('+551133334444', 'masked'), '(11) 3333-4444');
-  t.equal(toStoredPhone('+551133334444', 'digits'), '1133334444');
-  t.equal(toStoredPhone('+442079460958', 'masked'), '020 7946 0958');
-  t.equal(toStoredPhone('+442079460958', 'digits'), '2079460958');
-  t.throws(() => toStoredPhone('garbage', 'digits'), TypeError);
+  t.equal(toStoredPhone('+5511987654321', 'e164', 'BR'), '+5511987654321');
+  t.equal(toStoredPhone('+5511987654321', 'digits', 'BR'), '11987654321');
+  t.equal(toStoredPhone('+5511987654321', 'national', 'BR'), '11987654321');
+  t.equal(toStoredPhone('+5511987654321', 'masked', 'BR'), '(11) 98765-4321');
+  t.equal(toStoredPhone('+551133334444', 'masked', 'BR'), '(11) 3333-4444');
+  t.equal(toStoredPhone('+551133334444', 'digits', 'BR'), '1133334444');
+  t.equal(toStoredPhone('+442079460958', 'masked', 'GB'), '020 7946 0958');
+  t.equal(toStoredPhone('+442079460958', 'digits', 'GB'), '2079460958');
+  t.equal(toStoredPhone('+14165550143', 'digits', 'US'), '4165550143', 'a Canadian number on a US installation shares its calling code: national digits read back the same');
+  t.throws(() => toStoredPhone('garbage', 'digits', 'BR'), TypeError);
+});
+
+t.test('a number of another country is stored whole, whatever the format: national digits would lose its country', async (t) => {
+  for (const format of ['digits', 'national', 'masked'] as const) {
+    t.equal(toStoredPhone('+442079460958', format, 'BR'), '+442079460958', `a British number on a Brazilian installation, ${format}`);
+    t.equal(toStoredPhone('+5511928087886', format, 'US'), '+5511928087886', `a Brazilian mobile on a US installation, ${format}`);
+    t.equal(toE164(toStoredPhone('+5511928087886', format, 'US'), { defaultCountry: 'US' }), '+5511928087886', 'and reads back as the same number');
+  }
 });
 
 t.test('stored forms read back to the same number', async (t) => {
   for (const e164 of ['+5511987654321', '+551133334444']) {
     for (const format of ['e164', 'digits', 'national', 'masked'] as const) {
-      t.equal(toE164(toStoredPhone(e164, format), BR), e164, `${e164} ${format}`);
+      t.equal(toE164(toStoredPhone(e164, format, 'BR'), BR), e164, `${e164} ${format}`);
     }
   }
 });

@@ -59,7 +59,7 @@ for (const dialect of testDialects()) {
       for (const c of all) {
         for (const p of c.allPhones ?? []) {
           terms.add(p)
-          terms.add(toStoredPhone(p, 'masked'))
+          terms.add(toStoredPhone(p, 'masked', 'BR'))
           terms.add(p.replace(/^\+/, ''))
         }
         if (c.cpf) { terms.add(c.cpf); terms.add(formatCpf(c.cpf, 'masked')) }
