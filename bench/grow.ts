@@ -9,6 +9,8 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Command, InvalidArgumentError } from 'commander'
 import { readFixture } from '../src/fixtures/read.js'
+import { databaseOf } from '../src/sql/databases.js'
+import { LOADABLE_SCHEMES } from '../src/db/load-fixture.js'
 import { openInstallation } from '../src/installation.js'
 import { checkIndexes } from '../src/check/indexes.js'
 import { Findings } from '../src/check/findings.js'
@@ -108,12 +110,14 @@ async function main (argv: string[]): Promise<void> {
     .option('--busy-day-appointments <n>', 'appointments on the busy day 2026-11-27 (what W1 lists), whatever the total', count('--busy-day-appointments'), 1000)
     .option('--seed <n>', 'the seed: same seed and sizes, same rows', count('--seed'), 1)
     .option('--out <file>', 'write a new SQLite file (replaced)')
-    .option('--db <url>', 'or load into an existing empty database: mysql://… / mariadb://… / postgres://…')
+    .option('--db <url>', `or load into an existing empty database (${LOADABLE_SCHEMES})`)
     .option('--no-search-indexes', 'leave out the indexes `ponte check` recommends for the phone and CPF columns a search probes (created by default, after loading)')
     .exitOverride()
   cli.parse(argv, { from: 'user' })
   const o = cli.opts<{ sample: string, clients: number, appointments: number, professionals?: number, busyDayAppointments: number, seed: number, out?: string, db?: string, searchIndexes: boolean }>()
   if ((o.out === undefined) === (o.db === undefined)) throw new InvalidArgumentError('give --out FILE or --db URL')
+  const load = o.db === undefined ? undefined : databaseOf(o.db)?.kind.loadFixture
+  if (o.db !== undefined && load === undefined) throw new Error(`--db: cannot load into "${o.db.split(':')[0]}:" (use ${LOADABLE_SCHEMES})`)
   const progress = (line: string): void => { process.stderr.write(`${line}\n`) }
   const started = Date.now()
   const g = grown(o, progress)
@@ -121,9 +125,7 @@ async function main (argv: string[]): Promise<void> {
   else {
     const fixture = toFixture(g)
     progress(`loading into ${o.db!.replace(/\/\/[^@/]*@/, '//')}`)
-    if (/^(mysql|mariadb):/.test(o.db!)) await (await import('../src/sql/mysql/load.js')).loadFixture(fixture, o.db!)
-    else if (/^postgres(ql)?:/.test(o.db!)) await (await import('../src/sql/postgres/load.js')).loadFixture(fixture, o.db!)
-    else throw new InvalidArgumentError(`--db: cannot load into "${o.db!.split(':')[0]}:"`)
+    await load!(fixture, o.db!)
   }
   if (o.searchIndexes) {
     for (const sql of await followSearchIndexAdvice(o.sample, o.out !== undefined ? `sqlite:${o.out}` : o.db!)) progress(`check's advice: ${sql}`)

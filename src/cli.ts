@@ -9,12 +9,8 @@ import { compileMapping } from './mapping/compile/index.js'
 import { renderStatement } from './mapping/explain.js'
 import { mappingJsonSchemaText } from './mapping/json-schema.js'
 import { MappingError } from './mapping/errors.js'
-import { mssqlDialect } from './sql/mssql/dialect.js'
-import { sqlite } from './sql/sqlite/dialect.js'
-import { mysql } from './sql/mysql/dialect.js'
-import { postgres } from './sql/postgres/dialect.js'
-import type { Dialect } from './sql/dialect.js'
-import { loadFixtureInto } from './db/load-fixture.js'
+import { EXPLAIN_DIALECTS, explainDialect } from './sql/databases.js'
+import { cannotLoadInto, LOADABLE_SCHEMES, loadFixtureInto } from './db/load-fixture.js'
 import { SAMPLE_MAPPING } from './config.js'
 import { checkInstallation } from './check/index.js'
 import { runConformance } from './toolkit/conformance/run.js'
@@ -26,14 +22,6 @@ import { httpSender } from './toolkit/conformance/http.js'
 import { readCatalog } from './db/columns.js'
 import type { Database } from './db/database.js'
 import { parseMapping } from './mapping/load.js'
-
-const DIALECTS: Record<string, Dialect> = {
-  mssql: mssqlDialect(),
-  'mssql-2008': mssqlDialect({ legacyPaging: true }),
-  sqlite,
-  mysql,
-  postgres
-}
 
 /** Usage mistakes: one line, exit 2. */
 class UsageError extends Error {}
@@ -99,9 +87,9 @@ export function program (done: (code: number) => void = () => {}): Command {
   cli.command('explain')
     .description('print every statement the mapping compiles to')
     .addOption(mappingOption())
-    .addOption(new Option('--dialect <name>', 'the SQL dialect').choices(Object.keys(DIALECTS)).default('mssql'))
-    .action((o: { mapping?: string, dialect: string }) => {
-      const compiled = compileMapping(loadMapping(mappingPath(o.mapping)), DIALECTS[o.dialect])
+    .addOption(new Option('--dialect <name>', 'the SQL dialect').choices(EXPLAIN_DIALECTS).default(EXPLAIN_DIALECTS[0]))
+    .action(async (o: { mapping?: string, dialect: string }) => {
+      const compiled = compileMapping(loadMapping(mappingPath(o.mapping)), await explainDialect(o.dialect))
       process.stdout.write(compiled.statements().map(renderStatement).join('\n'))
     })
 
@@ -179,14 +167,15 @@ export function program (done: (code: number) => void = () => {}): Command {
 
   const fixtures = cli.command('fixtures').description('fixture files: sample databases for tests and demos')
   fixtures.command('load')
-    .description('load a fixture into a database: a new SQLite file, or an existing empty MariaDB/MySQL or PostgreSQL database')
+    .description('load a fixture into a database: a new file (SQLite; replaced), or an existing empty database on a server')
     .argument('<fixture>', 'the fixture file (.json or .json.gz) or a folder written by fixtures dump')
     .argument('[database]', 'the SQLite file to write (replaced); or give --db')
-    .option('-d, --db <url>', 'where to load it: sqlite:FILE, mysql://…/db, mariadb://…/db or postgres://…/db')
+    .option('-d, --db <url>', `where to load it (${LOADABLE_SCHEMES})`)
     .action(async (fixture: string, database: string | undefined, o: { db?: string }) => {
       const target = o.db ?? (database !== undefined ? `sqlite:${database}` : undefined)
       if (!target) throw new UsageError('fixtures load: give the database file or --db URL')
-      if (!/^(sqlite|mysql|mariadb|postgres|postgresql):/.test(target)) throw new UsageError(`fixtures load: cannot load into "${target.split(':')[0]}:" databases (use sqlite:, mysql:, mariadb: or postgres:)`)
+      const refused = cannotLoadInto(target)
+      if (refused !== undefined) throw new UsageError(refused)
       const source = resolve(fixture)
       const written = await loadFixtureInto(target, statSync(source, { throwIfNoEntry: false })?.isDirectory() ? join(source, 'fixture.json') : source)
       process.stdout.write(`wrote ${written}\n`)

@@ -4,6 +4,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import { isAbsolute, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { databaseOf, schemeList } from './sql/databases.js'
 
 /** What a key may do: `read` keys answer GET only; `write` keys (the default) everything. */
 export type KeyScope = 'read' | 'write'
@@ -148,8 +149,8 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL: expected redis://host:port or rediss://…')
 
   const databaseUrl = env.DATABASE_URL?.trim() || undefined
-  if (databaseUrl && !/^(sqlite|mssql|sqlserver|mysql|mariadb|postgres|postgresql):/.test(databaseUrl)) {
-    problems.push(`DATABASE_URL: expected sqlite:<file>, or mssql:, mysql:, mariadb: or postgres://user:password@host:port/database, got "${databaseUrl.split(':')[0]}:…"`)
+  if (databaseUrl && databaseOf(databaseUrl) === undefined) {
+    problems.push(`DATABASE_URL: expected ${schemeList()} followed by the database (sqlite:<file>; a server's //user:password@host:port/database), got "${databaseUrl.split(':')[0]}:…"`)
   }
   // In production the bundled sample clinic is never a fallback: a deployment that lost its
   // DATABASE_URL must stop, not answer with a fake clinic's patients and slots.

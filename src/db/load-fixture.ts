@@ -1,10 +1,15 @@
-// `ponte fixtures load`: a fixture into the database a DATABASE_URL names, by each folder's load.ts.
-import { resolve } from 'node:path'
+// `ponte fixtures load`: a fixture into the database a URL names, by its folder's load.ts.
 import { readFixture } from '../fixtures/read.js'
-import { createSqliteFromFixture } from '../sql/sqlite/load.js'
-import { loadFixture as loadIntoMysql } from '../sql/mysql/load.js'
-import { loadFixture as loadIntoPostgres } from '../sql/postgres/load.js'
-import { parseSqliteUrl } from './connect.js'
+import { databaseOf, schemeList } from '../sql/databases.js'
+
+/** The schemes of the databases a fixture loads into, for help. */
+export const LOADABLE_SCHEMES = schemeList((kind) => kind.loadFixture !== undefined)
+
+/** Why no fixture can be loaded where a URL points; undefined when one can. */
+export function cannotLoadInto (url: string): string | undefined {
+  if (databaseOf(url)?.kind.loadFixture !== undefined) return undefined
+  return `fixtures load: cannot load into "${url.split(':')[0]}:" databases (use ${LOADABLE_SCHEMES})`
+}
 
 /**
  * SQLite: the file is written afresh. A server: the database must exist and hold none of the
@@ -12,15 +17,7 @@ import { parseSqliteUrl } from './connect.js'
  * Returns what was written, for the command's message.
  */
 export async function loadFixtureInto (url: string, fixturePath: string): Promise<string> {
-  if (url.startsWith('sqlite:')) {
-    const file = resolve(parseSqliteUrl(url).file)
-    createSqliteFromFixture(fixturePath, file)
-    return file
-  }
-  const fixture = readFixture(fixturePath)
-  if (/^(mysql|mariadb):/.test(url)) await loadIntoMysql(fixture, url)
-  else if (/^postgres(ql)?:/.test(url)) await loadIntoPostgres(fixture, url)
-  else throw new Error(`fixtures load: cannot load into "${url.split(':')[0]}:" databases (sqlite:, mysql:, mariadb:, postgres:)`)
-  const u = new URL(url)
-  return `${u.protocol}//${u.host}${u.pathname}`
+  const load = databaseOf(url)?.kind.loadFixture
+  if (load === undefined) throw new Error(cannotLoadInto(url))
+  return await load(readFixture(fixturePath), url)
 }

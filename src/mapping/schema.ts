@@ -2,7 +2,8 @@
 // TypeScript takes its types and `mapping.schema.json` (for clinic IT's editors) is generated.
 // Keep it declarative: anything the compiler cannot turn into a parameterised statement
 // does not belong here (the `sql` escape hatch is read-only and per dialect).
-import Type, { type Static } from 'typebox'
+import Type, { type Static, type TOptional, type TString } from 'typebox'
+import { DATABASES, DIALECT_NAMES, type DialectName } from '../sql/databases.js'
 
 const Identifier = '[A-Za-z_#@][A-Za-z0-9_$#@ ]*'
 
@@ -78,14 +79,19 @@ export const Rule = Type.Object({
   then: Type.Optional(NestedValue)
 }, { additionalProperties: false, description: 'First rule whose `when` holds wins; a rule without `when` always holds. Its outcome is one of value, column, template, coalesce, or `then`: any value (a template, a coalesce, more rules…).' })
 
-export const DialectName = Type.Union([
-  Type.Literal('mssql'), Type.Literal('sqlite'), Type.Literal('mysql'), Type.Literal('postgres')
-])
-
 export const ValueFormat = Type.Union([
   Type.Literal('date'), Type.Literal('datetime'), Type.Literal('text'), Type.Literal('int'), Type.Literal('dmy'),
   Type.Literal('time'), Type.Literal('hhmm'), Type.Literal('minutes')
 ], { description: 'How a date or hour is stored: date/datetime/time columns, `text` (\'HH:MM\', \'YYYY-MM-DD\'), `dmy` text (\'DD/MM/YYYY\'), `int` (20260315), `hhmm` (1330) or `minutes` since midnight.' })
+
+// One key per database of sql/databases.ts: a misspelt one is refused, not silently unused.
+const SqlPerDialect = Type.Object({
+  ...Object.fromEntries(DIALECT_NAMES.map((name) => [name, Type.Optional(Type.String({ description: `On ${DATABASES[name].label}.` }))])) as Record<DialectName, TOptional<TString>>,
+  default: Type.Optional(Type.String({ description: 'On a database without its own key.' }))
+}, {
+  additionalProperties: false,
+  description: `Read-only escape hatch: a SQL expression per dialect (${DIALECT_NAMES.join(', ')}) over the resource's aliases.`
+})
 
 export const ValueObject = Type.Object({
   column: Type.Optional(ColumnName),
@@ -95,9 +101,7 @@ export const ValueObject = Type.Object({
   })),
   template: Type.Optional(Type.String({ description: 'Text from columns: `{RUA}, {NUMERO} - {BAIRRO}`. Separators next to a blank part are dropped.' })),
   rules: Type.Optional(Type.Array(Rule, { minItems: 1 })),
-  sql: Type.Optional(Type.Record(Type.String(), Type.String(), {
-    description: 'Read-only escape hatch: a SQL expression per dialect (mssql, sqlite, mysql, postgres) over the resource\'s aliases.'
-  })),
+  sql: Type.Optional(SqlPerDialect),
   value: Type.Optional(Literal),
   minutes: Type.Optional(Type.Object({
     from: NestedValue,
@@ -452,5 +456,4 @@ export type SqlTypeName = Static<typeof SqlType>
 export type RefNameT = Static<typeof RefName>
 export type RelationDoc = Static<typeof Relation>
 export type LiteralValue = Static<typeof Literal>
-export type DialectNameT = Static<typeof DialectName>
 export type WriteSpecDoc = Static<typeof WriteSpec>

@@ -10,6 +10,8 @@ import { dateOfDay, dayNumber, endMinutesOf, isCalendarDate, isClockHour, minute
 import { queryDateRange } from './date-range.js'
 import { NotFoundError } from '../errors.js'
 import type { Catalog, Snapshot } from './catalog.js'
+// The arithmetic and what holds a slot: slots.ts (booking uses them too).
+import { blockedOn, endHourOfMinutes, fitsIn, hasRoom, heldRows, heldSpan, hourOfMinutes, readAll, readBlocks, slotsIn, windowsOn, type Window } from './slots.js'
 
 export type Slot = SlotT
 
@@ -33,11 +35,6 @@ export interface AvailabilityOptions {
 }
 
 export const MAX_RANGE_DAYS = 31
-
-// The arithmetic and what holds a slot live in services/slots.ts (booking uses them too);
-// re-exported here for the unit tests.
-export { blockedOn, fitsIn, hourOfMinutes, slotsIn, weekdayOf, windowsOn, type Span, type Window } from './slots.js'
-import { blockedOn, endHourOfMinutes, fitsIn, hasRoom, heldRows, heldSpan, hourOfMinutes, readAll, readBlocks, slotsIn, windowsOn, type Window } from './slots.js'
 
 // ---- the service ----
 

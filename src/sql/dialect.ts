@@ -1,5 +1,7 @@
 // What differs between databases, and nothing else. The compiler builds statements from
 // these pieces; a dialect never sees user input, only placeholders (`@p3`).
+import type { DialectName } from './databases.js'
+
 export interface Join {
   table: string
   alias: string
@@ -27,7 +29,7 @@ export interface SelectSpec {
 }
 
 export interface Dialect {
-  readonly name: 'mssql' | 'sqlite' | 'mysql' | 'postgres'
+  readonly name: DialectName
   /** `dbo.AGENDA` → the dialect's reference to that table. */
   table(name: string): string
   ident(name: string): string

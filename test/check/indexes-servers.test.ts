@@ -7,6 +7,7 @@ import { checkIndexes } from '../../src/check/indexes.js'
 import { Findings } from '../../src/check/findings.js'
 import type { Installation } from '../../src/installation.js'
 import { SAMPLES } from '../helpers/app.js'
+import { createScratchDatabase } from '../helpers/scratch-db/index.js'
 
 async function indexWarnings (inst: Installation): Promise<string[]> {
   const out = new Findings(inst.model)
@@ -20,8 +21,7 @@ for (const mapping of SAMPLES) {
   await sqlite.close()
   for (const dialect of ['mysql', 'postgres'] as const) {
     t.test(`${mapping} on ${dialect}: the same index warnings as on SQLite`, async (t) => {
-      const { createScratchDatabase } = await import(`../../src/sql/${dialect}/load.js`) as { createScratchDatabase: (f: string) => Promise<{ url: string, drop: () => Promise<void> }> }
-      const scratch = await createScratchDatabase(sampleFixture(mapping))
+      const scratch = await createScratchDatabase(dialect, sampleFixture(mapping))
       t.teardown(scratch.drop)
       const inst = await openInstallation(mapping, scratch.url)
       t.teardown(inst.close)

@@ -5,6 +5,7 @@ import { loadConfig } from '../../src/config.js'
 import { createPonte, type Ponte } from '../../src/context.js'
 import { buildApp } from '../../src/app.js'
 import { openInstallation, openSample, sampleFixture, type Installation } from '../../src/installation.js'
+import { createScratchDatabase } from './scratch-db/index.js'
 
 export const TEST_KEY = 'test-key-0123456789abcdef'
 export const SAMPLES = ['mappings/clinica-sorriso.yaml', 'mappings/northwind-health.yaml']
@@ -27,24 +28,12 @@ export interface TestApp {
   close: () => Promise<void>
 }
 
-interface Scratch { url: string, drop: () => Promise<void> }
-
-/** A fresh database holding the sample's fixture, on the dialect's local server. */
-async function scratchDatabase (mapping: string, dialect: 'mysql' | 'postgres'): Promise<Scratch> {
-  // Each dialect's loader lives in its own folder; a variable path keeps the other dialects
-  // from being loaded (or required to exist) when only one is tested.
-  const loader = `../../src/sql/${dialect}/load.js`
-  const mod = await import(loader) as { createScratchDatabase?: (fixture: string) => Promise<Scratch> }
-  if (typeof mod.createScratchDatabase !== 'function') throw new Error(`src/sql/${dialect}/load.ts exports no createScratchDatabase`)
-  return await mod.createScratchDatabase(sampleFixture(mapping))
-}
-
 async function open (mapping: string, dialect: TestDialect): Promise<{ inst: Installation & { file?: string }, url: string }> {
   if (dialect === 'sqlite') {
     const inst = await openSample(mapping)
     return { inst, url: `sqlite:${inst.file}` }
   }
-  const scratch = await scratchDatabase(mapping, dialect)
+  const scratch = await createScratchDatabase(dialect, sampleFixture(mapping))
   let inst: Installation
   try {
     inst = await openInstallation(mapping, scratch.url)

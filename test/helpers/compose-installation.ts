@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import type { Test } from 'tap'
 import type { Fixture, FixtureColumn } from '../../src/fixtures/format.js'
 import { createSqliteFromFixture } from '../../src/sql/sqlite/load.js'
+import { createScratchDatabase } from './scratch-db/index.js'
 import { openInstallation, type Installation } from '../../src/installation.js'
 import { loadConfig } from '../../src/config.js'
 import { createPonte } from '../../src/context.js'
@@ -188,9 +189,7 @@ export async function composeInstallation (t: Test, dialect: TestDialect, mappin
     createSqliteFromFixture(fixtureFile, file)
     url = `sqlite:${file}`
   } else {
-    const loader = `../../src/sql/${dialect}/load.js`
-    const { createScratchDatabase } = await import(loader) as { createScratchDatabase: (f: string) => Promise<{ url: string, drop: () => Promise<void> }> }
-    const scratch = await createScratchDatabase(fixtureFile)
+    const scratch = await createScratchDatabase(dialect, fixtureFile)
     t.teardown(scratch.drop)
     url = scratch.url
   }

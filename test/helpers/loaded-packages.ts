@@ -1,11 +1,14 @@
 // Run as a child (test/ops/lean-start.test.ts): starts Ponte's app on the bundled SQLite sample
-// the way server.ts does, then prints the npm packages the process loaded, one a line. The
-// network drivers are CommonJS, so an import of any of them lands in require's cache.
+// the way server.ts does (with `cli`: first loads the `ponte` command, as `ponte serve` does),
+// then prints the npm packages the process loaded, one a line. The network drivers are
+// CommonJS, so an import of any of them lands in require's cache.
 import { createRequire } from 'node:module'
-import { loadConfig } from '../../src/config.js'
-import { openSample } from '../../src/installation.js'
-import { createPonte } from '../../src/context.js'
-import { buildApp } from '../../src/app.js'
+
+if (process.argv[2] === 'cli') await import('../../src/cli.js')
+const { loadConfig } = await import('../../src/config.js')
+const { openSample } = await import('../../src/installation.js')
+const { createPonte } = await import('../../src/context.js')
+const { buildApp } = await import('../../src/app.js')
 
 const config = loadConfig({ API_KEYS: 'lean-start-key-0123456789', IDEMPOTENCY_STORE: ':memory:', NODE_ENV: 'development' })
 const inst = await openSample(config.mapping, {})

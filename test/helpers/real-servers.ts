@@ -1,5 +1,5 @@
 // The local MariaDB and PostgreSQL servers as the fault and concurrency tests see them from
-// the side: scratch databases (the dialects' own createScratchDatabase), and connections of
+// the side: scratch databases (scratch-db/), and connections of
 // our own that are not Ponte's: an administrator counting and killing Ponte's connections,
 // the clinic's desktop system writing to the same tables, a colleague holding a lock.
 // Only the scratch database of the test is ever looked at or touched: others are testing
@@ -10,6 +10,7 @@ import pg from 'pg'
 import type { Dialect } from '../../src/sql/dialect.js'
 import { mysql as mysqlDialect, quoteBacktick } from '../../src/sql/mysql/dialect.js'
 import { postgres as postgresDialect } from '../../src/sql/postgres/dialect.js'
+import { createScratchDatabase } from './scratch-db/index.js'
 
 export type ServerName = 'mysql' | 'postgres'
 
@@ -184,14 +185,9 @@ async function reachable (server: RealServer, open: () => Promise<SideConnection
   }
 }
 
-/** The dialect's own scratch database (src/sql/<name>/load.ts), loaded once per fixture and copied. */
+/** A scratch database (scratch-db/), loaded once per fixture and copied. */
 async function scratchOf (name: ServerName, fixture: string): Promise<Scratch> {
-  // Imported by path at run time: the loader is being written alongside these tests, and a
-  // missing one must fail here with its name, not stop the whole file from compiling.
-  const loader = `../../src/sql/${name}/load.js`
-  const mod = await import(loader).catch((err: Error) => { throw new Error(`${loader} cannot be loaded: ${err.message}`) })
-  if (typeof mod.createScratchDatabase !== 'function') throw new Error(`${loader} does not export createScratchDatabase yet`)
-  const { url, drop } = await mod.createScratchDatabase(fixture) as { url: string, drop: () => Promise<void> }
+  const { url, drop } = await createScratchDatabase(name, fixture)
   return { url, database: decodeURIComponent(new URL(url).pathname.replace(/^\//, '')), drop }
 }
 

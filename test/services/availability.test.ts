@@ -8,9 +8,8 @@ import { compileMapping } from '../../src/mapping/compile/index.js'
 import { createPonte } from '../../src/context.js'
 import { buildApp } from '../../src/app.js'
 import { loadConfig } from '../../src/config.js'
-import {
-  Availability, blockedOn, fitsIn, hourOfMinutes, slotsIn, weekdayOf, windowsOn, type Span
-} from '../../src/services/availability.js'
+import { Availability } from '../../src/services/availability.js'
+import { blockedOn, fitsIn, hourOfMinutes, slotsIn, weekdayOf, windowsOn, type Span } from '../../src/services/slots.js'
 import type { BlockRow, DatedRow, WeeklyRow } from '../../src/mapping/compile/availability.js'
 import { addDays, nowHourIn, todayIn } from '../../src/normalise/datetime.js'
 

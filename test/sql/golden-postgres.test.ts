@@ -12,7 +12,7 @@ import { loadMapping, sampleFixture } from '../../src/installation.js'
 import { compileMapping } from '../../src/mapping/compile/index.js'
 import type { MappingModel } from '../../src/mapping/model.js'
 import { postgres } from '../../src/sql/postgres/dialect.js'
-import { createScratchDatabase } from '../../src/sql/postgres/load.js'
+import { createScratchDatabase } from '../helpers/scratch-db/postgres.js'
 import { checkGolden, GOLDEN, renderGolden, ROOT } from '../helpers/golden.js'
 
 const MAPPINGS = `${ROOT}mappings/`

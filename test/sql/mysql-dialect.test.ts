@@ -4,7 +4,7 @@
 import t, { type Test } from 'tap'
 import { mysql } from '../../src/sql/mysql/dialect.js'
 import { openMysql } from '../../src/sql/mysql/driver.js'
-import { createScratchDatabase } from '../../src/sql/mysql/load.js'
+import { createScratchDatabase } from '../helpers/scratch-db/mysql.js'
 import { readFixture } from '../../src/fixtures/read.js'
 import { foldName } from '../../src/normalise/text.js'
 import { ParamList, type Statement } from '../../src/sql/statement.js'

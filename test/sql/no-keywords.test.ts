@@ -6,6 +6,7 @@ import t from 'tap'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { DIALECT_NAMES } from '../../src/sql/databases.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const EXEMPT = ['src/sql/', 'src/idempotency/']
@@ -20,7 +21,7 @@ const KEYWORD = new RegExp([
   'COUNT\\(', 'MAX\\(', 'MIN\\(', '1 = [01]'
 ].map((k) => `(?<![A-Za-z_])${k}(?![A-Za-z_])`).join('|'))
 
-const DIALECT_BRANCH = /dialect(?:\.name)?\s*[!=]==?\s*['"`](?:mssql|sqlite|mysql|postgres)/
+const DIALECT_BRANCH = new RegExp(`dialect(?:\\.name)?\\s*[!=]==?\\s*['"\`](?:${DIALECT_NAMES.join('|')})`)
 
 interface Literal { text: string, line: number }
 

@@ -10,6 +10,8 @@ import BetterSqlite3 from 'better-sqlite3'
 import { childEnv } from '../helpers/child-env.js'
 import { CLINIC_MAPPING, CLINIC_SQL } from '../helpers/scratch-clinic.js'
 import { main } from '../../src/cli.js'
+import { DATABASES, DIALECT_NAMES, EXPLAIN_DIALECTS } from '../../src/sql/databases.js'
+import { LOADABLE_SCHEMES } from '../../src/db/load-fixture.js'
 
 const ROOT = new URL('../..', import.meta.url).pathname
 
@@ -127,4 +129,33 @@ t.test('mistakes in the file: a YAML error at the line holding it, an enum listi
   t.equal(f.code, 1)
   t.match(f.err, /format\.yaml:11:\d+: \/resources\/appointment\/start\/hour\/format: must be one of date, datetime, text, int, dmy, time, hhmm, minutes\n$/)
   t.equal(f.err.match(/must be/g)?.length, 1, 'one clause, not one per value')
+})
+
+t.test('the databases it offers are the registry\'s (src/sql/databases.ts)', async (t) => {
+  const oneLine = (text: string): string => text.replace(/\s+/g, ' ')
+  const explainHelp = await ponte('explain', '--help')
+  t.match(oneLine(explainHelp.out), `(choices: ${EXPLAIN_DIALECTS.map((c) => `"${c}"`).join(', ')}, default: "${EXPLAIN_DIALECTS[0]}")`)
+  const written = new Map<string, string>()
+  for (const dialect of EXPLAIN_DIALECTS) {
+    const r = await ponte('explain', '--dialect', dialect)
+    t.equal(r.code, 0, `explain --dialect ${dialect}: ${r.err}`)
+    t.match(r.out, /^-- /, `${dialect}: the statements`)
+    written.set(dialect, r.out)
+  }
+  t.equal(new Set(written.values()).size, EXPLAIN_DIALECTS.length, 'each choice writes its own SQL')
+
+  const loadHelp = await ponte('fixtures', 'load', '--help')
+  t.match(oneLine(loadHelp.out), `where to load it (${LOADABLE_SCHEMES})`)
+  for (const name of DIALECT_NAMES) {
+    for (const scheme of DATABASES[name].schemes) {
+      const r = await ponte('fixtures', 'load', join(dir, 'none.json'), '--db', `${scheme}://127.0.0.1:1/clinic`)
+      if (DATABASES[name].loadFixture === undefined) {
+        t.equal(r.code, 2, `${scheme}: no loader, a usage mistake`)
+        t.equal(r.err, `ponte: fixtures load: cannot load into "${scheme}:" databases (use ${LOADABLE_SCHEMES})\n`)
+      } else {
+        t.equal(r.code, 1, `${scheme}: taken; the missing fixture file is what fails`)
+        t.match(r.err, /ENOENT/)
+      }
+    }
+  }
 })

@@ -181,7 +181,7 @@ function splitList (x: unknown): string[] {
 }
 
 function sqlEscape (v: Value, scope: Scope): string {
-  const text = (v.sql as Record<string, string>)[scope.dialect.name] ?? (v.sql as Record<string, string>).default
+  const text = v.sql?.[scope.dialect.name] ?? v.sql?.default
   if (text === undefined) throw new CompileError(`${v.path}/sql`, `no SQL given for the ${scope.dialect.name} dialect`)
   // {COL} and {alias.COL} stand for columns of this resource, whatever aliases a statement uses.
   return `(${text.replace(/\{([^}]+)\}/g, (_, col: string) => scope.ref(col.trim(), `${v.path}/sql`))})`

@@ -113,6 +113,3 @@ function bindable (v: unknown, table: string, row: number): string | number | nu
   if (typeof v === 'boolean') return v ? 1 : 0
   throw new TypeError(`${table} row ${row}: values must be JSON primitives, got ${typeof v}`)
 }
-
-// Tests and the contract suite find both here, as in every dialect's load.ts.
-export { createScratchDatabase } from './scratch.js'

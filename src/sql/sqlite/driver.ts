@@ -25,6 +25,7 @@ import { LocalReads } from './local-reads.js'
 import { rowMaker } from './row-maker.js'
 import { isBusy, whileLocked } from './while-locked.js'
 import type { Reply, Request, WorkerSettings } from './worker.js'
+import { parseSqliteUrl } from './url.js'
 
 export interface SqliteOptions {
   readonly?: boolean
@@ -254,6 +255,12 @@ const rowsOf = (reply: Reply & { ok: true }): Row[] => reply.columns ? toRows(re
 
 /** Tests only: ends the database's worker thread as a crash would. */
 export const TERMINATE_WORKER = Symbol('terminate the SQLite worker (tests)')
+
+/** The file a `sqlite:` DATABASE_URL names, as every folder's driver opens its URL. */
+export function openSqliteUrl (url: string): Database {
+  const { file, options } = parseSqliteUrl(url)
+  return openSqlite(file, options)
+}
 
 export function openSqlite (file: string, options: SqliteOptions = {}): Database & { readonly raw: BetterSqlite3.Database, [TERMINATE_WORKER]: () => Promise<void> } {
   const bound = Math.max(0, Math.trunc(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS))

@@ -7,6 +7,7 @@ import { createPonte } from '../../../src/context.js'
 import { buildApp } from '../../../src/app.js'
 import { openInstallation, openSample, sampleFixture, type Installation } from '../../../src/installation.js'
 import type { Answer } from './compare.js'
+import { createScratchDatabase, type ScratchDatabase } from '../scratch-db/index.js'
 
 export const DIFF_KEY = 'differential-key-0123456789abcdef'
 
@@ -42,22 +43,6 @@ export function requestedDialects (env: string | undefined = process.env.PONTE_T
   const unknown = names.filter((n) => !DIALECTS.includes(n as Dialect))
   if (unknown.length > 0) throw new Error(`PONTE_TEST_DIALECTS: unknown dialect(s) ${unknown.join(', ')} (known: ${DIALECTS.join(', ')})`)
   return [...new Set(names as Dialect[])]
-}
-
-interface ScratchDatabase { url: string, drop: () => Promise<void> }
-type CreateScratch = (fixturePath: string) => Promise<ScratchDatabase>
-
-/** The dialect's `createScratchDatabase`, or a message saying why there is none yet. */
-async function scratchFactory (dialect: 'mysql' | 'postgres'): Promise<CreateScratch> {
-  const module = dialect === 'mysql' ? '../../../src/sql/mysql/load.js' : '../../../src/sql/postgres/load.js'
-  let loaded: Record<string, unknown>
-  try {
-    loaded = await import(module) as Record<string, unknown>
-  } catch (err) {
-    throw new Error(`dialect ${dialect}: src/sql/${dialect}/load.ts cannot be loaded (${(err as Error).message.split('\n')[0]})`)
-  }
-  if (typeof loaded.createScratchDatabase !== 'function') throw new Error(`dialect ${dialect}: src/sql/${dialect}/load.ts does not export createScratchDatabase yet`)
-  return loaded.createScratchDatabase as CreateScratch
 }
 
 async function serve (dialect: Dialect, name: string, mapping: string, inst: Installation, dispose: () => Promise<void>): Promise<Side> {
@@ -97,10 +82,9 @@ export async function openSide (dialect: Dialect, mapping: string, name: string 
     const inst = await openSample(mapping)
     return await serve(dialect, name, mapping, inst, inst.close)
   }
-  const create = await scratchFactory(dialect)
   let scratch: ScratchDatabase
   try {
-    scratch = await create(sampleFixture(mapping))
+    scratch = await createScratchDatabase(dialect, sampleFixture(mapping))
   } catch (err) {
     throw new Error(`dialect ${dialect}: cannot create a scratch database for ${mapping} — is the local server running? (${(err as Error).message.split('\n')[0]})`)
   }

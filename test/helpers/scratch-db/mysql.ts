@@ -7,9 +7,9 @@ import { createHash, randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { Connection } from 'mysql2/promise'
-import { readFixture } from '../../fixtures/read.js'
-import { connectTo, loadFixture, unicodeCollation } from './load.js'
-import { quoteBacktick as quote } from './dialect.js'
+import { readFixture } from '../../../src/fixtures/read.js'
+import { connectTo, loadFixture, unicodeCollation } from '../../../src/sql/mysql/load.js'
+import { quoteBacktick as quote } from '../../../src/sql/mysql/dialect.js'
 
 export const DEFAULT_ADMIN_URL = 'mysql://root@127.0.0.1:3306/'
 
@@ -17,6 +17,9 @@ export const DEFAULT_ADMIN_URL = 'mysql://root@127.0.0.1:3306/'
 export function adminUrl (): string {
   return process.env.PONTE_TEST_MYSQL_URL ?? DEFAULT_ADMIN_URL
 }
+
+// The loader is part of what a template holds: a changed loader loads afresh.
+const LOADER = readFileSync(fileURLToPath(new URL('../../../src/sql/mysql/load.ts', import.meta.url)))
 
 /** Present in a template once it is completely loaded; never copied. */
 const READY = 'ponte_template_ready'
@@ -52,8 +55,7 @@ function withDatabase (url: string, database: string): string {
 async function ensureTemplate (conn: Connection, fixturePath: string, admin: string): Promise<string> {
   const hash = createHash('sha256')
     .update(readFileSync(fixturePath))
-    // The loader is part of what a template holds: a changed loader loads afresh.
-    .update(readFileSync(fileURLToPath(new URL('./load.' + (import.meta.url.endsWith('.ts') ? 'ts' : 'js'), import.meta.url))))
+    .update(LOADER)
     .digest('hex').slice(0, 16)
   const template = `ponte_tpl_${hash}`
   if (await isReady(conn, template)) return template
