@@ -25,6 +25,8 @@ async function insertRow (tx: Querier, plan: InsertPlan, args: Record<string, un
     // SQL Server says a bumped key through a text table variable (dialect updateReturning): an integer key binds as a number, as it was read before.
     else if (typeof id === 'string' && isIntegerType(plan.key.keyType) && /^-?\d{1,15}$/.test(id.trim())) id = Number(id)
     if (id === undefined || id === null) throw new Error(`key generation (${plan.key.before.at(-1)?.name}) returned no value: is the key table row there?`)
+    // A text key takes the generated number as its digits: bound as a number, SQLite stores '8.0'.
+    if (typeof id === 'number' && !isIntegerType(plan.key.keyType)) id = String(id)
     Object.assign(args, columnInputs({ [plan.key.keyColumn]: id }))
     // Columns holding the row's own key (a patient who is their own guarantor) bind it at once…
     Object.assign(args, columnInputs(Object.fromEntries((plan.selfKey?.columns ?? []).map((c) => [c, id]))))
