@@ -5,20 +5,11 @@
 // person, else the legacy column; a room inheriting its parent's address; the professional of a
 // transferred visit is the substitute; a visit's length up to its end, else its booked end.
 // The same fixture loads into SQLite, MariaDB and PostgreSQL (each dialect's loader).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import type { Test } from 'tap'
 import type { Fixture, FixtureColumn } from '../../src/fixtures/format.js'
-import { createSqliteFromFixture } from '../../src/sql/sqlite/load.js'
-import { createScratchDatabase } from './scratch-db/index.js'
-import { openInstallation, type Installation } from '../../src/installation.js'
-import { loadConfig } from '../../src/config.js'
-import { createPonte } from '../../src/context.js'
-import { buildApp } from '../../src/app.js'
 import type { TestDialect } from './app.js'
+import { fixtureInstallation, type FixtureApp } from './fixture-installation.js'
 
-const KEY = 'compose-key-0123456789abcdef'
 
 const col = (name: string, type: FixtureColumn['type'], nullable = true, length?: number): FixtureColumn =>
   ({ name, type, nullable, ...length ? { length } : {} })
@@ -169,37 +160,9 @@ resources:
           - then: { coalesce: [parent.town, { value: 'Curitiba' }] }
 `
 
-export interface ComposeApp {
-  inst: Installation
-  get: (url: string) => Promise<{ status: number, body: any }>
-  call: (method: string, url: string, payload?: object) => Promise<{ status: number, body: any }>
-}
+export type ComposeApp = FixtureApp
 
 /** The installation on one dialect's database (a scratch database, dropped at teardown). */
 export async function composeInstallation (t: Test, dialect: TestDialect, mapping = COMPOSE_MAPPING): Promise<ComposeApp> {
-  const dir = mkdtempSync(join(tmpdir(), 'ponte-compose-'))
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
-  const fixtureFile = join(dir, 'fixture.json')
-  const mappingFile = join(dir, 'consultorio-aurora.yaml')
-  writeFileSync(fixtureFile, JSON.stringify(COMPOSE_FIXTURE))
-  writeFileSync(mappingFile, mapping)
-  let url: string
-  if (dialect === 'sqlite') {
-    const file = join(dir, 'legacy.db')
-    createSqliteFromFixture(fixtureFile, file)
-    url = `sqlite:${file}`
-  } else {
-    const scratch = await createScratchDatabase(dialect, fixtureFile)
-    t.teardown(scratch.drop)
-    url = scratch.url
-  }
-  const inst = await openInstallation(mappingFile, url)
-  const config = loadConfig({ API_KEYS: KEY, MAPPING: mappingFile, IDEMPOTENCY_STORE: ':memory:', RATE_LIMIT_PER_MINUTE: '0' })
-  const app = await buildApp(createPonte(config, inst.db, inst.compiled), { logLevel: false })
-  t.teardown(async () => { await app.close(); await inst.close() })
-  const call: ComposeApp['call'] = async (method, path, payload) => {
-    const res = await app.inject({ method: method as 'GET', url: path, payload, headers: { 'x-api-key': KEY } })
-    return { status: res.statusCode, body: res.body === '' ? undefined : JSON.parse(res.body) }
-  }
-  return { inst, call, get: async (path) => await call('GET', path) }
+  return await fixtureInstallation(t, dialect, COMPOSE_FIXTURE, mapping)
 }
