@@ -4,8 +4,7 @@
 // within the configured bound (busyTimeoutMs in DATABASE_URL) however many are queued, a
 // request that arrives shortly before the lock is released gets through, and everything
 // works again after it.
-import { spawn } from 'node:child_process'
-import { once } from 'node:events'
+import { holdLock } from '../helpers/sqlite-lock.js'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -22,28 +21,6 @@ const BOUND_MS = 700
 // Generous margins: the bounds are BOUND_MS and 100 ms; a loaded machine adds a little.
 const SLACK_MS = 600
 
-/**
- * A second process that holds a lock on `file` until told (a line on its stdin): EXCLUSIVE
- * keeps readers out too; IMMEDIATE (with a write pending) lets reads through and stops writers,
- * as the clinic's desktop system does in the middle of saving.
- */
-async function holdLock (file: string, mode: 'EXCLUSIVE' | 'IMMEDIATE' = 'EXCLUSIVE'): Promise<{ release: () => Promise<void> }> {
-  const holder = spawn(process.execPath, ['-e', `
-    const db = new (require('better-sqlite3'))(${JSON.stringify(file)})
-    db.exec('BEGIN ${mode}')
-    db.exec('UPDATE PACIENTE SET NOME = NOME WHERE 0')
-    process.stdout.write('locked\\n')
-    process.stdin.once('data', () => { db.exec('COMMIT'); db.close(); process.exit(0) })
-  `], { cwd: process.cwd(), stdio: ['pipe', 'pipe', 'inherit'] })
-  const [chunk] = await once(holder.stdout, 'data') as [Buffer]
-  if (!chunk.toString().includes('locked')) throw new Error('the lock holder did not start')
-  return {
-    release: async () => {
-      holder.stdin.write('go\n')
-      await once(holder, 'exit')
-    }
-  }
-}
 
 type Http = (method: string, path: string, body?: object) => Promise<{ status: number, ms: number, body: any, headers: Headers }>
 
@@ -89,7 +66,7 @@ tap.test('SQLite locked by another process', async (t) => {
   }
   const lookupsBefore = await http('GET', '/professionals')
 
-  const lock = await holdLock(file)
+  const lock = await holdLock(file, 'UPDATE PACIENTE SET NOME = NOME WHERE 0')
   // /health polled all through the lock, one call after another.
   let polling = true
   const healthMs: number[] = []
@@ -157,7 +134,7 @@ tap.test('a request of several statements waits for a lock once, however many it
     ['PATCH', '/clients/2', { name: 'Outro Trancado' }]
   ]
   for (const [m, p] of writes.slice(0, 2)) t.not((await http('GET', p.replace('/state', ''))).status, 404, `${m} ${p}: the record exists`)
-  const lock = await holdLock(file, 'IMMEDIATE')
+  const lock = await holdLock(file, 'UPDATE PACIENTE SET NOME = NOME WHERE 0', 'IMMEDIATE')
   const answers = await Promise.all(writes.map(async ([m, p, b]) => ({ what: `${m} ${p}`, r: await http(m, p, b) })))
   await lock.release()
   for (const { what, r } of answers) {
@@ -171,7 +148,7 @@ tap.test('the first search, which reads the schema before searching, answers wit
   // The first search reads which phone columns have an index (two statements), then searches:
   // a failed schema read is not fatal (no index known: probes everywhere), so the search
   // itself still meets the lock, past the request's deadline by then: one try, then 503.
-  const lock = await holdLock(file, 'EXCLUSIVE')
+  const lock = await holdLock(file, 'UPDATE PACIENTE SET NOME = NOME WHERE 0', 'EXCLUSIVE')
   const r = await http('GET', '/clients/search?term=11987654321')
   await lock.release()
   t.equal(r.status, 503, 'under another process\'s exclusive lock: 503')

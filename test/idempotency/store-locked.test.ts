@@ -4,8 +4,7 @@
 // within the store's bound (IDEMPOTENCY_BUSY_TIMEOUT_MS) and nothing of it runs; one sent
 // shortly before the lock goes gets through; afterwards a keyed POST is answered and replayed.
 // The store alone: its purge, a second store opening the file, and close, under the lock.
-import { spawn } from 'node:child_process'
-import { once } from 'node:events'
+import { holdLock } from '../helpers/sqlite-lock.js'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -21,24 +20,6 @@ const ANSWERS_WITHIN_MS = 1000
 /** The longest the event loop may stall: a lock waited for on it stalls it for the whole bound. */
 const STALL_MS = 500
 
-/** A second process holding `file` under BEGIN EXCLUSIVE (with a write pending) until release(). */
-async function holdLock (file: string): Promise<{ release: () => Promise<void> }> {
-  const holder = spawn(process.execPath, ['-e', `
-    const db = new (require('better-sqlite3'))(${JSON.stringify(file)})
-    db.exec('BEGIN EXCLUSIVE')
-    db.exec('DELETE FROM idempotency_keys WHERE 0')
-    process.stdout.write('locked\\n')
-    process.stdin.once('data', () => { db.exec('COMMIT'); db.close(); process.exit(0) })
-  `], { cwd: process.cwd(), stdio: ['pipe', 'pipe', 'inherit'] })
-  const [chunk] = await once(holder.stdout, 'data') as [Buffer]
-  if (!chunk.toString().includes('locked')) throw new Error('the lock holder did not start')
-  return {
-    release: async () => {
-      holder.stdin.write('go\n')
-      await once(holder, 'exit')
-    }
-  }
-}
 
 /** The longest gap between ticks of a 5 ms timer from now until stop(). */
 function watchEventLoop (): { stop: () => { ticks: number, longestGapMs: number } } {
@@ -89,7 +70,7 @@ t.test('the Idempotency-Key store locked by another process', async (t) => {
   t.equal((await http('GET', '/professionals')).status, 200)
   t.equal((await http('GET', '/health')).status, 200)
 
-  const lock = await holdLock(store)
+  const lock = await holdLock(store, 'DELETE FROM idempotency_keys WHERE 0')
   const loop = watchEventLoop()
   let polling = true
   const health: Answer[] = []
@@ -157,7 +138,7 @@ t.test('the store alone: purge, opening and close under the lock never wait on t
   const claim = await store.begin('s', 'k', 'fp')
   t.equal(claim.kind, 'new')
 
-  const lock = await holdLock(file)
+  const lock = await holdLock(file, 'DELETE FROM idempotency_keys WHERE 0')
   const loop = watchEventLoop()
   let started = performance.now()
   await t.rejects(store.purgeExpired(), LOCKED, 'a purge meeting the lock gives up with a 503')
