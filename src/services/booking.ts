@@ -113,7 +113,7 @@ export class Booking {
       await this.checkFree(tx, { date: input.date, hour: input.hour, endHour, step, professional: input.professional, client: input.client, capacity: slot.capacity })
       const id = await insert.run(tx, { ...columns, ...slot.pointer })
       await this.recordState(tx, id, this.compiled.model.states.initial, now, false)
-      await this.readBack(tx, id, { date: input.date, hour: input.hour, state: this.compiled.model.states.initial }, this.writtenRefs(input, ignored))
+      await this.readBack(tx, id, { date: input.date, hour: input.hour, state: this.compiled.model.states.initial }, this.writtenRefs(input))
       return id
     }, at, dayClaims(input.date, input)))
     return { record: await this.appointments.get(id, at), ignored }
@@ -128,22 +128,23 @@ export class Booking {
     const refused: FieldIssue[] = []
     for (const name of BOOKING_REFS) {
       if (request[name] === undefined) continue
+      if (this.stores(name)) continue
       const reason = this.plans.readOnlyRefs[name]
-      if (this.compiled.model.appointment.refs[name] === undefined || (reason !== undefined && this.plans.ignored.has(name))) ignored.push(name)
-      else if (reason !== undefined) refused.push({ path: `/body/${name}`, message: reason })
+      if (reason === undefined || this.plans.ignored.has(name)) ignored.push(name)
+      else refused.push({ path: `/body/${name}`, message: reason })
     }
     refuseUnstorable(refused)
     return ignored
   }
 
+  /** Whether a booking stores this ref: the mapping maps it and can write it. */
+  private stores (name: BookingRef): boolean {
+    return this.compiled.model.appointment.refs[name] !== undefined && this.plans.readOnlyRefs[name] === undefined
+  }
+
   /** The refs a booking writes, with the ids they must read back as. */
-  private writtenRefs (input: NewAppointment, ignored: string[]): Partial<Record<BookingRef, string>> {
-    const out: Partial<Record<BookingRef, string>> = {}
-    for (const name of BOOKING_REFS) {
-      const id = input[name]
-      if (id !== undefined && !ignored.includes(name) && this.plans.readOnlyRefs[name] === undefined && this.compiled.model.appointment.refs[name] !== undefined) out[name] = id
-    }
-    return out
+  private writtenRefs (input: NewAppointment): Partial<Record<BookingRef, string>> {
+    return Object.fromEntries(BOOKING_REFS.flatMap((name) => input[name] !== undefined && this.stores(name) ? [[name, input[name]]] : []))
   }
 
   /** Inside the write's transaction: the row reads back as sent (date, hour, state, every ref), or everything rolls back. */
