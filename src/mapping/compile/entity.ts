@@ -13,28 +13,19 @@ export function objectReader<T> (decoders: Record<string, Decoder<unknown>>): (r
   }
 }
 
-/**
- * Sets on `out`, in the order given, each field whose decoder reads a value from `row`.
- * Compiled once per mapping into straight-line code, one call site per field (so each stays
- * monomorphic and can be inlined): a row costs the decoders' calls and nothing else. The
- * generated text holds no mapping text: field names are written with JSON.stringify and the
- * decoders are passed in as values, never as source.
- */
+/** Sets on `out`, in the order given, each field whose decoder reads a value from `row`. */
 export function objectFiller (fields: [string, Decoder<unknown>][]): (out: Row, row: Row) => void {
-  const lines = fields.map(([field], i) => `v = d${i}(row); if (v !== undefined) out[${JSON.stringify(field)}] = v`)
-  const names = fields.map((_, i) => `d${i}`)
-  // eslint-disable-next-line no-new-func, @typescript-eslint/no-implied-eval
-  const make = new Function(...names, `return function fill (out, row) {\n  let v\n  ${lines.join('\n  ')}\n}`) as (...d: Decoder<unknown>[]) => (out: Row, row: Row) => void
-  return make(...fields.map(([, decode]) => decode))
+  const names = fields.map(([field]) => field)
+  const decoders = fields.map(([, decode]) => decode)
+  return (out, row) => {
+    for (let i = 0; i < decoders.length; i++) {
+      const v = decoders[i](row)
+      if (v !== undefined) out[names[i]] = v
+    }
+  }
 }
 
-/**
- * Reads the selected column `alias` of a row. A function of its own for each column read
- * (not one closure shared by all), so its property load sees one row shape and one name and
- * stays a fast, monomorphic load. `alias` is written with JSON.stringify: no text reaches
- * code unescaped (aliases are the compiler's own `c<n>` anyway).
- */
+/** Reads the selected column `alias` of a row. */
 export function columnGetter (alias: string): (row: Row) => unknown {
-  // eslint-disable-next-line no-new-func, @typescript-eslint/no-implied-eval
-  return new Function('row', `return row[${JSON.stringify(alias)}]`) as (row: Row) => unknown
+  return (row) => row[alias]
 }
