@@ -117,7 +117,9 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
       return s
     },
     reschedule: updatePlan('appointment.reschedule', a, uniqueColumns([...slotWriter.columns.filter((c) => !slotWriter.durationColumns.includes(c.column)), ...reschedule, ...after, ...followsSlot]), dialect),
-    rescheduleValues: (now, slot) => ({ ...values(reschedule, now), ...values(after, now), ...values(followsSlot, now, slot) })
+    // The statement keeps the first of a repeated column (`uniqueColumns`); its value must be that one's too,
+    // so an explicit `write.reschedule` code wins over the code of the state a reschedule moves to.
+    rescheduleValues: (now, slot) => ({ ...values(followsSlot, now, slot), ...values(after, now), ...values(reschedule, now) })
   }
 }
 
