@@ -30,6 +30,8 @@ class UnreachableError extends Error {}
 
 const mappingOption = () => new Option('-m, --mapping <file>', 'the mapping file (default: $MAPPING, else the bundled sample)')
 const databaseOption = () => new Option('-d, --db <url>', 'the clinic database (default: $DATABASE_URL, else a fresh copy of the sample)')
+// Usage lines name an option as `--help` shows it, so the reader finds it there.
+const DB_FLAGS = databaseOption().flags
 
 function mappingPath (given?: string): string {
   return resolve(given ?? process.env.MAPPING ?? SAMPLE_MAPPING)
@@ -37,7 +39,7 @@ function mappingPath (given?: string): string {
 
 async function open (mapping: string, url: string | undefined): Promise<Installation> {
   loadMapping(mapping) // a mistake in the file itself is reported as such (exit 1), before any database
-  if (!url && !existsSync(sampleFixture(mapping))) throw new UsageError('no database: give --db URL or set DATABASE_URL')
+  if (!url && !existsSync(sampleFixture(mapping))) throw new UsageError(`no database: give ${DB_FLAGS} or set DATABASE_URL`)
   try {
     return url ? await openInstallation(mapping, url, undefined, { structural: 'skip' }) : await openSample(mapping, { structural: 'skip' })
   } catch (err) {
@@ -173,7 +175,7 @@ export function program (done: (code: number) => void = () => {}): Command {
     .option('-d, --db <url>', `where to load it (${LOADABLE_SCHEMES})`)
     .action(async (fixture: string, database: string | undefined, o: { db?: string }) => {
       const target = o.db ?? (database !== undefined ? `sqlite:${database}` : undefined)
-      if (!target) throw new UsageError('fixtures load: give the database file or --db URL')
+      if (!target) throw new UsageError(`fixtures load: give the database file or ${DB_FLAGS}`)
       const refused = cannotLoadInto(target)
       if (refused !== undefined) throw new UsageError(refused)
       const source = resolve(fixture)

@@ -113,7 +113,10 @@ t.test('check: exit 0 clean, 1 with problems (also as JSON), 2 when the database
   t.match(away.err, /^ponte: cannot open the database: /)
   const none = await ponte('check', '-m', good)
   t.equal(none.code, 2)
-  t.match(none.err, /^ponte: no database: give --db URL or set DATABASE_URL$/m)
+  t.match(none.err, /^ponte: no database: give -d, --db <url> or set DATABASE_URL$/m)
+  const empty = await ponte('check', '-m', good, '-d', '')
+  t.equal(empty.code, 2)
+  t.match(empty.err, /^ponte: no database: give -d, --db <url> or set DATABASE_URL$/m, 'an empty -d names the option as --help does')
 })
 
 t.test('mistakes in the file: a YAML error at the line holding it, an enum listing its values once', async (t) => {
