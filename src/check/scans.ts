@@ -142,6 +142,7 @@ export function availabilityScan (source: ScheduleScan, catalog: LiveCatalog): S
     .map((col) => ({ column: col.name, type: col.kind === 'number' ? 'int' : col.kind === 'date' ? 'datetime' : 'ntext' }))
   let position = 0
   const effect = kind === 'blocks' ? 'block' : 'offer'
+  const days = [0, 0, 0, 0, 0, 0, 0]
   return {
     place,
     what: source.what,
@@ -152,6 +153,7 @@ export function availabilityScan (source: ScheduleScan, catalog: LiveCatalog): S
       else if (row.fault === 'zero') zero.add(label)
       else if (row.fault === 'reversed') reversed.add(label)
       else if (row.fault === 'unreached') unreached.add(label)
+      if (row.weekday !== undefined) days[row.weekday]++
     }),
     report (r, out) {
       if (unreadable.n > 0) out.problem(place, `${rowsOf(unreadable.n, r)} of ${count(r.total)} rows of \`${table}\` cannot be read (dates, hours or ids)${unreadable.eg}: they ${effect} nothing`)
@@ -159,6 +161,24 @@ export function availabilityScan (source: ScheduleScan, catalog: LiveCatalog): S
       if (reversed.n > 0) out.problem(place, `${rows(reversed.n)} end${reversed.n === 1 ? 's' : ''} before ${reversed.n === 1 ? 'it starts' : 'they start'}${reversed.eg}: ${reversed.n === 1 ? `it ${effect}s` : `they ${effect}`} nothing`)
       if (unreached.n > 0) out.problem(place, `${rowsOf(unreached.n, r)} of ${count(r.total)} rows of \`${table}\` read well but are never returned by the server's date filter (it compares the stored dates as the database does: check their \`format\`)${unreached.eg}: they ${effect} nothing`)
       if (unreadable.n + zero.n + reversed.n + unreached.n === 0) out.ok(place, r.complete ? `${count(r.scanned)} rows, all readable` : `the first ${count(r.scanned)} of ${count(r.total)} rows, all readable`)
+      if (kind === 'weekly') shiftedWeekdays(days, place, out)
     }
   }
+}
+
+const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']
+
+/**
+ * Working hours read mostly on a weekend while a weekday has fewer (or none) are the mark of
+ * a numbering read one day off (ISO Monday 1 read with `weekdayBase: 1`): every row reads,
+ * so nothing else would say so. Day counts only, never a row's other values.
+ */
+function shiftedWeekdays (days: number[], place: string, out: Findings): void {
+  const weekdays = [1, 2, 3, 4, 5]
+  const fewest = weekdays.reduce((a, b) => days[b] < days[a] ? b : a)
+  const weekend = [0, 6].filter((d) => days[d] > days[fewest])
+  if (weekend.length === 0) return
+  const spread = days.map((n, d) => `${DAY_NAMES[d].slice(0, 3)} ${count(n)}`).join(', ')
+  out.warning(`${place}/weekday`, `more rows are read as ${weekend.map((d) => DAY_NAMES[d]).join(' and ')} than as ${DAY_NAMES[fewest]} (${spread}): is the numbering one day off? ` +
+    '`weekdayBase: 0` reads Sunday 0 … Saturday 6, `1` Sunday 1 … Saturday 7, `iso` Monday 1 … Sunday 7')
 }

@@ -42,6 +42,22 @@ export function checkWrites (model: MappingModel, writes: CompiledWrites, catalo
     }
     const insert = attempt(out, model.appointment, a.insert)
     if (insert) required(insert.plan, model.appointment, catalog, out)
+    sharedStateCodes(model, out)
+  }
+}
+
+/**
+ * A state several stored codes read as is written as one of them: the map's first (what
+ * write.ts encodes), unless `write.states` says otherwise. Said, so the clinic sees which.
+ */
+function sharedStateCodes (model: MappingModel, out: Findings): void {
+  const { state, write } = model.appointment
+  if (!state.map || state.column === undefined) return
+  const codes = new Map<string, string[]>()
+  for (const [code, name] of Object.entries(state.map)) codes.set(String(name), [...codes.get(String(name)) ?? [], code])
+  for (const [name, list] of codes) {
+    if (list.length < 2 || write?.states?.[name] !== undefined) continue
+    out.warning(`${state.path}/map`, `${name} is read from ${list.length} codes (${list.join(', ')}): a booking or move to ${name} writes ${list[0]}, the first of them; to write another, give write.states.${name}`)
   }
 }
 

@@ -374,7 +374,7 @@ export const Availability = Type.Object({
     professional: Value,
     location: Type.Optional(Value),
     weekday: Value,
-    weekdayBase: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1)], { description: 'Stored number for Sunday (0 or 1).' })),
+    weekdayBase: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal('iso')], { description: 'How `weekday` numbers the days: `0` (default) Sunday 0 … Saturday 6; `1` Sunday 1 … Saturday 7; `iso` Monday 1 … Sunday 7 (ISO 8601, PostgreSQL `isodow`).' })),
     start: Value,
     end: Value,
     interval: Type.Optional(Value),

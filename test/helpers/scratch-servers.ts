@@ -23,6 +23,8 @@ const KEY = 'scratch-key-0123456789abcdef'
 
 export interface ServerScratch {
   dialect: TestDialect
+  /** Its DATABASE_URL, for what runs beside the server (`ponte check`, `ponte init`). */
+  url: string
   /** A request with the API key: status, headers and the body (JSON parsed). */
   call: (method: string, url: string, payload?: object) => Promise<{ status: number, body: any, headers: Record<string, unknown> }>
   /** The legacy database read directly (not through Ponte): rows of a plain SELECT. */
@@ -84,5 +86,5 @@ export async function scratchOn (t: Test, dialect: TestDialect, schemaSql: strin
     const res = await app.inject({ method: method as 'GET', url: path, payload, headers: { 'x-api-key': KEY } })
     return { status: res.statusCode, headers: res.headers, body: res.headers['content-type']?.toString().includes('json') ? JSON.parse(res.body) : res.body }
   }
-  return { dialect, call, rows }
+  return { dialect, url, call, rows }
 }

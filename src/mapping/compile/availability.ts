@@ -84,8 +84,11 @@ export interface ProfessionalPart<T> extends CompiledPart<T> {
  */
 export type ScheduleFault = 'unreadable' | 'zero' | 'reversed' | 'unreached'
 
-/** A row of a schedule table as `ponte check` scans it: its id (from the key it was scanned by), and what is wrong with it. */
-export interface ScheduleScanRow { id?: string, fault?: ScheduleFault }
+/**
+ * A row of a schedule table as `ponte check` scans it: its id (from the key it was scanned
+ * by), what is wrong with it, and (weekly rows) the weekday it is read as, 0 = Sunday.
+ */
+export interface ScheduleScanRow { id?: string, fault?: ScheduleFault, weekday?: number }
 
 /** One source of working hours or blocked time, to be read whole. */
 export interface ScheduleScan {
@@ -153,22 +156,30 @@ function weeklyRows (w: NonNullable<Doc['weekly']>, value: ValueOf, scope: Scope
   const common = windowReaders(w, value, scope, cols, full)
   const weekdayValue = value(w.weekday, 'weekday')
   const weekday = numberOf(weekdayValue, valueReader(weekdayValue, scope, cols))
-  const base = w.weekdayBase ?? 0
+  const dayOf = weekdayOf(w.weekdayBase ?? 0)
   // A validity bound that holds something unreadable is no bound: the row is unreadable.
   const validFrom = optional(maybe(value, w.validFrom, 'validFrom'), scope, cols, dateOf)
   const validTo = optional(maybe(value, w.validTo, 'validTo'), scope, cols, dateOf)
   return (row) => {
     const c = common(row)
     const n = weekday(row)
+    const day = n === undefined ? undefined : dayOf(n)
     const from = validFrom(row)
     const to = validTo(row)
-    if (n === undefined || !Number.isInteger(n - base) || n - base < 0 || n - base > 6 || from === null || to === null) return 'unreadable'
+    if (day === undefined || from === null || to === null) return 'unreadable'
     if (typeof c === 'string') return c
-    const out: WeeklyRow = { ...c, weekday: n - base }
+    const out: WeeklyRow = { ...c, weekday: day }
     if (from !== undefined) out.validFrom = from
     if (to !== undefined) out.validTo = to
     return out
   }
+}
+
+/** A stored weekday number as 0 = Sunday … 6 = Saturday; undefined when the numbering has no such day. */
+function weekdayOf (base: 0 | 1 | 'iso'): (n: number) => number | undefined {
+  // ISO 8601 counts Monday 1 … Sunday 7: Sunday is the one that moves.
+  if (base === 'iso') return (n) => Number.isInteger(n) && n >= 1 && n <= 7 ? n % 7 : undefined
+  return (n) => Number.isInteger(n) && n - base >= 0 && n - base <= 6 ? n - base : undefined
 }
 
 function compileWeekly (w: NonNullable<Doc['weekly']>, dialect: Dialect): CompiledPart<WeeklyRow>
@@ -322,11 +333,21 @@ const usable = <T>(r: T | ScheduleFault): T | undefined => typeof r === 'string'
 export function scheduleScans (model: MappingModel, dialect: Dialect): ScheduleScan[] {
   const doc = model.availability
   if (!doc) return []
-  type Faults = (path: string, value: ValueOf, scope: Scope, cols: Columns) => { fault: (row: Row) => ScheduleFault | undefined, range?: SourceRows<unknown>['range'] }
+  type Faults = (path: string, value: ValueOf, scope: Scope, cols: Columns) => { fault: (row: Row) => ScheduleFault | undefined, range?: SourceRows<unknown>['range'], weekday?: (row: Row) => number | undefined }
   const sources: { place: string, kind: ScheduleScan['kind'], doc: PartDoc, faults: Faults }[] = []
   const weekly = doc.weekly
   const dated = doc.dated
-  if (weekly) sources.push({ place: `${PATH}/weekly`, kind: 'weekly', doc: weekly, faults: (_, ...r) => ({ fault: faultOf(weeklyRows(weekly, ...r, false)) }) })
+  if (weekly) {
+    sources.push({
+      place: `${PATH}/weekly`,
+      kind: 'weekly',
+      doc: weekly,
+      faults: (_, ...r) => {
+        const read = weeklyRows(weekly, ...r, false)
+        return { fault: faultOf(read), weekday: (row) => { const w = read(row); return typeof w === 'string' ? undefined : w.weekday } }
+      }
+    })
+  }
   if (dated) {
     sources.push({
       place: `${PATH}/dated`,
@@ -351,7 +372,7 @@ export function scheduleScans (model: MappingModel, dialect: Dialect): ScheduleS
       table: source.table,
       plan: (key) => scanPlan(dialect, what, sourceOf(source, place), key, `${place}/table`, (scope, params, cols) => {
         const ids = key.map((k) => idOf((row) => row[cols.add(scope.ref(k.column, `${place}/table`))]))
-        const { fault, range } = faults(place, (v, field) => toValue(v, `${place}/${field}`), scope, cols)
+        const { fault, range, weekday } = faults(place, (v, field) => toValue(v, `${place}/${field}`), scope, cols)
         // The server's own date filter, asked about every date a reader reads: a row it never
         // returns offers (or blocks) nothing, however well it reads.
         const reached = range && cols.add(dialect.caseWhen([{ when: dialect.and(range(scope, params)), then: '1' }], '0'))
@@ -360,6 +381,8 @@ export function scheduleScans (model: MappingModel, dialect: Dialect): ScheduleS
           if (key.length > 0) out.id = ids.map((read) => read(row) ?? '').join('-')
           const f = fault(row) ?? (reached !== undefined && Number(row[reached]) !== 1 ? 'unreached' : undefined)
           if (f !== undefined) out.fault = f
+          const day = f === undefined ? weekday?.(row) : undefined
+          if (day !== undefined) out.weekday = day
           return out
         }
       }, rangeArgs(EVERY_DATE.from, EVERY_DATE.to))
