@@ -104,11 +104,13 @@ export function program (done: (code: number) => void = () => {}): Command {
     .requiredOption('--base <url>', 'where it answers, e.g. http://localhost:3000')
     .requiredOption('--key <key>', 'an API key it accepts')
     .option('--writes', 'also create and change data (clients, bookings): only on a test copy')
+    .option('--country <code>', 'the mapping\'s phone.defaultCountry, whose mobile a new client registers with (default: the country most stored phones have)')
     .option('--json', 'print the results as JSON')
-    .action(async (o: { base: string, key: string, writes?: boolean, json?: boolean }) => {
+    .action(async (o: { base: string, key: string, writes?: boolean, country?: string, json?: boolean }) => {
       let base: URL
       try { base = new URL(o.base) } catch { throw new UsageError(`--base: "${o.base}" is not a URL`) }
-      const results = await runConformance({ base: base.toString().replace(/\/$/, ''), key: o.key, writes: o.writes === true },
+      if (o.country !== undefined && !/^[A-Za-z]{2}$/.test(o.country)) throw new UsageError(`--country: "${o.country}" is not a two-letter country code`)
+      const results = await runConformance({ base: base.toString().replace(/\/$/, ''), key: o.key, writes: o.writes === true, ...(o.country !== undefined ? { country: o.country } : {}) },
         o.json ? undefined : (line) => { process.stdout.write(line + '\n') })
       if (o.json) process.stdout.write(JSON.stringify(results, null, 2) + '\n')
       done(results.failed === 0 ? 0 : 1)

@@ -2,6 +2,7 @@
 // rules the contract suite (test/contract/) holds the samples to, read only through HTTP.
 // Each check records what failed (at most a few lines); ids are printed, never names or phones.
 import type { Reply, Send } from './http.js'
+import { exampleMobile, homeCountry } from './phone.js'
 
 export type Name = 'professional' | 'location' | 'service' | 'healthInsurance' | 'specialty'
 export const NAMES: Name[] = ['professional', 'location', 'service', 'healthInsurance', 'specialty']
@@ -26,6 +27,8 @@ export interface Context {
   range?: { start: string, end: string, list: any[] }
   clients?: any[]
   today: string
+  /** The installation's `phone.defaultCountry`; unset: the country most of its stored phones have. */
+  country?: string
 }
 
 export interface Check {
@@ -206,7 +209,10 @@ export const CHECKS: Check[] = [
     name: 'writes: every field of a new client reads back as sent; each patch changes only its field',
     writes: true,
     async run (c, fail) {
-      const sent: Record<string, string> = { name: 'Maria das Graças Conformância', phone: '+5511990001234', email: 'Probe.Conformance@Example.org', birthday: '1985-04-12', cpf: '529.982.247-25' }
+      const country = c.country ?? homeCountry((c.clients ?? []).flatMap((x) => x.allPhones ?? [x.phone]))
+      const phone = exampleMobile(country)
+      if (phone === undefined) { fail(`no example mobile number for country ${country}`); return }
+      const sent: Record<string, string> = { name: 'Maria das Graças Conformância', phone, email: 'Probe.Conformance@Example.org', birthday: '1985-04-12', cpf: '529.982.247-25' }
       let r = await c.send('POST', '/clients', sent)
       // Fields this installation cannot store are refused by name (501): the required ones alone must then register.
       const refused = r.status === 501 ? problemPaths(r) : []

@@ -13,13 +13,15 @@ export interface ConformanceOptions {
   send?: Send
   writes: boolean
   today?: string
+  /** The installation's `phone.defaultCountry` (default: read from its stored phones). */
+  country?: string
 }
 
 const SHOWN = 5
 
 export async function runConformance (o: ConformanceOptions, print?: (line: string) => void): Promise<ConformanceResults> {
   const send = o.send ?? httpSender(o.base ?? '', o.key ?? '')
-  const c: Context = { send, lists: {}, today: o.today ?? new Date().toISOString().slice(0, 10) }
+  const c: Context = { send, lists: {}, today: o.today ?? new Date().toISOString().slice(0, 10), ...(o.country !== undefined ? { country: o.country } : {}) }
   const checks: CheckResult[] = []
   for (const check of CHECKS) {
     if (check.writes && !o.writes) continue
