@@ -72,19 +72,77 @@ export async function draftMapping (catalog: LiveCatalog, installation: string, 
     `installation: ${installation}`,
     'resources:'
   ]
+  // Named like nothing we know: the tables shaped like one are the candidates, the best a guess.
+  const shaped = (r: 'appointment' | 'client'): LiveTable[] => catalog.tables.filter((t) => !taken.has(t) && (r === 'appointment' ? appointmentShaped(t) : clientShaped(t, chosen.appointment)))
+    .sort((a, b) => score(b, r) - score(a, r))
+  const candidates: Partial<Record<'appointment' | 'client', LiveTable[]>> = {}
+  for (const r of ['appointment', 'client'] as const) {
+    if (chosen[r]) continue
+    candidates[r] = shaped(r)
+    const best = candidates[r]?.[0]
+    if (best) { chosen[r] = best; taken.add(best) }
+  }
   const apt = chosen.appointment
   const cli = chosen.client
-  if (!apt || !cli) {
-    throw new Error(`no ${!apt ? 'appointment' : 'client'} table recognised among ${catalog.tables.length} tables: write the mapping by hand (see docs/mapping.md)`)
-  }
-  out.push(...await appointmentYaml(apt, chosen, readCodes), ...clientYaml(cli))
+  out.push(...shapeNote('appointment', apt, candidates.appointment, 'a date or timestamp and two columns naming other rows (…_id)'))
+  out.push(...apt ? await appointmentYaml(apt, chosen, readCodes) : placeholder('appointment'))
+  out.push(...shapeNote('client', cli, candidates.client, 'a name or phone column, named by the appointment\'s rows'))
+  out.push(...cli ? clientYaml(cli, catalog) : placeholder('client'))
   for (const r of ['professional', 'location', 'service', 'healthInsurance', 'specialty'] as const) {
     const t = chosen[r]
     if (t) out.push(...lookupYaml(r, t))
     else out.push(`  # ${r}: no table recognised (TODO, or leave it out)`)
   }
-  out.push('# relations: none guessed (TODO: link tables, see docs/mapping.md)', '')
+  out.push('# relations: none guessed (TODO: link tables, see docs/mapping.md)')
+  const hours = catalog.tables.filter((t) => !taken.has(t) && find(t, WEEKDAY) !== undefined)
+  for (const t of hours) {
+    out.push(`# TODO availability.weekly: \`${qualified(t)}\` looks like working hours by weekday (${columns(t).map((c) => c.name).join(', ')}); ` +
+      'see `availability` in docs/mapping.md, and say how its weekday counts (`weekdayBase: 0`, `1` or `iso`)')
+  }
+  out.push('')
   return { yaml: out.join('\n'), tables: Object.fromEntries(Object.entries(chosen).map(([k, t]) => [k, qualified(t)])) }
+}
+
+/** A column naming a row of another table by its key: `person_id`, `id_medico`, `cod_paciente`. */
+const REF_LIKE = /^(id|cod)_\w+$|^\w+_(id|cod)$/i
+const WEEKDAY = /^(weekday|week_?day|dia_?semana|dia_?da_?semana|dow|day_?of_?week)$/i
+
+const refColumns = (t: LiveTable): LiveColumn[] => columns(t).filter((c) => REF_LIKE.test(c.name) && !(c.key && columns(t).filter((k) => k.key).length === 1))
+
+function appointmentShaped (t: LiveTable): boolean {
+  return columns(t).some((c) => c.kind === 'date') && refColumns(t).length >= 2
+}
+
+/** Named by the appointment's rows (`person_id` → `person`), or holding a name or a phone. */
+function clientShaped (t: LiveTable, appointment: LiveTable | undefined): boolean {
+  const named = appointment !== undefined && refColumns(appointment).some((c) => refersTo(c, t))
+  const holds = columns(t).some((c) => NAME.test(c.name) || FIRST.test(c.name) || FIELDS.phone.test(c.name))
+  return holds && (named || appointment === undefined)
+}
+
+/** Whether a ref-like column names rows of `t`: `person_id` of `person`, `id_medico` of `medico(s)`. */
+function refersTo (c: LiveColumn, t: LiveTable): boolean {
+  const stem = c.name.toLowerCase().replace(/^(id|cod)_|_(id|cod)$/g, '')
+  const name = t.name.toLowerCase().replace(/^tb_?/, '')
+  const keys = columns(t).filter((k) => k.key)
+  return stem === name || `${stem}s` === name || (keys.length === 1 && keys[0].name.toLowerCase() === c.name.toLowerCase())
+}
+
+/** What init says about a resource found by its shape, not its name (nothing when named). */
+function shapeNote (r: string, chosen: LiveTable | undefined, candidates: LiveTable[] | undefined, shape: string): string[] {
+  if (candidates === undefined) return []
+  if (!chosen) return [`  # TODO ${r}: no table is named or shaped like one (${shape}): fill in the table below`]
+  const others = candidates.filter((t) => t !== chosen).map(qualified)
+  return [`  # TODO ${r}: no table is named like one; \`${qualified(chosen)}\` is shaped like one (${shape})${others.length > 0 ? `; other candidates: ${others.join(', ')}` : ''}: confirm`]
+}
+
+/** A resource nothing fits: placeholders that validate, for `ponte check` to list. */
+function placeholder (r: 'appointment' | 'client'): string[] {
+  const R = r.toUpperCase()
+  return r === 'appointment'
+    ? ['  appointment:', `    table: TODO_${R}_TABLE   # TODO`, '    key: TODO_KEY_COLUMN   # TODO', '    start:', '      date: { column: TODO_DATE_COLUMN, format: date }   # TODO',
+        '      hour: { column: TODO_HOUR_COLUMN, format: text }   # TODO', '    state: { value: WAITING }   # TODO: no status column recognised']
+    : ['  client:', `    table: TODO_${R}_TABLE   # TODO`, '    key: TODO_KEY_COLUMN   # TODO', '    fields:', '      name: TODO_NAME_COLUMN   # TODO']
 }
 
 function score (t: LiveTable, r: Resource): number {
@@ -149,17 +207,21 @@ async function appointmentYaml (t: LiveTable, chosen: Partial<Record<Resource, L
   }
   const refs = (Object.keys(REFS) as (keyof typeof REFS)[]).flatMap((r) => {
     if (r !== 'client' && !chosen[r]) return []
-    const c = find(t, REFS[r])
+    const other = chosen[r]
+    const c = find(t, REFS[r]) ?? (other ? refColumns(t).find((x) => refersTo(x, other)) : undefined)
     return c ? [`      ${r}: ${keyPart(c)}   # guess`] : []
   })
   if (refs.length > 0) out.push('    refs:', ...refs)
   return out
 }
 
-function clientYaml (t: LiveTable): string[] {
+const FIRST = /^(first_?name|given_?name|primeiro_?nome|nome)$/i
+const LAST = /^(last_?name|family_?name|sobrenome|surname|apelido)$/i
+
+function clientYaml (t: LiveTable, catalog: LiveCatalog): string[] {
   const out = ['  client:', `    table: ${ident(qualified(t))}`, ...keyYaml(t), '    fields:']
-  const first = find(t, /^(first_?name|primeiro_?nome|nome)$/i)
-  const last = find(t, /^(last_?name|sobrenome|surname)$/i)
+  const first = find(t, FIRST)
+  const last = find(t, LAST)
   const name = find(t, NAME)
   if (first && last) out.push(`      name: { template: '{${first.name}} {${last.name}}' }   # guess: first and last name`)
   else if (name) out.push(`      name: ${ident(name.name)}   # guess`)
@@ -172,8 +234,16 @@ function clientYaml (t: LiveTable): string[] {
   }
   const phones = columns(t).filter((c) => FIELDS.phone.test(c.name) && c.kind !== 'number' && c.kind !== 'date')
   if (phones.length > 0) out.push(`    phones: [${phones.map((c) => ident(c.name)).join(', ')}]   # guess: in order of preference`)
+  // Contacts kept in child rows (a kind and a value per row): written by hand, with `collect`.
+  for (const child of catalog.tables.filter((c) => c !== t && refColumns(c).some((r) => refersTo(r, t)) && columns(c).some((x) => CONTACT.test(x.name)))) {
+    const on = refColumns(child).find((r) => refersTo(r, t))?.name ?? ''
+    out.push(`    # TODO phones, email: \`${qualified(child)}\` may hold them in child rows (${columns(child).map((c) => c.name).join(', ')}); ` +
+      `e.g. phones: [{ collect: { table: ${ident(qualified(child))}, on: { ${on}: ${on} }, where: { column: …, eq: … }, column: … } }] (docs/mapping.md#normalised-schemas)`)
+  }
   return out
 }
+
+const CONTACT = /(cel|fone|phone|tel|mobile|e_?mail|contact|contato|value|valor|numero|number)/i
 
 function lookupYaml (r: Resource, t: LiveTable): string[] {
   const out = [`  ${r}:`, `    table: ${ident(qualified(t))}`, ...keyYaml(t), '    fields:']
