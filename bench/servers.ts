@@ -1,7 +1,7 @@
 // The two servers the bench compares, each in a child process of its own so that its CPU
 // time (/proc/<pid>/stat) and peak memory (VmHWM in /proc/<pid>/status) are its own.
 //  - Ponte exactly as `npm run serve` runs it in production: compiled (bench/build.ts) on plain
-//    node (its heap setting is made in-process: src/heap.ts), NODE_ENV=production, API_KEYS
+//    node with node's defaults, NODE_ENV=production, API_KEYS
 //    holding only the key's SHA-256, LOG_LEVEL=info, the per-key
 //    rate limit on (RATE_LIMIT_PER_MINUTE raised: at the default 600 a minute the bench's own
 //    key would be throttled within a second), METRICS_KEY so the bench can read how many SQL

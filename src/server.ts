@@ -5,7 +5,6 @@
 // same process (the `tsx` command would run the server in a child of its own). npm itself
 // stays above it and does not pass SIGHUP on: PID_FILE names this process, and a server npm
 // started stops when npm does (parent.ts).
-import './heap.js'
 import { rm, writeFile } from 'node:fs/promises'
 import closeWithGrace from 'close-with-grace'
 import { ConfigError, loadConfig } from './config.js'

@@ -1,8 +1,7 @@
 // Ponte's Prometheus metrics: one registry per Ponte (tests build several in one process, and
 // prom-client's global registry would mix them). Names follow Prometheus conventions: base
 // units (seconds), `_total` for counters.
-import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client'
-import { LightHistogram } from './histogram.js'
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 
 /** What the metrics read at scrape time rather than count as they happen. */
 export interface MetricSources {
@@ -19,11 +18,21 @@ const PING_TIMEOUT_MS = 1000
 
 export class PonteMetrics {
   readonly registry = new Registry()
-  readonly httpDuration = new LightHistogram('ponte_http_request_duration_seconds', 'HTTP requests by method, route pattern and status',
-    ['method', 'route', 'status'], SECONDS, this.registry)
+  readonly httpDuration = new Histogram({
+    name: 'ponte_http_request_duration_seconds',
+    help: 'HTTP requests by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: SECONDS,
+    registers: [this.registry]
+  })
 
-  readonly sqlDuration = new LightHistogram('ponte_sql_statement_duration_seconds', 'SQL statements by compiled statement name and outcome (ok, error)',
-    ['statement', 'outcome'], SECONDS, this.registry)
+  readonly sqlDuration = new Histogram({
+    name: 'ponte_sql_statement_duration_seconds',
+    help: 'SQL statements by compiled statement name and outcome (ok, error)',
+    labelNames: ['statement', 'outcome'] as const,
+    buckets: SECONDS,
+    registers: [this.registry]
+  })
 
   readonly idempotency = new Counter({
     name: 'ponte_idempotency_total',

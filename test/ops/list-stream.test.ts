@@ -23,8 +23,8 @@ const CONCURRENT = 8
 const BOUND_MB = 200
 /**
  * The buffered lists must grow the process this many times more than the streamed ones. Not a
- * fixed figure: since src/heap.ts keeps V8's heap nearer its live data, the buffered process
- * grows 150-160 MB (it was 316-345), the streamed one 14-110 MB depending on the machine's load.
+ * fixed figure: how far V8 lets the heap grow past its live data, and the machine's load, move
+ * both (figures in docs/performance/log.md).
  */
 const BUFFERED_TIMES = 1.4
 

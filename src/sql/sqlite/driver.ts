@@ -1,9 +1,8 @@
 // The embedded default: better-sqlite3 on a local file, run in a worker thread (worker.ts)
 // that owns the one connection (issue 13). better-sqlite3 is synchronous: on the event loop, a
 // statement scanning a million rows held /health and every other request for its whole length.
-// Here the main thread sends each statement and awaits its answer, but for reads of one row per
-// table by key, which it runs itself (local-reads.ts); everything that decides *when* a
-// statement runs stays on this side: whose turn it is on the connection (turns.ts),
+// Here the main thread sends each statement and awaits its answer; everything that decides
+// *when* a statement runs stays on this side: whose turn it is on the connection (turns.ts),
 // transactions spanning awaits, lock retries against the request's deadline, the file's
 // identity.
 //
@@ -21,8 +20,6 @@ import { sqliteCatalog, sqliteTextColumns } from './introspect.js'
 import { openConnection } from './connection.js'
 import { STREAM_BLOCK_ROWS } from '../blocks.js'
 import { Turns } from './turns.js'
-import { LocalReads } from './local-reads.js'
-import { rowMaker } from './row-maker.js'
 import { isBusy, whileLocked } from './while-locked.js'
 import type { Reply, Request, WorkerSettings } from './worker.js'
 import { parseSqliteUrl } from './url.js'
@@ -217,38 +214,30 @@ function sqliteError (e: { name: string, message: string, code?: string, stack?:
 }
 
 /**
- * Rows as the driver always returned them: one object per row, keyed by column name. The
- * worker sends arrays (as JSON text, or cloned: worker.ts carried) and the names once
- * (scripts/measure-sqlite-rows.ts: of objects cloned, JSON, and arrays rebuilt by a loop or by
- * this, this costs the least CPU in all, e.g. 6.5 ms against 10.6 ms for 1,000 rows of 27
- * columns, with no more time on the event loop). Each list of columns gets one function
- * building its rows as a single object literal, so every row has one shape from the start.
+ * Rows as better-sqlite3 gives them: one object per row, keyed by column name, built from the
+ * arrays the worker sends (worker.ts). A name given twice keeps its first place and its last
+ * value; a column named `__proto__` is kept as a property (better-sqlite3 loses it).
  */
 function toRows (columns: string[], arrays: unknown[][], blobs = false): Row[] {
-  if (blobs) {
-    for (const a of arrays) {
-      for (let i = 0; i < a.length; i++) {
-        const v = a[i]
-        if (v instanceof Uint8Array && !Buffer.isBuffer(v)) a[i] = Buffer.from(v.buffer, v.byteOffset, v.byteLength)
-      }
-    }
-  }
-  const make = rowMaker(columns)
+  const plain = !columns.includes('__proto__')
   const out = new Array<Row>(arrays.length)
-  for (let r = 0; r < arrays.length; r++) out[r] = make(arrays[r])
+  for (let r = 0; r < arrays.length; r++) {
+    const a = arrays[r]
+    const row: Row = {}
+    for (let i = 0; i < columns.length; i++) {
+      let v = a[i]
+      // A BLOB crosses the thread as a plain Uint8Array.
+      if (blobs && v instanceof Uint8Array && !Buffer.isBuffer(v)) v = Buffer.from(v.buffer, v.byteOffset, v.byteLength)
+      if (plain || columns[i] !== '__proto__') row[columns[i]] = v
+      else Object.defineProperty(row, '__proto__', { value: v, enumerable: true, writable: true, configurable: true })
+    }
+    out[r] = row
+  }
   return out
 }
 
 /** The rows of a reply, as arrays. */
-function arraysOf (reply: Reply & { ok: true }): unknown[][] {
-  if (reply.json === undefined) return reply.rows ?? []
-  const arrays = JSON.parse(reply.json) as unknown[][]
-  if (reply.marked === true) for (const a of arrays) for (let i = 0; i < a.length; i++) if (typeof a[i] === 'object' && a[i] !== null) a[i] = unmarked(a[i] as { r?: string, b?: string })
-  return arrays
-}
-
-/** A REAL or a BLOB as the worker writes it in JSON (worker.ts asJson), as better-sqlite3 gives it. */
-const unmarked = (v: { r?: string, b?: string }): number | Buffer => v.r !== undefined ? Number(v.r) : Buffer.from(v.b ?? '', 'hex')
+const arraysOf = (reply: Reply & { ok: true }): unknown[][] => reply.json !== undefined ? JSON.parse(reply.json) as unknown[][] : reply.rows ?? []
 
 /** A read's rows as objects; a write's none. */
 const rowsOf = (reply: Reply & { ok: true }): Row[] => reply.columns ? toRows(reply.columns, arraysOf(reply), reply.blobs) : []
@@ -294,16 +283,8 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
       }
       raw?.close()
       raw = undefined
-      local.close()
       identity.remember()
     }
-  }
-
-  const local = new LocalReads(file)
-  // A read this thread may run itself (local-reads.ts) when `here`; any other on the worker.
-  const run = (sql: string, bound: Record<string, unknown>, here: boolean): Promise<Row[]> => {
-    const rows = here ? local.read(sql, bound) : undefined
-    return rows !== undefined ? Promise.resolve(rows) : thread.call({ op: 'run', sql, values: bound }).then(rowsOf)
   }
 
   // One connection serves every request (turns.ts): plain reads share it, a transaction or a
@@ -338,21 +319,12 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
         return Promise.reject(translate(err))
       }
       const sql = statement.sql
-      const read = (by: number, here = true): Promise<Row[]> => {
+      const read = (by: number): Promise<Row[]> => {
         stats.statements++
-        return whileLocked(() => run(sql, bound, here), by).catch((err: unknown) => { throw translate(err) })
+        return whileLocked(() => thread.call({ op: 'run', sql, values: bound }).then(rowsOf), by).catch((err: unknown) => { throw translate(err) })
       }
       const by = deadline(at)
-      if (identity.unchanged()) {
-        if (!turns.readsNow) return turns.shared(() => read(by))
-        // Nothing exclusive holds the connection or waits for it, so this read would start at
-        // once; run on this thread, it also ends at once, before anything else is asked for: it
-        // needs no turn, nor the promises of one (a few µs of a one-row request's ~80).
-        const rows = local.read(sql, bound)
-        if (rows === undefined) return turns.shared(() => read(by, false))
-        stats.statements++
-        return Promise.resolve(rows)
-      }
+      if (identity.unchanged()) return turns.shared(() => read(by))
       // Checked at most once a second, one stat shared by every caller meanwhile; only a file
       // replaced or gone (rare) is dealt with, and reopened, with the connection alone.
       return identity.current().then((state) => state === 'same'
@@ -415,7 +387,6 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
       const end = performance.now() + CLOSE_WAIT_MS
       await Promise.race([exclusive(async () => {}), sleep(end - TERMINATE_WAIT_MS - performance.now())])
       await thread.close(end)
-      local.close(true)
       raw?.close()
       raw = undefined
     }

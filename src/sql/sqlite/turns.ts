@@ -34,11 +34,6 @@ export class Turns {
 
   get busy (): number { return this.calls }
 
-  /** Whether a read asked for now would start at once: nothing exclusive holds the connection or waits for it. */
-  get readsNow (): boolean {
-    return this.group === undefined ? this.calls === 0 : this.group.started
-  }
-
   /** Runs `fn` beside the other reads of its group, after whatever exclusive came before it. */
   shared<T> (fn: () => Promise<T>): Promise<T> {
     let g = this.group
@@ -73,16 +68,10 @@ export class Turns {
       this.group = undefined
       if (g.pending === 0) g.end()
     }
-    // Nobody holds the connection nor waits for it: this call's turn is now. Counted first, so
-    // nothing `fn` asks for before its first await could run beside it.
-    const now = this.calls === 0
+    // Started from the tail even when nothing holds the connection: the tail is this call's
+    // before `fn` runs, so a read `fn` asks for before its first await waits for it.
     this.calls++
-    let next: Promise<T>
-    try {
-      next = now ? fn() : this.tail.then(fn, fn)
-    } catch (err) {
-      next = Promise.reject(err)
-    }
+    const next = this.tail.then(fn, fn)
     this.tail = next.then(() => { this.calls-- }, () => { this.calls-- })
     return next
   }
