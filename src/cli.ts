@@ -14,7 +14,7 @@ import { cannotLoadInto, LOADABLE_SCHEMES, loadFixtureInto } from './db/load-fix
 import { SAMPLE_MAPPING } from './config.js'
 import { checkInstallation } from './check/index.js'
 import { runConformance } from './toolkit/conformance/run.js'
-import { draftMapping } from './toolkit/init.js'
+import { draftMapping, schemaLink } from './toolkit/init.js'
 import { connect } from './db/connect.js'
 import { dumpFixture } from './toolkit/fixtures/dump.js'
 import { replay } from './toolkit/capture/replay.js'
@@ -141,7 +141,7 @@ export function program (done: (code: number) => void = () => {}): Command {
           })
           const rows = await db.query({ name: 'init.codes', sql, params: [] })
           return rows.slice(0, 50).map((r) => ({ code: String(r.code), n: Number(r.n) }))
-        })
+        }, schemaLink(o.out))
         parseMapping(draft.yaml, o.out ?? 'draft.yaml') // the draft must validate: a failure here is ours
         if (o.out) {
           writeFileSync(o.out, draft.yaml)
