@@ -119,7 +119,13 @@ export const ValueObject = Type.Object({
   })),
   nullIf: Type.Optional(Type.Array(Literal, { description: 'Stored values that mean "none" (\'\', \'0000-00-00\', 0, -1).' })),
   map: Type.Optional(Type.Record(Type.String(), Literal, { description: 'Stored value → interface value (used both ways for writes).' })),
-  true: Type.Optional(Type.Array(Literal, { description: 'Stored values read as true (default: 1, \'S\', \'Y\', \'YES\', \'SIM\', \'T\', \'TRUE\').' })),
+  trueValues: Type.Optional(Type.Array(Literal, {
+    description: 'A yes/no field (`enabled`): the stored values that read as yes; any other stored value reads as no; NULL leaves the default (a lookup stays enabled). Compared as trimmed text in any case. Default: 1, \'S\', \'Y\', \'YES\', \'SIM\', \'T\', \'TRUE\', \'V\'.',
+    examples: [['S'], [1], ['A', 'ATIVO']]
+  })),
+  // YAML (and so the YAML language server) reads a key `true:` as the boolean true, so
+  // editors flag it: kept for mappings written before `trueValues`.
+  true: Type.Optional(Type.Array(Literal, { description: 'The old spelling of `trueValues`, still read. Prefer `trueValues`: editors read the key `true` as a boolean and flag it.', deprecated: true })),
   invert: Type.Optional(Type.Boolean({ description: 'The column says the opposite (INATIVO, IsHidden).' })),
   format: Type.Optional(ValueFormat),
   unit: Type.Optional(Type.Union([Type.Literal('minutes'), Type.Literal('seconds'), Type.Literal('hours')])),
