@@ -46,7 +46,8 @@ function withStates<T> (built: T, states: readonly string[]): T {
   // A copy: the document may share objects with the schemas every app of the process registers.
   const doc = structuredClone(built) as Record<string, any>
   const appointment = doc.components?.schemas?.Appointment?.properties?.state
-  if (appointment) appointment.enum = [...states]
+  // An answer may also say UNKNOWN: a stored code the mapping does not cover (compile/appointment.ts).
+  if (appointment) appointment.enum = [...states, 'UNKNOWN']
   const filter = (doc.paths?.['/appointments']?.get?.parameters ?? []).find((p: { name: string, in: string }) => p.name === 'state' && p.in === 'query')
   if (filter?.schema) filter.schema.enum = [...states]
   const body = doc.paths?.['/appointments/{id}/state']?.patch?.requestBody?.content?.['application/json']?.schema?.properties?.state
