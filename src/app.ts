@@ -103,7 +103,7 @@ export async function buildApp (ponte: Ponte, options: AppOptions = {}): Promise
   await app.register(input)
   await app.register(draining)
   await app.register(capture, { dir: ponte.config.captureDir })
-  await app.register(openapi, { version: INTERFACE_VERSION, basePath: ponte.config.basePath })
+  await app.register(openapi, { version: INTERFACE_VERSION, basePath: ponte.config.basePath, states: ponte.compiled.model.states.values })
   // After capture (which records the text); the routes' own onSend hooks (idempotency) take a Buffer as well.
   app.addHook('onSend', (_request, reply, payload, done) => { reply.header('ponte-interface-version', INTERFACE_VERSION); done(null, encodedOnce(payload)) })
   // After the hooks above: it sends their final bytes, and may keep the answer open while it drains.

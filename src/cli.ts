@@ -3,7 +3,7 @@
 // 2 wrong usage or the database cannot be reached.
 import { join, resolve } from 'node:path'
 import { Command, CommanderError, Option } from 'commander'
-import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { loadMapping, openInstallation, openSample, sampleFixture, type Installation } from './installation.js'
 import { compileMapping } from './mapping/compile/index.js'
 import { renderStatement } from './mapping/explain.js'
@@ -14,7 +14,7 @@ import { cannotLoadInto, LOADABLE_SCHEMES, loadFixtureInto } from './db/load-fix
 import { SAMPLE_MAPPING } from './config.js'
 import { checkInstallation } from './check/index.js'
 import { runConformance } from './toolkit/conformance/run.js'
-import { draftMapping } from './toolkit/init.js'
+import { draftMapping, schemaLink } from './toolkit/init.js'
 import { connect } from './db/connect.js'
 import { dumpFixture } from './toolkit/fixtures/dump.js'
 import { replay } from './toolkit/capture/replay.js'
@@ -48,10 +48,14 @@ async function open (mapping: string, url: string | undefined): Promise<Installa
   }
 }
 
+// The package's own version: package.json is one folder up from src/ and from dist/ alike.
+const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version
+
 /** `done(code)`: what the command found (1: problems); main returns it as the exit code. */
 export function program (done: (code: number) => void = () => {}): Command {
   const cli = new Command('ponte')
     .description('Ponte: the Scheduling Integration Interface over a clinic\'s legacy SQL database')
+    .version(VERSION, '-V, --version', 'print the version of Ponte')
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(`${text.trim().replace(/^error: /, 'ponte: ')} (see ponte --help)\n`) })
@@ -141,7 +145,7 @@ export function program (done: (code: number) => void = () => {}): Command {
           })
           const rows = await db.query({ name: 'init.codes', sql, params: [] })
           return rows.slice(0, 50).map((r) => ({ code: String(r.code), n: Number(r.n) }))
-        })
+        }, schemaLink(o.out))
         parseMapping(draft.yaml, o.out ?? 'draft.yaml') // the draft must validate: a failure here is ours
         if (o.out) {
           writeFileSync(o.out, draft.yaml)
@@ -232,8 +236,11 @@ export async function main (argv: string[]): Promise<number> {
     return code
   } catch (err) {
     if (err instanceof CommanderError) {
-      // --help and --version are not errors; commander already printed its one line.
-      return err.code === 'commander.helpDisplayed' || err.code === 'commander.help' || err.code === 'commander.version' ? 0 : 2
+      // --help, `help` and --version are not errors; commander already printed what was asked.
+      // Help shown because no command was given (exit code 1 from commander) is wrong usage.
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return 0
+      if (err.code === 'commander.help') return err.exitCode === 0 ? 0 : 2
+      return 2
     }
     if (err instanceof UsageError || err instanceof UnreachableError) {
       process.stderr.write(`ponte: ${err.message}\n`)

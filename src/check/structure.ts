@@ -272,8 +272,8 @@ export function checkStructure (model: MappingModel, catalog: LiveCatalog, out: 
 function converterFit (v: Value, live: LiveColumn, out: Findings): void {
   if (v.format) formatFit(v.format, live, v.column ?? '', v.path, out)
   if (live.kind === 'number') {
-    const t = v.true?.find((x) => typeof x === 'string' && !isNumeric(x))
-    if (t !== undefined) out.problem(`${v.path}/true`, `\`true: ['${String(t)}']\` can never match: column \`${live.name}\` holds numbers (${live.declared})`)
+    const t = v.trueValues?.find((x) => typeof x === 'string' && !isNumeric(x))
+    if (t !== undefined) out.problem(`${v.path}/trueValues`, `\`trueValues: ['${String(t)}']\` can never match: column \`${live.name}\` holds numbers (${live.declared})`)
     const code = Object.keys(v.map ?? {}).find((k) => !isNumeric(k))
     if (code !== undefined) out.problem(`${v.path}/map`, `code '${code}' can never match: column \`${live.name}\` holds numbers (${live.declared})`)
   }

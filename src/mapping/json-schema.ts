@@ -1,9 +1,17 @@
 // The published JSON Schema of the mapping language (mapping.schema.json), for editors.
 // TypeBox inlines shared definitions; here every titled definition is written once under
-// $defs and referenced elsewhere, which keeps the file small enough to read.
-import { Mapping } from './schema.js'
+// $defs and referenced elsewhere, which keeps the file small enough to read. A reference
+// keeps what its place says beside it (`description`, `examples`…: what an editor shows on
+// hover there), and the definition is the shared one as written in schema.ts.
+import { Condition, ConditionLeaf, Join, Mapping, Where, WriteSpec, WriteValue } from './schema.js'
 
-const SHARED = new Set(['Value', 'Condition', 'ConditionLeaf', 'Where', 'Join', 'WriteValue', 'WriteSpec'])
+const SHARED: Record<string, unknown> = { Condition, ConditionLeaf, Where, Join, WriteValue, WriteSpec }
+const ANNOTATIONS = ['description', 'examples', 'default', 'deprecated'] as const
+
+/** The annotations `node` has of its own (not those of `shared`, the definition it names). */
+function annotations (node: Record<string, unknown>, shared: Record<string, unknown> = {}): Record<string, unknown> {
+  return Object.fromEntries(ANNOTATIONS.filter((k) => k in node && JSON.stringify(node[k]) !== JSON.stringify(shared[k])).map((k) => [k, node[k]]))
+}
 
 export function mappingJsonSchema (): Record<string, unknown> {
   const defs: Record<string, unknown> = {}
@@ -20,15 +28,16 @@ export function mappingJsonSchema (): Record<string, unknown> {
           defs[name] = walk(def, true)
         }
       }
-      return { $ref: `#/$defs/${obj.$ref}` }
+      return { $ref: `#/$defs/${obj.$ref}`, ...annotations(obj) }
     }
     const title = typeof obj.title === 'string' ? obj.title : undefined
-    if (!top && title && SHARED.has(title)) {
+    if (!top && title && title in SHARED) {
+      const shared = JSON.parse(JSON.stringify(SHARED[title])) as Record<string, unknown>
       if (!(title in defs)) {
         defs[title] = {}
-        defs[title] = walk(node, true)
+        defs[title] = walk(shared, true)
       }
-      return { $ref: `#/$defs/${title}` }
+      return { $ref: `#/$defs/${title}`, ...annotations(obj, shared) }
     }
     const out: Record<string, unknown> = {}
     for (const [k, v] of Object.entries(obj)) {

@@ -196,6 +196,9 @@ export const MAX_VALUE_DEPTH = 8
  */
 export function asValue (v: ValueDoc, path: string, depth = 1): { value: Value, problem?: string, at?: string } {
   const value = valueAt(v, path)
+  if (typeof v === 'object' && v.true !== undefined && v.trueValues !== undefined) {
+    return { value, problem: 'has true and trueValues: give trueValues only (true is its old spelling)', at: `${path}/true` }
+  }
   const present = SOURCES.filter((s) => value[s] !== undefined)
   const problem = present.length === 1 ? undefined
     : present.length === 0 ? `needs one of ${SOURCES.join(', ')}` : `has ${present.join(' and ')}: give exactly one source`
@@ -215,9 +218,12 @@ export function asValue (v: ValueDoc, path: string, depth = 1): { value: Value, 
 
 const RULE_OUTCOMES = ['value', 'column', 'template', 'coalesce', 'then'] as const
 
-/** A value as written in the mapping (a column name or an object), with its path. */
+/** A value as written in the mapping (a column name or an object), with its path; `true` read as its new spelling `trueValues`. */
 export function valueAt (v: ValueDoc, path: string): Value {
-  return typeof v === 'string' ? { column: v, path } : { ...v, path }
+  if (typeof v === 'string') return { column: v, path }
+  if (v.true === undefined) return { ...v, path }
+  const { true: old, ...rest } = v
+  return { ...rest, trueValues: v.trueValues ?? old, path }
 }
 
 /**

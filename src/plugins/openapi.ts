@@ -37,7 +37,26 @@ const IdempotencyKeyHeader = Type.Object({
   }))
 })
 
-export default fp(async function openapi (app: FastifyInstance, options: { version: string, basePath: string }) {
+/**
+ * The installation's appointment states as an enum wherever the document names a state (the
+ * answers, the list filter, PATCH …/state), so a generated client knows them. The route
+ * schemas stay open: the booking service, not validation, answers a state it does not know.
+ */
+function withStates<T> (built: T, states: readonly string[]): T {
+  // A copy: the document may share objects with the schemas every app of the process registers.
+  const doc = structuredClone(built) as Record<string, any>
+  const appointment = doc.components?.schemas?.Appointment?.properties?.state
+  // An answer may also say UNKNOWN: a stored code the mapping does not cover (compile/appointment.ts).
+  if (appointment) appointment.enum = [...states, 'UNKNOWN']
+  const filter = (doc.paths?.['/appointments']?.get?.parameters ?? []).find((p: { name: string, in: string }) => p.name === 'state' && p.in === 'query')
+  if (filter?.schema) filter.schema.enum = [...states]
+  const body = doc.paths?.['/appointments/{id}/state']?.patch?.requestBody?.content?.['application/json']?.schema?.properties?.state
+  if (body) body.enum = [...states]
+  return doc as T
+}
+
+/** `states`: the appointment states of the mapping served at start (a reload keeps the document it had). */
+export default fp(async function openapi (app: FastifyInstance, options: { version: string, basePath: string, states: readonly string[] }) {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -63,6 +82,7 @@ export default fp(async function openapi (app: FastifyInstance, options: { versi
     // The interface routes live under BASE_PATH; the document lists them from its root.
     // Routes that honour Idempotency-Key (config.idempotent) document the header; it is read by
     // plugins/idempotency.ts, not by schema validation, so it is added to the document only.
+    transformObject: (built) => 'openapiObject' in built ? withStates(built.openapiObject, options.states) : built.swaggerObject,
     transform: ({ schema, url, route }) => ({
       schema: (route.config as { idempotent?: boolean } | undefined)?.idempotent === true ? { ...schema, headers: IdempotencyKeyHeader } as typeof schema : schema,
       url: options.basePath && url.startsWith(options.basePath) ? url.slice(options.basePath.length) || '/' : url
@@ -70,7 +90,7 @@ export default fp(async function openapi (app: FastifyInstance, options: { versi
   })
   await app.register(swaggerUi, {
     routePrefix: '/docs',
-    theme: { title: 'Ponte — Scheduling Integration Interface' },
+    theme: { title: 'Ponte' },
     // The key typed into "Authorize" survives a reload of the page.
     uiConfig: { persistAuthorization: true, displayOperationId: true, tryItOutEnabled: false }
   })

@@ -13,6 +13,7 @@ const appointments: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['appointments'],
       operationId: 'listAppointments',
       summary: 'Appointments in a closed date range',
+      description: 'Every appointment from `start` to `end`, both days included (at most 92 days), ordered by date and hour, with the related records nested unless `minimal=true`. Filters narrow it to a professional, client, service, location or state.',
       querystring: AppointmentListQuery,
       response: responses(jsonBody(Type.Array(Appointment), 'The appointments of the range, by date and hour', [examples.appointment]), 'list')
     }
@@ -31,6 +32,7 @@ const appointments: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['appointments'],
       operationId: 'getAppointment',
       summary: 'One appointment',
+      description: 'The appointment with this id, as the list gives it; 404 when there is none.',
       params: ByIdParams,
       response: responses(jsonBody(Appointment, 'The appointment', examples.appointment), 'detail')
     }
@@ -42,6 +44,7 @@ const appointments: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['appointments'],
       operationId: 'bookAppointment',
       summary: 'Book a slot (created as the initial state, WAITING by default)',
+      description: 'Books the client into the slot at `date` and `hour`. A slot already taken, or outside the professional\'s hours, is a 409. Send an `Idempotency-Key` to make a retry safe.',
       body: NewAppointmentBody,
       response: responses(jsonBody(Appointment, 'The booked appointment', examples.appointment, 'create'), 'create')
     }
@@ -52,9 +55,10 @@ const appointments: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['appointments'],
       operationId: 'changeAppointmentState',
       summary: 'Move an appointment to another state',
+      description: 'Sets the appointment\'s state (confirm, cancel, mark as done or missed). A move this installation does not allow is a 409; the answer is a sentence saying the new state.',
       params: ByIdParams,
       body: StateBody,
-      response: responses(textBody('The state the appointment is now in', 'CONFIRMED'), 'write')
+      response: responses(textBody('A sentence saying the state the appointment is now in', 'Appointment 88231 is now CONFIRMED.'), 'write')
     }
   }, async (request, reply) => await reply.type('text/plain; charset=utf-8').send(await app.ponte.booking.changeState(request.params.id, request.body.state, request.arrival)))
 
@@ -63,6 +67,7 @@ const appointments: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['appointments'],
       operationId: 'rescheduleAppointment',
       summary: 'Reschedule an appointment to a free slot',
+      description: 'Moves the appointment to another date and hour with the same professional; the new slot must be free (else 409). The answer is a sentence saying where it moved.',
       params: ByIdParams,
       body: TimeBody,
       response: responses(textBody('A confirmation of the new date and hour', 'Appointment 88231 moved to 2030-03-14 10:00.'), 'write')

@@ -14,6 +14,7 @@ const availability: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['availability'],
       operationId: 'listFreeSlots',
       summary: 'Free slots in a closed date range (at most 31 days)',
+      description: 'The slots that can be booked from `start` to `end`: working hours less blocked time and the slots appointments hold. 404 where this installation\'s mapping does not describe working hours.',
       querystring: AvailabilityQuery,
       response: responses(jsonBody(Type.Array(Slot), 'Free slots, by date and hour', [examples.slot]), 'list', [404])
     }

@@ -12,6 +12,7 @@ const clients: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['clients'],
       operationId: 'listClients',
       summary: 'Clients, a page at a time',
+      description: 'Every client in the order of their ids, `limit` at a time from `offset`.',
       querystring: PageQuery,
       response: responses(jsonBody(Type.Array(Client), 'A page of clients', [examples.client]), 'list')
     }
@@ -22,6 +23,7 @@ const clients: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['clients'],
       operationId: 'searchClients',
       summary: 'Clients whose phone, CPF, e-mail or name equals the term (normalised)',
+      description: 'Finds clients by what a caller knows: a phone in any format, a CPF with or without its mask, an e-mail or a name, compared after normalising both sides. No match is an empty list.',
       querystring: ClientSearchQuery,
       response: responses(jsonBody(Type.Array(Client), 'The clients found (none: an empty list)', [examples.client]), 'list')
     }
@@ -32,6 +34,7 @@ const clients: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['clients'],
       operationId: 'getClient',
       summary: 'One client',
+      description: 'The client with this id; 404 when there is none.',
       params: ByIdParams,
       response: responses(jsonBody(Client, 'The client', examples.client), 'detail')
     }
@@ -43,6 +46,7 @@ const clients: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['clients'],
       operationId: 'createClient',
       summary: 'Register a client',
+      description: 'Registers a new client with a name and a phone (and whatever else this installation stores). Fields accepted but not stored are named in `Ponte-Ignored-Fields`. Send an `Idempotency-Key` to make a retry safe.',
       body: NewClientBody,
       response: responses(jsonBody(Client, 'The registered client', examples.client, 'create'), 'create')
     }
@@ -53,6 +57,7 @@ const clients: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['clients'],
       operationId: 'updateClient',
       summary: 'Change a client (only the keys sent)',
+      description: 'Changes the fields sent and leaves the others as they are; the answer is the client as it is now.',
       params: ByIdParams,
       body: ClientPatchBody,
       response: responses(jsonBody(Client, 'The client as it is now', examples.client, 'write'), 'write')

@@ -7,10 +7,11 @@ import Type, { type Static } from 'typebox'
 export const MAX_ID_LENGTH = 200
 const closed = { additionalProperties: false } as const
 
-const IdParam = Type.String({ minLength: 1, maxLength: MAX_ID_LENGTH })
-const Flag = Type.Boolean()
+/** A filter by a related record's id, described for the document. */
+const By = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: MAX_ID_LENGTH, description }))
+const Enabled = Type.Optional(Type.Boolean({ description: 'true: only those taking new bookings; false: only disabled ones. Default: both.' }))
 
-export const ByIdParams = Type.Object({ id: IdParam })
+export const ByIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: MAX_ID_LENGTH, description: 'The record\'s id, as the lists give it.' }) })
 
 /** A day as a query gives it: YYYY-MM-DD, or an ISO date-time whose local date is taken (services/date-range.ts reads it). */
 const DayQuery = (description: string) => Type.String({ minLength: 1, pattern: '^\\d{4}-\\d{2}-\\d{2}([T ].*)?$', description, examples: ['2030-03-14'] })
@@ -18,71 +19,71 @@ const DayQuery = (description: string) => Type.String({ minLength: 1, pattern: '
 export const AppointmentListQuery = Type.Object({
   start: DayQuery('First day (YYYY-MM-DD, or an ISO date-time: its local date)'),
   end: DayQuery('Last day, included'),
-  location: Type.Optional(IdParam),
-  service: Type.Optional(IdParam),
-  professional: Type.Optional(IdParam),
-  client: Type.Optional(IdParam),
-  state: Type.Optional(Type.String({ minLength: 1 })),
-  minimal: Type.Optional(Flag)
+  location: By('Only appointments at this location.'),
+  service: By('Only appointments for this service.'),
+  professional: By('Only appointments with this professional.'),
+  client: By('Only this client\'s appointments.'),
+  state: Type.Optional(Type.String({ minLength: 1, description: 'Only appointments in this state (one of the states this installation uses).' })),
+  minimal: Type.Optional(Type.Boolean({ description: 'true: related records as their ids only, without their nested objects.' }))
 }, closed)
 
-export const PageQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }))
-}, closed)
+const Limit = Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50, description: 'How many clients at most.' }))
+const Offset = Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0, description: 'How many to skip (the page\'s start).' }))
+
+export const PageQuery = Type.Object({ limit: Limit, offset: Offset }, closed)
 
 export const ClientSearchQuery = Type.Object({
-  term: Type.String({ minLength: 1, maxLength: 200 }),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }))
+  term: Type.String({ minLength: 1, maxLength: 200, description: 'A phone, CPF, e-mail or name, as people type it (masks, spaces and case do not matter).', examples: ['(11) 98765-4321'] }),
+  limit: Limit,
+  offset: Offset
 }, closed)
 
 export const ProfessionalQuery = Type.Object({
-  location: Type.Optional(IdParam),
-  service: Type.Optional(IdParam),
-  healthInsurance: Type.Optional(IdParam),
-  specialty: Type.Optional(IdParam),
-  enabled: Type.Optional(Flag)
+  location: By('Only those related to this location.'),
+  service: By('Only those related to this service.'),
+  healthInsurance: By('Only those related to this health insurance.'),
+  specialty: By('Only those related to this specialty.'),
+  enabled: Enabled
 }, closed)
 
 export const LocationQuery = Type.Object({
-  service: Type.Optional(IdParam),
-  professional: Type.Optional(IdParam),
-  specialty: Type.Optional(IdParam),
-  client: Type.Optional(IdParam)
+  service: By('Only those related to this service.'),
+  professional: By('Only those related to this professional.'),
+  specialty: By('Only those related to this specialty.'),
+  client: By('Only those related to this client.')
 }, closed)
 
 export const ServiceQuery = Type.Object({
-  location: Type.Optional(IdParam),
-  professional: Type.Optional(IdParam),
-  healthInsurance: Type.Optional(IdParam),
-  specialty: Type.Optional(IdParam),
-  plan: Type.Optional(IdParam),
-  client: Type.Optional(IdParam),
-  enabled: Type.Optional(Flag)
+  location: By('Only those related to this location.'),
+  professional: By('Only those related to this professional.'),
+  healthInsurance: By('Only those related to this health insurance.'),
+  specialty: By('Only those related to this specialty.'),
+  plan: By('Only those related to this health plan.'),
+  client: By('Only those related to this client.'),
+  enabled: Enabled
 }, closed)
 
 export const HealthInsuranceQuery = Type.Object({
-  service: Type.Optional(IdParam),
-  location: Type.Optional(IdParam),
-  professional: Type.Optional(IdParam)
+  service: By('Only those related to this service.'),
+  location: By('Only those related to this location.'),
+  professional: By('Only those related to this professional.')
 }, closed)
 
 export const SpecialtyQuery = Type.Object({
-  healthInsurance: Type.Optional(IdParam),
-  location: Type.Optional(IdParam),
-  plan: Type.Optional(IdParam),
-  professional: Type.Optional(IdParam)
+  healthInsurance: By('Only those related to this health insurance.'),
+  location: By('Only those related to this location.'),
+  plan: By('Only those related to this health plan.'),
+  professional: By('Only those related to this professional.')
 }, closed)
 
 export const AvailabilityQuery = Type.Object({
   start: DayQuery('First day (YYYY-MM-DD, or an ISO date-time: its local date)'),
   end: DayQuery('Last day, included; at most 31 days in all'),
-  professional: Type.Optional(IdParam),
-  service: Type.Optional(IdParam),
-  location: Type.Optional(IdParam),
-  specialty: Type.Optional(IdParam),
-  healthInsurance: Type.Optional(IdParam)
+  professional: By('Only slots with this professional.'),
+  service: By('Only slots that can take this service.'),
+  location: By('Only slots at this location.'),
+  specialty: By('Only slots with professionals of this specialty.'),
+  healthInsurance: By('Only slots with professionals who take this health insurance.')
 }, closed)
 
 export type AppointmentListQueryT = Static<typeof AppointmentListQuery>

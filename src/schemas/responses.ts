@@ -7,8 +7,16 @@ import Type, { type TSchema } from 'typebox'
 export const PROBLEM_JSON = 'application/problem+json'
 const ProblemRef = { $ref: 'Problem#' }
 
-/** On every response (plugins/request-id.ts and app.ts). */
+/** The per-key budget's state, on the answers of requests with a valid key while a limit is set (plugins/rate-limit.ts). */
+const RATE_LIMIT_HEADERS = {
+  'x-ratelimit-limit': Type.String({ pattern: '^[0-9]+$', description: 'Requests a minute this API key may make.' }),
+  'x-ratelimit-remaining': Type.String({ pattern: '^[0-9]+$', description: 'Requests left in the current minute.' }),
+  'x-ratelimit-reset': Type.String({ pattern: '^[0-9]+$', description: 'Seconds until the budget is full again.' })
+}
+
+/** On every response (plugins/request-id.ts and app.ts), and the rate limit's where it applies. */
 const COMMON_HEADERS = {
+  ...RATE_LIMIT_HEADERS,
   'x-request-id': Type.String({ pattern: '^[A-Za-z0-9._:-]{1,128}$', description: 'The caller\'s X-Request-Id when it is a safe token (1–128 of A–Z a–z 0–9 . _ : -), else a UUID Ponte made; on every log line of the request.' }),
   'ponte-interface-version': Type.String({ description: 'Version of the interface served.' })
 }
@@ -38,11 +46,16 @@ const ERRORS: Record<number, string> = {
   504: 'The clinic database did not answer in time.'
 }
 const WITH_RETRY_AFTER = new Set([409, 429, 503])
+const WWW_AUTHENTICATE = { 'www-authenticate': Type.String({ pattern: '^Bearer ', description: 'How to authenticate: `Authorization: Bearer <key>` (or `X-API-Key: <key>`).' }) }
 
 function problem (status: number, idempotent: boolean): Record<string, unknown> {
   return {
     description: ERRORS[status],
-    headers: { ...(idempotent ? REPLAYED_HEADERS : COMMON_HEADERS), ...(WITH_RETRY_AFTER.has(status) ? RETRY_AFTER : {}) },
+    headers: {
+      ...(idempotent ? REPLAYED_HEADERS : COMMON_HEADERS),
+      ...(WITH_RETRY_AFTER.has(status) ? RETRY_AFTER : {}),
+      ...(status === 401 ? WWW_AUTHENTICATE : {})
+    },
     content: { [PROBLEM_JSON]: { schema: ProblemRef } }
   }
 }

@@ -2,7 +2,25 @@
 // guessed by name (Portuguese and English habits of legacy clinic systems) and type; every
 // guess carries a comment, and what could not be guessed is left as a TODO, so the draft
 // validates and `ponte check` shows what is left to do.
+import { dirname, relative, resolve, sep } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import type { LiveCatalog, LiveColumn, LiveTable } from '../db/columns.js'
+
+/** The installed mapping.schema.json: the package root is two folders up from src/toolkit/ and dist/toolkit/ alike. */
+export const SCHEMA_FILE = new URL('../../mapping.schema.json', import.meta.url)
+
+/**
+ * The draft's `$schema` link for editors: relative to the folder the draft is written to, so it
+ * resolves there (the YAML language server reads a relative link from the file's own folder);
+ * a printed draft may be saved anywhere, so it gets the schema's absolute file URL, as does a
+ * relative link with a space (the modeline ends at the first one).
+ */
+export function schemaLink (out?: string): string {
+  if (out === undefined) return SCHEMA_FILE.href
+  const link = relative(dirname(resolve(out)), fileURLToPath(SCHEMA_FILE)).split(sep).join('/')
+  if (/\s/.test(link)) return SCHEMA_FILE.href
+  return link.startsWith('.') ? link : `./${link}`
+}
 
 type Resource = 'appointment' | 'client' | 'professional' | 'location' | 'service' | 'healthInsurance' | 'specialty'
 
@@ -56,7 +74,8 @@ export interface Draft { yaml: string, tables: Partial<Record<Resource, string>>
 /** Stored values of a column with their counts (codes, not patient data), most frequent first. */
 export type ReadCodes = (table: string, column: string) => Promise<{ code: string, n: number }[]>
 
-export async function draftMapping (catalog: LiveCatalog, installation: string, readCodes?: ReadCodes): Promise<Draft> {
+/** `link`: where the draft's editors find the schema (`schemaLink`). */
+export async function draftMapping (catalog: LiveCatalog, installation: string, readCodes?: ReadCodes, link = schemaLink()): Promise<Draft> {
   const taken = new Set<LiveTable>()
   const chosen: Partial<Record<Resource, LiveTable>> = {}
   for (const [resource, pattern] of TABLES) {
@@ -65,7 +84,7 @@ export async function draftMapping (catalog: LiveCatalog, installation: string, 
     if (candidates[0]) { chosen[resource] = candidates[0]; taken.add(candidates[0]) }
   }
   const out: string[] = [
-    '# yaml-language-server: $schema=mapping.schema.json',
+    `# yaml-language-server: $schema=${link}`,
     `# Draft written by \`ponte init\` from the database catalog. Every "guess" comment marks`,
     '# a choice made by name or type: confirm or correct it, then run `ponte check`.',
     'version: 1',

@@ -10,10 +10,10 @@ t.test('docs/mapping-reference.md is the one generated from mapping.schema.json'
 
 t.test('every key of the schema has its row, with its description', async (t) => {
   const reference = mappingReference(schema)
-  t.match(reference, /\| `resources\.appointment\.table` \| [^|]*\*\*required\*\* \| A table, optionally schema-qualified/)
+  t.match(reference, /\| `resources\.appointment\.table` \| [^|]*\*\*required\*\* \| The table holding one row per record of this resource\. Example: `dbo\.AGENDA`\./)
   t.match(reference, /\| `availability\.weekly\.weekdayBase` \| number \\\| string \| How `weekday` numbers the days: .* One of `0`, `1`, `iso`\. \|/)
   t.match(reference, /\| `Value\.collect\.by` \| list of string \|/)
-  t.match(reference, /\| `WriteSpec\.key\.generate` \| string, \*\*required\*\* \| One of `identity`, `max`, `sequence`, `keyTable`\. \|/)
+  t.match(reference, /\| `WriteSpec\.key\.generate` \| string, \*\*required\*\* \| How the key is made: `identity`, [^|]*\. One of `identity`, `max`, `sequence`, `keyTable`\. \|/)
 })
 
 t.test('a default and examples in the schema reach the reference', async (t) => {

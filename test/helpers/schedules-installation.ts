@@ -169,7 +169,7 @@ resources:
     table: PROFESIONAL
     key: ID_PROF
     fields: { name: NOMBRE }
-    enabled: { column: ACTIVO, true: ['S'] }
+    enabled: { column: ACTIVO, trueValues: ['S'] }
   location:
     table: SEDE
     key: ID_SEDE

@@ -58,7 +58,7 @@ resources:
     key: COD
     fields:
       name: NOME
-    enabled: { column: SITUACAO, true: [1] }
+    enabled: { column: SITUACAO, trueValues: [1] }
   location:
     table: TB_LOCAL
     key: COD

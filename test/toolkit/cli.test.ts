@@ -3,7 +3,7 @@
 // their line.
 import t from 'tap'
 import { execFile } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
@@ -63,6 +63,28 @@ t.test('the launcher: npx ponte runs the command and passes its exit code on', a
   const checked = await launched('check', '-m', good, '-d', `sqlite:${db}`, '--today', '2026-11-22')
   t.equal(checked.code, 0, checked.err)
   t.match(checked.out, /check passed\n$/)
+})
+
+t.test('--version prints the package version; no command prints help and exits 2', async (t) => {
+  const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }
+  for (const flag of ['--version', '-V']) {
+    const r = await launched(flag)
+    t.equal(r.code, 0, `${flag}: exit 0`)
+    t.equal(r.out, `${version}\n`, `${flag}: the version alone`)
+  }
+  const bare = await launched()
+  t.equal(bare.code, 2, 'no command: wrong usage')
+  t.equal(bare.out, '', 'nothing on stdout for a script to mistake for output')
+  t.match(bare.err, /^Usage: ponte \[options\] \[command\]/, 'the help, on stderr')
+  t.match(bare.err, /\n {2}check \[options\] /, 'listing the commands')
+  const group = await ponte('fixtures')
+  t.equal(group.code, 2, 'a command group without its command: exit 2')
+  t.match(group.err, /^Usage: ponte fixtures/)
+  for (const asked of [['help'], ['help', 'check']]) {
+    const r = await ponte(...asked)
+    t.equal(r.code, 0, `${asked.join(' ')}: help asked for, exit 0`)
+    t.match(r.out, /^Usage: ponte/)
+  }
 })
 
 t.test('--help on every command', async (t) => {

@@ -2,9 +2,10 @@
 // columns by their Portuguese or English habits, marks every guess, and `ponte check` on it
 // runs and lists what is left (unmapped state codes with counts).
 import t from 'tap'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import BetterSqlite3 from 'better-sqlite3'
 import { main } from '../../src/cli.js'
 import { parseMapping } from '../../src/mapping/load.js'
@@ -78,4 +79,40 @@ t.test('an existing --out is not replaced without --force; a missing database is
   } finally {
     process.stderr.write = err
   }
+})
+
+/** Where the draft's `# yaml-language-server: $schema=` link points, read as the language server does: relative to the draft's folder. */
+function linkedSchema (yaml: string, draftFile: string): string {
+  const link = /^# yaml-language-server: \$schema=(\S+)$/m.exec(yaml)?.[1] ?? ''
+  return /^file:/.test(link) ? fileURLToPath(link) : resolve(dirname(draftFile), link)
+}
+
+t.test('the draft\'s $schema link resolves to the installed mapping.schema.json wherever the draft is saved', async (t) => {
+  const db = join(dir, 'scratch.db')
+  const installed = fileURLToPath(new URL('../../mapping.schema.json', import.meta.url))
+  const elsewhere = mkdtempSync(join(tmpdir(), 'ponte-init-elsewhere-'))
+  t.teardown(() => rmSync(elsewhere, { recursive: true, force: true }))
+  const places = [join(dir, 'top.yaml'), join(dir, 'deep', 'er', 'nested.yaml'), join(elsewhere, 'with space', 'clinic.yaml')]
+  for (const out of places) {
+    mkdirSync(dirname(out), { recursive: true })
+    const { code, yaml } = await init(db, out)
+    t.equal(code, 0)
+    const target = linkedSchema(yaml, out)
+    t.equal(target, installed, `${out}: the link names the installed schema`)
+    t.ok(existsSync(target), `${out}: and it is there`)
+  }
+  // Printed, the draft may be redirected anywhere: an absolute file URL.
+  const out: string[] = []
+  const write = process.stdout.write
+  process.stdout.write = ((c: string) => { out.push(String(c)); return true }) as typeof process.stdout.write
+  let code: number
+  try {
+    code = await main(['init', '--db', `sqlite:${db}`])
+  } finally {
+    process.stdout.write = write
+  }
+  t.equal(code, 0)
+  const printed = out.join('')
+  t.match(printed, /^# yaml-language-server: \$schema=file:\/\/\//, 'an absolute file URL')
+  t.equal(linkedSchema(printed, join(elsewhere, 'anywhere.yaml')), installed)
 })

@@ -49,7 +49,7 @@ export function minutesOf (v: Value, read: Reader): Decoder<number> {
 }
 
 export function booleanOf (v: Value, read: Reader): Decoder<boolean> {
-  const truthy = v.true ? new Set(v.true.map((t) => String(t).trim().toUpperCase())) : TRUTHY
+  const truthy = v.trueValues ? new Set(v.trueValues.map((t) => String(t).trim().toUpperCase())) : TRUTHY
   const invert = v.invert === true
   return (row) => {
     const x = read(row)
