@@ -12,6 +12,7 @@ import { todayIn } from '../normalise/datetime.js'
 import { Findings, formatFinding, type Finding } from './findings.js'
 import { checkStructure } from './structure.js'
 import { checkWrites } from './writes.js'
+import { checkColumnValues } from './values.js'
 import { checkIndexes } from './indexes.js'
 import { checkWrittenConstants } from './literals.js'
 import { probeStatements } from './probes.js'
@@ -65,6 +66,7 @@ export async function checkInstallation (inst: Installation, todayOrOptions: str
   checkWrittenConstants(model, catalog, out)
   checkIndexes(model, catalog, out, db.dialect)
   checkWrites(model, compiled.writes, catalog, out)
+  checkColumnValues(model, compiled.writes, catalog, out)
   opts.progress?.('running every statement (rolled back)')
   const probed = await probeStatements(compiled, db, today, out)
   out.ok('', `${probed.ran} statements ran (writes rolled back)`)

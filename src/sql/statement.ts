@@ -15,6 +15,8 @@ export interface Statement {
   name: string
   sql: string
   params: Param[]
+  /** The table its `col:<name>` inputs are written to: their values are fitted to its live columns (db/column-values.ts). */
+  writes?: string
 }
 
 /**
