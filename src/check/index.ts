@@ -12,7 +12,7 @@ import { todayIn } from '../normalise/datetime.js'
 import { Findings, formatFinding, type Finding } from './findings.js'
 import { checkStructure } from './structure.js'
 import { checkWrites } from './writes.js'
-import { checkColumnValues } from './values.js'
+import { checkColumnValues, checkCountedKeys } from './values.js'
 import { checkIndexes } from './indexes.js'
 import { checkWrittenConstants } from './literals.js'
 import { probeStatements } from './probes.js'
@@ -70,6 +70,7 @@ export async function checkInstallation (inst: Installation, todayOrOptions: str
   opts.progress?.('running every statement (rolled back)')
   const probed = await probeStatements(compiled, db, today, out)
   out.ok('', `${probed.ran} statements ran (writes rolled back)`)
+  await checkCountedKeys(model, compiled.writes, db, out)
   await checkData(compiled, db, out, {
     budgetMs: opts.budgetMs ?? 30_000, progress: opts.progress, scanProgress: opts.scanProgress, catalog, batchRows: opts.batchRows, progressEveryMs: opts.progressEveryMs, now: opts.now
   })

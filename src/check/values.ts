@@ -2,10 +2,12 @@
 // a key the mapping reads as an integer from a text column (ids compared as numbers, `max`
 // taking '9' over '10'), a ref written into a number column though its ids are text, a
 // UUID going into a binary column (written as its 16 bytes), and a column shorter than the
-// interface lets a name or an e-mail be (longer ones are refused, 400, naming the field).
+// interface lets a name or an e-mail be (longer ones are refused, 400, naming the field); and
+// a `max` key over text whose largest key is no number.
 import type { MappingModel, TableModel } from '../mapping/model.js'
 import type { LiveCatalog, LiveColumn } from '../db/columns.js'
-import { isUnsupported, type CompiledWrites, type FieldWriter } from '../mapping/compile/index.js'
+import { isUnsupported, type CompiledWrites, type FieldWriter, type InsertPlan } from '../mapping/compile/index.js'
+import type { Querier } from '../db/database.js'
 import { isIntegerType } from '../mapping/compile/ids.js'
 import { idType } from '../mapping/compile/key.js'
 import { isBinaryColumn } from '../db/column-values.js'
@@ -84,5 +86,23 @@ function shorterThanInterface (field: keyof typeof INTERFACE_LENGTH, writer: Fie
     if (length === undefined || length >= INTERFACE_LENGTH[field]) continue
     out.warning(path, `column \`${live?.name ?? c.column}\` holds at most ${length} characters, and the interface accepts ${field === 'name' ? 'names' : 'e-mail addresses'} of up to ${INTERFACE_LENGTH[field]}: a longer one is refused (400, naming ${field})`)
     return
+  }
+}
+
+/**
+ * A `max` key over a text column counts from the largest key that is a number: one holding
+ * letters ('CLN-01') stops every insert. Read as the insert reads it (the statement itself).
+ */
+export async function checkCountedKeys (model: MappingModel, writes: CompiledWrites, db: Querier, out: Findings): Promise<void> {
+  const plans: [TableModel, InsertPlan | undefined][] = [
+    [model.client, isUnsupported(writes.client) || isUnsupported(writes.client.insert) ? undefined : writes.client.insert.plan],
+    [model.appointment, isUnsupported(writes.appointment) || isUnsupported(writes.appointment.insert) ? undefined : writes.appointment.insert.plan]
+  ]
+  for (const [t, plan] of plans) {
+    if (plan === undefined || !plan.key.increment || isIntegerType(plan.key.keyType) || plan.key.before.length !== 1) continue
+    const rows = await db.query(plan.key.before[0]).catch(() => []) // a statement that cannot run is the probes' to report
+    const largest = rows[0]?.id
+    if (largest === undefined || largest === null || /^\s*\d{1,15}\s*$/.test(String(largest))) continue
+    out.problem(`${t.path}/write/key`, `the largest key of column \`${plan.key.keyColumn}\` is not a number, so \`max\` cannot count the next one from it and every new ${t.path.split('/').pop() ?? ''} would be refused: use a keyTable or identity key`)
   }
 }

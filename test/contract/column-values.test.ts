@@ -172,6 +172,16 @@ for (const dialect of testDialects()) {
       const textIds = MAPPING.replace(PROFESSIONAL_LINE, '      professional: odoc').replace('    key: dcode\n', '    key: { column: dname, type: text }\n')
       const refs = await checkOf(t, s, textIds)
       t.ok(said(refs, lineOf(textIds, '      professional: odoc'), 'problem', /professional ids are text.*holds numbers/), refs.lines.join('\n'))
+
+      // Planted: a key holding letters, which a `max` key cannot count from.
+      const odd = await scratchOn(t, dialect, `${schema(dialect)}\nINSERT INTO pac (code, nm) VALUES ('P-1', 'Odd Key');`, MAPPING)
+      const counted = await checkOf(t, odd, MAPPING)
+      const clientKeyLine = MAPPING.split('\n').lastIndexOf('      key: { generate: max }') + 1
+      t.ok(said(counted, clientKeyLine, 'problem', /largest key of column `code` is not a number/), counted.lines.join('\n'))
+      const before = await snapshot(odd)
+      const refused = await odd.call('POST', '/clients', { name: 'Ana Lima', phone: '+5511987654321' })
+      t.not(refused.status, 200, 'the server does not guess a key')
+      t.equal(await snapshot(odd), before, 'and changes nothing')
     })
   })
 }
