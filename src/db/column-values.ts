@@ -45,6 +45,7 @@ function columnOfInput (input: string): string | undefined {
   return name.slice(name.lastIndexOf('.') + 1)
 }
 
+// Wrappers made here: a reload handing one back is not wrapped twice.
 const fitted = new WeakSet<Database>()
 
 /**
@@ -89,9 +90,9 @@ function fitArgs (statement: Statement, args: Record<string, unknown> | undefine
   for (const [input, value] of Object.entries(args as Record<string, unknown>)) {
     const name = columnOfInput(input)
     const column = name === undefined ? undefined : table.columns.get(name.toLowerCase())
-    const fitted = column === undefined || value === null || value === undefined ? { value } : fitToColumn(value, column)
-    if ('problem' in fitted) throw new ValueMisfitError((column as LiveColumn).name, fitted.problem)
-    out[input] = fitted.value
+    const fit = column === undefined || value === null || value === undefined ? { value } : fitToColumn(value, column)
+    if ('problem' in fit) throw new ValueMisfitError((column as LiveColumn).name, fit.problem)
+    out[input] = fit.value
   }
   return out
 }
