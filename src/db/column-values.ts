@@ -16,8 +16,9 @@ export function isBinaryColumn (column: Pick<LiveColumn, 'declared'>): boolean {
   return /binary|bytea|blob/i.test(column.declared)
 }
 
-/** The value as the column holds it, or why it cannot hold it. */
-export function fitToColumn (value: unknown, column: LiveColumn): { value: unknown } | { problem: string } {
+/** The value as the column holds it, or why it cannot hold it; `length`: the mapping's, which wins over the live one. */
+export function fitToColumn (value: unknown, live: LiveColumn, length = live.length): { value: unknown } | { problem: string } {
+  const column = { ...live, length }
   if (typeof value === 'number' || typeof value === 'bigint') {
     // An integer's digits, never a float's rendering ('401', not '401.0').
     return column.kind === 'text' ? fitText(String(value), column) : { value }
@@ -90,7 +91,7 @@ function fitArgs (statement: Statement, args: Record<string, unknown> | undefine
   for (const [input, value] of Object.entries(args as Record<string, unknown>)) {
     const name = columnOfInput(input)
     const column = name === undefined ? undefined : table.columns.get(name.toLowerCase())
-    const fit = column === undefined || value === null || value === undefined ? { value } : fitToColumn(value, column)
+    const fit = column === undefined || value === null || value === undefined ? { value } : fitToColumn(value, column, statement.lengths?.[name as string] ?? column.length)
     if ('problem' in fit) throw new ValueMisfitError((column as LiveColumn).name, fit.problem)
     out[input] = fit.value
   }

@@ -17,6 +17,8 @@ export interface Statement {
   params: Param[]
   /** The table its `col:<name>` inputs are written to: their values are fitted to its live columns (db/column-values.ts). */
   writes?: string
+  /** Lengths the mapping declares for some of those columns (`length:`): they win over the live column's. */
+  lengths?: Record<string, number>
 }
 
 /**
