@@ -6,10 +6,8 @@
 // a `max` key over text whose largest key is no number.
 import type { MappingModel, TableModel } from '../mapping/model.js'
 import type { LiveCatalog, LiveColumn } from '../db/columns.js'
-import { isUnsupported, type CompiledWrites, type FieldWriter, type InsertPlan } from '../mapping/compile/index.js'
+import { idType, isIntegerType, isUnsupported, type CompiledWrites, type FieldWriter, type InsertPlan } from '../mapping/compile/index.js'
 import type { Querier } from '../db/database.js'
-import { isIntegerType } from '../mapping/compile/ids.js'
-import { idType } from '../mapping/compile/key.js'
 import { isBinaryColumn } from '../db/column-values.js'
 import type { Findings } from './findings.js'
 
