@@ -13,10 +13,11 @@ import { ClientWrites } from './services/client-writes.js'
 import { Booking } from './services/booking.js'
 import { PonteMetrics } from './metrics/registry.js'
 import { instrumentDatabase } from './metrics/database.js'
+import { fittingWrites } from './db/column-values.js'
 
 export interface Ponte {
   config: Config
-  /** The database as services see it: every statement timed (metrics/database.ts). */
+  /** The database as services see it: every statement timed (metrics/database.ts), written values fitted (db/column-values.ts). */
   db: Database
   /** Outlives a mapping reload: counters keep counting across swaps. */
   metrics: PonteMetrics
@@ -34,7 +35,8 @@ export interface Ponte {
 }
 
 export function createPonte (config: Config, raw: Database, compiled: CompiledMapping, metrics = new PonteMetrics()): Ponte {
-  const db = instrumentDatabase(raw, metrics)
+  // Written values in their live columns' kinds (db/column-values.ts).
+  const db = fittingWrites(raw, (d) => instrumentDatabase(d, metrics))
   let mappingHash: string | undefined
   try { mappingHash = createHash('sha256').update(readFileSync(compiled.model.file)).digest('hex') } catch { mappingHash = undefined }
   const catalog = new Catalog(compiled, db)

@@ -148,3 +148,14 @@ export class InstallationNotReadyError extends PonteError {
     super('This installation is not ready: its mapping does not fit the clinic database. It answers once the mapping is corrected (see /ready).')
   }
 }
+
+/**
+ * A value the live column cannot hold as sent (text too long for it, letters for a number
+ * column): refused before the database stores it otherwise. The column is kept for the log
+ * and for naming the request field; the caller's message never names the clinic's schema.
+ */
+export class ValueMisfitError extends InvalidInputError {
+  constructor (readonly column: string, readonly problem: string) {
+    super(`A value ${problem}.`)
+  }
+}

@@ -12,6 +12,7 @@ import { todayIn } from '../normalise/datetime.js'
 import { Findings, formatFinding, type Finding } from './findings.js'
 import { checkStructure } from './structure.js'
 import { checkWrites } from './writes.js'
+import { checkColumnValues, checkCountedKeys } from './values.js'
 import { checkIndexes } from './indexes.js'
 import { checkWrittenConstants } from './literals.js'
 import { probeStatements } from './probes.js'
@@ -65,9 +66,11 @@ export async function checkInstallation (inst: Installation, todayOrOptions: str
   checkWrittenConstants(model, catalog, out)
   checkIndexes(model, catalog, out, db.dialect)
   checkWrites(model, compiled.writes, catalog, out)
+  checkColumnValues(model, compiled.writes, catalog, out)
   opts.progress?.('running every statement (rolled back)')
   const probed = await probeStatements(compiled, db, today, out)
   out.ok('', `${probed.ran} statements ran (writes rolled back)`)
+  await checkCountedKeys(model, compiled.writes, db, out)
   await checkData(compiled, db, out, {
     budgetMs: opts.budgetMs ?? 30_000, progress: opts.progress, scanProgress: opts.scanProgress, catalog, batchRows: opts.batchRows, progressEveryMs: opts.progressEveryMs, now: opts.now
   })

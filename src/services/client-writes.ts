@@ -7,7 +7,7 @@ import { parsePhoneInput } from '../normalise/phone.js'
 import { isValidCpf } from '../normalise/cpf.js'
 import { LAST_SENTINEL_DATE, nowIn, todayIn } from '../normalise/datetime.js'
 import { readApiDate } from '../normalise/date-window.js'
-import { InvalidInputError, MissingValueError, NotFoundError, type FieldIssue } from '../errors.js'
+import { InvalidInputError, MissingValueError, NotFoundError, ValueMisfitError, type FieldIssue } from '../errors.js'
 import { refuseMisstored, refuseUnstorable, type Stored } from './stored.js'
 import { samePhone } from '../normalise/phone.js'
 import { foldName, normaliseEmail } from '../normalise/text.js'
@@ -15,7 +15,7 @@ import type { Catalog } from './catalog.js'
 import type { Clients } from './clients.js'
 import { writable } from './writable.js'
 import { LiveSchema } from '../db/columns.js'
-import { fitField } from './column-fit.js'
+import { clientTextColumns, fitField } from './column-fit.js'
 
 export interface NewClient {
   name: string
@@ -65,9 +65,9 @@ export class ClientWrites {
     if (fields.length > 0) {
       const plan = writableOr501(this.plans.patch(fields))
       const now = nowIn(this.compiled.model.timezone)
-      await this.db.transaction(async (tx) => {
+      await requiring({ ...this.plans.rowWriters, ...this.plans.writers }, async () => await this.db.transaction(async (tx) => {
         if (await plan.run(tx, id, stored, now)) await this.readBack(tx, id, stored, ignored)
-      }, at)
+      }, at))
     }
     return { record: await this.clients.get(id, at), ignored }
   }
@@ -162,7 +162,7 @@ export class ClientWrites {
 
   /** The values as the clinic's columns will hold them (see column-fit.ts); what cannot fit is an issue. */
   private async asStored (values: Partial<Record<ClientField, string>>, issues: FieldIssue[], at: Arrival): Promise<Partial<Record<ClientField, string>>> {
-    const live = await this.live.textColumns(this.compiled.model.client.table, at)
+    const live = await clientTextColumns(this.compiled.model.client, this.live, at)
     const out: Partial<Record<ClientField, string>> = {}
     for (const [field, value] of Object.entries(values) as [ClientField, string][]) {
       const writer = this.plans.writers[field] ?? this.plans.rowWriters[field]
@@ -185,15 +185,18 @@ export function describe (issues: FieldIssue[]): string {
 }
 
 /**
- * Runs a write; a NULL the database refuses becomes a 400 naming the request field that
- * writes that column (or, for a column no field writes, the installation's mapping).
+ * Runs a write; a NULL the database refuses, or a value its column cannot hold
+ * (db/column-values.ts), becomes a 400 naming the request field that writes that column (or,
+ * for a column no field writes, the installation's mapping).
  */
 export async function requiring<T> (writers: Partial<Record<string, { columns: { column: string }[] } | undefined>>, write: () => Promise<T>): Promise<T> {
   try {
     return await write()
   } catch (err) {
-    if (!(err instanceof MissingValueError)) throw err
-    const field = Object.entries(writers).find(([, w]) => w?.columns.some((c) => c.column.toLowerCase() === err.column?.toLowerCase()))?.[0]
+    if (!(err instanceof MissingValueError) && !(err instanceof ValueMisfitError)) throw err
+    // A joined row's columns are named `alias.column` among the writers.
+    const field = Object.entries(writers).find(([, w]) => w?.columns.some((c) => c.column.slice(c.column.lastIndexOf('.') + 1).toLowerCase() === err.column?.toLowerCase()))?.[0]
+    if (err instanceof ValueMisfitError) throw new InvalidInputError(`${field ?? 'A value the mapping writes'} ${err.problem}.`, field ? [{ path: `/body/${field}`, message: err.problem }] : [])
     if (field) throw new InvalidInputError(`${field} is required by this installation.`, [{ path: `/body/${field}`, message: 'is required by this installation' }])
     throw new InvalidInputError('The clinic database requires a value the mapping does not provide; the installation\'s mapping needs a default for it under write.set.')
   }

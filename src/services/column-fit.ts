@@ -4,7 +4,9 @@
 // a column without Unicode is folded (normalise/fold.ts), then too long is a 400.
 import { isTextType, type FieldWriter, type WrittenColumn } from '../mapping/compile/index.js'
 import type { SqlTypeName } from '../mapping/schema.js'
-import type { TextColumn, TextColumns } from '../db/columns.js'
+import type { Arrival } from '../db/database.js'
+import type { ClientModel } from '../mapping/model.js'
+import type { LiveSchema, TextColumn, TextColumns } from '../db/columns.js'
 import { foldToCodePage } from '../normalise/fold.js'
 
 const UNICODE = new Set<SqlTypeName>(['ntext', 'nchar'])
@@ -49,4 +51,21 @@ export function fitField (writer: FieldWriter, value: unknown, live: TextColumns
     }
   }
   return { value: folded }
+}
+
+/**
+ * The text columns a client's fields are written to: its own table's by name, and those of the
+ * rows written with it (a joined e-mail row, a collected phone row) as the writers name them,
+ * `alias.column` and `phones/<i>.column`, so a child row's value is held to its own column.
+ */
+export async function clientTextColumns (client: ClientModel, live: LiveSchema, at: Arrival): Promise<TextColumns> {
+  const out = new Map(await live.textColumns(client.table, at))
+  const rows: [string, string][] = [
+    ...Object.entries(client.joins).map(([alias, j]): [string, string] => [alias, j.table]),
+    ...client.phones.flatMap((p, i): [string, string][] => p.collect ? [[`phones/${i}`, p.collect.table]] : [])
+  ]
+  for (const [name, table] of rows) {
+    for (const [column, text] of await live.textColumns(table, at)) out.set(`${name}.${column}`.toLowerCase(), text)
+  }
+  return out
 }

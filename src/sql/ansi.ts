@@ -72,6 +72,7 @@ export const ansi: Omit<Dialect, 'name' | 'placeholder' | 'foldedLike' | 'minute
   count: () => 'COUNT(*)',
   countDistinct: (e) => `COUNT(DISTINCT ${e})`,
   max: (e) => `MAX(${e})`,
+  charLength: (e) => `CHAR_LENGTH(${e})`,
   min: (e) => `MIN(${e})`,
   descending: (e) => `${e} DESC`,
   null: 'NULL'

@@ -144,6 +144,8 @@ export interface Dialect {
   count(): string
   countDistinct(e: string): string
   max(e: string): string
+  /** Characters in a text value (for ordering text keys by their length). */
+  charLength(e: string): string
   min(e: string): string
   /** An ORDER BY item in descending order. */
   descending(e: string): string

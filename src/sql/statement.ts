@@ -15,6 +15,10 @@ export interface Statement {
   name: string
   sql: string
   params: Param[]
+  /** The table its `col:<name>` inputs are written to: their values are fitted to its live columns (db/column-values.ts). */
+  writes?: string
+  /** Lengths the mapping declares for some of those columns (`length:`): they win over the live column's. */
+  lengths?: Record<string, number>
 }
 
 /**

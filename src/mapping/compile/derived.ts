@@ -95,7 +95,7 @@ function selfKey (table: TableModel, values: WrittenValue[], identity: boolean, 
   const params = new ParamList(dialect)
   const sets = columns.map((column) => ({ column, value: params.input(`col:${column}`, table.key.type) }))
   const where = [keyMatch(table.key, scope, params, `${table.path}/key`)]
-  return { columns, update: { name: `${table.path.split('/').pop() ?? 'row'}.ownKey`, sql: dialect.update(table.table, 't', sets, where), params: params.params } }
+  return { columns, update: { name: `${table.path.split('/').pop() ?? 'row'}.ownKey`, sql: dialect.update(table.table, 't', sets, where), params: params.params, writes: table.table } }
 }
 
 /**

@@ -31,11 +31,11 @@ export function compileHistory (model: MappingModel, dialect: Dialect): StatusHi
   const up = new ParamList(dialect)
   const sets = uniqueColumns(close).map((c) => ({ column: c.column, value: up.input(`col:${c.column}`, c.type) }))
   const where = [`${dialect.column('h', h.key)} = ${up.input('key', keyType)}`, ...scope.where(up)]
-  const closeStatement = { name: 'appointment.history.close', sql: dialect.update(h.table, 'h', sets, where), params: up.params }
+  const closeStatement = { name: 'appointment.history.close', sql: dialect.update(h.table, 'h', sets, where), params: up.params, writes: h.table }
 
   const ins = new ParamList(dialect)
   const columns = uniqueColumns([{ column: h.key, type: keyType }, ...open])
-  const openStatement = { name: 'appointment.history.open', sql: dialect.insert(h.table, columns.map((c) => c.column), columns.map((c) => ins.input(`col:${c.column}`, c.type))), params: ins.params }
+  const openStatement = { name: 'appointment.history.open', sql: dialect.insert(h.table, columns.map((c) => c.column), columns.map((c) => ins.input(`col:${c.column}`, c.type))), params: ins.params, writes: h.table }
 
   const stored = (state: string): unknown => {
     const entry = Object.entries(a.state.map ?? {}).find(([, out]) => out === state)

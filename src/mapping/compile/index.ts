@@ -30,6 +30,7 @@ export type { ScheduleFault, ScheduleScan, ScheduleScanRow } from './availabilit
 export type { CapacityFault, SlotChecks } from './slot-booking.js'
 export { isTextType } from './value.js'
 export { isIntegerType, matchesType } from './ids.js'
+export { idType } from './key.js'
 export { BOOKING_REFS, PATCHABLE, type AppointmentInsert, type AppointmentWritePlans, type BookingRef, type ClientField, type ClientInsert, type ClientPatch, type ClientValues, type ClientWritePlans, type CompiledWrites, type FieldWriter, type HistoryPlan, type JoinedRefPlan, type Reschedule, type Slot, type StateMove } from './writes.js'
 
 export interface CompiledMapping {

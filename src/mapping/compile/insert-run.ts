@@ -9,6 +9,9 @@ import { isIntegerType } from './ids.js'
 import { OWN_ROW, type RowPlan, type RowsPlan } from './rows.js'
 import type { ColumnValues, InsertPlan } from './write.js'
 
+/** The installation's key generation cannot make a new key (its row is missing, the largest key holds letters). */
+export class KeyGenerationError extends Error {}
+
 /** Key generation and the INSERT of `columns`; returns the new id as text. */
 export async function runInsert (tx: Querier, plan: InsertPlan, columns: ColumnValues): Promise<string> {
   return await insertRow(tx, plan, columnInputs(columns))
@@ -21,10 +24,14 @@ async function insertRow (tx: Querier, plan: InsertPlan, args: Record<string, un
     if (rows.length > 0) id = rows[0].id
   }
   if (plan.key.before.length > 0) {
-    if (plan.key.increment) id = Number(id ?? 0) + 1
+    if (plan.key.increment) {
+      const largest = Number(id ?? 0)
+      if (!Number.isSafeInteger(largest)) throw new KeyGenerationError(`key generation (${plan.key.before.at(-1)?.name}): the largest key is not a whole number, so the next cannot be made from it (use a keyTable or identity key)`)
+      id = largest + 1
+    }
     // SQL Server says a bumped key through a text table variable (dialect updateReturning): an integer key binds as a number, as it was read before.
     else if (typeof id === 'string' && isIntegerType(plan.key.keyType) && /^-?\d{1,15}$/.test(id.trim())) id = Number(id)
-    if (id === undefined || id === null) throw new Error(`key generation (${plan.key.before.at(-1)?.name}) returned no value: is the key table row there?`)
+    if (id === undefined || id === null) throw new KeyGenerationError(`key generation (${plan.key.before.at(-1)?.name}) returned no value: is the key table row there?`)
     // A text key takes the generated number as its digits: bound as a number, SQLite stores '8.0'.
     if (typeof id === 'number' && !isIntegerType(plan.key.keyType)) id = String(id)
     Object.assign(args, columnInputs({ [plan.key.keyColumn]: id }))

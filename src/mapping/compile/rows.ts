@@ -9,7 +9,7 @@ import type { MappingModel, TableModel, Value } from '../model.js'
 import type { SqlTypeName, WriteSpecDoc } from '../schema.js'
 import { CompileError, joinMatch, Scope } from './scope.js'
 import { keyMatch } from './key.js'
-import { fieldWriter, insertPlan, uniqueColumns, writeValues, type FieldWriter, type InsertPlan } from './write.js'
+import { fieldWriter, insertPlan, uniqueColumns, writesTo, writeValues, type FieldWriter, type InsertPlan } from './write.js'
 import type { WrittenValue } from './derived.js'
 
 /** The resource's own row in `links`. */
@@ -121,7 +121,7 @@ export function compileRows (model: MappingModel, table: TableModel & { phones?:
     if (columns.length === 0) throw new CompileError(at, `nothing to insert into ${target.table}`)
     const params = new ParamList(dialect)
     const values = columns.map((c) => params.input(`col:${c.column}`, c.type))
-    const statement = { name: `${table.path.split('/').pop() ?? 'row'}.${name}.insert`, sql: dialect.insert(target.table, columns.map((c) => c.column), values), params: params.params }
+    const statement = { name: `${table.path.split('/').pop() ?? 'row'}.${name}.insert`, sql: dialect.insert(target.table, columns.map((c) => c.column), values), params: params.params, ...writesTo(target.table, columns) }
     return { name, links, set, columns, fieldColumns: fields.map((f) => f.column), statement }
   }
   const before = (write.before ?? []).map((r, i) => plan(r, i, 'before'))
@@ -133,7 +133,7 @@ export function compileRows (model: MappingModel, table: TableModel & { phones?:
 export function sharedKeyInsert (name: string, table: TableModel, columns: { column: string, type: SqlTypeName }[], dialect: Dialect): Statement {
   const params = new ParamList(dialect)
   const all = uniqueColumns(columns)
-  return { name, sql: dialect.insert(table.table, all.map((c) => c.column), all.map((c) => params.input(`col:${c.column}`, c.type))), params: params.params }
+  return { name, sql: dialect.insert(table.table, all.map((c) => c.column), all.map((c) => params.input(`col:${c.column}`, c.type))), params: params.params, ...writesTo(table.table, all) }
 }
 
 /** The correction of fields kept in one joined row: its UPDATE, and whether the row exists yet. */
@@ -171,7 +171,7 @@ export function joinedRowUpdates (table: TableModel, columns: { column: string, 
     const exists = dialect.select({ columns: [{ expr: '1', alias: 'x' }], from: { table: dialect.table(j.table), alias: 'j' }, joins: [], where: [matching(probe)], orderBy: [], first: true })
     return {
       alias,
-      update: { name: `client.update.${alias}`, sql: dialect.update(j.table, 'j', sets, [where]), params: params.params },
+      update: { name: `client.update.${alias}`, sql: dialect.update(j.table, 'j', sets, [where]), params: params.params, ...writesTo(j.table, cols) },
       exists: { name: `client.update.${alias}.exists`, sql: exists, params: probe.params }
     }
   })

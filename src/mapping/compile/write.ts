@@ -132,10 +132,12 @@ export function keyPlan (table: TableModel, write: WriteSpecDoc | undefined, dia
       return { ...base, returning: table.key.column }
     case 'max': {
       const params = new ParamList(dialect)
-      const sql = dialect.select({
-        columns: [{ expr: dialect.max(dialect.column('t', table.key.column)), alias: 'id' }],
-        from: { table: dialect.table(table.table), alias: 't' }, joins: [], where: [], orderBy: [], lock: true
-      })
+      const key = dialect.column('t', table.key.column)
+      const from = { table: dialect.table(table.table), alias: 't' }
+      // Text keys compare as text ('9' > '10'): the largest number is the longest, then the largest, of them.
+      const sql = isTextType(table.key.type)
+        ? dialect.select({ columns: [{ expr: key, alias: 'id' }], from, joins: [], where: [], orderBy: [dialect.descending(dialect.charLength(key)), dialect.descending(key)], first: true, lock: true })
+        : dialect.select({ columns: [{ expr: dialect.max(key), alias: 'id' }], from, joins: [], where: [], orderBy: [], lock: true })
       return { ...base, increment: true, before: [{ name: `${name}.max`, sql, params: params.params }] }
     }
     case 'keyTable': {
@@ -186,7 +188,7 @@ export function insertPlan (name: string, table: TableModel, write: WriteSpecDoc
   return {
     key,
     columns: all,
-    statement: { name, sql: dialect.insert(table.table, all.map((c) => c.column), values, key.returning), params: params.params }
+    statement: { name, sql: dialect.insert(table.table, all.map((c) => c.column), values, key.returning), params: params.params, ...writesTo(table.table, all) }
   }
 }
 
@@ -198,7 +200,16 @@ export function updatePlan (name: string, table: TableModel, columns: { column: 
   // Conditions on joins cannot be said in an UPDATE of the table alone; the caller has just
   // read the row through the whole filter (a 404 otherwise), so its own columns' part is kept.
   const where = [keyMatch(table.key, scope, params, `${table.path}/key`), ...scope.ownWhere(params)]
-  return { name, sql: dialect.update(table.table, 't', sets, where), params: params.params }
+  return { name, sql: dialect.update(table.table, 't', sets, where), params: params.params, ...writesTo(table.table, columns) }
+}
+
+/** What a write statement tells the value fitting (db/column-values.ts): its table, and the lengths the mapping declares. */
+export function writesTo (table: string, columns: { column: string }[]): Pick<Statement, 'writes' | 'lengths'> {
+  const lengths = Object.fromEntries(columns.flatMap((c) => {
+    const length = (c as Partial<WrittenColumn>).declared?.length
+    return length === undefined ? [] : [[c.column.slice(c.column.lastIndexOf('.') + 1), length]]
+  }))
+  return Object.keys(lengths).length > 0 ? { writes: table, lengths } : { writes: table }
 }
 
 export function uniqueColumns<T extends { column: string }> (columns: T[]): T[] {

@@ -27,6 +27,7 @@ export function mssqlDialect (options: MssqlDialectOptions = {}): Dialect {
     trim: (e) => `LTRIM(RTRIM(${e}))`,
     rtrim: (e) => `RTRIM(${e})`,
     lower: (e) => `LOWER(${e})`,
+    charLength: (e) => `LEN(${e})`,
     padsEquality: true,
     asText: (e) => `CAST(${e} AS NVARCHAR(4000))`,
     // ISNULL(x, '') + … rather than CONCAT(): CONCAT arrived in SQL Server 2012.

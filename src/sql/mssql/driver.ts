@@ -138,7 +138,9 @@ export async function openMssql (url: string): Promise<Database> {
       // An id that cannot be a number (a text key behind a column declared int) binds as text
       // rather than failing validation; SQL Server converts or refuses it like any literal.
       const asText = NUMERIC.has(type) && typeof v === 'string' && !/^-?\d+$/.test(v)
-      request.input(`p${i + 1}`, asText ? sql.NVarChar(4000) : TYPES[type](), asText ? v : toMssqlValue(v, type))
+      // Bytes for a binary column (a UUID fitted to BINARY(16): db/column-values.ts), whatever the mapping's type.
+      if (Buffer.isBuffer(v)) request.input(`p${i + 1}`, sql.VarBinary(8000), v)
+      else request.input(`p${i + 1}`, asText ? sql.NVarChar(4000) : TYPES[type](), asText ? v : toMssqlValue(v, type))
     })
   }
   const run = async (request: sql.Request, statement: Statement, args: Record<string, unknown>): Promise<Row[]> => {

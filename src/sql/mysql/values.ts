@@ -16,6 +16,8 @@ export function toMysqlValue (value: unknown, type: SqlTypeName): unknown {
   if (value === undefined || value === null) return null
   if (typeof value === 'boolean') return value ? 1 : 0
   if (value instanceof Date) return wallClock(value)
+  // Bytes for a binary column (a UUID fitted to BINARY(16): db/column-values.ts), whatever the mapping's type.
+  if (Buffer.isBuffer(value)) return value
   if (INTEGER.has(type)) {
     if (typeof value === 'number' && Number.isSafeInteger(value)) return mysql.TypedParameter.LONGLONG(value)
     if (typeof value === 'string' && /^-?\d{1,18}$/.test(value)) return mysql.TypedParameter.LONGLONG(value)

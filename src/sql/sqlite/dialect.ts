@@ -24,6 +24,7 @@ export const sqlite: Dialect = {
   // written (same plan as EXPLAIN QUERY PLAN shows it; OFFSET bound either way).
   constantLimit: true,
   asText: (e) => `CAST(${e} AS TEXT)`,
+  charLength: (e) => `LENGTH(${e})`,
   // A range, not LIKE (case-insensitive, so no index unless the column is NOCASE) nor GLOB
   // (SQLite plans GLOB ? with the index only once the value is bound): the range seeks an
   // index on the column (BINARY, as columns are unless declared otherwise) whatever is bound.

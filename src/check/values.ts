@@ -1,0 +1,106 @@
+// Whether the values Ponte writes fit the columns they land in, read from the live catalogue:
+// a key the mapping reads as an integer from a text column (ids compared as numbers, `max`
+// taking '9' over '10'), a ref written into a number column though its ids are text, a
+// UUID going into a binary column (written as its 16 bytes), and a column shorter than the
+// interface lets a name or an e-mail be (longer ones are refused, 400, naming the field); and
+// a `max` key over text whose largest key is no number.
+import type { MappingModel, TableModel } from '../mapping/model.js'
+import type { LiveCatalog, LiveColumn } from '../db/columns.js'
+import { idType, isIntegerType, isUnsupported, type CompiledWrites, type FieldWriter, type InsertPlan } from '../mapping/compile/index.js'
+import type { Querier } from '../db/database.js'
+import { isBinaryColumn } from '../db/column-values.js'
+import type { Findings } from './findings.js'
+
+/** The longest value the interface accepts for each free-text client field (src/schemas/queries.ts). */
+const INTERFACE_LENGTH = { name: 200, email: 200 } as const
+
+export function checkColumnValues (model: MappingModel, writes: CompiledWrites, catalog: LiveCatalog, out: Findings): void {
+  const column = (table: string, name: string): LiveColumn | undefined => catalog.table(table)?.columns.get(name.toLowerCase())
+  for (const t of [model.appointment, model.client, ...Object.values(model.lookups)]) if (t) keyFit(t, column, out)
+  generatedUuids(model, column, out)
+  if (!isUnsupported(writes.client)) {
+    const { writers, rowWriters } = writes.client
+    for (const field of ['name', 'email'] as const) {
+      const v = model.client.fields[field]
+      const writer = writers[field] ?? rowWriters[field]
+      if (v && writer) shorterThanInterface(field, writer, model.client, column, v.path, out)
+    }
+  }
+  if (!isUnsupported(writes.appointment)) {
+    for (const [name, writer] of Object.entries(writes.appointment.refs)) {
+      const ref = model.appointment.refs[name as keyof typeof model.appointment.refs]
+      const target = name === 'client' ? model.client : model.lookups[name as keyof typeof model.lookups]
+      if (!ref || !writer || !target || isIntegerType(idType(target.key))) continue
+      for (const c of writer.columns) {
+        const live = column(model.appointment.table, c.column)
+        if (live?.kind === 'number') out.problem(ref.path, `${name} ids are text (the key of table \`${target.table}\`), but column \`${live.name}\` holds numbers (${live.declared}): a booking could not store them`)
+      }
+    }
+  }
+}
+
+// Keys read as integers (the default) from a text column: ids then bind as numbers, and a
+// `max` key compares the text ('9' > '10').
+function keyFit (t: TableModel, column: (table: string, name: string) => LiveColumn | undefined, out: Findings): void {
+  for (const part of t.key.parts) {
+    const live = column(t.table, part.column)
+    if (live?.kind !== 'text' || !isIntegerType(part.type)) continue
+    out.problem(`${t.path}/key`, `column \`${live.name}\` is text (${live.declared}), but the key is read as an integer: declare \`key: { column: ${part.column}, type: text }\`` +
+      (t.key.parts.length === 1 ? ' so ids compare as the text they are (and a `max` key counts past 9 and 99)' : ''))
+  }
+}
+
+// A new UUID per row: into a binary column it goes as its 16 bytes, which a binary column
+// shorter than that cannot hold.
+function generatedUuids (model: MappingModel, column: (table: string, name: string) => LiveColumn | undefined, out: Findings): void {
+  for (const t of [model.appointment, model.client]) {
+    const rows = [...t.write?.before ?? [], ...t.write?.after ?? []]
+    const sets: [string, Record<string, unknown> | undefined, string][] = [
+      [t.table, t.write?.set, `${t.path}/write/set`],
+      ...rows.map((r, i): [string, Record<string, unknown> | undefined, string] => {
+        const table = r.join !== undefined ? t.joins[r.join]?.table : (t as typeof model.client).phones?.[r.phones ?? 0]?.collect?.table
+        const where = i < (t.write?.before?.length ?? 0) ? `before/${i}` : `after/${i - (t.write?.before?.length ?? 0)}`
+        return [table ?? '', r.set, `${t.path}/write/${where}/set`]
+      })
+    ]
+    for (const [table, set, path] of sets) {
+      for (const [name, value] of Object.entries(set ?? {})) {
+        const live = column(table, name)
+        if (!live || !isBinaryColumn(live) || typeof value !== 'object' || value === null || !('uuid' in value)) continue
+        const size = /\((\d+)\)/.exec(live.declared)?.[1]
+        if (size !== undefined && Number(size) < 16) out.problem(`${path}/${name}`, `a UUID needs 16 bytes, but column \`${live.name}\` holds ${size} (${live.declared})`)
+        else out.warning(`${path}/${name}`, `column \`${live.name}\` holds bytes (${live.declared}): each new UUID is written as its 16 bytes, not its 36 characters (the clinic's program must read it so)`)
+      }
+    }
+  }
+}
+
+function shorterThanInterface (field: keyof typeof INTERFACE_LENGTH, writer: FieldWriter, client: MappingModel['client'], column: (table: string, name: string) => LiveColumn | undefined, path: string, out: Findings): void {
+  for (const c of writer.columns) {
+    const dot = c.column.indexOf('.')
+    const table = dot < 0 ? client.table : client.joins[c.column.slice(0, dot)]?.table
+    const live = table === undefined ? undefined : column(table, c.column.slice(dot + 1))
+    const length = c.declared.length ?? live?.length
+    if (length === undefined || length >= INTERFACE_LENGTH[field]) continue
+    out.warning(path, `column \`${live?.name ?? c.column}\` holds at most ${length} characters, and the interface accepts ${field === 'name' ? 'names' : 'e-mail addresses'} of up to ${INTERFACE_LENGTH[field]}: a longer one is refused (400, naming ${field})`)
+    return
+  }
+}
+
+/**
+ * A `max` key over a text column counts from the largest key that is a number: one holding
+ * letters ('CLN-01') stops every insert. Read as the insert reads it (the statement itself).
+ */
+export async function checkCountedKeys (model: MappingModel, writes: CompiledWrites, db: Querier, out: Findings): Promise<void> {
+  const plans: [TableModel, InsertPlan | undefined][] = [
+    [model.client, isUnsupported(writes.client) || isUnsupported(writes.client.insert) ? undefined : writes.client.insert.plan],
+    [model.appointment, isUnsupported(writes.appointment) || isUnsupported(writes.appointment.insert) ? undefined : writes.appointment.insert.plan]
+  ]
+  for (const [t, plan] of plans) {
+    if (plan === undefined || !plan.key.increment || isIntegerType(plan.key.keyType) || plan.key.before.length !== 1) continue
+    const rows = await db.query(plan.key.before[0]).catch(() => []) // a statement that cannot run is the probes' to report
+    const largest = rows[0]?.id
+    if (largest === undefined || largest === null || /^\s*\d{1,15}\s*$/.test(String(largest))) continue
+    out.problem(`${t.path}/write/key`, `the largest key of column \`${plan.key.keyColumn}\` is not a number, so \`max\` cannot count the next one from it and every new ${t.path.split('/').pop() ?? ''} would be refused: use a keyTable or identity key`)
+  }
+}

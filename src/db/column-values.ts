@@ -1,0 +1,99 @@
+// Every written value in the kind its live column holds, whatever type the mapping bound it
+// with: a number into a text column as its digits (SQLite would store a bound 401 as '401.0'),
+// a UUID into a binary column as its 16 bytes, and text longer than the column (or letters
+// for a number column) refused, since SQLite would store it anyway and the others refuse it
+// with an error that names no field.
+import { ValueMisfitError } from '../errors.js'
+import type { Arrival, Database, Querier } from './database.js'
+import type { LiveCatalog, LiveColumn } from './columns.js'
+import type { Statement } from '../sql/statement.js'
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const NUMBER = /^\s*-?\d+(\.\d+)?\s*$/
+
+/** Whether a column holds bytes (BINARY(16), VARBINARY, BYTEA, BLOB). */
+export function isBinaryColumn (column: Pick<LiveColumn, 'declared'>): boolean {
+  return /binary|bytea|blob/i.test(column.declared)
+}
+
+/** The value as the column holds it, or why it cannot hold it; `length`: the mapping's, which wins over the live one. */
+export function fitToColumn (value: unknown, live: LiveColumn, length = live.length): { value: unknown } | { problem: string } {
+  const column = { ...live, length }
+  if (typeof value === 'number' || typeof value === 'bigint') {
+    // An integer's digits, never a float's rendering ('401', not '401.0').
+    return column.kind === 'text' ? fitText(String(value), column) : { value }
+  }
+  if (typeof value !== 'string') return { value }
+  if (isBinaryColumn(column) && UUID.test(value)) {
+    const bytes = Buffer.from(value.replace(/-/g, ''), 'hex')
+    const size = /\((\d+)\)/.exec(column.declared)?.[1]
+    return size !== undefined && Number(size) < 16 ? { problem: `needs 16 bytes, and the column holds ${size}` } : { value: bytes }
+  }
+  if (column.kind === 'number' && value.trim() !== '' && !NUMBER.test(value)) return { problem: 'is not a number, and the column holds numbers' }
+  return column.kind === 'text' ? fitText(value, column) : { value }
+}
+
+function fitText (value: string, column: LiveColumn): { value: unknown } | { problem: string } {
+  // Characters, as MariaDB, PostgreSQL and SQLite's declared lengths count them.
+  const length = [...value].length
+  return column.length !== undefined && length > column.length ? { problem: `must be at most ${column.length} characters long (as this installation stores it)` } : { value }
+}
+
+/** `col:<name>` or `col:<alias>.<name>` (a joined row's column): the column's own name. */
+function columnOfInput (input: string): string | undefined {
+  if (!input.startsWith('col:')) return undefined
+  const name = input.slice(4)
+  return name.slice(name.lastIndexOf('.') + 1)
+}
+
+// Wrappers made here: a reload handing one back is not wrapped twice.
+const fitted = new WeakSet<Database>()
+
+/**
+ * The database with every write statement's `col:` inputs fitted to the live catalogue
+ * (read on the first write, kept, read again after a failure). Statements that do not say
+ * which table they write (`Statement.writes`) pass through as they are. `inner` wraps the
+ * database first (timing); a database already fitted (a reload reusing it) is returned as it is.
+ */
+export function fittingWrites (raw: Database, inner: (db: Database) => Database = (d) => d): Database {
+  if (fitted.has(raw)) return raw
+  const db = inner(raw)
+  let catalog: Promise<LiveCatalog> | undefined
+  // Read before a transaction begins: SQLite's one connection would wait on the transaction itself.
+  const live = async (at: Arrival): Promise<LiveCatalog | undefined> => {
+    catalog ??= db.introspect.catalog(at)
+    return await catalog.catch(() => { catalog = undefined; return undefined })
+  }
+  const fit = (q: Querier, known: LiveCatalog | undefined): Querier['query'] => async (statement, args, at) =>
+    await q.query(statement, fitArgs(statement, args, known), at)
+  const out: Database = {
+    get dialect () { return db.dialect },
+    get stats () { return db.stats },
+    get introspect () { return db.introspect },
+    query: async (statement, args, at) => await fit(db, statement.writes === undefined ? undefined : await live(at))(statement, args, at),
+    transaction: async (fn, at, claims) => {
+      const known = await live(at)
+      return await db.transaction(async (tx) => await fn({ query: fit(tx, known) }), at, claims)
+    },
+    ...(db.stream ? { stream: db.stream.bind(db) } : {}),
+    ...(db.pool ? { pool: db.pool.bind(db) } : {}),
+    ping: async () => { await db.ping() },
+    close: async () => { await db.close() }
+  }
+  fitted.add(out)
+  return out
+}
+
+function fitArgs (statement: Statement, args: Record<string, unknown> | undefined, catalog: LiveCatalog | undefined): Record<string, unknown> | undefined {
+  const table = statement.writes === undefined || args === undefined ? undefined : catalog?.table(statement.writes)
+  if (table === undefined) return args
+  const out: Record<string, unknown> = {}
+  for (const [input, value] of Object.entries(args as Record<string, unknown>)) {
+    const name = columnOfInput(input)
+    const column = name === undefined ? undefined : table.columns.get(name.toLowerCase())
+    const fit = column === undefined || value === null || value === undefined ? { value } : fitToColumn(value, column, statement.lengths?.[name as string] ?? column.length)
+    if ('problem' in fit) throw new ValueMisfitError((column as LiveColumn).name, fit.problem)
+    out[input] = fit.value
+  }
+  return out
+}
