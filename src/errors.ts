@@ -91,6 +91,18 @@ export class NotWritableError extends PonteError {
 }
 
 /**
+ * The installation's key generation cannot make a new key (its key table row is missing, the
+ * largest key holds letters): no record can be created until the mapping's generator changes.
+ * The detail (the statement) is for the log; `ponte check` names the line.
+ */
+export class KeyGenerationError extends NotWritableError {
+  constructor (detail: string) {
+    super('A new record cannot be given a key: the installation\'s key generator cannot make one from the keys the clinic database holds (ponte check names the cause).')
+    this.cause = new Error(detail)
+  }
+}
+
+/**
  * The database refused a NULL. The column is kept for the log and for mapping it back to the
  * request field; the caller's message never names the clinic's schema.
  */

@@ -3,14 +3,13 @@
 // rows, the resource's own row, then the `after` rows, each taking the keys and columns the
 // rows before it were written with. Inputs are column values; their statement names stay here.
 import type { Querier } from '../../db/database.js'
+import { KeyGenerationError } from '../../errors.js'
 import type { NowParts } from '../../normalise/datetime.js'
 import { columnInputs, columnOf } from './bind.js'
 import { isIntegerType } from './ids.js'
 import { OWN_ROW, type RowPlan, type RowsPlan } from './rows.js'
 import type { ColumnValues, InsertPlan } from './write.js'
 
-/** The installation's key generation cannot make a new key (its row is missing, the largest key holds letters). */
-export class KeyGenerationError extends Error {}
 
 /** Key generation and the INSERT of `columns`; returns the new id as text. */
 export async function runInsert (tx: Querier, plan: InsertPlan, columns: ColumnValues): Promise<string> {
