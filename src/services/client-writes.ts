@@ -65,9 +65,11 @@ export class ClientWrites {
     if (fields.length > 0) {
       const plan = writableOr501(this.plans.patch(fields))
       const now = nowIn(this.compiled.model.timezone)
+      // Claimed: two PATCHes adding the same missing child row (an e-mail row) would each find
+      // none and insert one where the database runs them side by side (MariaDB's reads lock nothing).
       await this.db.transaction(async (tx) => {
         if (await plan.run(tx, id, stored, now)) await this.readBack(tx, id, stored, ignored)
-      }, at)
+      }, at, [`client record ${id}`])
     }
     return { record: await this.clients.get(id, at), ignored }
   }
