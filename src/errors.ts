@@ -34,12 +34,22 @@ export class NotFoundError extends PonteError {
   readonly status = 404
   readonly type = 'not-found'
   readonly title = 'Not found'
+  /** `errors` names the id that matched nothing (`/params/id`), where there is one. */
+  constructor (message: string, readonly errors: FieldIssue[] = []) { super(message) }
 }
 
+/** A record asked for by the id in the path that does not exist. */
+export function unknownId (what: string, id: string): NotFoundError {
+  return new NotFoundError(`No ${what} with id "${id}".`, [{ path: '/params/id', message: `matches no ${what}` }])
+}
+
+/** The request is well formed but what it asks collides with what is stored (a slot taken, a state move not allowed). */
 export class ConflictError extends PonteError {
   readonly status = 409
   readonly type = 'conflict'
   readonly title = 'Conflict'
+  /** `errors` names each request field (or `/params/id`) the conflict is about. */
+  constructor (message: string, readonly errors: FieldIssue[] = []) { super(message) }
 }
 
 /** Idempotency-Key: the first request with this key is still being processed; retry later. */
@@ -48,6 +58,7 @@ export class IdempotencyConflictError extends PonteError {
   readonly type = 'idempotency-key-in-flight'
   readonly title = 'A request with this Idempotency-Key is still being processed'
   override readonly headers = { 'retry-after': '1' }
+  constructor (message: string, readonly errors: FieldIssue[] = []) { super(message) }
 }
 
 /** Idempotency-Key: the key was already used for a different request (method, path or body). */
@@ -55,6 +66,7 @@ export class IdempotencyMismatchError extends PonteError {
   readonly status = 422
   readonly type = 'idempotency-key-reused'
   readonly title = 'Idempotency-Key reused for a different request'
+  constructor (message: string, readonly errors: FieldIssue[] = []) { super(message) }
 }
 
 export class DatabaseUnavailableError extends PonteError {

@@ -171,9 +171,9 @@ export default fp(async function idempotency (app: FastifyInstance, options: Ide
           .header(REPLAYED_HEADER, 'true').send(result.response.body)
         return reply
       case 'in-flight':
-        throw new IdempotencyConflictError('A request with this Idempotency-Key is still being processed; retry it in a moment.')
+        throw new IdempotencyConflictError('A request with this Idempotency-Key is still being processed; retry it in a moment.', [{ path: HEADER_PATH, message: 'is in use by a request still being processed' }])
       case 'mismatch':
-        throw new IdempotencyMismatchError('This Idempotency-Key was already used for a different request; use a new key for a new request.')
+        throw new IdempotencyMismatchError('This Idempotency-Key was already used for a different request; use a new key for a new request.', [{ path: HEADER_PATH, message: 'was already used for a different request' }])
     }
   }
 

@@ -35,13 +35,13 @@ const ERRORS: Record<number, string> = {
   400: 'Invalid input: a parameter, the body or an id is malformed, unknown or out of range (`errors[]` names each).',
   401: 'No API key, or not a valid one.',
   403: 'The API key may only read (scope `read`).',
-  404: 'No such record (or, for /availability, availability is not mapped here).',
-  409: 'Conflict: the slot is taken, the state move is not allowed, or a request with this Idempotency-Key is still running.',
+  404: 'No such record (or, for /availability, availability is not mapped here); on a write, `errors[]` names `/params/id`.',
+  409: 'Conflict: the slot is taken, the state move is not allowed, the database already holds the key, or a request with this Idempotency-Key is still running (`errors[]` names each field concerned).',
   413: 'The body is larger than Ponte reads (64 KB).',
   415: 'The body is not JSON in UTF-8, or is compressed.',
-  422: 'This Idempotency-Key was already used with a different request.',
+  422: 'This Idempotency-Key was already used with a different request (`errors[]` names the header).',
   429: 'Over the per-key rate limit; see Retry-After.',
-  501: 'The mapping of this installation does not say how to write this.',
+  501: 'The mapping of this installation does not say how to write this, or a field would not read back as sent (`errors[]` names each field).',
   503: 'The clinic database is unavailable, or this instance is shutting down (or, with an Idempotency-Key, the shared store is unreachable); see Retry-After.',
   504: 'The clinic database did not answer in time.'
 }

@@ -5,7 +5,7 @@ import type { CompiledMapping } from '../mapping/compile/index.js'
 import { NESTED_REFS, type AppointmentFilter, type CompiledAppointments, type AppointmentInput, type AppointmentRow, type Bound } from '../mapping/compile/index.js'
 import type { AppointmentT } from '../schemas/resources.js'
 import { queryDateRange } from './date-range.js'
-import { InvalidInputError, NotFoundError } from '../errors.js'
+import { InvalidInputError, unknownId } from '../errors.js'
 import type { Catalog } from './catalog.js'
 import type { Lookups } from './lookups.js'
 import { carryingId } from './ids.js'
@@ -119,7 +119,7 @@ export class Appointments {
   async get (id: string, at: Arrival): Promise<AppointmentT> {
     const shape = this.compiled.appointments({ filters: [], minimal: false, byId: true })
     const [found] = carryingId(await this.read(shape, shape.bind({ id }), at), id, (a) => a.id)
-    if (!found) throw new NotFoundError(`No appointment with id "${id}".`)
+    if (!found) throw unknownId('appointment', id)
     return this.nest(found, await this.catalog.snapshot(at))
   }
 

@@ -9,13 +9,13 @@ import type { SqlTypeName } from '../mapping/schema.js'
 import type { AppointmentT } from '../schemas/resources.js'
 import { endHourAfter, endMinutesOf, isClockHour, minutesOf, nowIn, parseApiDate } from '../normalise/datetime.js'
 import { readApiDate } from '../normalise/date-window.js'
-import { ConflictError, InvalidInputError, NotFoundError, type FieldIssue } from '../errors.js'
-import { refuseMisstored, refuseUnstorable, type Stored } from './stored.js'
+import { ConflictError, InvalidInputError, unknownId, type FieldIssue } from '../errors.js'
+import { refuseMisstored, refuseUnstorable, requiring, type Stored } from './stored.js'
 import { writable } from './writable.js'
 import { stateName, type Appointments } from './appointments.js'
 import type { Catalog, Snapshot } from './catalog.js'
 import type { Clients } from './clients.js'
-import { describe, requiring } from './client-writes.js'
+import { describe } from './client-writes.js'
 import { carryingId } from './ids.js'
 import { hasRoom, heldRowsOfEach, heldSpan, overlaps } from './slots.js'
 import type { WorkingDay } from './availability.js'
@@ -46,6 +46,15 @@ export interface BookingOptions {
   freeing: string[]
 }
 
+/** The request fields a slot conflict of a booking or reschedule is about. */
+const SLOT = ['/body/date', '/body/hour']
+/** A row changed between the read outside the transaction and the one inside: the appointment is what conflicts. */
+const CHANGED_MEANWHILE = [{ path: '/params/id', message: 'changed while this request was handled; retry' }]
+
+function named (paths: string[], message: string): FieldIssue[] {
+  return paths.map((path) => ({ path, message }))
+}
+
 /** Pairs that, when the mapping relates them, a booking must respect. */
 const CONSISTENT: [LookupName, LookupName][] = [
   ['professional', 'service'], ['professional', 'location'], ['professional', 'healthInsurance'],
@@ -69,6 +78,7 @@ export class Booking {
   }
 
   async book (request: NewAppointment, at: Arrival): Promise<Stored<AppointmentT>> {
+    writable(this.compiled.writes.appointment, 'appointments', request)
     const ignored = this.unstored(request)
     const input = { ...request, ...this.normaliseSlot(request) }
     const issues: FieldIssue[] = []
@@ -104,13 +114,15 @@ export class Booking {
       columns[joined.column.column] = row.id
     }
 
-    const insert = writable(this.plans.insert, 'appointments')
+    const insert = writable(this.plans.insert, 'appointments', request)
     const writers = { ...this.plans.refs, ...Object.fromEntries(Object.entries(this.plans.joinedRefs).map(([k, j]) => [k, { columns: [j.column] }])) }
-    const id = await requiring(writers, async () => await this.db.transaction(async (tx) => {
+    // A key the database already holds is, for an appointment, most likely its slot (a unique index on it).
+    const stores = ['date', 'hour', ...Object.keys(this.writtenRefs(input))]
+    const id = await requiring(writers, stores, async () => await this.db.transaction(async (tx) => {
       // The slot first: how many appointments it takes decides whether it is free.
       // Without a service in the request, the one the mapping writes must be accepted too.
       const slot = await this.findSlot(tx, input.date, input.hour, { ...input, service: input.service ?? this.writtenService(columns) })
-      await this.checkFree(tx, { date: input.date, hour: input.hour, endHour, step, professional: input.professional, client: input.client, capacity: slot.capacity })
+      await this.checkFree(tx, { date: input.date, hour: input.hour, endHour, step, professional: input.professional, client: input.client, capacity: slot.capacity }, SLOT, '/body/client')
       const id = await insert.run(tx, { ...columns, ...slot.pointer })
       await this.recordState(tx, id, this.compiled.model.states.initial, now, false)
       await this.readBack(tx, id, { date: input.date, hour: input.hour, state: this.compiled.model.states.initial }, this.writtenRefs(input))
@@ -163,32 +175,34 @@ export class Booking {
     const { states } = this.compiled.model
     const state = stateName(requested, states.values, '/body/state')
     this.keyOf(id)
-    const move = writable(this.plans.stateMoves[state], 'appointments')
+    writable(this.compiled.writes.appointment, 'appointments', { state })
+    const move = writable(this.plans.stateMoves[state], `appointments into ${state}`, { state })
     const now = nowIn(this.compiled.model.timezone)
     // Working hours are read before the transaction: SQLite serves one transaction at a time.
     const before = await this.current(servedFrom(this.db, at), id, false)
     const step = await this.stepOf(before, at)
     // Back from a state that freed the slot, its day is checked, and so claimed, as for a booking.
     const claims = this.frees(before.state) && !this.frees(state) ? dayClaims(before.date, before.refs) : []
-    return await this.db.transaction(async (tx) => {
+    return await requiring({}, ['state'], async () => await this.db.transaction(async (tx) => {
       const current = await this.current(tx, id)
       if (current.state === state) return `Appointment ${id} is already ${state}.`
       if (!(states.moves[current.state] ?? []).includes(state)) {
-        throw new ConflictError(`An appointment in state ${current.state} cannot move to ${state} (allowed: ${(states.moves[current.state] ?? []).join(', ') || 'none'}).`)
+        throw new ConflictError(`An appointment in state ${current.state} cannot move to ${state} (allowed: ${(states.moves[current.state] ?? []).join(', ') || 'none'}).`,
+          [{ path: '/body/state', message: `is not a move this installation allows from ${current.state}` }])
       }
       // Back from a state that freed the slot: the slot must still be free, as for a booking.
       if (this.frees(current.state) && !this.frees(state)) {
-        if (!covers(claims, current.date, current.refs)) throw new ConflictError('The appointment changed while its state was being changed; try again.')
+        if (!covers(claims, current.date, current.refs)) throw new ConflictError('The appointment changed while its state was being changed; try again.', CHANGED_MEANWHILE)
         const endHour = current.endHour ?? endHourAfter(current.hour, step) ?? '23:59'
         const capacity = await this.capacityAt(tx, current.date, current.hour, current.refs)
-        await this.checkFree(tx, { date: current.date, hour: current.hour, endHour, step, professional: current.refs.professional, client: current.refs.client, except: id, capacity })
+        await this.checkFree(tx, { date: current.date, hour: current.hour, endHour, step, professional: current.refs.professional, client: current.refs.client, except: id, capacity }, ['/body/state'])
       }
       const { statement, args } = this.found(move.bind(id, now), id)
       await tx.query(statement, args)
       await this.recordState(tx, id, state, nowIn(this.compiled.model.timezone), true)
       await this.readBack(tx, id, { date: current.date, hour: current.hour, state }, heldRefs(current))
       return `Appointment ${id} is now ${state}.`
-    }, at, claims)
+    }, at, claims))
   }
 
   async reschedule (id: string, requested: { date: string, hour: string }, at: Arrival): Promise<string> {
@@ -197,6 +211,7 @@ export class Booking {
     this.checkSlotInput(slot.date, slot.hour, issues)
     if (issues.length > 0) throw new InvalidInputError(describe(issues), issues)
     this.keyOf(id)
+    writable(this.compiled.writes.appointment, 'appointments', requested)
     const { states, timezone } = this.compiled.model
     // Working hours are read before the transaction: SQLite serves one transaction at a time.
     const before = await this.current(servedFrom(this.db, at), id, false)
@@ -209,23 +224,23 @@ export class Booking {
     if (before.refs.professional) this.checkHours(day, slot.date, slot.hour, endHour, before.refs.location)
 
     const claims = dayClaims(slot.date, before.refs)
-    return await this.db.transaction(async (tx) => {
+    return await requiring({}, ['date', 'hour'], async () => await this.db.transaction(async (tx) => {
       const current = await this.current(tx, id)
       // Its hours were checked, and its new day claimed, for the professional and client read before.
-      if (current.refs.professional !== before.refs.professional || !covers(claims, slot.date, current.refs)) throw new ConflictError('The appointment changed while it was being rescheduled; try again.')
+      if (current.refs.professional !== before.refs.professional || !covers(claims, slot.date, current.refs)) throw new ConflictError('The appointment changed while it was being rescheduled; try again.', CHANGED_MEANWHILE)
       const target = states.onReschedule === 'keep' ? current.state : states.onReschedule
       if (this.frees(current.state) || (target !== current.state && !(states.moves[current.state] ?? []).includes(target))) {
-        throw new ConflictError(`An appointment in state ${current.state} cannot be rescheduled.`)
+        throw new ConflictError(`An appointment in state ${current.state} cannot be rescheduled.`, [{ path: '/params/id', message: `is ${current.state}, which cannot be rescheduled` }])
       }
       const found = await this.findSlot(tx, slot.date, slot.hour, current.refs)
-      await this.checkFree(tx, { date: slot.date, hour: slot.hour, endHour, step, professional: current.refs.professional, client: current.refs.client, except: id, capacity: found.capacity })
+      await this.checkFree(tx, { date: slot.date, hour: slot.hour, endHour, step, professional: current.refs.professional, client: current.refs.client, except: id, capacity: found.capacity }, SLOT)
       const now = nowIn(timezone)
       const { statement, args } = this.found(this.plans.reschedule.bind(id, now, { date: slot.date, hour: slot.hour, endHour, minutes }, found.pointer), id)
       await tx.query(statement, args)
       if (target !== current.state) await this.recordState(tx, id, target, now, true)
       await this.readBack(tx, id, { date: slot.date, hour: slot.hour, state: target }, heldRefs(current))
       return `Appointment ${id} moved to ${slot.date} ${slot.hour}${target !== current.state ? ` and is now ${target}` : ''}.`
-    }, at, claims)
+    }, at, claims))
   }
 
   /**
@@ -241,10 +256,10 @@ export class Booking {
     const service = booking.services ? refs.service : undefined
     const found = await this.lookupSlot(tx, date, hour, refs, service)
     if (!found) {
-      throw new ConflictError(`No time slot starts at ${hour} on ${date}${booking.refs.filter((r) => refs[r] !== undefined).map((r) => ` for ${r} ${refs[r]}`).join('')}: only the slots /availability offers can be booked.`)
+      throw new ConflictError(`No time slot starts at ${hour} on ${date}${booking.refs.filter((r) => refs[r] !== undefined).map((r) => ` for ${r} ${refs[r]}`).join('')}: only the slots /availability offers can be booked.`, named(SLOT, 'is not the start of a slot /availability offers'))
     }
     if (!found.accepts) {
-      throw new ConflictError(`The slot at ${hour} on ${date} does not take service ${service}: its block accepts other services (/availability?service=${service} lists the slots that do).`)
+      throw new ConflictError(`The slot at ${hour} on ${date} does not take service ${service}: its block accepts other services (/availability?service=${service} lists the slots that do).`, [{ path: '/body/service', message: 'is not accepted by the slot at that time' }])
     }
     return { pointer: booking.pointer(found), capacity: found.capacity }
   }
@@ -292,7 +307,7 @@ export class Booking {
 
   /** A plan bound for an appointment id; none (no row can have the id) is a 404. */
   private found<T> (bound: T | undefined, id: string): T {
-    if (bound === undefined) throw new NotFoundError(`No appointment with id "${id}".`)
+    if (bound === undefined) throw unknownId('appointment', id)
     return bound
   }
 
@@ -305,7 +320,7 @@ export class Booking {
     const { statement, args } = this.found(shape.bind({ id }), id)
     const rows = await q.query(statement, args)
     const [current] = carryingId(rows.flatMap((row) => shape.read(row) ?? []), id, (a) => a.id)
-    if (!current) throw new NotFoundError(`No appointment with id "${id}".`)
+    if (!current) throw unknownId('appointment', id)
     return current
   }
 
@@ -315,7 +330,7 @@ export class Booking {
    * appointment without a stored end holds `step` minutes (the grid of its window, as
    * /availability counts it).
    */
-  private async checkFree (tx: Querier, s: { date: string, hour: string, endHour: string, step: number, professional?: string, client?: string, except?: string, capacity?: number }): Promise<void> {
+  private async checkFree (tx: Querier, s: { date: string, hour: string, endHour: string, step: number, professional?: string, client?: string, except?: string, capacity?: number }, slot: string[], clientPath?: string): Promise<void> {
     // What holds a slot is decided in one place (services/slots.ts), as /availability decides it.
     const wanted = { start: minutesOf(s.hour), end: endMinutesOf(s.hour, s.endHour) }
     // The professional's and the client's day in one read, each as heldRows reads it alone.
@@ -331,18 +346,21 @@ export class Booking {
       if (hasRoom(wanted, spans, capacity)) continue
       const clash = others.find((a, i) => overlaps(wanted, spans[i]))
       if (!clash || (capacity > 1 && !clash.holding)) {
-        throw new ConflictError(`The slot at ${s.hour} on ${s.date} is full: it takes ${capacity === 1 ? 'one appointment' : `${capacity} appointments`}.`)
+        throw new ConflictError(`The slot at ${s.hour} on ${s.date} is full: it takes ${capacity === 1 ? 'one appointment' : `${capacity} appointments`}.`, named(slot, 'is a slot already full'))
       }
-      throw new ConflictError(who === 'professional'
-        ? `The professional already has ${clash.holding ? 'that time taken' : 'an appointment'} from ${clash.hour}${clash.endHour ? ` to ${clash.endHour}` : ''} on ${s.date}.`
-        : `The client already has an appointment at ${clash.hour} on ${s.date}.`)
+      if (who === 'professional') {
+        throw new ConflictError(`The professional already has ${clash.holding ? 'that time taken' : 'an appointment'} from ${clash.hour}${clash.endHour ? ` to ${clash.endHour}` : ''} on ${s.date}.`,
+          named(slot, 'is a time the professional already has taken'))
+      }
+      throw new ConflictError(`The client already has an appointment at ${clash.hour} on ${s.date}.`,
+        [...clientPath ? [{ path: clientPath, message: 'already has an appointment at that time' }] : [], ...named(slot, 'overlaps another appointment of the client')])
     }
   }
 
   /** The professional's hours (read once for the request: Offers.day) must offer the slot, where the mapping has hours. */
   private checkHours (day: WorkingDay | undefined, date: string, hour: string, endHour: string, location?: string): void {
     const offered = day?.offers(hour, endHour, location)
-    if (offered === false) throw new ConflictError(`The professional does not attend on ${date} from ${hour} to ${endHour}${location ? ' at that location' : ''}.`)
+    if (offered === false) throw new ConflictError(`The professional does not attend on ${date} from ${hour} to ${endHour}${location ? ' at that location' : ''}.`, named(SLOT, 'is outside the professional\'s hours'))
   }
 
   private checkSlotInput (date: string, hour: string, issues: FieldIssue[]): void {

@@ -1,18 +1,19 @@
 // Registering and correcting clients. Input is checked whole before anything is written;
 // the answer is the client as the database now holds it.
 import type { Arrival, Database, Querier } from '../db/database.js'
-import type { ClientField, ClientValues, ClientWritePlans, CompiledMapping, Supported } from '../mapping/compile/index.js'
+import type { ClientField, ClientValues, ClientWritePlans, CompiledMapping } from '../mapping/compile/index.js'
 import type { ClientT } from '../schemas/resources.js'
 import { parsePhoneInput } from '../normalise/phone.js'
 import { isValidCpf } from '../normalise/cpf.js'
 import { LAST_SENTINEL_DATE, nowIn, todayIn } from '../normalise/datetime.js'
 import { readApiDate } from '../normalise/date-window.js'
-import { InvalidInputError, MissingValueError, NotFoundError, ValueMisfitError, type FieldIssue } from '../errors.js'
-import { refuseMisstored, refuseUnstorable, type Stored } from './stored.js'
+import { InvalidInputError, NotFoundError, type FieldIssue } from '../errors.js'
+import { refuseMisstored, refuseShadowed, refuseUnstorable, requiring, type Shadowed, type Stored } from './stored.js'
 import { samePhone } from '../normalise/phone.js'
 import { foldName, normaliseEmail } from '../normalise/text.js'
 import type { Catalog } from './catalog.js'
 import type { Clients } from './clients.js'
+import { idsForClient } from './lookups.js'
 import { writable } from './writable.js'
 import { LiveSchema } from '../db/columns.js'
 import { clientTextColumns, fitField } from './column-fit.js'
@@ -43,31 +44,35 @@ export class ClientWrites {
   }
 
   async create (input: NewClient, at: Arrival): Promise<Stored<ClientT>> {
+    writable(this.compiled.writes.client, 'clients', input)
     const ignored = this.unstored(input)
     const stored = await this.validate(input, true, at)
     for (const f of ignored) delete stored[f as ClientField]
     const now = nowIn(this.compiled.model.timezone)
-    const insert = writable(this.plans.insert, 'clients')
+    const insert = writable(this.plans.insert, 'clients', input)
     const writers = { ...this.plans.rowWriters, ...this.plans.writers }
-    const id = await requiring(writers, async () => await this.db.transaction(async (tx) => {
+    const id = await requiring(writers, Object.keys(stored), async () => await this.db.transaction(async (tx) => {
       const id = await insert.run(tx, stored, now)
-      await this.readBack(tx, id, stored, ignored)
+      await this.readBack(tx, id, stored, ignored, true)
       return id
     }, at))
     return { record: await this.clients.get(id, at), ignored }
   }
 
   async update (id: string, patch: ClientPatch, at: Arrival): Promise<Stored<ClientT>> {
+    writable(this.compiled.writes.client, 'clients', patch)
     const ignored = this.unstored(patch)
     const stored = await this.validate(patch, false, at)
     const fields = (Object.keys(stored) as ClientField[]).filter((f) => !ignored.includes(f))
     await this.clients.get(id, at) // 404 before anything else
     if (fields.length > 0) {
-      const plan = writableOr501(this.plans.patch(fields))
+      const plan = writable(this.plans.patch(fields), 'these client fields', Object.fromEntries(fields.map((f) => [f, stored[f]])))
       const now = nowIn(this.compiled.model.timezone)
-      await requiring({ ...this.plans.rowWriters, ...this.plans.writers }, async () => await this.db.transaction(async (tx) => {
-        if (await plan.run(tx, id, stored, now)) await this.readBack(tx, id, stored, ignored)
-      }, at))
+      // Claimed: two PATCHes adding the same missing child row (an e-mail row) would each find
+      // none and insert one where the database runs them side by side (MariaDB's reads lock nothing).
+      await requiring({ ...this.plans.rowWriters, ...this.plans.writers }, fields, async () => await this.db.transaction(async (tx) => {
+        if (await plan.run(tx, id, stored, now)) await this.readBack(tx, id, stored, ignored, false)
+      }, at, [`client record ${id}`]))
     }
     return { record: await this.clients.get(id, at), ignored }
   }
@@ -99,8 +104,8 @@ export class ClientWrites {
    * Inside the write's transaction: every field sent reads back as sent (as the interface
    * normalises it, and folded as its column must), or everything rolls back.
    */
-  private async readBack (tx: Querier, id: string, sent: ClientValues, ignored: string[]): Promise<void> {
-    const fields = (Object.keys(sent) as ClientField[]).filter((f) => !ignored.includes(f) && f !== 'healthInsurance' && f !== 'location')
+  private async readBack (tx: Querier, id: string, sent: ClientValues, ignored: string[], creating: boolean): Promise<void> {
+    const fields = (Object.keys(sent) as ClientField[]).filter((f) => !ignored.includes(f))
     let client: ClientT
     try {
       client = await this.clients.get(id, undefined, tx)
@@ -108,8 +113,30 @@ export class ClientWrites {
       if (err instanceof NotFoundError) refuseMisstored(fields, 'client (it is not found through the mapping\'s filters)')
       throw err
     }
-    const wrong = fields.filter((f) => !readsAsSent(f, sent[f] as string, client))
-    if (wrong.length > 0) refuseMisstored(wrong, 'client')
+    const wrong = fields.filter((f) => f !== 'healthInsurance' && f !== 'location' && !readsAsSent(f, sent[f] as string, client))
+    // A client's insurance and location are not fields of the Client resource: they read back
+    // through the mapping's client relation, as GET /locations?client= reads it (the id sent among the client's).
+    for (const ref of (['healthInsurance', 'location'] as const).filter((f) => fields.includes(f))) {
+      const edge = this.compiled.edges.find((e) => e.forClient !== undefined && e.between.includes('client') && e.between.includes(ref))
+      if (!edge || !(await idsForClient(tx, edge, id)).has(sent[ref] as string)) wrong.push(ref)
+    }
+    if (wrong.length === 0) return
+    const shadowed = wrong.flatMap((f) => this.shadowing(f, sent[f] as string, client))
+    if (shadowed.length === wrong.length) refuseShadowed(shadowed, creating)
+    refuseMisstored(wrong, 'client')
+  }
+
+  /**
+   * Where a field reads back otherwise because of the record: it is the first non-empty of
+   * several columns and the one written is not first, while what is shown is not merely the
+   * value sent in another case (that is the written column changed: a trigger).
+   */
+  private shadowing (field: ClientField, sent: string, client: ClientT): Shadowed[] {
+    const v = this.compiled.model.client.fields[field]
+    const shown = field === 'name' ? client.name : (client as unknown as Record<string, unknown>)[field]
+    if (v?.coalesce === undefined || v.coalesce.length < 2 || typeof shown !== 'string' || foldName(shown) === foldName(sent)) return []
+    const earlier = v.coalesce.slice(0, -1).map((_, i) => `${v.path}/coalesce/${i}`)
+    return [{ field, by: earlier.length === 1 ? `the mapping's ${earlier[0]}` : `one of the mapping's ${earlier.join(', ')}` }]
   }
 
   /** Every problem at once; returns the values as the interface normalises them, folded where a column holds no Unicode (column-fit.ts). */
@@ -176,36 +203,18 @@ export class ClientWrites {
   }
 }
 
-function writableOr501<T> (plan: Supported<T>): T {
-  return writable(plan, 'these client fields')
-}
-
 export function describe (issues: FieldIssue[]): string {
   return issues.map((i) => `${i.path.replace('/body/', '')} ${i.message}`).join('; ')
 }
 
-/**
- * Runs a write; a NULL the database refuses, or a value its column cannot hold
- * (db/column-values.ts), becomes a 400 naming the request field that writes that column (or,
- * for a column no field writes, the installation's mapping).
- */
-export async function requiring<T> (writers: Partial<Record<string, { columns: { column: string }[] } | undefined>>, write: () => Promise<T>): Promise<T> {
-  try {
-    return await write()
-  } catch (err) {
-    if (!(err instanceof MissingValueError) && !(err instanceof ValueMisfitError)) throw err
-    // A joined row's columns are named `alias.column` among the writers.
-    const field = Object.entries(writers).find(([, w]) => w?.columns.some((c) => c.column.slice(c.column.lastIndexOf('.') + 1).toLowerCase() === err.column?.toLowerCase()))?.[0]
-    if (err instanceof ValueMisfitError) throw new InvalidInputError(`${field ?? 'A value the mapping writes'} ${err.problem}.`, field ? [{ path: `/body/${field}`, message: err.problem }] : [])
-    if (field) throw new InvalidInputError(`${field} is required by this installation.`, [{ path: `/body/${field}`, message: 'is required by this installation' }])
-    throw new InvalidInputError('The clinic database requires a value the mapping does not provide; the installation\'s mapping needs a default for it under write.set.')
-  }
-}
 
 /** A client field as read back equals the value sent, compared as the interface normalises it. */
 function readsAsSent (field: ClientField, sent: string, client: ClientT): boolean {
   switch (field) {
-    case 'name': return foldName(client.name) === foldName(sent)
+    // GET returns the name as stored; `sent` is already what its column can hold (asStored:
+    // composed, spaces collapsed, accents folded for a code-page column), so any other
+    // difference, case included, is the database changing it (a trigger, a social name).
+    case 'name': return client.name === sent
     case 'phone': return [client.phone, ...client.allPhones ?? []].some((p) => p !== undefined && samePhone(p, sent))
     case 'email': return normaliseEmail(client.email) === normaliseEmail(sent)
     case 'cpf': return client.cpf?.replace(/\D/g, '') === sent

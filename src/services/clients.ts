@@ -7,7 +7,7 @@ import type { ClientT } from '../schemas/resources.js'
 import { classifyTerm, type TermReading } from '../normalise/search-term.js'
 import { samePhone } from '../normalise/phone.js'
 import { foldName, normaliseEmail } from '../normalise/text.js'
-import { DatabaseTimeoutError, InvalidInputError, NotFoundError } from '../errors.js'
+import { DatabaseTimeoutError, InvalidInputError, NotFoundError, unknownId } from '../errors.js'
 import { carryingId } from './ids.js'
 import { indexLeaders } from '../db/columns.js'
 
@@ -37,7 +37,7 @@ export class Clients {
     const bound = this.compiled.clients.bindId(id)
     const rows = bound ? await via.query(bound.statement, bound.args, at) : []
     const [client] = carryingId(this.readAll(rows), id, (c) => c.id)
-    if (!client) throw new NotFoundError(`No client with id "${id}".`)
+    if (!client) throw unknownId('client', id)
     return client
   }
 

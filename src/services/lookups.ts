@@ -1,5 +1,5 @@
 // Lists and details of lookup resources, filtered by relations in memory.
-import type { Arrival, Database } from '../db/database.js'
+import { servedFrom, type Arrival, type Database, type Querier } from '../db/database.js'
 import type { CompiledEdge, CompiledMapping } from '../mapping/compile/index.js'
 import type { EntityName, LookupName } from '../mapping/model.js'
 import { NotFoundError } from '../errors.js'
@@ -83,16 +83,23 @@ export class Lookups {
     const edge = this.clientEdges.get(target)
     // No relation mapped: every record qualifies — for a client that exists.
     if (!edge?.bindClient || !edge.readOther || !edge.readClient) return await this.clients.exists(clientId, at) ? undefined : new Set()
-    const bound = edge.bindClient(clientId)
-    if (!bound) return new Set()
-    const rows = await this.db.query(bound.statement, bound.args, at)
-    const ids = new Set<string>()
-    for (const row of carryingId(rows, clientId, edge.readClient)) {
-      const other = edge.readOther(row)
-      if (other !== undefined) ids.add(other)
-    }
-    return ids
+    return await idsForClient(servedFrom(this.db, at), edge, clientId)
   }
+}
+
+/**
+ * The ids a client is related to by `edge` (GET /locations?client=…), read through `q`: a
+ * client write reads back the location it stored the same way, inside its transaction.
+ */
+export async function idsForClient (q: Querier, edge: CompiledEdge, clientId: string): Promise<Set<string>> {
+  const bound = edge.bindClient?.(clientId)
+  if (!bound || !edge.readClient || !edge.readOther) return new Set()
+  const ids = new Set<string>()
+  for (const row of carryingId(await q.query(bound.statement, bound.args), clientId, edge.readClient)) {
+    const other = edge.readOther(row)
+    if (other !== undefined) ids.add(other)
+  }
+  return ids
 }
 
 function byName (a: Entity, b: Entity): number {

@@ -2,7 +2,7 @@
 // against the right rows, or is refused naming the field and changes nothing. Each write
 // service reads its record back inside its own transaction and compares; these are the
 // shared pieces of that rule.
-import { NotWritableError, type FieldIssue } from '../errors.js'
+import { ConflictError, InvalidInputError, MissingValueError, NotWritableError, ValueMisfitError, type FieldIssue } from '../errors.js'
 
 /** A written record and the request fields accepted without being stored (the `Ponte-Ignored-Fields` header). */
 export interface Stored<T> {
@@ -28,4 +28,57 @@ export function refuseMisstored (fields: string[], what: string): never {
   throw new NotWritableError(
     `This installation's mapping does not store ${fields.join(', ')} as sent: the ${what} read back differently after writing, so nothing was written. The mapping needs correcting (run ponte check).`,
     fields.map((f) => ({ path: `/body/${f}`, message: 'would not read back as sent with this mapping' })))
+}
+
+/** A field that reads back from another column of the record than the one written (`by`: where the mapping reads it first). */
+export interface Shadowed { field: string, by: string }
+
+/**
+ * What was read back differs because of the record, not the mapping: the mapping reads the
+ * field first from another column (a social name over the registered one), and this record
+ * holds a value there. The caller is told what in the record causes it; nothing is written.
+ */
+export function refuseShadowed (shadowed: Shadowed[], creating: boolean): never {
+  const cause = creating
+    ? 'the database fills that column for a new record (a column default or a trigger)'
+    : 'the record holds a value there (a social name, for instance, entered in the clinic\'s own program)'
+  throw new NotWritableError(
+    `This client's record shows ${shadowed.map((s) => `${s.field} from ${s.by}`).join(' and ')}, ahead of the column written: ${cause}, so ${shadowed.map((s) => s.field).join(', ')} would not read back as sent. Nothing was written; change it in the clinic's own program, or clear that value there first.`,
+    shadowed.map((s) => ({ path: `/body/${s.field}`, message: `this record's value at ${s.by} is shown instead of the one sent` })))
+}
+
+/**
+ * Runs a write; what the database refuses becomes a refusal naming request fields. A NULL
+ * names the field writing that column (a column no field writes is the mapping's gap: a 501).
+ * A key already held or a value not taken (too long, wrong type, a missing reference) names
+ * `stores`, the fields this write stores: the drivers cannot tie those to a column on every
+ * database, and a caller told which values to look at can act on them.
+ */
+export async function requiring<T> (writers: Partial<Record<string, { columns: { column: string }[] } | undefined>>, stores: string[], write: () => Promise<T>): Promise<T> {
+  try {
+    return await write()
+  } catch (err) {
+    // A joined row's columns are named `alias.column` among the writers.
+    const fieldOf = (column: string | undefined): string | undefined => Object.entries(writers)
+      .find(([, w]) => w?.columns.some((c) => c.column.slice(c.column.lastIndexOf('.') + 1).toLowerCase() === column?.toLowerCase()))?.[0]
+    if (err instanceof ValueMisfitError) {
+      const field = fieldOf(err.column)
+      throw new InvalidInputError(`${field ?? 'A value the mapping writes'} ${err.problem}.`, [{ path: field ? `/body/${field}` : '/body', message: err.problem }])
+    }
+    if (err instanceof MissingValueError) {
+      const field = fieldOf(err.column)
+      if (field) throw new InvalidInputError(`${field} is required by this installation.`, [{ path: `/body/${field}`, message: 'is required by this installation' }])
+      throw new NotWritableError('The clinic database requires a value the mapping does not provide; the installation\'s mapping needs a default for it under write.set. Nothing was written.',
+        [{ path: '/body', message: 'cannot be stored: the clinic database requires a value no field gives, and the mapping sets none' }])
+    }
+    const unnamed = (err instanceof ConflictError || err instanceof InvalidInputError) && err.errors.length === 0
+    if (!unnamed || stores.length === 0) throw err
+    const one = stores.length === 1
+    if (err instanceof ConflictError) {
+      throw new ConflictError(`${err.message} ${one ? `It is ${stores[0]}` : `It is one of ${stores.join(', ')}`} that the clinic database already holds for another record. Nothing was written.`,
+        stores.map((f) => ({ path: `/body/${f}`, message: one ? 'is already held by another record in the clinic database' : 'may be a value another record already holds in the clinic database' })))
+    }
+    throw new InvalidInputError(`${err.message} ${one ? `It is ${stores[0]}` : `It is one of ${stores.join(', ')}`}. Nothing was written.`,
+      stores.map((f) => ({ path: `/body/${f}`, message: one ? 'is not a value the clinic database takes' : 'may be the value the clinic database did not take' })))
+  }
 }
