@@ -63,7 +63,7 @@ export function missingName (err: unknown): string | undefined {
 }
 
 /** The database's complaint in the mapping's words; quoted values are never repeated. */
-function explain (err: unknown, statement: string): string {
+export function explain (err: unknown, statement: string): string {
   const write = /\.(insert|update|state|reschedule|key)/.test(statement)
   const what = write ? 'writing' : 'reading'
   if (err instanceof MissingValueError) {

@@ -29,6 +29,7 @@ export type { ReadPlan, ScanBatch, ScanKey, ScanPlan } from './scan.js'
 export type { ScheduleFault, ScheduleScan, ScheduleScanRow } from './availability.js'
 export type { CapacityFault, SlotChecks } from './slot-booking.js'
 export { isTextType } from './value.js'
+export { storedRow, type StoredRowPlan } from './stored-row.js'
 export { isIntegerType, matchesType } from './ids.js'
 export { BOOKING_REFS, PATCHABLE, type AppointmentInsert, type AppointmentWritePlans, type BookingRef, type ClientField, type ClientInsert, type ClientPatch, type ClientValues, type ClientWritePlans, type CompiledWrites, type FieldWriter, type HistoryPlan, type JoinedRefPlan, type Reschedule, type Slot, type StateMove } from './writes.js'
 
