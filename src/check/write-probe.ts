@@ -52,7 +52,7 @@ export async function probeWrites (compiled: CompiledMapping, db: Database, cata
     paths.push({ place: `${model.appointment.path}/write`, what: 'POST /appointments with the professional only', run: async (db) => (await book(compiled, a, db, catalog, today, false)).said })
     for (const state of model.states.values) {
       if (state === model.states.initial || isUnsupported(a.stateMoves[state])) continue
-      paths.push({ place: `${model.appointment.path}/write/states`, what: `PATCH …/state ${state}`, run: async (db) => await moveState(compiled, a, db, catalog, today, state) })
+      paths.push({ place: `${model.appointment.path}/write/states/${state}`, what: `PATCH …/state ${state}`, run: async (db) => await moveState(compiled, a, db, catalog, today, state) })
     }
     paths.push({ place: `${model.appointment.path}/write`, what: 'PATCH …/time', run: async (db) => await reschedule(compiled, a, db, catalog, today) })
   }
@@ -244,7 +244,7 @@ function report (err: unknown, path: { place: string, what: string }, compiled: 
     // The service refused its own write: what it names is where the mapping stores it wrongly.
     const fields = err.errors.map((e) => e.path.replace('/body/', ''))
     const why = err instanceof NotWritableError ? 'does not read back as sent (the service refused its own write and rolled it back)' : `was refused: ${err.errors.map((e) => e.message).join('; ') || err.message}`
-    if (fields.length === 0) out.problem(path.place, `${path.what} ${why}: ${err.message}`)
+    if (fields.length === 0) out.problem(path.place, `${path.what} ${err instanceof NotWritableError ? `was refused: ${err.message}` : why}`)
     for (const f of fields) out.problem(blame(compiled, f, path), `${path.what}: ${f} ${why}`)
   } else if (err instanceof ConflictError) {
     out.warning(path.place, `${path.what}: not proven (${err.message})`)

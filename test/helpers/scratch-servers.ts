@@ -27,6 +27,8 @@ export interface ServerScratch {
   call: (method: string, url: string, payload?: object) => Promise<{ status: number, body: any, headers: Record<string, unknown> }>
   /** The legacy database read directly (not through Ponte): rows of a plain SELECT. */
   rows: (sql: string) => Promise<Array<Record<string, any>>>
+  /** DATABASE_URL of the scratch database (a `ponte check` may open it too). */
+  url: string
 }
 
 /** Portable statements split on `;` at line ends (no `;` inside the test's values). */
@@ -84,5 +86,5 @@ export async function scratchOn (t: Test, dialect: TestDialect, schemaSql: strin
     const res = await app.inject({ method: method as 'GET', url: path, payload, headers: { 'x-api-key': KEY } })
     return { status: res.statusCode, headers: res.headers, body: res.headers['content-type']?.toString().includes('json') ? JSON.parse(res.body) : res.body }
   }
-  return { dialect, call, rows }
+  return { dialect, call, rows, url }
 }
