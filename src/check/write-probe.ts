@@ -23,6 +23,7 @@ import { inRolledBack, type Schema } from './rolled-back.js'
 import { clientValues, freeSlots, PATCH_VALUES, refFor, type ProbeSlot } from './probe-values.js'
 import { differences, steady, type Columns } from './stored-compare.js'
 import { explain } from './probes.js'
+import { refusedAsReadOnly } from './read-only.js'
 import type { Findings } from './findings.js'
 
 /** Why a path was not proven; reported by the caller in one place. */
@@ -61,7 +62,7 @@ export async function probeWrites (compiled: CompiledMapping, db: Database, cata
       const said = await inRolledBack(db, schema, path.run)
       out.ok(path.place, `${path.what}: ${said}; rolled back`)
     } catch (err) {
-      if (readOnly(err)) {
+      if (refusedAsReadOnly(err)) {
         out.warning('', 'writes not proven: read-only login (the database refused to write; check needs a login that may write, and rolls every write back)')
         return
       }
@@ -319,12 +320,4 @@ function services (compiled: CompiledMapping, db: Database) {
     clientWrites: new ClientWrites(compiled, db, catalog, clients),
     booking: new Booking(compiled, db, catalog, clients, appointments, availability, { refusePast: true, freeing: free })
   }
-}
-
-// How each database refuses a login that may only read (SQLite, PostgreSQL, MariaDB/MySQL, SQL Server).
-const READ_ONLY = /readonly database|read-only|permission denied|command denied|permission was denied|read only/i
-
-function readOnly (err: unknown): boolean {
-  for (let e: unknown = err; e instanceof Error; e = e.cause) if (READ_ONLY.test(e.message)) return true
-  return false
 }

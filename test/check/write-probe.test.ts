@@ -6,6 +6,13 @@ import { checkInstallation } from '../../src/check/index.js'
 import { openSampleOn, SAMPLES } from '../helpers/app.js'
 import { testDialects } from '../helpers/contract.js'
 import { tableContents } from '../helpers/table-contents.js'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createSqliteFromFixture } from '../../src/sql/sqlite/load.js'
+import { openSqlite } from '../../src/sql/sqlite/driver.js'
+import { loadMapping, sampleFixture } from '../../src/installation.js'
+import { compileMapping } from '../../src/mapping/compile/index.js'
 
 const PATHS = [
   /^POST \/clients: /, /^PATCH \/clients name: /, /^PATCH \/clients email: /, /^PATCH \/clients cpf: /, /^PATCH \/clients birthday: /,
@@ -40,5 +47,19 @@ t.test('--no-write-probe: nothing is performed, and the report says writes were 
   const report = await checkInstallation(inst, { budgetMs: 1000, writeProbe: false })
   t.notOk(report.findings.some((f) => /^(POST|PATCH) /.test(f.message)), 'no write path performed')
   t.ok(report.lines.some((l) => /^! .*writes not proven: the write probe was turned off \(--no-write-probe\)/.test(l)), 'a warning says so')
+  t.ok(report.ok, 'a warning, not a problem')
+})
+
+t.test('a login that may only read: writes not proven, a warning and no crash', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'ponte-read-only-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const file = join(dir, 'clinic.db')
+  createSqliteFromFixture(sampleFixture(SAMPLES[1]), file)
+  const db = openSqlite(file, { readonly: true })
+  t.teardown(async () => { await db.close() })
+  const model = loadMapping(SAMPLES[1])
+  const report = await checkInstallation({ model, db, compiled: compileMapping(model, db.dialect), close: async () => {} }, { budgetMs: 500 })
+  t.ok(report.lines.some((l) => /^! .*writes not proven: read-only login/.test(l)), report.lines.join('\n'))
+  t.notOk(report.findings.some((f) => /^(POST|PATCH) /.test(f.message)), 'no path claims to be proven')
   t.ok(report.ok, 'a warning, not a problem')
 })
