@@ -35,7 +35,7 @@ export async function probeWrites (compiled: CompiledMapping, db: Database, cata
   const { model } = compiled
   const text: Map<string, TextColumns> = new Map([[model.client.table, await db.introspect.textColumns(model.client.table)]])
   const schema: Schema = { catalog, textColumns: text }
-  const paths: { place: string, what: string, run: Path }[] = []
+  const paths: { place: string, what: string, run: Path, needsBooking?: boolean }[] = []
   const client = compiled.writes.client
   if (!isUnsupported(client) && !isUnsupported(client.insert)) {
     paths.push({ place: `${model.client.path}/write`, what: 'POST /clients', run: async (db) => await createClient(compiled, client, db, catalog) })
@@ -53,15 +53,24 @@ export async function probeWrites (compiled: CompiledMapping, db: Database, cata
     paths.push({ place: `${model.appointment.path}/write`, what: 'POST /appointments with the professional only', run: async (db) => (await book(compiled, a, db, catalog, today, false)).said })
     for (const state of model.states.values) {
       if (state === model.states.initial || isUnsupported(a.stateMoves[state])) continue
-      paths.push({ place: `${model.appointment.path}/write/states/${state}`, what: `PATCH …/state ${state}`, run: async (db) => await moveState(compiled, a, db, catalog, today, state) })
+      paths.push({ place: `${model.appointment.path}/write/states/${state}`, what: `PATCH …/state ${state}`, needsBooking: true, run: async (db) => await moveState(compiled, a, db, catalog, today, state) })
     }
-    paths.push({ place: `${model.appointment.path}/write`, what: 'PATCH …/time', run: async (db) => await reschedule(compiled, a, db, catalog, today) })
+    paths.push({ place: `${model.appointment.path}/write`, what: 'PATCH …/time', needsBooking: true, run: async (db) => await reschedule(compiled, a, db, catalog, today) })
   }
+  // Earlier problems (a missing column, a wrong format) would fail every path again: said once is enough.
+  if (out.problems.length > 0) {
+    if (paths.length > 0) out.warning('', 'writes not proven: correct the problems above first (the write probe runs on a mapping without them)')
+    return
+  }
+  let booked = true
   for (const path of paths) {
+    // A state move or reschedule starts with a booking: when booking failed, that is the report.
+    if (!booked && path.needsBooking) continue
     try {
       const said = await inRolledBack(db, schema, path.run)
       out.ok(path.place, `${path.what}: ${said}; rolled back`)
     } catch (err) {
+      if (path.what.startsWith('POST /appointments')) booked = false
       if (refusedAsReadOnly(err)) {
         out.warning('', 'writes not proven: read-only login (the database refused to write; check needs a login that may write, and rolls every write back)')
         return
@@ -241,6 +250,9 @@ function report (err: unknown, path: { place: string, what: string }, compiled: 
     for (const f of err.found) out.problem(f.place, f.why)
   } else if (err instanceof NotProven) {
     out.warning(path.place, `${path.what}: not proven (${err.message})`)
+  } else if (err instanceof NotWritableError && /not found through the mapping's filters/.test(err.message)) {
+    const t = path.what.includes('clients') ? compiled.model.client : compiled.model.appointment
+    out.problem(t.where.length > 0 ? `${t.path}/where` : `${t.path}/write`, `${path.what}: the written row is not found through the mapping's \`where\` afterwards, so every such request is refused (501): give the columns it filters on under \`write.set\``)
   } else if (err instanceof NotWritableError || err instanceof InvalidInputError) {
     // The service refused its own write: what it names is where the mapping stores it wrongly.
     const fields = err.errors.map((e) => e.path.replace('/body/', ''))

@@ -121,8 +121,8 @@ for (const dialect of testDialects()) {
       const planted = MAPPING.replace('CANCELED: { st: { value: X } }', 'CANCELED: { st: { value: XXX } }').replace('X: CANCELED', 'XXX: CANCELED')
       const { report, unchanged } = await check(t, dialect, planted)
       const at = lineOf(planted, 'CANCELED: { st: { value: XXX } }')
-      const found = problems(report).filter((f) => /PATCH …\/state CANCELED/.test(f.message))
-      t.ok(found.length > 0 && found.every((f) => f.line === at), report.lines.join('\n'))
+      // The catalog pass sees the constant against the column already; the probe, where it runs, at the same line.
+      t.ok(problems(report).length > 0 && problems(report).every((f) => f.line === at), report.lines.join('\n'))
       t.ok(unchanged, 'every table as it was')
     })
   })
