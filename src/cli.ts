@@ -73,14 +73,15 @@ export function program (done: (code: number) => void = () => {}): Command {
     .addOption(new Option('--scan-seconds <seconds>', 'time for the whole-table scans of the stored data; a scan cut short says how far it got').default(30).argParser(positiveSeconds('--scan-seconds')))
     .addOption(new Option('--budget <seconds>', 'the old name of --scan-seconds').argParser(positiveInt('--budget')))
     .option('--quiet', 'no progress on stderr')
-    .action(async (o: { mapping?: string, db?: string, json?: boolean, today?: string, scanSeconds: number, budget?: number, quiet?: boolean }) => {
+    .option('--no-write-probe', 'do not perform each write path in a rolled-back transaction (for clinics that forbid it); check then says writes were not proven')
+    .action(async (o: { mapping?: string, db?: string, json?: boolean, today?: string, scanSeconds: number, budget?: number, quiet?: boolean, writeProbe: boolean }) => {
       if (o.today !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(o.today)) throw new UsageError(`--today: "${o.today}" is not a date (YYYY-MM-DD)`)
       const inst = await open(mappingPath(o.mapping), o.db ?? process.env.DATABASE_URL)
       try {
         const progress = o.quiet || o.json || !process.stderr.isTTY ? undefined : (what: string) => { process.stderr.write(`  … ${what}\n`) }
         // Long scans say how far they are even without a terminal (a scheduled job's log).
         const scanProgress = o.quiet ? undefined : (line: string) => { process.stderr.write(`  … ${line}\n`) }
-        const report = await checkInstallation(inst, { today: o.today, budgetMs: (o.budget ?? o.scanSeconds) * 1000, progress, scanProgress })
+        const report = await checkInstallation(inst, { today: o.today, budgetMs: (o.budget ?? o.scanSeconds) * 1000, progress, scanProgress, writeProbe: o.writeProbe })
           .catch((err: unknown) => { throw new UnreachableError(`cannot read the database: ${(err as Error).message}`) })
         if (o.json) process.stdout.write(JSON.stringify({ ok: report.ok, mapping: inst.model.file, findings: report.findings }, null, 2) + '\n')
         else process.stdout.write(report.lines.join('\n') + '\n')

@@ -17,6 +17,7 @@ import { checkIndexes } from './indexes.js'
 import { checkWrittenConstants } from './literals.js'
 import { probeStatements } from './probes.js'
 import { checkData } from './data.js'
+import { probeWrites } from './write-probe.js'
 
 export { type Finding } from './findings.js'
 
@@ -40,6 +41,8 @@ export interface CheckOptions {
   progressEveryMs?: number
   /** The clock scans are timed by (default Date.now). */
   now?: () => number
+  /** Perform each write path in a rolled-back transaction and compare the stored rows (default true; `--no-write-probe`). */
+  writeProbe?: boolean
 }
 
 /**
@@ -71,6 +74,11 @@ export async function checkInstallation (inst: Installation, todayOrOptions: str
   const probed = await probeStatements(compiled, db, today, out)
   out.ok('', `${probed.ran} statements ran (writes rolled back)`)
   await checkCountedKeys(model, compiled.writes, db, out)
+  if (opts.writeProbe === false) out.warning('', 'writes not proven: the write probe was turned off (--no-write-probe)')
+  else {
+    opts.progress?.('performing every write path (rolled back)')
+    await probeWrites(compiled, db, catalog, today, out)
+  }
   await checkData(compiled, db, out, {
     budgetMs: opts.budgetMs ?? 30_000, progress: opts.progress, scanProgress: opts.scanProgress, catalog, batchRows: opts.batchRows, progressEveryMs: opts.progressEveryMs, now: opts.now
   })

@@ -9,6 +9,7 @@ import { claimStatements } from '../sql/claims.js'
 import { MissingValueError, ConflictError, InvalidInputError, DatabaseUnavailableError } from '../errors.js'
 import { addDays } from '../normalise/datetime.js'
 import type { Findings } from './findings.js'
+import { refusedAsReadOnly } from './read-only.js'
 
 class RolledBack extends Error {}
 
@@ -32,6 +33,8 @@ export async function probeStatements (compiled: CompiledMapping, db: Database, 
       if (err instanceof RolledBack) { ran++; continue }
       // Values made up for the probe may break a key or a reference: the statement itself is sound.
       if (err instanceof ConflictError || (err instanceof InvalidInputError && !(err instanceof MissingValueError))) { ran++; continue }
+      // A login that may only read: the write probe says writes were not proven.
+      if (refusedAsReadOnly(err)) continue
       if (err instanceof DatabaseUnavailableError) throw err
       failed++
       // The catalog pass already named this mistake (here, or in a table this statement joins).
@@ -63,7 +66,7 @@ export function missingName (err: unknown): string | undefined {
 }
 
 /** The database's complaint in the mapping's words; quoted values are never repeated. */
-function explain (err: unknown, statement: string): string {
+export function explain (err: unknown, statement: string): string {
   const write = /\.(insert|update|state|reschedule|key)/.test(statement)
   const what = write ? 'writing' : 'reading'
   if (err instanceof MissingValueError) {

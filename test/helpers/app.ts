@@ -28,7 +28,8 @@ export interface TestApp {
   close: () => Promise<void>
 }
 
-async function open (mapping: string, dialect: TestDialect): Promise<{ inst: Installation & { file?: string }, url: string }> {
+/** A sample installation on a fresh copy of its fixture, on one test database. */
+export async function openSampleOn (mapping: string, dialect: TestDialect): Promise<{ inst: Installation & { file?: string }, url: string }> {
   if (dialect === 'sqlite') {
     const inst = await openSample(mapping)
     return { inst, url: `sqlite:${inst.file}` }
@@ -45,7 +46,7 @@ async function open (mapping: string, dialect: TestDialect): Promise<{ inst: Ins
 }
 
 export async function sampleApp (mapping: string, env: Record<string, string> = {}, dialect: TestDialect = 'sqlite'): Promise<TestApp> {
-  const { inst, url } = await open(mapping, dialect)
+  const { inst, url } = await openSampleOn(mapping, dialect)
   try {
     const tables = (await inst.db.introspect.catalog()).tables.map((t) => t.name)
       .filter((n) => n.length >= 4 && !n.startsWith('sqlite_'))

@@ -53,6 +53,9 @@ resources:
       name: NOME_COMPLETO
       email: EMAIL
     phones: [FONE]
+    write:
+      set:
+        ATIVO: { value: S }   # the filter above: a registration must be found by it
   professional:
     table: TB_MEDICO
     key: COD

@@ -56,6 +56,8 @@ export interface ClientWritePlans {
   insert: Supported<ClientInsert>
   /** The correction of exactly these fields (each has a writer or a row writer). */
   patch: (fields: ClientField[]) => Supported<ClientPatch>
+  /** The `write.set` columns of a new client's own row, at `now` (check compares them with the stored row). */
+  constants: (now: NowParts) => ColumnValues
 }
 
 /** A ref kept in a joined table: its local column, found by looking the id up. */
@@ -106,6 +108,12 @@ export interface AppointmentWritePlans {
   reschedule: Reschedule
   slotBooking?: SlotBooking
   history?: HistoryPlan
+  /** What each write leaves in the row's own columns (check compares them with the stored row). */
+  written: {
+    slot: (slot: Slot) => ColumnValues
+    state: (state: string, now: NowParts) => ColumnValues
+    reschedule: (now: NowParts, slot: Slot) => ColumnValues
+  }
 }
 
 export interface CompiledWrites {
@@ -195,7 +203,7 @@ function clientPlans (model: MappingModel, c: CompiledClientWrites): ClientWrite
     }
     return p
   }
-  return { ignored: new Set(model.client.write?.ignore ?? []), writers, rowWriters, insert, patch }
+  return { ignored: new Set(model.client.write?.ignore ?? []), writers, rowWriters, insert, patch, constants: c.constants }
 }
 
 function appointmentPlans (model: MappingModel, a: CompiledAppointmentWrites): AppointmentWritePlans {
@@ -244,6 +252,7 @@ function appointmentPlans (model: MappingModel, a: CompiledAppointmentWrites): A
     insert,
     stateMoves,
     slotBooking: a.slotBooking,
+    written: { slot: a.slot, state: a.state, reschedule: (now, slot) => ({ ...a.rescheduleValues(now, slot), ...a.slot(slot) }) },
     reschedule: {
       statement: a.reschedule,
       bind (id, now, slot, pointer = {}) {

@@ -1,0 +1,335 @@
+// `ponte check` proves each write path by performing it: POST /clients with every field the
+// mapping writes, PATCH /clients of each field, POST /appointments with every ref and with the
+// professional alone, PATCH …/state to each state, PATCH …/time — the server's own services,
+// read-back invariant included, each inside one transaction that is rolled back. Then the row
+// is read as stored, by its key in the mapped table, and every column compared with what the
+// mapping says the write puts there. A difference is a problem at the mapping line that writes it.
+import type { Database } from '../db/database.js'
+import type { LiveCatalog, TextColumns } from '../db/columns.js'
+import { BOOKING_REFS, isUnsupported, storedRow, type AppointmentWritePlans, type BookingRef, type ClientField, type ClientWritePlans, type CompiledMapping, type FieldWriter, type Slot } from '../mapping/compile/index.js'
+import type { TableModel } from '../mapping/model.js'
+import { parsePhoneInput } from '../normalise/phone.js'
+import { endMinutesOf, minutesOf } from '../normalise/datetime.js'
+import { ConflictError, InvalidInputError, NotWritableError, DatabaseUnavailableError } from '../errors.js'
+import type { AppointmentT } from '../schemas/resources.js'
+import { Catalog } from '../services/catalog.js'
+import { Clients } from '../services/clients.js'
+import { Lookups } from '../services/lookups.js'
+import { Appointments } from '../services/appointments.js'
+import { Availability } from '../services/availability.js'
+import { ClientWrites } from '../services/client-writes.js'
+import { Booking } from '../services/booking.js'
+import { inRolledBack, type Schema } from './rolled-back.js'
+import { clientValues, freeSlots, PATCH_VALUES, refFor, type ProbeSlot } from './probe-values.js'
+import { differences, steady, type Columns } from './stored-compare.js'
+import { explain } from './probes.js'
+import { refusedAsReadOnly } from './read-only.js'
+import type { Findings } from './findings.js'
+
+/** Why a path was not proven; reported by the caller in one place. */
+class NotProven extends Error {}
+
+type Path = (db: Database) => Promise<string>
+
+export async function probeWrites (compiled: CompiledMapping, db: Database, catalog: LiveCatalog, today: string, out: Findings): Promise<void> {
+  const { model } = compiled
+  const text: Map<string, TextColumns> = new Map([[model.client.table, await db.introspect.textColumns(model.client.table)]])
+  const schema: Schema = { catalog, textColumns: text }
+  const paths: { place: string, what: string, run: Path, needsBooking?: boolean }[] = []
+  const client = compiled.writes.client
+  if (!isUnsupported(client) && !isUnsupported(client.insert)) {
+    paths.push({ place: `${model.client.path}/write`, what: 'POST /clients', run: async (db) => await createClient(compiled, client, db, catalog) })
+  }
+  if (!isUnsupported(client)) {
+    for (const field of PATCH_FIELDS) {
+      if (!client.writers[field] && !client.rowWriters[field]) continue
+      paths.push({ place: `${model.client.path}/write`, what: `PATCH /clients ${field}`, run: async (db) => await patchClient(compiled, client, field, db, catalog) })
+    }
+  }
+  const appointment = compiled.writes.appointment
+  if (!isUnsupported(appointment) && !isUnsupported(appointment.insert)) {
+    const a = appointment
+    paths.push({ place: `${model.appointment.path}/write`, what: 'POST /appointments with every ref', run: async (db) => (await book(compiled, a, db, catalog, today, true)).said })
+    paths.push({ place: `${model.appointment.path}/write`, what: 'POST /appointments with the professional only', run: async (db) => (await book(compiled, a, db, catalog, today, false)).said })
+    for (const state of model.states.values) {
+      if (state === model.states.initial || isUnsupported(a.stateMoves[state])) continue
+      paths.push({ place: `${model.appointment.path}/write/states/${state}`, what: `PATCH …/state ${state}`, needsBooking: true, run: async (db) => await moveState(compiled, a, db, catalog, today, state) })
+    }
+    paths.push({ place: `${model.appointment.path}/write`, what: 'PATCH …/time', needsBooking: true, run: async (db) => await reschedule(compiled, a, db, catalog, today) })
+  }
+  // Earlier problems (a missing column, a wrong format) would fail every path again: said once is enough.
+  if (out.problems.length > 0) {
+    if (paths.length > 0) out.warning('', 'writes not proven: correct the problems above first (the write probe runs on a mapping without them)')
+    return
+  }
+  let booked = true
+  for (const path of paths) {
+    // A state move or reschedule starts with a booking: when booking failed, that is the report.
+    if (!booked && path.needsBooking) continue
+    try {
+      const said = await inRolledBack(db, schema, path.run)
+      out.ok(path.place, `${path.what}: ${said}; rolled back`)
+    } catch (err) {
+      if (path.what.startsWith('POST /appointments')) booked = false
+      if (refusedAsReadOnly(err)) {
+        out.warning('', 'writes not proven: read-only login (the database refused to write; check needs a login that may write, and rolls every write back)')
+        return
+      }
+      if (err instanceof DatabaseUnavailableError) throw err
+      report(err, path, compiled, out)
+    }
+  }
+}
+
+const PATCH_FIELDS: readonly ClientField[] = ['name', 'email', 'cpf', 'birthday']
+
+// ---- the paths ----
+
+async function createClient (compiled: CompiledMapping, plans: ClientWritePlans, db: Database, catalog: LiveCatalog): Promise<string> {
+  const { model } = compiled
+  const all = clientValues(model)
+  const sent = (['name', 'phone', 'email', 'cpf', 'birthday'] as const).filter((f) => f === 'name' || f === 'phone' || ((plans.writers[f] ?? plans.rowWriters[f]) !== undefined && !plans.ignored.has(f)))
+  const input = Object.fromEntries(sent.map((f) => [f, all[f]])) as { name: string, phone: string }
+  const s = services(compiled, db)
+  const { record } = await s.clientWrites.create(input, undefined)
+  const expected: Columns = { ...steady(plans.constants) }
+  const places: Record<string, string> = Object.fromEntries(Object.keys(expected).map((c) => [c, `${model.client.path}/write/set/${c}`]))
+  for (const f of sent) {
+    const writer = plans.writers[f]
+    if (!writer) continue
+    Object.assign(expected, writer.encode(storedForm(compiled, f, all[f])))
+    for (const c of writer.columns) places[c.column] = fieldPath(compiled, f)
+  }
+  await compareStored(db, compiled, model.client, record.id, expected, places, catalog, 'POST /clients')
+  return `${sent.join(', ')} written, read back as sent by the mapping and as stored`
+}
+
+async function patchClient (compiled: CompiledMapping, plans: ClientWritePlans, field: ClientField, db: Database, catalog: LiveCatalog): Promise<string> {
+  const s = services(compiled, db)
+  const [existing] = await s.clients.list({ limit: 1, offset: 0 }, undefined)
+  if (!existing) throw new NotProven('no client to correct')
+  const value = PATCH_VALUES[field] as string
+  await s.clientWrites.update(existing.id, { [field]: value }, undefined)
+  const writer = plans.writers[field]
+  if (writer) {
+    const place = fieldPath(compiled, field)
+    await compareStored(db, compiled, compiled.model.client, existing.id, writer.encode(storedForm(compiled, field, value)), Object.fromEntries(writer.columns.map((c) => [c.column, place])), catalog, `PATCH /clients ${field}`)
+  }
+  return `read back as sent by the mapping${writer ? ' and as stored' : ''}`
+}
+
+interface Booked { id: string, slot: Slot, said: string, professional: string, client: string }
+
+/** Books the first free slot that takes it (another booking or the client's day may hold some). */
+async function book (compiled: CompiledMapping, plans: AppointmentWritePlans, db: Database, catalog: LiveCatalog, today: string, everyRef: boolean, skip = 0): Promise<Booked> {
+  const { model } = compiled
+  const a = model.appointment
+  const s = services(compiled, db)
+  const snap = await s.catalog.snapshot(undefined)
+  const [client] = await s.clients.list({ limit: 1, offset: 0 }, undefined)
+  if (!client) throw new NotProven('no client to book for')
+  const stored = (name: BookingRef): boolean => a.refs[name] !== undefined && plans.readOnlyRefs[name] === undefined && !plans.ignored.has(name)
+  let tried = 0
+  for (const slot of await freeSlots(s.availability, snap, today)) {
+    if (tried++ < skip) continue
+    const request: Record<string, string> = { date: slot.date, hour: slot.hour, client: client.id, professional: slot.professional }
+    if (everyRef) {
+      for (const name of ['service', 'location', 'healthInsurance'] as const) {
+        const id = stored(name) ? refFor(snap, name, slot.professional, slot[name as keyof ProbeSlot]) : undefined
+        if (id !== undefined) request[name] = id
+      }
+      const plan = stored('plan') && request.healthInsurance !== undefined ? [...snap.related('healthInsurance', request.healthInsurance, 'plan') ?? []][0] : undefined
+      if (plan !== undefined) request.plan = plan
+    }
+    let record: AppointmentT
+    try {
+      record = (await s.booking.book(request as never, undefined)).record
+    } catch (err) {
+      // Taken by the clinic's own bookings, or the client's: the next slot.
+      if (err instanceof ConflictError && tried < skip + 40) continue
+      throw err
+    }
+    const endHour = record.endHour ?? slot.hour
+    const booked: Slot = { date: record.date, hour: record.hour, endHour, minutes: Math.max(endMinutesOf(record.hour, endHour) - minutesOf(record.hour), 0) }
+    // A booking without a location takes the one of the professional's hours (or only workplace).
+    const location = request.location ?? (record.location as { id?: string } | undefined)?.id
+    const refs = Object.fromEntries(BOOKING_REFS.flatMap((r) => {
+      const id = r === 'location' ? location : request[r]
+      return id !== undefined && stored(r) ? [[r, id]] : []
+    })) as Partial<Record<BookingRef, string>>
+    const expected = steady((now) => plans.columns(now, booked, refs))
+    const places = placesOf(compiled, plans, booked, expected, 'set')
+    for (const [name, joined] of Object.entries(plans.joinedRefs) as [BookingRef, NonNullable<AppointmentWritePlans['joinedRefs'][BookingRef]>][]) {
+      const id = refs[name]
+      if (id === undefined) continue
+      const { statement, args } = joined.bind(id)
+      const [row] = await db.query(statement, args)
+      expected[joined.column.column] = row?.id
+      places[joined.column.column] = a.refs[name]?.path ?? `${a.path}/write/refs/${name}`
+    }
+    await compareStored(db, compiled, a, record.id, expected, places, catalog, 'POST /appointments')
+    const sentRefs = Object.keys(refs).join(', ')
+    return { id: record.id, slot: booked, professional: slot.professional, client: client.id, said: `date, hour, ${sentRefs} written, read back as sent by the mapping and as stored` }
+  }
+  throw new NotProven('no free slot in the next four weeks took a booking')
+}
+
+async function moveState (compiled: CompiledMapping, plans: AppointmentWritePlans, db: Database, catalog: LiveCatalog, today: string, state: string): Promise<string> {
+  const { states } = compiled.model
+  const route = movesTo(states.initial, state, states.moves)
+  if (!route) return `not reachable from ${states.initial} by the mapping's moves, so no request can make it`
+  const booked = await book(compiled, plans, db, catalog, today, false)
+  const s = services(compiled, db)
+  for (const step of route) await s.booking.changeState(booked.id, step, undefined)
+  const expected = steady((now) => plans.written.state(state, now))
+  const places = Object.fromEntries(Object.keys(expected).map((c) => [c, `${compiled.model.appointment.path}/write/states/${state}/${c}`]))
+  await compareStored(db, compiled, compiled.model.appointment, booked.id, expected, places, catalog, `PATCH …/state ${state}`)
+  return `${route.join(' → ')}, read back by the mapping and as stored`
+}
+
+async function reschedule (compiled: CompiledMapping, plans: AppointmentWritePlans, db: Database, catalog: LiveCatalog, today: string): Promise<string> {
+  const booked = await book(compiled, plans, db, catalog, today, false)
+  const s = services(compiled, db)
+  const snap = await s.catalog.snapshot(undefined)
+  // Another free slot of the same professional, later than the booked one.
+  const to = (await freeSlots(s.availability, snap, today)).find((x) => x.professional === booked.professional && `${x.date} ${x.hour}` > `${booked.slot.date} ${booked.slot.hour}`)
+  if (!to) throw new NotProven('no second free slot of the professional to move the booking to')
+  await s.booking.reschedule(booked.id, { date: to.date, hour: to.hour }, undefined)
+  const record = await s.appointments.get(booked.id, undefined)
+  const endHour = record.endHour ?? to.hour
+  const moved: Slot = { date: record.date, hour: record.hour, endHour, minutes: Math.max(endMinutesOf(record.hour, endHour) - minutesOf(record.hour), 0) }
+  if (moved.date !== to.date || moved.hour !== to.hour) throw new NotProven('the appointment does not read back at the new time')
+  const expected = steady((now) => plans.written.reschedule(now, moved))
+  const places = placesOf(compiled, plans, moved, expected, 'reschedule')
+  await compareStored(db, compiled, compiled.model.appointment, booked.id, expected, places, catalog, 'PATCH …/time')
+  return 'moved, read back at the new time by the mapping and as stored'
+}
+
+// ---- comparing the stored row ----
+
+class Misstored extends Error {
+  constructor (readonly found: { place: string, why: string }[]) { super('misstored') }
+}
+
+async function compareStored (db: Database, compiled: CompiledMapping, t: TableModel, id: string, expected: Columns, places: Record<string, string>, catalog: LiveCatalog, what: string): Promise<void> {
+  const columns = Object.keys(expected)
+  if (columns.length === 0) return
+  const plan = storedRow(t, columns, compiled.dialect)
+  const bound = plan.bind(id)
+  const rows = bound ? await db.query(bound.statement, bound.args) : []
+  if (rows.length !== 1) throw new Misstored([{ place: `${t.path}/key`, why: `${what} wrote a row that is not found by its key in \`${t.table}\` (${rows.length} rows have it)` }])
+  const found = differences(expected, plan.read(rows[0]), catalog.table(t.table))
+  if (found.length > 0) throw new Misstored(found.map((d) => ({ place: places[d.column] ?? `${t.path}/write`, why: `${what}: ${d.why}` })))
+}
+
+/** The mapping place that writes each column of a new or moved appointment row. */
+function placesOf (compiled: CompiledMapping, plans: AppointmentWritePlans, slot: Slot, expected: Columns, own: 'set' | 'reschedule'): Record<string, string> {
+  const a = compiled.model.appointment
+  const places: Record<string, string> = {}
+  const doc = (a.write?.[own] ?? {}) as Record<string, unknown>
+  const initial = (a.write?.states?.[compiled.model.states.initial] ?? {}) as Record<string, unknown>
+  for (const c of Object.keys(expected)) {
+    if (c in doc) places[c] = `${a.path}/write/${own}/${c}`
+    else if (own === 'set' && c in initial) places[c] = `${a.path}/write/states/${compiled.model.states.initial}/${c}`
+  }
+  const start = a.start.datetime ?? a.start.date
+  for (const c of Object.keys(plans.written.slot(slot))) {
+    const v = Object.values({ ...a.start, ...a.end }).find((x) => (x as { column?: string } | undefined)?.column === c)
+    places[c] ??= v?.path ?? start?.path ?? `${a.path}/start`
+  }
+  for (const [name, writer] of Object.entries(plans.refs) as [BookingRef, FieldWriter][]) {
+    for (const col of writer.columns) places[col.column] = a.refs[name]?.path ?? `${a.path}/refs/${name}`
+  }
+  return places
+}
+
+// ---- reporting ----
+
+function report (err: unknown, path: { place: string, what: string }, compiled: CompiledMapping, out: Findings): void {
+  if (err instanceof Misstored) {
+    for (const f of err.found) out.problem(f.place, f.why)
+  } else if (err instanceof NotProven) {
+    out.warning(path.place, `${path.what}: not proven (${err.message})`)
+  } else if (err instanceof NotWritableError && /not found through the mapping's filters/.test(err.message)) {
+    const t = path.what.includes('clients') ? compiled.model.client : compiled.model.appointment
+    out.problem(t.where.length > 0 ? `${t.path}/where` : `${t.path}/write`, `${path.what}: the written row is not found through the mapping's \`where\` afterwards, so every such request is refused (501): give the columns it filters on under \`write.set\``)
+  } else if (err instanceof NotWritableError || err instanceof InvalidInputError) {
+    // The service refused its own write: what it names is where the mapping stores it wrongly.
+    const fields = err.errors.map((e) => e.path.replace('/body/', ''))
+    const why = err instanceof NotWritableError ? 'does not read back as sent (the service refused its own write and rolled it back)' : `was refused: ${err.errors.map((e) => e.message).join('; ') || err.message}`
+    if (fields.length === 0) out.problem(path.place, `${path.what} ${err instanceof NotWritableError ? `was refused: ${err.message}` : why}`)
+    for (const f of fields) out.problem(blame(compiled, f, path), `${path.what}: ${f} ${why}`)
+  } else if (err instanceof ConflictError) {
+    out.warning(path.place, `${path.what}: not proven (${err.message})`)
+  } else {
+    if (out.covers(path.place)) return
+    out.problem(path.place, `${path.what}: ${explain(err, 'appointment.insert')}`)
+  }
+}
+
+/** The mapping place that makes `field` read back wrongly on this path: a `write.states`/`reschedule`/`set` entry writing one of its columns, else the field itself. */
+function blame (compiled: CompiledMapping, field: string, path: { place: string, what: string }): string {
+  const { model } = compiled
+  const a = model.appointment
+  const writes = compiled.writes.appointment
+  const columns = isUnsupported(writes)
+    ? []
+    : field === 'state' ? [] : field === 'date' || field === 'hour' ? Object.values(a.start).flatMap((v) => (v as { column?: string } | undefined)?.column ?? []) : writes.refs[field as BookingRef]?.columns.map((c) => c.column) ?? []
+  const state = /…\/state (\S+)/.exec(path.what)?.[1]
+  const docs: [string, Record<string, unknown> | undefined][] = [
+    ...state ? [[`${a.path}/write/states/${state}`, a.write?.states?.[state] as Record<string, unknown> | undefined] as [string, Record<string, unknown> | undefined]] : [],
+    ...path.what.includes('/time') ? [[`${a.path}/write/reschedule`, a.write?.reschedule as Record<string, unknown> | undefined] as [string, Record<string, unknown> | undefined]] : [],
+    [`${a.path}/write/set`, a.write?.set as Record<string, unknown> | undefined]
+  ]
+  for (const [base, doc] of docs) {
+    const hit = columns.find((c) => doc !== undefined && c in doc)
+    if (hit) return `${base}/${hit}`
+  }
+  if (path.what.includes('clients')) return fieldPath(compiled, field as ClientField)
+  if (field === 'state') return state ? `${a.path}/write/states/${state}` : a.state.path
+  if (field === 'date' || field === 'hour') return (a.start[field] ?? a.start.datetime)?.path ?? `${a.path}/start`
+  return a.refs[field as BookingRef]?.path ?? path.place
+}
+
+function fieldPath (compiled: CompiledMapping, field: ClientField): string {
+  const c = compiled.model.client
+  return (field === 'phone' ? c.phones[0]?.path : c.fields[field as keyof typeof c.fields]?.path) ?? `${c.path}/fields/${field}`
+}
+
+// ---- helpers ----
+
+/** The value the service stores for a field sent in canonical form (a phone as E.164). */
+function storedForm (compiled: CompiledMapping, field: ClientField, value: string): string {
+  return field === 'phone' ? parsePhoneInput(value, compiled.model.phone) ?? value : value
+}
+
+/** The shortest sequence of moves from `from` to `to`, or undefined. */
+function movesTo (from: string, to: string, moves: Record<string, string[]>): string[] | undefined {
+  const queue: string[][] = [[from]]
+  const seen = new Set([from])
+  while (queue.length > 0) {
+    const route = queue.shift() as string[]
+    const last = route[route.length - 1]
+    if (last === to) return route.slice(1)
+    for (const next of moves[last] ?? []) if (!seen.has(next)) { seen.add(next); queue.push([...route, next]) }
+  }
+  return undefined
+}
+
+/** The server's services over the probe's database, built as context.ts builds them. */
+function services (compiled: CompiledMapping, db: Database) {
+  const catalog = new Catalog(compiled, db)
+  const clients = new Clients(compiled, db)
+  const lookups = new Lookups(compiled, db, catalog, clients)
+  const appointments = new Appointments(compiled, db, catalog, lookups, { maxRangeDays: 31 })
+  const free = compiled.model.states.free
+  const availability = new Availability(compiled, db, catalog, { freeing: free })
+  return {
+    catalog,
+    clients,
+    appointments,
+    availability,
+    clientWrites: new ClientWrites(compiled, db, catalog, clients),
+    booking: new Booking(compiled, db, catalog, clients, appointments, availability, { refusePast: true, freeing: free })
+  }
+}

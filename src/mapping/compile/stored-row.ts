@@ -1,0 +1,35 @@
+// One row of a mapped table read as stored, by its key and nothing else (no `where`, no joins,
+// no converters): `ponte check`'s write probe compares what a write left in each column with
+// what the mapping says it writes, independently of the mapping's own reads.
+import type { Dialect } from '../../sql/dialect.js'
+import { ParamList, type Statement } from '../../sql/statement.js'
+import type { TableModel } from '../model.js'
+import { keyArgs } from './key.js'
+import type { Bound } from './bind.js'
+
+export interface StoredRowPlan {
+  statement: Statement
+  /** undefined when no row can have that id. */
+  bind: (id: string) => Bound | undefined
+  /** The row's columns by the names asked for. */
+  read: (row: Record<string, unknown>) => Record<string, unknown>
+}
+
+export function storedRow (t: TableModel, columns: readonly string[], d: Dialect): StoredRowPlan {
+  const params = new ParamList(d)
+  const parts = t.key.parts
+  const where = parts.map((p, i) => `${d.column('t', p.column)} = ${params.input(parts.length === 1 ? 'id' : `id#${i}`, p.type)}`)
+  const sql = d.select({
+    columns: columns.map((c, i) => ({ expr: d.column('t', c), alias: `c${i}` })),
+    from: { table: d.table(t.table), alias: 't' },
+    joins: [],
+    where,
+    orderBy: []
+  })
+  const statement: Statement = { name: `${t.path.split('/').pop() ?? 'row'}.stored`, sql, params: params.params }
+  return {
+    statement,
+    bind: (id) => { const args = keyArgs(t.key, id); return args && { statement, args } },
+    read: (row) => Object.fromEntries(columns.map((c, i) => [c, row[`c${i}`]]))
+  }
+}
