@@ -112,7 +112,7 @@ function rowsNamed (model: MappingModel, out: Findings): void {
  * The place as the mapping has it: an item index where the mapping wrote one item instead of
  * a list (`where: {…}`, `key: ID`) is not part of it.
  */
-function canonical (doc: unknown, path: string): string {
+export function canonical (doc: unknown, path: string): string {
   let node: unknown = doc
   const out: string[] = []
   for (const raw of path.split('/').slice(1)) {
