@@ -15,6 +15,9 @@ import { readCatalog, type LiveCatalog } from './db/columns.js'
 import { structuralFindings, type Finding } from './check/index.js'
 import { notReady } from './check/not-ready.js'
 
+/** What the structural check compares with the database: the mapping and the compiler's record of what it names. */
+type StructuralInput = Pick<CompiledMapping, 'model' | 'references'>
+
 export function loadMapping (file: string): MappingModel {
   return buildModel(readMappingFile(file))
 }
@@ -58,10 +61,10 @@ async function openModel (model: MappingModel, databaseUrl: string, onClose?: ()
     const compiled = compileMapping(model, db.dialect)
     const close = async () => { await db.close(); onClose?.() }
     if (options.structural === 'not-ready') {
-      const mismatch = await mismatchOf(model, db)
+      const mismatch = await mismatchOf(compiled, db)
       if (mismatch.length > 0) return { model, db: notReady(db, mismatch), compiled, close, mismatch }
     } else if (options.structural !== 'skip') {
-      await refuseMismatch(model, db)
+      await refuseMismatch(compiled, db)
     }
     return { model, db, compiled, close }
   } catch (err) {
@@ -72,20 +75,20 @@ async function openModel (model: MappingModel, databaseUrl: string, onClose?: ()
 }
 
 /** Throws when the catalog shows mistakes; a database that cannot be read now does not stop the start. */
-export async function refuseMismatch (model: MappingModel, db: Database): Promise<void> {
-  const problems = await mismatchOf(model, db)
-  if (problems.length > 0) throw new MappingMismatchError(problems, model.file)
+export async function refuseMismatch (compiled: StructuralInput, db: Database): Promise<void> {
+  const problems = await mismatchOf(compiled, db)
+  if (problems.length > 0) throw new MappingMismatchError(problems, compiled.model.file)
 }
 
 /** The structural problems; none when the catalog cannot be read now (down: /ready says so). */
-export async function mismatchOf (model: MappingModel, db: Database): Promise<Finding[]> {
+export async function mismatchOf (compiled: StructuralInput, db: Database): Promise<Finding[]> {
   let catalog: LiveCatalog
   try {
     catalog = await readCatalog(db)
   } catch {
     return [] // down or unreadable: /ready says so, and the check runs on the next start
   }
-  return (await structuralFindings(model, db, catalog)).filter((f) => f.severity === 'problem')
+  return (await structuralFindings(compiled, db, catalog)).filter((f) => f.severity === 'problem')
 }
 
 /** The fixture of a sample installation: `mappings/<name>.yaml` ↔ `fixtures/<name>/fixture.json`. */

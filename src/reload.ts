@@ -25,7 +25,7 @@ export async function reloadMapping (app: FastifyInstance): Promise<ReloadOutcom
     const guarded = await guardedBy(current.db)
     let next: Ponte
     if (guarded) {
-      const findings = await mismatchOf(model, guarded)
+      const findings = await mismatchOf(compiled, guarded)
       if (findings.length > 0) {
         swap(app, current, createPonte(current.config, notReady(guarded, findings), compiled, current.metrics))
         app.log.error({ mappingHash: app.ponte.mappingHash, problems: findings.length }, 'mapping reloaded; it still does not fit the database: not ready (GET /ready lists the places to fix)')
@@ -33,7 +33,7 @@ export async function reloadMapping (app: FastifyInstance): Promise<ReloadOutcom
       }
       next = createPonte(current.config, guarded, compiled, current.metrics)
     } else {
-      await refuseMismatch(model, current.db)
+      await refuseMismatch(compiled, current.db)
       next = createPonte(current.config, current.db, compiled, current.metrics)
     }
     // Every lookup statement runs once before the swap: a mapping the database cannot answer

@@ -6,6 +6,7 @@
 import { relative } from 'node:path'
 import type { Installation } from '../installation.js'
 import type { MappingModel } from '../mapping/model.js'
+import type { CompiledMapping } from '../mapping/compile/index.js'
 import type { Database } from '../db/database.js'
 import { readCatalog, type LiveCatalog } from '../db/columns.js'
 import { todayIn } from '../normalise/datetime.js'
@@ -50,10 +51,11 @@ export interface CheckOptions {
  * a write that leaves a required column empty is refused per request (a 4xx naming it), so
  * `check` reports it but it does not keep a read-only deployment from starting.
  */
-export async function structuralFindings (model: MappingModel, db: Database, catalog?: LiveCatalog): Promise<Finding[]> {
+export async function structuralFindings (compiled: Pick<CompiledMapping, 'model' | 'references'>, db: Database, catalog?: LiveCatalog): Promise<Finding[]> {
+  const model = compiled.model
   const out = new Findings(model)
   const live = catalog ?? await readCatalog(db)
-  checkStructure(model, live, out)
+  checkStructure(compiled, live, out)
   checkWrittenConstants(model, live, out)
   return out.list
 }
@@ -65,7 +67,7 @@ export async function checkInstallation (inst: Installation, todayOrOptions: str
   const out = new Findings(model)
   opts.progress?.('reading the database catalog')
   const catalog = await readCatalog(db)
-  checkStructure(model, catalog, out)
+  checkStructure(compiled, catalog, out)
   checkWrittenConstants(model, catalog, out)
   checkIndexes(model, catalog, out, db.dialect)
   checkWrites(model, compiled.writes, catalog, out)

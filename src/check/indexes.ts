@@ -11,7 +11,7 @@ import type { Findings } from './findings.js'
 
 interface Place { table: string, joins: Record<string, JoinDoc> }
 
-export function checkIndexes (model: MappingModel, catalog: LiveCatalog, out: Findings, dialect?: Pick<Dialect, 'prefixIndexClass'>): void {
+export function checkIndexes (model: MappingModel, catalog: LiveCatalog, out: Findings, dialect: Pick<Dialect, 'prefixIndexClass' | 'createIndex' | 'ident' | 'table'>): void {
   const said = new Set<string>()
 
   /** `columns` are alternatives: one index leading with any of them serves the lookup. */
@@ -27,9 +27,9 @@ export function checkIndexes (model: MappingModel, catalog: LiveCatalog, out: Fi
     const first = live[0].name
     const name = `IX_${table.name}_${first}`.replace(/[^A-Za-z0-9_]/g, '_')
     // Search probes match prefixes too: PostgreSQL seeks those only in a pattern_ops index.
-    const opclass = prefix ? dialect?.prefixIndexClass(live[0].declared) : undefined
+    const opclass = prefix ? dialect.prefixIndexClass(live[0].declared) : undefined
     out.warning(path, `column \`${first}\` of table \`${tableName}\` has no index: ${why} read the whole table; ` +
-      `create one: CREATE INDEX ${name} ON ${tableName} (${first}${opclass ? ` ${opclass}` : ''})`)
+      `create one: ${dialect.createIndex(name, tableName, first, opclass)}`)
   }
 
   /** A value that is a plain column (`COL` or `join.COL`), as the table and column it reads. */

@@ -59,6 +59,9 @@ export const ansi: Omit<Dialect, 'name' | 'placeholder' | 'foldedLike' | 'minute
   padsEquality: false,
   sortOnly: (e) => e,
   prefixIndexClass: () => undefined,
+  createIndex (name, table, column, opclass) {
+    return `CREATE INDEX ${this.ident(name)} ON ${this.table(table)} (${this.ident(column)}${opclass ? ` ${opclass}` : ''})`
+  },
   exists: (select) => `EXISTS (${select})`,
   caseWhen: (branches, otherwise) =>
     `CASE ${branches.map((b) => `WHEN ${b.when} THEN ${b.then}`).join(' ')}${otherwise === undefined ? '' : ` ELSE ${otherwise}`} END`,

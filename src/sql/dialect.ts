@@ -125,6 +125,8 @@ export interface Dialect {
    * seek it (PostgreSQL: `text_pattern_ops`); undefined where a plain index serves.
    */
   prefixIndexClass(declared: string): string | undefined
+  /** The index `ponte check` advises, as clinic IT runs it on this database (an operator class after the column where given). */
+  createIndex(name: string, table: string, column: string, opclass?: string): string
   /** `EXISTS (select)`. */
   exists(select: string): string
   /** A searched CASE: `CASE WHEN c THEN v … [ELSE otherwise] END`. */

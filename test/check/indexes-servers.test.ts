@@ -34,18 +34,21 @@ for (const mapping of SAMPLES) {
       t.ok(probed.length > 0, 'probed search columns are advised')
       if (dialect === 'postgres') t.ok(probed.every((w) => / (text|bpchar)_pattern_ops\)$/.test(w)), 'with text_pattern_ops on PostgreSQL')
       else t.ok(probed.every((w) => !/_pattern_ops/.test(w)), 'a plain index elsewhere')
-      t.same(found.map((w) => w.replace(/ (text|bpchar)_pattern_ops\)$/, ')')), expected, 'the same warnings')
+      // The statement is the database's own (its quoting and schema naming): the rest agrees.
+      const advice = (w: string): string => w.replace(/; create one: CREATE INDEX .*$/, '')
+      t.same(found.map(advice), expected.map(advice), 'the same warnings')
 
-      // Create the first index a warning asks for, on the server: that warning goes.
-      const create = /create one: (CREATE INDEX \S+ ON \S+ \([^)]*\))/.exec(expected[0])?.[1]
+      // Run the first statement a warning prints, as printed, on the server: that warning goes.
+      const create = /create one: (CREATE INDEX .*)$/.exec(found[0])?.[1]
       t.ok(create, `a CREATE INDEX to run: ${create}`)
-      const m = /^CREATE INDEX (\S+) ON (\S+) \((.*)\)$/.exec(create ?? '')
-      if (!m) return
-      const d = inst.db.dialect
-      await inst.db.query({ name: 'test.index', sql: `CREATE INDEX ${d.ident(m[1])} ON ${d.table(m[2])} (${m[3].split(', ').map((c) => d.ident(c)).join(', ')})`, params: [] })
+      if (!create) return
+      await inst.db.query({ name: 'test.index', sql: create, params: [] })
       const after = await indexWarnings(inst)
-      t.equal(after.length, expected.length - 1, 'one warning fewer')
-      t.notOk(after.includes(expected[0]), 'and it is the one the index answers')
+      t.equal(after.length, found.length - 1, 'one warning fewer')
+      t.notOk(after.includes(found[0]), 'and it is the one the index answers')
+      // Every other one printed runs as printed too, and leaves no warning.
+      for (const w of after) await inst.db.query({ name: 'test.index', sql: /create one: (CREATE INDEX .*)$/.exec(w)?.[1] ?? '', params: [] })
+      t.same(await indexWarnings(inst), [], 'every printed statement ran and answered its warning')
     })
   }
 }

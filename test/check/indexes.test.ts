@@ -48,7 +48,7 @@ t.test('unindexed date, professional, search and relation columns: warnings, exi
   const date = warnings.filter((l) => /column `DATA` of table `TB_CONSULTA` has no index/.test(l))
   t.equal(date.length, 1, 'the date column, once')
   t.match(date[0], new RegExp(`^! \\S*mapping\\.yaml:${lineOf('date: { column: DATA')}:\\d+: appointment start\\.date: .*lists of appointments by date`))
-  t.match(date[0], /; create one: CREATE INDEX IX_TB_CONSULTA_DATA ON TB_CONSULTA \(DATA\)$/)
+  t.match(date[0], /; create one: CREATE INDEX "IX_TB_CONSULTA_DATA" ON "TB_CONSULTA" \("DATA"\)$/, "in SQLite's quoting, to run as printed")
   t.ok(warnings.some((l) => /appointment refs\.professional: column `MEDICO` of table `TB_CONSULTA` has no index/.test(l)), 'the professional column')
   t.ok(warnings.some((l) => /client fields\.email: column `EMAIL` of table `TB_CLIENTE` has no index/.test(l)), 'a client search column')
   t.ok(warnings.some((l) => /relation professional ↔ location columns\.\w+: column `(MEDICO|LOCAL)` of table `TB_MEDICO_LOCAL` has no index/.test(l)), 'a relation column')

@@ -38,7 +38,7 @@ t.test('the suggestion in the finding, from the declared type the catalog reads'
     raw.close()
     const inst = await openInstallation(mapping, `sqlite:${file}`, undefined, { structural: 'skip' })
     try {
-      const said = (await structuralFindings(inst.model, inst.db)).filter((f) => f.severity === 'problem').map((f) => f.message)
+      const said = (await structuralFindings(inst.compiled, inst.db)).filter((f) => f.severity === 'problem').map((f) => f.message)
       t.equal(said.length, 1, said.join('\n'))
       t.match(said[0], `\`format: hhmm\` reads a number, but column \`HORA\` is a date/time (${declared}): use \`format: ${hint}\``, declared)
     } finally {

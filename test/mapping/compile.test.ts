@@ -154,7 +154,7 @@ t.test('compile errors point into the mapping file', async (t) => {
   } catch (err) {
     t.ok(err instanceof MappingError)
     const issue = (err as MappingError).issues[0]
-    t.equal(issue.path, '/resources/appointment/refs/location')
+    t.equal(issue.path, '/resources/appointment/refs/location/column', 'the column key itself')
     t.match(issue.message, /no join called `rom`/)
     t.ok((issue.line ?? 0) > 0)
   }

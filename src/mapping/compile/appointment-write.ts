@@ -71,7 +71,7 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
   refuseSharedColumns(slotWriter, refs, joinedRefs, path)
   const stateWrites = (state: string) => {
     const entries = a.write?.states?.[state]
-    if (entries) return writeValues(model, entries, `${path}/states/${state}`)
+    if (entries) return writeValues(model, a.table, entries, `${path}/states/${state}`)
     const w = fieldWriter(a.state.map ? a.state : undefined, a.state.type ?? 'text')
     if (!w) throw new CompileError(`${path}/states`, `say which columns put an appointment in state ${state} (write.states.${state})`)
     const encoded = w.encode(state)
@@ -81,8 +81,8 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
     try { return [[s, stateWrites(s)] as const] } catch { return [] }
   }))
   const initial = stateWrites(model.states.initial)
-  const set = writeValues(model, a.write?.set, `${path}/set`)
-  const reschedule = writeValues(model, a.write?.reschedule, `${path}/reschedule`)
+  const set = writeValues(model, a.table, a.write?.set, `${path}/set`)
+  const reschedule = writeValues(model, a.table, a.write?.reschedule, `${path}/reschedule`)
   const after = model.states.onReschedule === 'keep' ? [] : stateWrites(model.states.onReschedule)
 
   const columns = uniqueColumns([

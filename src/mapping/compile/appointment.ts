@@ -132,7 +132,7 @@ export function compileAppointments (mapping: MappingModel, dialect: Dialect, sh
   where.push(...scope.where(params))
   // Slot-holding rows are occupancy, never appointments: read (and flagged) only to know what is taken.
   const flagsHolding = shape.occupancy === true && !shape.byId && m.slotHolding.length > 0
-  const holdingTests = flagsHolding ? m.slotHolding.map((c, i) => conditionTest(c, (name) => cols.add(scope.ref(name, `${m.path}/slotHolding/${i}`)))) : []
+  const holdingTests = flagsHolding ? m.slotHolding.map((c, i) => conditionTest(c, `${m.path}/slotHolding/${i}`, (leaf, at) => cols.add(scope.ref(leaf.column, at, 'filter', { condition: leaf })))) : []
   const holding = flagsHolding ? (row: Row) => holdingTests.every((test) => test(row)) : undefined
   if (m.slotHolding.length > 0 && !flagsHolding) {
     const all = dialect.and(m.slotHolding.map((c, i) => conditionSql(c, scope, params, `${m.path}/slotHolding/${i}`)))
@@ -165,8 +165,8 @@ export function compileAppointments (mapping: MappingModel, dialect: Dialect, sh
   }
   if (alternatives.length > 0) where.push(`(${dialect.or(alternatives)})`)
 
-  const hourExpr = m.start.hour && m.start.hour.column !== undefined ? scope.ref(m.start.hour.column, m.start.hour.path) : undefined
-  const startExpr = scope.ref(startDate.column as string, startDate.path)
+  const hourExpr = m.start.hour && m.start.hour.column !== undefined ? scope.ref(m.start.hour.column, `${m.start.hour.path}/column`, 'filter', { value: m.start.hour }) : undefined
+  const startExpr = scope.ref(startDate.column as string, `${startDate.path}/column`, 'filter', { value: startDate })
   const orderBy = [startExpr, ...(hourExpr ? [hourExpr] : []), ...keyRefs(m.key, scope, `${m.path}/key`)]
   const statement: Statement = {
     name: shapeName(shape),

@@ -109,8 +109,8 @@ export function compileCheck (model: MappingModel, d: Dialect): CheckPlans {
       const birthdayRaw = birthdayValue ? valueReader(birthdayValue, scope, cols, params) : undefined
       const birthday = birthdayValue && birthdayRaw ? dateOf(birthdayValue, birthdayRaw) : undefined
       // The stored text itself, as the probes meet it in SQL (no nullIf, no trimming).
-      const storedPhones = probedPhones.map((v) => ({ path: v.path, key: cols.add(scope.ref(v.column as string, v.path)), read: valuesReader(v, scope, cols, params) }))
-      const storedCpf = probedCpf && { path: probedCpf.path, key: cols.add(scope.ref(probedCpf.column as string, probedCpf.path)), read: valueReader(probedCpf, scope, cols, params) }
+      const storedPhones = probedPhones.map((v) => ({ path: v.path, key: cols.add(scope.ref(v.column as string, `${v.path}/column`)), read: valuesReader(v, scope, cols, params) }))
+      const storedCpf = probedCpf && { path: probedCpf.path, key: cols.add(scope.ref(probedCpf.column as string, `${probedCpf.path}/column`)), read: valueReader(probedCpf, scope, cols, params) }
       return (row) => {
         const out: ClientScanRow = { phones: phones.flatMap((read) => read(row)).filter((x) => !blank(x)), probed: [] }
         const rowId = id(row)

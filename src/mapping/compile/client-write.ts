@@ -74,7 +74,7 @@ export function compileClientWrites (model: MappingModel, dialect: Dialect): Com
     const w = fieldWriter({ column: collect.column, path: `${c.phones[phoneRow].path}/collect/column` }, 'text', (x) => toStoredPhone(String(x), write?.phoneFormat ?? 'digits', model.phone.defaultCountry))
     if (w) rowWriters.phone = { columns: w.columns.map((x) => ({ ...x, column: `phones/${phoneRow}.${x.column}` })), encode: (v) => Object.fromEntries(Object.entries(w.encode(v)).map(([k, x]) => [`phones/${phoneRow}.${k}`, x])) }
   }
-  const set = writeValues(model, write?.set, `${c.path}/write/set`)
+  const set = writeValues(model, c.table, write?.set, `${c.path}/write/set`)
   const fieldColumns = Object.values(writers).flatMap((w) => w?.columns ?? [])
   const rows = compileRows(model, c, write, Object.values(rowWriters).flatMap((w) => w?.columns ?? []), dialect)
   const ownColumns = uniqueColumns([...fieldColumns, ...set, ...(rows?.ownLinks ?? []).map((l) => ({ column: l.column, type: c.key.type }))])

@@ -252,7 +252,7 @@ export function probes (mapping: Pick<MappingModel, 'searchBy'>, kind: 'phone' |
 function probeSql (kind: 'phone' | 'cpf', v: Value, scope: Scope, params: ParamList, table: string, indexed: IndexedColumns): string {
   const d = scope.dialect
   const column = v.column as string
-  const col = scope.ref(column, v.path)
+  const col = scope.ref(column, `${v.path}/column`, 'filter', { value: v, probe: kind })
   if (kind === 'cpf' && v.type !== undefined && NUMERIC.includes(v.type)) return `${col} = ${params.input('cpfNumber', 'bigint')}`
   const type: SqlTypeName = v.type !== undefined && TEXTUAL.includes(v.type) ? v.type : 'text'
   const exactSlots = kind === 'phone' ? PHONE_EXACT_SLOTS : 0

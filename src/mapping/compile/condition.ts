@@ -31,7 +31,7 @@ function compared (col: string, sample: LiteralValue, scope: Scope): string {
 }
 
 function leafSql (c: ConditionLeafDoc, scope: Scope, params: ParamList, path: string): string {
-  const col = scope.ref(c.column, path)
+  const col = scope.ref(c.column, `${path}/column`, 'filter', { condition: c })
   const d = scope.dialect
   const parts: string[] = []
   if (c.eq !== undefined) parts.push(`${compared(col, c.eq, scope)} = ${bindCompared(c.eq, params)}`)
@@ -48,18 +48,23 @@ function leafSql (c: ConditionLeafDoc, scope: Scope, params: ParamList, path: st
 }
 
 export function conditionSql (c: ConditionDoc, scope: Scope, params: ParamList, path: string): string {
-  const list = leaves(c).map((leaf, i) => leafSql(leaf, scope, params, 'all' in c || 'any' in c ? `${path}/${'all' in c ? 'all' : 'any'}/${i}` : path))
+  const list = leaves(c).map((leaf, i) => leafSql(leaf, scope, params, leafPath(c, path, i)))
   if (list.length === 1) return list[0]
   return `(${'any' in c ? scope.dialect.or(list) : scope.dialect.and(list)})`
+}
+
+/** The mapping place of a condition's `i`th leaf. */
+function leafPath (c: ConditionDoc, path: string, i: number): string {
+  return 'all' in c || 'any' in c ? `${path}/${'all' in c ? 'all' : 'any'}/${i}` : path
 }
 
 // ---- JS side ----
 
 export type RowTest = (row: Record<string, unknown>) => boolean
 
-/** `column` gives the row key under which a referenced column was selected. */
-export function conditionTest (c: ConditionDoc, column: (name: string) => string): RowTest {
-  const tests = leaves(c).map((leaf) => leafTest(leaf, column(leaf.column)))
+/** `column` gives the row key under which a referenced column (at `path` in the mapping) was selected. */
+export function conditionTest (c: ConditionDoc, path: string, column: (leaf: ConditionLeafDoc, path: string) => string): RowTest {
+  const tests = leaves(c).map((leaf, i) => leafTest(leaf, column(leaf, `${leafPath(c, path, i)}/column`)))
   if (tests.length === 1) return tests[0]
   if ('any' in c) return (row) => { for (const t of tests) if (t(row)) return true; return false }
   return (row) => { for (const t of tests) if (!t(row)) return false; return true }

@@ -35,7 +35,7 @@ export function dateOnOrBefore (v: Value, isDatetime: boolean, scope: Scope, par
  */
 export function dateUnset (v: Value, isDatetime: boolean, scope: Scope, params: ParamList): string {
   const d = scope.dialect
-  const column = scope.ref(v.column as string, v.path)
+  const column = scope.ref(v.column as string, `${v.path}/column`, 'filter', { value: v })
   const s = storedDate(v, isDatetime, scope)
   const terms = [d.isNull(column), `${s.col} < ${params.constant(floorOf(s.type), s.type)}`]
   const others = (v.nullIf ?? []).filter((x) => !beforeFloor(x, s.type)).map((x) => String(x).trim())
@@ -58,7 +58,7 @@ function beforeFloor (sentinel: LiteralValue, type: SqlTypeName): boolean {
  * costs its index: the only way to range over it.
  */
 function storedDate (v: Value, isDatetime: boolean, scope: Scope): { col: string, type: SqlTypeName, from: string, to: string, until: 'after' | 'last' } {
-  const col = scope.ref(v.column as string, v.path)
+  const col = scope.ref(v.column as string, `${v.path}/column`, 'filter', { value: v })
   const format = v.format ?? (isDatetime ? 'datetime' : 'date')
   if (format === 'datetime') return { col, type: 'datetime', from: 'fromDatetime', to: 'afterDatetime', until: 'after' }
   if (format === 'int') return { col, type: 'int', from: 'fromInt', to: 'toInt', until: 'last' }

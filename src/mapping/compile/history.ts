@@ -24,13 +24,13 @@ export function compileHistory (model: MappingModel, dialect: Dialect): StatusHi
   if (!h) return undefined
   const path = `${a.path}/write/history`
   const keyType = a.key.type
-  const open = writeValues(model, h.open, `${path}/open`)
-  const close = writeValues(model, h.close, `${path}/close`)
+  const open = writeValues(model, h.table, h.open, `${path}/open`)
+  const close = writeValues(model, h.table, h.close, `${path}/close`)
 
-  const scope = new Scope(dialect, { table: h.table, joins: {}, where: whereList(h.current), path: `${path}/current` }, 'h')
+  const scope = new Scope(dialect, { table: h.table, joins: {}, where: whereList(h.current), path, wherePath: `${path}/current` }, 'h')
   const up = new ParamList(dialect)
   const sets = uniqueColumns(close).map((c) => ({ column: c.column, value: up.input(`col:${c.column}`, c.type) }))
-  const where = [`${dialect.column('h', h.key)} = ${up.input('key', keyType)}`, ...scope.where(up)]
+  const where = [`${scope.ref(h.key, `${path}/key`, 'key')} = ${up.input('key', keyType)}`, ...scope.where(up)]
   const closeStatement = { name: 'appointment.history.close', sql: dialect.update(h.table, 'h', sets, where), params: up.params, writes: h.table }
 
   const ins = new ParamList(dialect)

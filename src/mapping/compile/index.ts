@@ -13,6 +13,7 @@ import { compileRelation, type CompiledEdge } from './relation.js'
 import { CompileError } from './scope.js'
 import { compileWrites, type CompiledWrites } from './writes.js'
 import { claimStatements } from '../../sql/claims.js'
+import { recording, References } from './references.js'
 
 // The one entry point services use: the compiled installation, its plans and their types.
 export type { Bound, DateRange, Supported, Unsupported } from './bind.js'
@@ -30,6 +31,7 @@ export type { ScheduleFault, ScheduleScan, ScheduleScanRow } from './availabilit
 export type { CapacityFault, SlotChecks } from './slot-booking.js'
 export { isTextType } from './value.js'
 export { storedRow, type StoredRowPlan } from './stored-row.js'
+export type { Reference, References, Use } from './references.js'
 export { isIntegerType, matchesType } from './ids.js'
 export { idType } from './key.js'
 export { BOOKING_REFS, PATCHABLE, type AppointmentInsert, type AppointmentWritePlans, type BookingRef, type ClientField, type ClientInsert, type ClientPatch, type ClientValues, type ClientWritePlans, type CompiledWrites, type FieldWriter, type HistoryPlan, type JoinedRefPlan, type Reschedule, type Slot, type StateMove } from './writes.js'
@@ -50,10 +52,13 @@ export interface CompiledMapping {
   check: CheckPlans
   /** Every statement shape, for `ponte explain` and the golden tests (writes too, where the mapping has them). */
   statements: () => Statement[]
+  /** Every table and column the compiled statements name, with its use and mapping place (what `check` compares with the database). */
+  references: References
 }
 
 export function compileMapping (model: MappingModel, dialect: Dialect): CompiledMapping {
-  return located(model, () => {
+  const references = new References()
+  return located(model, () => recording(references, () => {
     const lookups = Object.values(model.lookups).map((l) => compileLookup(l, dialect))
     const edges = model.relations.flatMap((r) => compileRelation(r, model, dialect) ?? [])
     const throughs = model.relations.filter((r): r is RelationModel & { kind: 'through' } => r.kind === 'through')
@@ -64,7 +69,7 @@ export function compileMapping (model: MappingModel, dialect: Dialect): Compiled
       const key = shapeName(normal)
       let compiled = shapes.get(key)
       if (!compiled) {
-        compiled = located(model, () => compileAppointments(model, dialect, normal))
+        compiled = located(model, () => recording(references, () => compileAppointments(model, dialect, normal)))
         shapes.set(key, compiled)
       }
       return compiled
@@ -80,7 +85,8 @@ export function compileMapping (model: MappingModel, dialect: Dialect): Compiled
     ]
     occupancy.forEach(appointments)
     const writes = compileWrites(model, dialect)
-    return {
+    const compiled: CompiledMapping = {
+      references,
       writes,
       model,
       dialect,
@@ -111,7 +117,11 @@ export function compileMapping (model: MappingModel, dialect: Dialect): Compiled
         ...writes.statements()
       ]
     }
-  })
+    // Statements built on first use (slot lookups, corrections of each set of fields) are
+    // built now, so the record of references holds every column a request can touch.
+    compiled.statements()
+    return compiled
+  }))
 }
 
 // What booking runs inside its transaction: its claims (where the database takes them as

@@ -15,7 +15,8 @@ export function idType (key: KeyModel): SqlTypeName {
 }
 
 export function keyRefs (key: KeyModel, scope: Scope, path: string): string[] {
-  return key.parts.map((p) => scope.ref(p.column, path))
+  // A composite key is a list in the mapping: each column at its own place.
+  return key.parts.map((p, i) => scope.ref(p.column, key.parts.length > 1 ? `${path}/${i}` : path, 'key'))
 }
 
 /** Selects the key columns into `cols`; the reader gives the id. */

@@ -11,6 +11,7 @@ import { CompileError, joinMatch, Scope } from './scope.js'
 import { keyMatch } from './key.js'
 import { fieldWriter, insertPlan, uniqueColumns, writesTo, writeValues, type FieldWriter, type InsertPlan } from './write.js'
 import type { WrittenValue } from './derived.js'
+import { reference } from './references.js'
 
 /** The resource's own row in `links`. */
 export const OWN_ROW = ''
@@ -93,10 +94,13 @@ export function compileRows (model: MappingModel, table: TableModel & { phones?:
       const j = table.joins[r.join]
       if (!j) throw new CompileError(`${at}/join`, `no join called \`${r.join}\` in ${table.path}/joins`)
       target = { table: j.table, on: j.on, from: j.from }
+      reference({ table: j.table, use: 'write', path: `${table.path}/joins/${r.join}/table` })
     } else {
-      const c = table.phones?.[r.phones ?? 0]?.collect
-      if (!c) throw new CompileError(`${at}/phones`, `phones/${r.phones ?? 0} does not collect from a child table`)
+      const phone = table.phones?.[r.phones ?? 0]
+      const c = phone?.collect
+      if (!phone || !c) throw new CompileError(`${at}/phones`, `phones/${r.phones ?? 0} does not collect from a child table`)
       target = { table: c.table, on: c.on }
+      reference({ table: c.table, use: 'write', path: `${phone.path}/collect/table` })
     }
     const links: Link[] = []
     for (const [local, remote] of Object.entries(target.on)) {
@@ -108,7 +112,7 @@ export function compileRows (model: MappingModel, table: TableModel & { phones?:
       else if (done.has(parent)) links.push({ column: remote, from: parent, fromColumn: parentColumn })
       else throw new CompileError(at, `\`${name}\` hangs from \`${parent}\`, which is not written before it`)
     }
-    const set = writeValues(model, r.set, `${at}/set`)
+    const set = writeValues(model, target.table, r.set, `${at}/set`)
     const prefix = `${name}.`
     const fields = fieldColumns.filter((c) => c.column.startsWith(prefix)).map((c) => ({ ...c, column: c.column.slice(prefix.length) }))
     const columns = uniqueColumns([...links.map((l) => ({ column: l.column, type: 'int' as SqlTypeName })), ...fields, ...set])
@@ -116,7 +120,7 @@ export function compileRows (model: MappingModel, table: TableModel & { phones?:
     if (r.key) {
       const keyColumn = Object.values(target.on)[0]
       const rowTable: TableModel = { table: target.table, key: { column: keyColumn, type: 'int', parts: [{ column: keyColumn, type: 'int' }], separator: '-' }, where: [], joins: {}, path: at }
-      return { name, links, set, columns, fieldColumns: fields.map((f) => f.column), keyed: { plan: insertPlan(`${table.path.split('/').pop() ?? 'row'}.${name}.insert`, rowTable, { key: r.key }, columns, dialect), column: keyColumn } }
+      return { name, links, set, columns, fieldColumns: fields.map((f) => f.column), keyed: { plan: insertPlan(`${table.path.split('/').pop() ?? 'row'}.${name}.insert`, rowTable, { key: r.key }, columns, dialect, `${at}/key`), column: keyColumn } }
     }
     if (columns.length === 0) throw new CompileError(at, `nothing to insert into ${target.table}`)
     const params = new ParamList(dialect)

@@ -5,6 +5,7 @@ import type { ParamList } from '../../sql/statement.js'
 import type { ConditionDoc, JoinDoc } from '../schema.js'
 import { conditionSql } from './condition.js'
 import { leaves, whereList } from '../model.js'
+import { segment, reference, type Reference, type Use } from './references.js'
 
 export class CompileError extends Error {
   constructor (readonly path: string, message: string) {
@@ -18,6 +19,9 @@ export interface ScopeSource {
   joins: Record<string, JoinDoc>
   where: ConditionDoc[]
   path: string
+  /** Where the mapping names the table and its filter, when not `<path>/table` and `<path>/where`. */
+  tablePath?: string
+  wherePath?: string
 }
 
 export class Scope {
@@ -28,23 +32,32 @@ export class Scope {
     readonly source: ScopeSource,
     /** Alias of the table; join aliases are prefixed with it so nested scopes never clash. */
     readonly alias: string
-  ) {}
+  ) {
+    reference({ table: source.table, use: 'read', path: source.tablePath ?? `${source.path}/table` })
+  }
 
-  /** A column of this scope, quoted; `path` names the mapping place for errors. */
-  ref (column: string, path: string): string {
+  /**
+   * A column of this scope, quoted; `path` names the mapping place (for errors, and in the
+   * record of references with its `use`); `value`: the value read from it.
+   */
+  ref (column: string, path: string, use: Use = 'read', more: Pick<Reference, 'value' | 'probe' | 'condition'> = {}): string {
     const dot = column.indexOf('.')
-    if (dot < 0) return this.dialect.column(this.alias, column)
+    if (dot < 0) {
+      reference({ table: this.source.table, column, use, path, ...more })
+      return this.dialect.column(this.alias, column)
+    }
     const join = column.slice(0, dot)
     if (!(join in this.source.joins)) {
       throw new CompileError(path, `\`${column}\`: no join called \`${join}\` in ${this.source.path}/joins`)
     }
     this.use(join)
+    reference({ table: this.source.joins[join].table, column: column.slice(dot + 1), use, path, ...more })
     return this.dialect.column(this.joinAlias(join), column.slice(dot + 1))
   }
 
   /** The base filter of the table (the rows that exist for the interface). */
   where (params: ParamList): string[] {
-    return this.source.where.map((c, i) => conditionSql(c, this, params, `${this.source.path}/where/${i}`))
+    return this.source.where.map((c, i) => conditionSql(c, this, params, `${this.source.wherePath ?? `${this.source.path}/where`}/${i}`))
   }
 
   /**
@@ -64,7 +77,7 @@ export class Scope {
 
   private whereOf (params: ParamList, joined: boolean): string[] {
     return this.source.where.flatMap((c, i) => leaves(c).some((l) => l.column.includes('.')) === joined
-      ? [conditionSql(c, this, params, `${this.source.path}/where/${i}`)]
+      ? [conditionSql(c, this, params, `${this.source.wherePath ?? `${this.source.path}/where`}/${i}`)]
       : [])
   }
 
@@ -86,7 +99,11 @@ export class Scope {
     const parent = j.from ? this.joinAlias(j.from) : this.alias
     const path = `${this.source.path}/joins/${name}`
     const alias = this.joinAlias(name)
-    const on = joinMatch(this.dialect, j, alias, (local) => this.dialect.column(parent, local), params, path)
+    const parentTable = j.from ? this.source.joins[j.from].table : this.source.table
+    const on = joinMatch(this.dialect, j, alias, (local) => {
+      reference({ table: parentTable, column: local, use: 'join', path: `${path}/on/${segment(local)}` })
+      return this.dialect.column(parent, local)
+    }, params, path)
     return { table: this.dialect.table(j.table), alias, on }
   }
 
@@ -119,20 +136,22 @@ export function joinMatch (d: Dialect, j: JoinDoc, alias: string, parentColumn: 
   const matching = (a: string) => {
     const scope = new Scope(d, { table: j.table, joins: {}, where: [], path }, a)
     return [
-      ...Object.entries(j.on).map(([local, remote]) => `${parentColumn(local)} = ${d.column(a, remote)}`),
+      ...Object.entries(j.on).map(([local, remote]) => `${parentColumn(local)} = ${scope.ref(remote, `${path}/on/${segment(local)}`, 'join')}`),
       ...whereList(j.where).map((c, i) => conditionSql(c, scope, params, `${path}/where/${i}`))
     ]
   }
   if (!j.first) return d.and(matching(alias))
   const pick = `${alias}_1`
+  const picked = new Scope(d, { table: j.table, joins: {}, where: [], path }, pick)
+  const key = picked.ref(j.first.key, `${path}/first/key`, 'key')
   const order = (j.first.by ?? []).map((b) => typeof b === 'string' ? { column: b, desc: false } : b)
-    .map((b) => b.desc === true ? d.descending(d.column(pick, b.column)) : d.column(pick, b.column))
+    .map((b, i) => { const col = picked.ref(b.column, `${path}/first/by/${i}`, 'filter'); return b.desc === true ? d.descending(col) : col })
   const first = d.select({
-    columns: [{ expr: d.column(pick, j.first.key), alias: 'k' }],
+    columns: [{ expr: key, alias: 'k' }],
     from: { table: d.table(j.table), alias: pick },
     joins: [],
     where: matching(pick),
-    orderBy: [...order, d.column(pick, j.first.key)],
+    orderBy: [...order, key],
     first: true
   })
   return `${d.column(alias, j.first.key)} = (${first})`

@@ -17,6 +17,7 @@ import { CompileError, Scope, type ScopeSource } from './scope.js'
 import { valueSql } from './value.js'
 import { idType } from './key.js'
 import { conditionSql } from './condition.js'
+import { segment } from './references.js'
 import { dateRange, EVERY_DATE, rangeArgs } from './date-range.js'
 import type { Row } from './entity.js'
 
@@ -120,7 +121,7 @@ export function compileSlotBooking (model: MappingModel, dialect: Dialect): Slot
     const { orderBy, first } = build({ scope, params, columns, where })
     for (const r of wanted.filter((x) => refs.includes(x))) {
       const v = a.refs[r] as Value
-      where.push(`${scope.ref(through(v.column) as string, v.path)} = ${params.input(r, v.type ?? refType(model, r))}`)
+      where.push(`${scope.ref(through(v.column) as string, `${v.path}/column`, 'filter')} = ${params.input(r, v.type ?? refType(model, r))}`)
     }
     where.push(...scope.where(params))
     return {
@@ -130,7 +131,7 @@ export function compileSlotBooking (model: MappingModel, dialect: Dialect): Slot
     }
   }
   const capacityIn = (row: Row): number => capacity.column === undefined ? capacity.fixed : seats(row.capacity)
-  const slotStart = (scope: Scope): string => scope.ref(startColumn, startValue.path)
+  const slotStart = (scope: Scope): string => scope.ref(startColumn, `${startValue.path}/column`)
   const lookups = new Map<string, Statement>()
   const rowStatements = new Map<boolean, Statement>()
 
@@ -338,7 +339,7 @@ export function slotChecks (model: MappingModel, dialect: Dialect): SlotChecks |
     checks.slots = (keyType) => scanPlan(d, 'slots', source, [{ column: slotKey, type: keyType }], `${path}/join`, (scope, params, cols) => {
       const id = cols.add(scope.ref(slotKey, `${path}/join`))
       const stored = capacityColumn === undefined ? undefined : cols.add(scope.ref(capacityColumn, `${path}/capacity/column`))
-      const start = startValue && startColumn !== undefined ? cols.add(scope.ref(startColumn, startValue.path)) : undefined
+      const start = startValue && startColumn !== undefined ? cols.add(scope.ref(startColumn, `${startValue.path}/column`)) : undefined
       // The statement /availability reads slots with, asked about every date a reader reads.
       const reached = startValue && startColumn !== undefined ? cols.add(d.caseWhen([{ when: d.and(slotRange(startValue, startColumn, scope, params)), then: '1' }], '0')) : undefined
       return (row) => {
@@ -364,7 +365,7 @@ export function slotChecks (model: MappingModel, dialect: Dialect): SlotChecks |
     refused: () => ({
       statement: aggregate('slot.services.refused', d, a, (scope, params) => {
         const service = valueSql(serviceRef, scope, params)
-        const accepts = acceptsSql(services, at, (col) => scope.ref(col, at), scope, params, () => service)
+        const accepts = acceptsSql(services, at, (col, p) => scope.ref(col, p), scope, params, () => service)
         const key = scope.ref(a.key.parts[0].column, `${a.path}/key`)
         return { columns: [{ expr: d.count(), alias: 'n' }, { expr: d.min(key), alias: 'example' }], where: [d.isNotNull(service), d.not(accepts)] }
       }),
@@ -375,7 +376,7 @@ export function slotChecks (model: MappingModel, dialect: Dialect): SlotChecks |
     checks.services.none = () => ({
       statement: aggregate('slot.services.none', d, source, (scope, params) => {
         const block = services.table !== undefined ? scope.ref(blockColumn, at) : scope.ref(slotKey, at)
-        const none = d.caseWhen([{ when: acceptsSql(services, at, (col) => scope.ref(through(col) ?? col, at), scope, params), then: d.null }], block)
+        const none = d.caseWhen([{ when: acceptsSql(services, at, (col, p) => scope.ref(through(col) ?? col, p), scope, params), then: d.null }], block)
         return { columns: [{ expr: d.countDistinct(block), alias: 'blocks' }, { expr: d.countDistinct(none), alias: 'none' }, { expr: d.min(none), alias: 'example' }] }
       }),
       read: (row) => ({ blocks: Number(row.blocks), none: Number(row.none), example: String(row.example).trim() })
@@ -407,23 +408,23 @@ function servicesOf (doc: SlotDoc, path: string, type: SqlTypeName, through: (co
     on.forEach((local) => through(local, `${at}/on`))
     if (on.length === 0) throw new CompileError(`${at}/on`, 'say how the services table hangs from the block: `on: { block.ID: BLOCK_ID }`')
   }
-  return (scope, params) => acceptsSql(s, at, (col) => scope.ref(through(col, at), at), scope, params, () => params.input('service', type))
+  return (scope, params) => acceptsSql(s, at, (col, p) => scope.ref(through(col, p), p), scope, params, () => params.input('service', type))
 }
 
 /**
  * "The block accepts `service`" (an expression, placed where it is called), or without one,
  * "accepts any service". `local` names the block's columns in the statement's scope.
  */
-function acceptsSql (s: ServicesDoc, at: string, local: (col: string) => string, scope: Scope, params: ParamList, service?: () => string): string {
+function acceptsSql (s: ServicesDoc, at: string, local: (col: string, path: string) => string, scope: Scope, params: ParamList, service?: () => string): string {
   const d = scope.dialect
   if (s.table === undefined) {
-    const column = local(s.column)
+    const column = local(s.column, `${at}/column`)
     return service === undefined ? d.isNotNull(column) : `${column} = ${service()}`
   }
   const child = scope.child(s.table, at)
   const match = [
-    ...Object.entries(s.on ?? {}).map(([l, remote]) => `${d.column(child.alias, remote)} = ${local(l)}`),
-    ...(service === undefined ? [] : [`${d.column(child.alias, s.column)} = ${service()}`]),
+    ...Object.entries(s.on ?? {}).map(([l, remote]) => `${child.ref(remote, `${at}/on/${segment(l)}`, 'join')} = ${local(l, `${at}/on/${segment(l)}`)}`),
+    ...(service === undefined ? [] : [`${child.ref(s.column, `${at}/column`, 'filter')} = ${service()}`]),
     ...whereList(s.where).map((w, i) => conditionSql(w, child, params, `${at}/where/${i}`))
   ]
   return d.exists(d.select({ columns: [{ expr: '1', alias: 'x' }], from: { table: d.table(s.table), alias: child.alias }, joins: [], where: match, orderBy: [] }))

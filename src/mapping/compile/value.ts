@@ -10,6 +10,7 @@ import type { LiteralValue, SqlTypeName } from '../schema.js'
 import type { Value } from '../model.js'
 import { bindLiteral, conditionSql, conditionTest } from './condition.js'
 import { CompileError, type Scope } from './scope.js'
+import { segment } from './references.js'
 import { memoText } from './memo.js'
 import { columnGetter } from './entity.js'
 
@@ -44,7 +45,7 @@ export const isTextType = (t: SqlTypeName): boolean => TEXT_TYPES.has(t)
 export function valueSql (v: Value, scope: Scope, params: ParamList, single = false): string {
   const d = scope.dialect
   let expr: string
-  if (v.column !== undefined) expr = scope.ref(v.column, v.path)
+  if (v.column !== undefined) expr = scope.ref(v.column, `${v.path}/column`, 'read', { value: v })
   else if (v.coalesce) expr = coalesceSql(v, scope, params)
   else if (v.template !== undefined) expr = templateSql(v, scope, params)
   else if (v.rules) {
@@ -114,7 +115,7 @@ function coalesceSql (v: Value, scope: Scope, params: ParamList): string {
   const text = blankIsText(v)
   const nested = (v.coalesce ?? []).some((c) => typeof c !== 'string')
   const items = (v.coalesce ?? []).map((c, i) => {
-    const item = valueAt(c, typeof c === 'string' ? v.path : `${v.path}/coalesce/${i}`)
+    const item = valueAt(c, `${v.path}/coalesce/${i}`)
     const sql = item.template !== undefined ? templateSql(item, scope, params, true) : valueSql(item, scope, params, true)
     if (!text) return sql
     return d.nullIf(d.trim(nested ? d.asText(sql) : sql), "''")
@@ -130,39 +131,40 @@ function coalesceSql (v: Value, scope: Scope, params: ParamList): string {
 function templateSql (v: Value, scope: Scope, params: ParamList, nullWhenBlank = false): string {
   const d = scope.dialect
   const parts = templateParts(v.template as string, v.path)
-  const concat = d.concat(parts.map((p) => p.column !== undefined ? scope.ref(p.column, v.path) : params.constant(p.text as string, 'text')))
+  const concat = d.concat(parts.map((p) => p.column !== undefined ? scope.ref(p.column, `${v.path}/template`) : params.constant(p.text as string, 'text')))
   const literal = parts.some((p) => p.text !== undefined && p.text.trim() !== '')
   if (!nullWhenBlank || !literal) return concat
-  const any = parts.filter((p) => p.column !== undefined).map((p) => d.nullIf(d.trim(d.asText(scope.ref(p.column as string, v.path))), "''"))
+  const any = parts.filter((p) => p.column !== undefined).map((p) => d.nullIf(d.trim(d.asText(scope.ref(p.column as string, `${v.path}/template`))), "''"))
   return d.caseWhen([{ when: d.isNull(d.coalesce(any)), then: d.null }], concat)
 }
 
 // Child rows as one text in the parent's row: the parent is never repeated, and the list
 // costs no extra round trip.
 function collectSql (v: Value, scope: Scope, params: ParamList): string {
-  const c = v.collect as NonNullable<Value['collect']>
-  const child = scope.child(c.table, `${v.path}/collect`)
+  const { c, child, value, match, orderBy } = collected(v, scope, params)
   const d = scope.dialect
-  const match = [
-    ...Object.entries(c.on).map(([local, remote]) => `${scope.ref(local, `${v.path}/collect/on`)} = ${d.column(child.alias, remote)}`),
-    ...whereList(c.where).map((w, i) => conditionSql(w, child, params, `${v.path}/collect/where/${i}`))
-  ]
-  return d.textList(d.column(child.alias, c.column), { table: d.table(c.table), alias: child.alias }, match, (c.by ?? []).map((b) => d.column(child.alias, b)))
+  return d.textList(value, { table: d.table(c.table), alias: child.alias }, match, orderBy)
 }
 
 // The first value that is not blank, in `by` order: what the reader takes from the list.
 function collectFirstSql (v: Value, scope: Scope, params: ParamList): string {
-  const c = v.collect as NonNullable<Value['collect']>
-  const child = scope.child(c.table, `${v.path}/collect`)
+  const { c, child, value, match, orderBy } = collected(v, scope, params)
   const d = scope.dialect
-  const value = d.column(child.alias, c.column)
-  const where = [
-    ...Object.entries(c.on).map(([local, remote]) => `${scope.ref(local, `${v.path}/collect/on`)} = ${d.column(child.alias, remote)}`),
-    ...whereList(c.where).map((w, i) => conditionSql(w, child, params, `${v.path}/collect/where/${i}`)),
-    d.isNotNull(d.nullIf(d.trim(d.asText(value)), "''"))
-  ]
-  const orderBy = (c.by ?? []).map((b) => d.column(child.alias, b))
+  const where = [...match, d.isNotNull(d.nullIf(d.trim(d.asText(value)), "''"))]
   return `(${d.select({ columns: [{ expr: value, alias: 'v' }], from: { table: d.table(c.table), alias: child.alias }, joins: [], where, orderBy, first: true })})`
+}
+
+/** A `collect`'s child rows: the column collected, the rows of this parent row, their order. */
+function collected (v: Value, scope: Scope, params: ParamList): { c: NonNullable<Value['collect']>, child: Scope, value: string, match: string[], orderBy: string[] } {
+  const c = v.collect as NonNullable<Value['collect']>
+  const at = `${v.path}/collect`
+  const child = scope.child(c.table, at)
+  const match = [
+    ...Object.entries(c.on).map(([local, remote]) => `${scope.ref(local, `${at}/on/${segment(local)}`, 'join')} = ${child.ref(remote, `${at}/on/${segment(local)}`, 'join')}`),
+    ...whereList(c.where).map((w, i) => conditionSql(w, child, params, `${at}/where/${i}`))
+  ]
+  const value = child.ref(c.column, `${at}/column`)
+  return { c, child, value, match, orderBy: (c.by ?? []).map((b) => child.ref(b, `${at}/by`, 'filter')) }
 }
 
 /** Every value a `collect` source holds (a plain value: itself, if not blank). */
@@ -190,13 +192,13 @@ function sqlEscape (v: Value, scope: Scope): string {
 // ---- JS ----
 
 export function valueReader (v: Value, scope: Scope, cols: Columns, params?: ParamList): Reader {
-  const column = (name: string, path = v.path): Reader => {
-    return columnGetter(cols.add(scope.ref(name, path)))
+  const column = (name: string, path: string, value?: Value): Reader => {
+    return columnGetter(cols.add(scope.ref(name, path, 'read', { value })))
   }
   let read: Reader
-  if (v.column !== undefined) read = column(v.column)
+  if (v.column !== undefined) read = column(v.column, `${v.path}/column`, v)
   else if (v.coalesce) {
-    const readers = partsOf(v).map((item, i) => typeof (v.coalesce as unknown[])[i] === 'string' ? column(item.column as string) : valueReader(item, scope, cols, params))
+    const readers = partsOf(v).map((item, i) => typeof (v.coalesce as unknown[])[i] === 'string' ? column(item.column as string, `${item.path}/column`, item) : valueReader(item, scope, cols, params))
     read = (row) => {
       for (const r of readers) {
         const x = r(row)
@@ -204,7 +206,7 @@ export function valueReader (v: Value, scope: Scope, cols: Columns, params?: Par
       }
       return undefined
     }
-  } else if (v.template !== undefined) read = templateReader(v, column)
+  } else if (v.template !== undefined) read = templateReader(v, (name) => column(name, `${v.path}/template`))
   else if (v.rules) {
     const rulesOut = (r: Rule, i: number): Reader => {
       const outcome = ruleOutcome(r, `${v.path}/rules/${i}`)
@@ -212,7 +214,7 @@ export function valueReader (v: Value, scope: Scope, cols: Columns, params?: Par
       return r.column !== undefined ? column(r.column, `${v.path}/rules/${i}/column`) : () => r.value
     }
     const rules = v.rules.map((r, i) => ({
-      test: r.when ? conditionTest(r.when, (name) => cols.add(scope.ref(name, `${v.path}/rules/${i}/when`))) : () => true,
+      test: r.when ? conditionTest(r.when, `${v.path}/rules/${i}/when`, (leaf, at) => cols.add(scope.ref(leaf.column, at, 'filter', { condition: leaf }))) : () => true,
       out: rulesOut(r, i)
     }))
     read = (row) => {

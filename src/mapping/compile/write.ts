@@ -13,6 +13,7 @@ import type { NowParts } from '../../normalise/datetime.js'
 import { keyMatch } from './key.js'
 import { derivedValue, isDerived, type SelfKey, type WriteContext, type WrittenValue } from './derived.js'
 import { identifierMaker } from './identifier.js'
+import { segment, reference } from './references.js'
 
 type WriteValueDoc = NonNullable<WriteSpecDoc['set']>[string]
 
@@ -87,8 +88,9 @@ function templateWriter (v: Value, type: SqlTypeName, declared: ColumnDeclaratio
 }
 
 /** `set`, `states.X` and `reschedule` entries: constants, the clinic's `now`, or settings. */
-export function writeValues (model: MappingModel, entries: Record<string, WriteValueDoc> | undefined, path: string): WrittenValue[] {
+export function writeValues (model: MappingModel, table: string, entries: Record<string, WriteValueDoc> | undefined, path: string): WrittenValue[] {
   return Object.entries(entries ?? {}).map(([column, w]): WrittenValue => {
+    reference({ table, column, use: 'write', path: `${path}/${segment(column)}`, written: w })
     // From the slot or the new row's key (derived.ts).
     if (isDerived(w)) return derivedValue(w, column, `${path}/${column}`, (path.startsWith(model.client.path) ? model.client : model.appointment).key.type)
     if ('now' in w) return { column, type: w.now === 'date' ? 'date' as const : w.now === 'time' ? 'time' as const : 'datetime' as const, value: (now: NowParts) => now[w.now] }
@@ -121,11 +123,10 @@ export interface KeyPlan {
   keyType: SqlTypeName
 }
 
-export function keyPlan (table: TableModel, write: WriteSpecDoc | undefined, dialect: Dialect): KeyPlan {
+export function keyPlan (table: TableModel, write: WriteSpecDoc | undefined, dialect: Dialect, path = `${table.path}/write/key`): KeyPlan {
   const gen = write?.key ?? { generate: 'identity' as const }
   if (table.key.parts.length > 1) throw new CompileError(`${table.path}/key`, 'rows with a composite key cannot be created through Ponte (their key is not generated)')
   const base = { keyColumn: table.key.column, keyType: table.key.type, increment: false, before: [] as Statement[] }
-  const path = `${table.path}/write/key`
   const name = `${table.path.split('/').pop() ?? 'table'}.key`
   switch (gen.generate) {
     case 'identity':
@@ -141,6 +142,9 @@ export function keyPlan (table: TableModel, write: WriteSpecDoc | undefined, dia
       return { ...base, increment: true, before: [{ name: `${name}.max`, sql, params: params.params }] }
     }
     case 'keyTable': {
+      reference({ table: gen.table, use: 'key', path: `${path}/table` })
+      reference({ table: gen.table, column: gen.nameColumn, use: 'filter', path: `${path}/nameColumn` })
+      reference({ table: gen.table, column: gen.valueColumn, use: 'key', path: `${path}/valueColumn` })
       const bump = new ParamList(dialect)
       const col = (c: string) => dialect.column('k', c)
       const sets = [{ column: gen.valueColumn, value: `${col(gen.valueColumn)} + 1` }]
@@ -179,8 +183,8 @@ export interface InsertPlan {
 }
 
 /** One INSERT with every column the mapping writes; values come as `col:<name>` inputs. */
-export function insertPlan (name: string, table: TableModel, write: WriteSpecDoc | undefined, columns: { column: string, type: SqlTypeName }[], dialect: Dialect): InsertPlan {
-  const key = keyPlan(table, write, dialect)
+export function insertPlan (name: string, table: TableModel, write: WriteSpecDoc | undefined, columns: { column: string, type: SqlTypeName }[], dialect: Dialect, keyPath?: string): InsertPlan {
+  const key = keyPlan(table, write, dialect, keyPath)
   const all = key.returning ? columns.filter((c) => c.column !== key.keyColumn) : uniqueColumns([{ column: key.keyColumn, type: key.keyType }, ...columns])
   if (all.length === 0) throw new CompileError(`${table.path}/write`, `nothing to insert into ${table.table}: no mapped field is a plain column of it and \`write.set\` names none`)
   const params = new ParamList(dialect)
