@@ -48,8 +48,8 @@ export function grown (p: GrowParams, progress?: (line: string) => void) {
 /**
  * Creates the indexes `ponte check` recommends for the columns a client search probes (phones
  * and CPF: "column … has no index: each search of clients by phone would read the whole table;
- * create one: CREATE INDEX …", src/check/indexes.ts), as check prints them, in the database's
- * quoting — what a clinic does before going live (docs/going-live.md, step 5).
+ * create one: CREATE INDEX …", src/check/indexes.ts), run as check prints them — what a clinic
+ * does before going live (docs/going-live.md).
  * Taken from check's own advice, not written here, so the bench follows check. Returns the
  * statements run.
  */
@@ -62,9 +62,9 @@ export async function followSearchIndexAdvice (sample: string, url: string): Pro
     const run: string[] = []
     for (const f of advice.list) {
       if (!/each search of clients by (phone|CPF) would/.test(f.message)) continue
-      const m = /create one: CREATE INDEX (\S+) ON (\S+) \((\S+)( \w+_pattern_ops)?\)$/.exec(f.message)
-      if (!m) throw new Error(`ponte check's index advice is in a form the grower does not read: ${f.message}`)
-      const sql = `CREATE INDEX ${d.ident(m[1]!)} ON ${d.table(m[2]!)} (${d.ident(m[3]!)}${m[4] ?? ''})`
+      // Check prints the statement in the live database's own quoting: it runs as printed.
+      const sql = /create one: (CREATE INDEX .+)$/.exec(f.message)?.[1]
+      if (!sql) throw new Error(`ponte check's index advice is in a form the grower does not read: ${f.message}`)
       await inst.db.query({ name: 'grow.searchIndex', sql, params: [] })
       run.push(sql)
     }

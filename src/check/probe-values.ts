@@ -7,12 +7,15 @@ import type { Availability } from '../services/availability.js'
 import type { Snapshot } from '../services/catalog.js'
 import { addDays } from '../normalise/datetime.js'
 
-/** Client values in the interface's canonical form: what the service stores is these, unchanged. */
+/**
+ * Client values in the interface's canonical form: what the service stores is these, unchanged.
+ * Short, so they fit the narrow name and e-mail columns legacy schemas have (16 characters).
+ */
 export function clientValues (model: MappingModel): Record<ClientField, string> {
   return {
-    name: 'Marina Teste Ponte',
+    name: 'Marina Teste',
     phone: MOBILES[model.phone.defaultCountry] ?? MOBILES.BR,
-    email: 'marina.teste.ponte@example.com',
+    email: 'mt@example.com',
     cpf: '52998224725',
     birthday: '1985-04-12',
     healthInsurance: '',
@@ -22,8 +25,8 @@ export function clientValues (model: MappingModel): Record<ClientField, string> 
 
 /** A PATCH's values: unlike the registration's, so a correction that stores nothing is seen. */
 export const PATCH_VALUES: Partial<Record<ClientField, string>> = {
-  name: 'Marina Teste Ponte Corrigido',
-  email: 'marina.corrigido@example.com',
+  name: 'Marina Corrigida',
+  email: 'mc@example.org',
   cpf: '11144477735',
   birthday: '1979-09-30'
 }

@@ -3,6 +3,7 @@
 // the server's own code can write, read back and be judged while nothing is ever kept.
 import type { Database, Querier } from '../db/database.js'
 import type { LiveCatalog, TextColumns } from '../db/columns.js'
+import { fittingWrites } from '../db/column-values.js'
 
 /** Thrown at the end of every probe: the driver rolls back on it, and `inRolledBack` returns what the probe found. */
 class RolledBack<T> extends Error {
@@ -23,7 +24,8 @@ export interface Schema {
  */
 export async function inRolledBack<T> (db: Database, schema: Schema, probe: (db: Database) => Promise<T>): Promise<T> {
   try {
-    await db.transaction(async (tx) => { throw new RolledBack(await probe(over(db, tx, schema))) })
+    // Written values fitted to their columns as the server's own database does (context.ts).
+    await db.transaction(async (tx) => { throw new RolledBack(await probe(fittingWrites(over(db, tx, schema)))) })
   } catch (err) {
     if (err instanceof RolledBack) return err.result as T
     throw err

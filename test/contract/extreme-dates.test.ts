@@ -103,7 +103,9 @@ forEachSample(t, async (t, a) => {
     for (const d of ['2199-12-31', '2199-12-31T12:00:00Z']) {
       for (const r of [await write('POST', '/appointments', slotBody(d, client)), await write('PATCH', `/appointments/${q(appointment.id)}/time`, { date: d, hour: '10:00' })]) {
         t.ok([200, 400, 409].includes(r.status), `${d} → ${r.status}`)
-        t.notOk(paths(r).includes('/body/date'), `${d}: the date itself is accepted`)
+        // A 409 names the date and hour of the slot it cannot give; only a 400 would refuse the date itself.
+        if (r.status === 400) t.notOk(paths(r).includes('/body/date'), `${d}: the date itself is accepted`)
+        else t.pass(`${d}: not refused as a date`)
       }
     }
   })
