@@ -73,7 +73,7 @@ export async function checkInstallation (inst: Installation, todayOrOptions: str
   checkWrites(model, compiled.writes, catalog, out)
   checkColumnValues(model, compiled.writes, catalog, out)
   opts.progress?.('running every statement (rolled back)')
-  const probed = await probeStatements(compiled, db, today, out)
+  const probed = await probeStatements(compiled, db, today, out, opts.writeProbe !== false)
   out.ok('', `${probed.ran} statements ran (writes rolled back)`)
   await checkCountedKeys(model, compiled.writes, db, out)
   if (opts.writeProbe === false) out.warning('', 'writes not proven: the write probe was turned off (--no-write-probe)')
