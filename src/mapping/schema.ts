@@ -54,7 +54,7 @@ export const Where = Type.Union([Condition, Type.Array(Condition)], {
 })
 
 export const Join = Type.Object({
-  table: about(TableName, 'The table joined (LEFT JOIN): its columns are then `alias.COLUMN` wherever a column is named.', ['dbo.SALA']),
+  table: about(TableName, 'The table joined (a left join: rows without a match still read); its columns are then `alias.COLUMN` wherever a column is named.', ['dbo.SALA']),
   from: Type.Optional(Type.String({ description: 'The alias this join hangs from (default: the resource table).' })),
   on: Type.Record(Type.String(), Type.String(), {
     description: 'Columns of `from` → columns of this table, compared for equality.'
@@ -70,7 +70,7 @@ export const Join = Type.Object({
     additionalProperties: false,
     description: 'Of the rows matching `on` and `where`, join only the first by `by` (a person\'s preferred name): the parent row is never repeated.'
   }))
-}, { additionalProperties: false, title: 'Join', description: 'A LEFT JOIN from the resource table (or another join) to a table that holds more of its data; its columns are read as `alias.COLUMN`.' })
+}, { additionalProperties: false, title: 'Join', description: 'A left join from the resource table (or another join) to a table that holds more of its data; its columns are read as `alias.COLUMN`.' })
 
 // Values compose: wherever a value is allowed (a coalesce item, a rule's outcome, the ends of
 // `minutes`) any value is, by reference to the one definition below. The model bounds how
