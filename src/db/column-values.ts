@@ -51,7 +51,7 @@ const fitted = new WeakSet<Database>()
 
 /**
  * The database with every write statement's `col:` inputs fitted to the live catalogue
- * (read on the first write, kept, read again after a failure). Statements that do not say
+ * (read on the first write and kept; a failed read is tried again on the next write). Statements that do not say
  * which table they write (`Statement.writes`) pass through as they are. `inner` wraps the
  * database first (timing); a database already fitted (a reload reusing it) is returned as it is.
  */
@@ -60,9 +60,10 @@ export function fittingWrites (raw: Database, inner: (db: Database) => Database 
   const db = inner(raw)
   let catalog: Promise<LiveCatalog> | undefined
   // Read before a transaction begins: SQLite's one connection would wait on the transaction itself.
-  const live = async (at: Arrival): Promise<LiveCatalog | undefined> => {
+  // Unreadable, the write fails as the database does (503/504) rather than going in unfitted.
+  const live = async (at: Arrival): Promise<LiveCatalog> => {
     catalog ??= db.introspect.catalog(at)
-    return await catalog.catch(() => { catalog = undefined; return undefined })
+    return await catalog.catch((err: unknown) => { catalog = undefined; throw err })
   }
   const fit = (q: Querier, known: LiveCatalog | undefined): Querier['query'] => async (statement, args, at) =>
     await q.query(statement, fitArgs(statement, args, known), at)
