@@ -20,14 +20,16 @@ RUN npm ci --omit=dev --no-audit --no-fund
 # and sample fixtures. No compiler, no TypeScript, no dev dependencies.
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0 \
-    IDEMPOTENCY_STORE=/var/lib/ponte/idempotency.sqlite
+    IDEMPOTENCY_STORE=/var/lib/ponte/idempotency.sqlite \
+    EVENTS_STORE=/var/lib/ponte/events.sqlite
 WORKDIR /app
 COPY --from=build --chown=root:root /app/node_modules ./node_modules
 COPY --from=build --chown=root:root /app/dist ./dist
 COPY package.json mapping.schema.json ./
 COPY mappings ./mappings
 COPY fixtures ./fixtures
-# The Idempotency-Key store (remembered responses, 24 h+) survives a container replacement;
+# The Idempotency-Key store (remembered responses, 24 h+) and the event log (events, owed
+# webhooks) survive a container replacement;
 # the image's `node` user (uid 1000) owns it and nothing else is writable.
 RUN mkdir -p /var/lib/ponte && chown node:node /var/lib/ponte && chmod 700 /var/lib/ponte
 VOLUME ["/var/lib/ponte"]

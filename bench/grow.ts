@@ -35,8 +35,15 @@ export function growOptions (p: GrowParams, progress?: (line: string) => void): 
   const s = SAMPLES[p.sample]
   if (!s) throw new Error(`unknown sample "${p.sample}" (${Object.keys(SAMPLES).join(', ')})`)
   return {
-    clients: p.clients, appointments: p.appointments, professionals: p.professionals ?? defaultProfessionals(p.appointments),
-    seed: p.seed, busyDay: s.busyDay, busyDayAppointments: p.busyDayAppointments ?? 1000, from: s.from, to: s.to, progress
+    clients: p.clients,
+    appointments: p.appointments,
+    professionals: p.professionals ?? defaultProfessionals(p.appointments),
+    seed: p.seed,
+    busyDay: s.busyDay,
+    busyDayAppointments: p.busyDayAppointments ?? 1000,
+    from: s.from,
+    to: s.to,
+    progress
   }
 }
 
@@ -58,7 +65,7 @@ export async function followSearchIndexAdvice (sample: string, url: string): Pro
   try {
     const d = inst.db.dialect
     const advice = new Findings(inst.model)
-    checkIndexes(inst.model, await inst.db.introspect.catalog(), advice, d)
+    checkIndexes(inst.compiled, await inst.db.introspect.catalog(), advice, d)
     const run: string[] = []
     for (const f of advice.list) {
       if (!/each search of clients by (phone|CPF) would/.test(f.message)) continue
@@ -93,7 +100,6 @@ export async function cachedSqlite (p: GrowParams, cacheDir = join(tmpdir(), 'po
   writeFileSync(factsFile, JSON.stringify(g.facts))
   return { file, cached: false, facts: g.facts }
 }
-
 
 const count = (name: string) => (v: string): number => {
   if (!/^\d+$/.test(v) || Number(v) < 1) throw new InvalidArgumentError(`${name}: "${v}" is not a whole number ≥ 1`)

@@ -86,7 +86,10 @@ async function launch (name: 'ponte' | 'hand', argv: string[], env: Record<strin
   await waitHealthy(port, child, () => err)
   const pid = child.pid!
   return {
-    name, pid, port, logFile,
+    name,
+    pid,
+    port,
+    logFile,
     cpuMs: () => procCpuMs(pid),
     peakRssMb: () => procStatusMb(pid, 'VmHWM'),
     rssMb: () => procStatusMb(pid, 'VmRSS'),
@@ -141,7 +144,8 @@ export function pinToCpu (pid: number, cpu: number): boolean {
 export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex')
 
 export interface ServerOptions {
-  dbFile: string
+  /** A SQLite file, or a DATABASE_URL (mysql:, postgres:) for Ponte and the baseline alike. */
+  database: { file: string } | { url: string }
   mapping: string
   key: string
   scratch: string
@@ -159,12 +163,13 @@ export async function startPonte (o: ServerOptions): Promise<ServerProcess> {
   }
   return await launch('ponte', [BUILT.ponte], {
     NODE_ENV: 'production',
-    DATABASE_URL: `sqlite:${o.dbFile}`,
+    DATABASE_URL: 'url' in o.database ? o.database.url : `sqlite:${o.database.file}`,
     MAPPING: o.mapping,
     API_KEYS: `bench:write:sha256:${sha256(o.key)}`,
     LOG_LEVEL: 'info',
     RATE_LIMIT_PER_MINUTE: String(o.rateLimitPerMinute),
     IDEMPOTENCY_STORE: join(o.scratch, 'ponte-idempotency.sqlite'),
+    EVENTS_STORE: join(o.scratch, 'ponte-events.sqlite'),
     METRICS_KEY: metricsKey
   }, port, join(o.scratch, 'ponte.log'), statements)
 }
@@ -176,7 +181,7 @@ export async function startHandWritten (o: ServerOptions): Promise<ServerProcess
     return Number(await res.text())
   }
   return await launch('hand', [BUILT.hand], {
-    DATABASE_FILE: o.dbFile,
+    ...('url' in o.database ? { DATABASE_URL: o.database.url } : { DATABASE_FILE: o.database.file }),
     KEY_SHA256: sha256(o.key),
     LOG_LEVEL: 'info',
     RATE_LIMIT_PER_MINUTE: String(o.rateLimitPerMinute)

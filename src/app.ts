@@ -1,7 +1,7 @@
 // buildApp: the HTTP face of Ponte, what server.ts listens with and what tests inject into.
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import type { Ponte } from './context.js'
+import type { Ponte } from './ponte.js'
 import { loggerOptions } from './logging.js'
 import { encodedOnce, serialize } from './services/json.js'
 import problems, { frameworkProblemOptions } from './plugins/problems.js'
@@ -25,7 +25,14 @@ import metrics from './plugins/metrics.js'
 import { HOUR_MS, IdempotencyStore, type KeyStore } from './idempotency/store.js'
 import { RedisIdempotencyStore } from './idempotency/redis-store.js'
 import { connectRedis } from './redis.js'
+import { SqliteEventLog } from './events/log.js'
+import { ChangeDetector } from './events/detector.js'
+import { ChangePoller } from './events/poller.js'
+import type { RedisEventLog } from './events/replicas/redis-log.js'
+import type { ReplicaEvents } from './events/replicas/open.js'
 import health from './routes/health.js'
+import events from './routes/events.js'
+import type { SubscriberStatus } from './events/delivery/delivery.js'
 import appointments from './routes/appointments.js'
 import clients from './routes/clients.js'
 import lookups from './routes/lookups.js'
@@ -40,12 +47,38 @@ export interface AppOptions {
   logStream?: NodeJS.WritableStream
   /** An Idempotency-Key store owned by the caller (not closed with the app); default: Redis with REDIS_URL, else SQLite. */
   idempotencyStore?: KeyStore
+  /** The event log, owned by the caller (not closed with the app); default: EVENTS_STORE. */
+  eventLog?: SqliteEventLog | RedisEventLog
+  /** Replicas (REDIS_URL): the log above is shared, and this process polls only while it holds the lease. */
+  replicas?: ReplicaEvents
+  /**
+   * When change detection starts polling (mappings that declare `changes`): once the server
+   * listens (the default: an app only injected into polls nothing), once ready, or never.
+   */
+  pollChanges?: 'listen' | 'ready' | false
+  /** Webhook delivery running in this process: /ready shows each subscriber's state. */
+  webhooks?: WebhookStatus
+}
+
+/** What /ready asks of webhook delivery (events/delivery/delivery.ts). */
+export interface WebhookStatus {
+  status: () => Promise<SubscriberStatus[]>
+  /** Whether this process holds the events file's delivery lease (delivers); one of several servers on a file does. */
+  holdsLease?: () => boolean
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Serve `next` from now on (a reloaded mapping); requests in flight keep the one they began with. */
     swapPonte: (next: Ponte) => void
+    /** The event log `GET /events` reads (Ponte's own SQLite file, EVENTS_STORE; Redis for replicas). */
+    eventLog: SqliteEventLog | RedisEventLog
+    /** Change detection: writes through Ponte report what they changed here. */
+    changes: ChangeDetector
+    /** The change-detection loop; its state is on /ready. */
+    changePoller: ChangePoller
+    /** Webhook delivery in this process, when subscribers are configured. */
+    webhooks: WebhookStatus | undefined
   }
 }
 
@@ -81,7 +114,8 @@ export async function buildApp (ponte: Ponte, options: AppOptions = {}): Promise
   // handler that already read app.ponte finishes on the one it started with.
   const live = { current: ponte }
   app.decorate('ponte', { getter: () => live.current })
-  app.decorate('swapPonte', (next: Ponte) => { live.current = next })
+  app.decorate('swapPonte', (next: Ponte) => { live.current = next; app.changePoller.restart() })
+  app.decorate('webhooks', options.webhooks)
   // Replicas (REDIS_URL) share Idempotency-Keys and rate limits in Redis; one process keeps
   // its keys in its own SQLite file.
   const redis = ponte.config.redisUrl ? await connectRedis(ponte.config.redisUrl, app.log) : undefined
@@ -91,6 +125,24 @@ export async function buildApp (ponte: Ponte, options: AppOptions = {}): Promise
     : await IdempotencyStore.open(ponte.config.idempotencyStore, { ttlMs, busyTimeoutMs: ponte.config.idempotencyBusyTimeoutMs }))
   if (options.idempotencyStore === undefined) app.addHook('onClose', async () => { store.close() })
   if (redis) app.addHook('onClose', async () => { await redis.quit().catch(() => redis.disconnect()) })
+  // Events (change detection) in Ponte's own SQLite file, as the keys of one process are.
+  const eventLog = options.eventLog ?? await SqliteEventLog.open(ponte.config.eventsStore)
+  const changes = await ChangeDetector.open(eventLog, ponte.metrics, app.log, { busyTimeoutMs: ponte.config.idempotencyBusyTimeoutMs })
+  const poller = new ChangePoller(changes, () => live.current, app.log)
+  ponte.metrics.observePolls(() => poller.state.lastGoodStart)
+  app.decorate<SqliteEventLog | RedisEventLog>('eventLog', eventLog)
+  app.decorate('changes', changes)
+  app.decorate('changePoller', poller)
+  const pollOn = options.pollChanges ?? 'listen'
+  if (pollOn === 'listen') app.addHook('onListen', async () => { poller.start() })
+  if (pollOn === 'ready') app.addHook('onReady', async () => { poller.start() })
+  // The poll under way ends before the database and the store close.
+  app.addHook('preClose', async () => { await poller.stop() })
+  options.replicas?.attach(app, changes, poller, () => live.current)
+  // Old events are purged hourly (never one still owed to a webhook subscriber).
+  const stopPurge = eventLog.purgeEvery(ponte.config.eventsRetentionDays * 24 * HOUR_MS, HOUR_MS)
+  app.addHook('onClose', async () => { stopPurge() })
+  if (options.eventLog === undefined) app.addHook('onClose', async () => { eventLog.close() })
   // First: a pipelined request waits for its turn before any other hook sees it.
   await app.register(pipelining)
   await app.register(requestId)
@@ -103,7 +155,7 @@ export async function buildApp (ponte: Ponte, options: AppOptions = {}): Promise
   await app.register(input)
   await app.register(draining)
   await app.register(capture, { dir: ponte.config.captureDir })
-  await app.register(openapi, { version: INTERFACE_VERSION, basePath: ponte.config.basePath, states: ponte.compiled.model.states.values })
+  await app.register(openapi, { version: INTERFACE_VERSION, basePath: ponte.config.basePath, states: () => app.ponte.compiled.model.states.values })
   // After capture (which records the text); the routes' own onSend hooks (idempotency) take a Buffer as well.
   app.addHook('onSend', (_request, reply, payload, done) => { reply.header('ponte-interface-version', INTERFACE_VERSION); done(null, encodedOnce(payload)) })
   // After the hooks above: it sends their final bytes, and may keep the answer open while it drains.
@@ -119,6 +171,7 @@ export async function buildApp (ponte: Ponte, options: AppOptions = {}): Promise
     await api.register(clients)
     await api.register(lookups)
     await api.register(availability)
+    await api.register(events)
   }, { prefix: ponte.config.basePath })
   return app
 }

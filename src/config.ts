@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { isAbsolute, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { databaseOf, schemeList } from './sql/databases.js'
+import { loadSubscribers, type Subscriber } from './events/delivery/subscribers.js'
 
 /** What a key may do: `read` keys answer GET only; `write` keys (the default) everything. */
 export type KeyScope = 'read' | 'write'
@@ -16,6 +17,9 @@ export interface ApiKey {
   /** SHA-256 of the key (hex). */
   hash: string
 }
+
+/** Where replicas keep their shared events in Redis unless REDIS_EVENTS_PREFIX says otherwise. */
+export const DEFAULT_REDIS_EVENTS_PREFIX = 'ponte:events:'
 
 export interface Config {
   port: number
@@ -31,6 +35,10 @@ export interface Config {
   metricsHost: string
   /** Redis for state shared by replicas (Idempotency-Key store, rate limit); unset: this process alone. */
   redisUrl?: string
+  /** With REDIS_URL: the prefix of the event keys replicas share (REDIS_EVENTS_PREFIX; one per installation). */
+  redisEventsPrefix: string
+  /** With REDIS_URL: how long the poller's and the delivery's lease last unrenewed (EVENTS_LEASE_SECONDS). */
+  eventsLeaseMs: number
   /** Where the caller's exchanges are recorded for `ponte replay` (toolkit/capture); unset: nothing is recorded. */
   captureDir?: string
   /** A key made up for this run when API_KEYS is unset (development only). */
@@ -60,6 +68,12 @@ export interface Config {
   idempotencyStore: string
   /** How long an Idempotency-Key and its response are kept (hours, at least 24). */
   idempotencyTtlHours: number
+  /** Days events are kept in EVENTS_STORE (at least 2: webhooks retry for 24 h); owed ones longer. */
+  eventsRetentionDays: number
+  /** SQLite file holding the event log, its cursors and deliveries (its own file, not the clinic's); `:memory:` for tests. */
+  eventsStore: string
+  /** Webhook subscribers (the WEBHOOKS file; none when unset) and how events are delivered to them. */
+  webhooks: WebhookSettings
   /** How long a keyed request waits for another process's lock on the SQLite store before a 503 (ms). */
   idempotencyBusyTimeoutMs: number
   /** After SIGTERM/SIGINT, in-flight requests get this long to finish before the process exits anyway. */
@@ -80,6 +94,19 @@ export interface Config {
   pidFile?: string
 }
 
+export interface WebhookSettings {
+  subscribers: Subscriber[]
+  /** One attempt's bound: no 2xx within it is a failed attempt (WEBHOOK_TIMEOUT_MS). */
+  timeoutMs: number
+  /** How long an event is retried after its first attempt before it is dead-lettered (WEBHOOK_RETRY_SECONDS). */
+  retryForMs: number
+  /** The first retry's delay, doubled each attempt up to WEBHOOK_BACKOFF_MAX_MS (WEBHOOK_BACKOFF_MS). */
+  backoffMs: number
+  backoffMaxMs: number
+  /** Requests in flight at once to one subscriber (WEBHOOK_CONCURRENCY). */
+  concurrency: number
+}
+
 /** The package root (one level above src/ or dist/): where the bundled mappings and fixtures live. */
 export const PACKAGE_ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)))
 /** The sample installation served without DATABASE_URL, found from the package, not the cwd. */
@@ -98,11 +125,11 @@ export function sha256 (text: string): string {
 }
 
 /** $XDG_STATE_HOME/ponte/… when set, else a per-user directory under the OS temp dir: never the repository. */
-export function defaultIdempotencyStore (env: NodeJS.ProcessEnv = process.env): string {
+export function defaultStateFile (name: string, env: NodeJS.ProcessEnv = process.env): string {
   const state = env.XDG_STATE_HOME?.trim()
-  if (state && isAbsolute(state)) return join(state, 'ponte', 'idempotency.sqlite')
+  if (state && isAbsolute(state)) return join(state, 'ponte', name)
   const user = typeof process.getuid === 'function' ? String(process.getuid()) : 'user'
-  return join(tmpdir(), `ponte-${user}`, 'idempotency.sqlite')
+  return join(tmpdir(), `ponte-${user}`, name)
 }
 
 export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
@@ -167,7 +194,18 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
   if (!LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL="${logLevel}": expected one of ${LEVELS.join(', ')}`)
 
   const idempotencyRaw = env.IDEMPOTENCY_STORE?.trim()
-  const idempotencyStore = idempotencyRaw === ':memory:' ? ':memory:' : idempotencyRaw ? resolve(idempotencyRaw) : defaultIdempotencyStore(env)
+  const idempotencyStore = idempotencyRaw === ':memory:' ? ':memory:' : idempotencyRaw ? resolve(idempotencyRaw) : defaultStateFile('idempotency.sqlite', env)
+  const eventsRaw = env.EVENTS_STORE?.trim()
+  const eventsStore = eventsRaw === ':memory:' ? ':memory:' : eventsRaw ? resolve(eventsRaw) : defaultStateFile('events.sqlite', env)
+  // The temp dir may be wiped at a reboot, taking the log, the cursors and the owed webhooks with it.
+  if (production && !eventsRaw && !isAbsolute(env.XDG_STATE_HOME?.trim() ?? '')) problems.push('EVENTS_STORE must be set to a persistent path when NODE_ENV=production (the default under the temp dir may be wiped at a reboot, losing events and owed webhooks)')
+
+  const webhooksFile = env.WEBHOOKS?.trim()
+  const hooks = webhooksFile ? loadSubscribers(resolve(webhooksFile), env) : { subscribers: [], problems: [] }
+  problems.push(...hooks.problems)
+  const backoffMs = int('WEBHOOK_BACKOFF_MS', 5000, 1, 3_600_000)
+  const backoffMaxMs = int('WEBHOOK_BACKOFF_MAX_MS', 3_600_000, 1, 86_400_000)
+  if (backoffMs > backoffMaxMs) problems.push(`WEBHOOK_BACKOFF_MS (${backoffMs}) must not be longer than WEBHOOK_BACKOFF_MAX_MS (${backoffMaxMs})`)
 
   const structuralRaw = (env.STRUCTURAL_CHECK ?? '').trim().toLowerCase()
   if (structuralRaw !== '' && structuralRaw !== 'refuse' && structuralRaw !== 'not-ready') {
@@ -189,6 +227,8 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     metricsPort: metricsPortRaw ? int('METRICS_PORT', 9464, 1, 65535) : undefined,
     metricsHost: env.METRICS_HOST?.trim() || '127.0.0.1',
     redisUrl,
+    redisEventsPrefix: env.REDIS_EVENTS_PREFIX?.trim() || DEFAULT_REDIS_EVENTS_PREFIX,
+    eventsLeaseMs: int('EVENTS_LEASE_SECONDS', 15, 1, 600) * 1000,
     captureDir: env.CAPTURE_DIR?.trim() ? resolve(env.CAPTURE_DIR.trim()) : undefined,
     mapping: env.MAPPING?.trim() ? resolve(env.MAPPING.trim()) : SAMPLE_MAPPING,
     databaseUrl,
@@ -202,7 +242,17 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     production,
     idempotencyStore,
     idempotencyTtlHours: int('IDEMPOTENCY_TTL_HOURS', 24, 24, 24 * 366),
+    eventsRetentionDays: int('EVENTS_RETENTION_DAYS', 30, 2, 3660),
     idempotencyBusyTimeoutMs: int('IDEMPOTENCY_BUSY_TIMEOUT_MS', 2000, 0, 60_000),
+    eventsStore,
+    webhooks: {
+      subscribers: hooks.subscribers,
+      timeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 600_000),
+      retryForMs: int('WEBHOOK_RETRY_SECONDS', 86_400, 1, 30 * 86_400) * 1000,
+      backoffMs,
+      backoffMaxMs,
+      concurrency: int('WEBHOOK_CONCURRENCY', 4, 1, 64)
+    },
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
     headersTimeoutMs,
     requestTimeoutMs,

@@ -38,6 +38,22 @@ export class NotFoundError extends PonteError {
   constructor (message: string, readonly errors: FieldIssue[] = []) { super(message) }
 }
 
+/** GET /events?after=N where events after N were purged (EVENTS_RETENTION_DAYS): reading on would skip them. */
+export class EventsExpiredError extends PonteError {
+  readonly status = 410
+  readonly type = 'events-expired'
+  readonly title = 'Events expired'
+  constructor (readonly oldest: number) { super(`Events after this cursor were purged; the oldest cursor available is ${oldest}.`) }
+}
+
+/** GET /events?after=N past the log's head (the events file recreated): nothing after it would ever come. */
+export class CursorAheadError extends PonteError {
+  readonly status = 409
+  readonly type = 'cursor-ahead'
+  readonly title = 'Cursor ahead of the log'
+  constructor (readonly head: number) { super(`The cursor is past the log's head, ${head}; start again from 0 or ${head}.`) }
+}
+
 /** A record asked for by the id in the path that does not exist. */
 export function unknownId (what: string, id: string): NotFoundError {
   return new NotFoundError(`No ${what} with id "${id}".`, [{ path: '/params/id', message: `matches no ${what}` }])
@@ -51,6 +67,22 @@ export class ConflictError extends PonteError {
   /** `errors` names each request field (or `/params/id`) the conflict is about. */
   constructor (message: string, readonly errors: FieldIssue[] = []) { super(message) }
 }
+
+/**
+ * The database refused a row because a unique key (a primary key, a unique index or
+ * constraint) already holds its value. `key` is what the driver could tell of which one — its
+ * table, its name, its columns — schema names only, never the value (patient data). The
+ * database wrapper (db/colliding-key.ts) fills in the columns from the catalogue where the
+ * driver gives only a name; the write service names the request fields writing them.
+ */
+export class DuplicateKeyError extends ConflictError {
+  constructor (readonly key: CollidingKey = {}) {
+    super('The clinic database already holds a row with that key.')
+  }
+}
+
+/** Which unique key collided, as far as the database said: table, key (index or constraint) name, columns. */
+export interface CollidingKey { table?: string, name?: string, columns?: string[] }
 
 /** Idempotency-Key: the first request with this key is still being processed; retry later. */
 export class IdempotencyConflictError extends PonteError {
@@ -84,6 +116,14 @@ export class KeyStoreUnavailableError extends PonteError {
   readonly title = 'Idempotency-Key store unavailable'
   override readonly headers = { 'retry-after': '5' }
   constructor (cause?: unknown, why = 'the shared key store is unreachable') { super(`Requests with an Idempotency-Key cannot be answered right now (${why}); retry later.`, { cause }) }
+}
+
+export class EventStoreUnavailableError extends PonteError {
+  readonly status = 503
+  readonly type = 'event-store-unavailable'
+  readonly title = 'Event store unavailable'
+  override readonly headers = { 'retry-after': '5' }
+  constructor (cause?: unknown) { super('Events cannot be read or recorded right now (the event store is locked by another process); retry later.', { cause }) }
 }
 
 export class DatabaseTimeoutError extends PonteError {

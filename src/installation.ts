@@ -49,6 +49,8 @@ export interface Installation {
   close: () => Promise<void>
   /** Opened `not-ready`: why the mapping does not fit (its db refuses every statement). */
   mismatch?: Finding[]
+  /** The live catalogue the structural check read (none when skipped or unreadable): what the server fits writes to. */
+  catalog?: LiveCatalog
 }
 
 export async function openInstallation (mappingFile: string, databaseUrl: string, onClose?: () => void, options: OpenOptions = {}): Promise<Installation> {
@@ -60,13 +62,13 @@ async function openModel (model: MappingModel, databaseUrl: string, onClose?: ()
   try {
     const compiled = compileMapping(model, db.dialect)
     const close = async () => { await db.close(); onClose?.() }
+    if (options.structural === 'skip') return { model, db, compiled, close }
     if (options.structural === 'not-ready') {
-      const mismatch = await mismatchOf(compiled, db)
+      const { findings: mismatch, catalog } = await mismatchOf(compiled, db)
       if (mismatch.length > 0) return { model, db: notReady(db, mismatch), compiled, close, mismatch }
-    } else if (options.structural !== 'skip') {
-      await refuseMismatch(compiled, db)
+      return { model, db, compiled, close, catalog }
     }
-    return { model, db, compiled, close }
+    return { model, db, compiled, close, catalog: await refuseMismatch(compiled, db) }
   } catch (err) {
     await db.close()
     onClose?.()
@@ -74,21 +76,25 @@ async function openModel (model: MappingModel, databaseUrl: string, onClose?: ()
   }
 }
 
-/** Throws when the catalog shows mistakes; a database that cannot be read now does not stop the start. */
-export async function refuseMismatch (compiled: StructuralInput, db: Database): Promise<void> {
-  const problems = await mismatchOf(compiled, db)
-  if (problems.length > 0) throw new MappingMismatchError(problems, compiled.model.file)
+/**
+ * Throws when the catalog shows mistakes; a database that cannot be read now does not stop
+ * the start. The catalog read, when it could be: the one the server then works against.
+ */
+export async function refuseMismatch (compiled: StructuralInput, db: Database): Promise<LiveCatalog | undefined> {
+  const { findings, catalog } = await mismatchOf(compiled, db)
+  if (findings.length > 0) throw new MappingMismatchError(findings, compiled.model.file)
+  return catalog
 }
 
-/** The structural problems; none when the catalog cannot be read now (down: /ready says so). */
-export async function mismatchOf (compiled: StructuralInput, db: Database): Promise<Finding[]> {
+/** The structural problems, and the catalog they were found in; none and none when it cannot be read now (down: /ready says so). */
+export async function mismatchOf (compiled: StructuralInput, db: Database): Promise<{ findings: Finding[], catalog?: LiveCatalog }> {
   let catalog: LiveCatalog
   try {
     catalog = await readCatalog(db)
   } catch {
-    return [] // down or unreadable: /ready says so, and the check runs on the next start
+    return { findings: [] } // down or unreadable: /ready says so, the check runs on the next start, and the first write reads it
   }
-  return (await structuralFindings(compiled, db, catalog)).filter((f) => f.severity === 'problem')
+  return { findings: (await structuralFindings(compiled, db, catalog)).filter((f) => f.severity === 'problem'), catalog }
 }
 
 /** The fixture of a sample installation: `mappings/<name>.yaml` ↔ `fixtures/<name>/fixture.json`. */

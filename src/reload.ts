@@ -1,12 +1,13 @@
 // Hot reload (SIGHUP, server.ts): the mapping file is read again, compiled, checked against
-// the live database (the same structural check as at start) and its catalogue loaded; only
+// the live database (the same structural check as at start, whose catalogue read replaces the
+// old one for fitting writes) and its lookup catalogue loaded; only
 // then is the new Ponte swapped in, in one assignment (app.ts: `app.ponte` is a getter). A
 // request in flight keeps the Ponte it started with; a mapping that fails at any step leaves
 // the old one serving and says why in the log. A server started not ready
 // (STRUCTURAL_CHECK=not-ready) is what a reload is for: a corrected mapping makes it ready, a
 // still-broken one keeps it not ready with the new findings on /ready.
 import type { FastifyInstance } from 'fastify'
-import { createPonte, type Ponte } from './context.js'
+import { createPonte, type Ponte } from './ponte.js'
 import { loadMapping, mismatchOf, refuseMismatch } from './installation.js'
 import { compileMapping } from './mapping/compile/index.js'
 import { safeError } from './logging.js'
@@ -22,19 +23,19 @@ export async function reloadMapping (app: FastifyInstance): Promise<ReloadOutcom
     const model = loadMapping(file)
     const compiled = compileMapping(model, current.db.dialect)
     // Not ready: the database behind the refusals, checked against the new mapping.
-    const guarded = await guardedBy(current.db)
+    const guarded = await guardedBy(current.raw)
     let next: Ponte
     if (guarded) {
-      const findings = await mismatchOf(compiled, guarded)
+      const { findings, catalog } = await mismatchOf(compiled, guarded)
       if (findings.length > 0) {
         swap(app, current, createPonte(current.config, notReady(guarded, findings), compiled, current.metrics))
         app.log.error({ mappingHash: app.ponte.mappingHash, problems: findings.length }, 'mapping reloaded; it still does not fit the database: not ready (GET /ready lists the places to fix)')
         return { ok: true, hash: app.ponte.mappingHash, changed: app.ponte.mappingHash !== current.mappingHash, ready: false }
       }
-      next = createPonte(current.config, guarded, compiled, current.metrics)
+      next = createPonte(current.config, guarded, compiled, current.metrics, catalog)
     } else {
-      await refuseMismatch(compiled, current.db)
-      next = createPonte(current.config, current.db, compiled, current.metrics)
+      // The catalogue just read replaces the old one: writes are fitted to columns as they are now.
+      next = createPonte(current.config, current.raw, compiled, current.metrics, await refuseMismatch(compiled, current.raw))
     }
     // Every lookup statement runs once before the swap: a mapping the database cannot answer
     // (or a database that is down right now) keeps the old one.

@@ -38,11 +38,10 @@ export const growClinicaSorriso: Grow = (sample: Fixture, o: GrowOptions): Grown
     return id <= P ? id : templateId
   }
 
-  const rng = randomness(o.seed)
   const sampleNames = tableOf(sample, 'dbo.PACIENTE').rows.map((r) => String(r[1]))
   const pools: Record<string, string[]> = { title: [], upper: [], plain: [] }
   for (const n of sampleNames) for (const w of n.split(' ')) if (!PARTICLES.has(w)) pools[nameStyle(w)]!.push(w)
-  const renamed = (name: string, r: typeof rng): string => name.split(' ').map((w) => PARTICLES.has(w) ? w : (r.pick(pools[nameStyle(w)]!.length ? pools[nameStyle(w)]! : pools.title!))).join(' ')
+  const renamed = (name: string, r: ReturnType<typeof randomness>): string => name.split(' ').map((w) => PARTICLES.has(w) ? w : (r.pick(pools[nameStyle(w)]!.length ? pools[nameStyle(w)]! : pools.title!))).join(' ')
 
   // ---- professionals and what hangs off them ----
   const profRows: Row[] = []

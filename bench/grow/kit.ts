@@ -90,7 +90,7 @@ export function regrowCpf (template: string | null, generation: number, seed: nu
 /** Words of legacy names by how they were typed: Title Case, UPPER, UPPER without accents. */
 export function nameStyle (word: string): 'title' | 'upper' | 'plain' {
   if (word !== word.toUpperCase()) return 'title'
-  return /[^\x00-\x7f]/.test(word) ? 'upper' : word.normalize('NFD').replace(/[\u0300-\u036f]/g, '') === word ? 'plain' : 'upper'
+  return /[^\p{ASCII}]/u.test(word) ? 'upper' : word.normalize('NFD').replace(/[\u0300-\u036f]/g, '') === word ? 'plain' : 'upper'
 }
 
 export const shiftDay = (day: string, days: number): string => iso(new Date(toDate(day).getTime() + days * 86_400_000))

@@ -9,9 +9,9 @@ import type { LiveCatalog } from '../db/columns.js'
 import { Catalog } from '../services/catalog.js'
 import type { Findings } from './findings.js'
 import { missingName, placeOf } from './probes.js'
-import { count, type ScanClock, type ScanResult } from './scan.js'
+import { count, type ScanClock, type ScanResult } from './table-scan.js'
 import { checkSlots } from './slots.js'
-import { appointmentScan, availabilityScan, clientScan, type ScanJob } from './scans.js'
+import { appointmentScan, availabilityScan, clientScan, type ScanJob } from './scan-findings.js'
 
 export interface DataOptions {
   /** Time for every scan together (ms); a scan stops where it runs out, and says how far it got. */
@@ -73,8 +73,14 @@ export async function checkData (compiled: CompiledMapping, db: Database, out: F
     }
   }
 
-  // State codes over the whole table, not a window: each unmapped code with its count and an example id.
   const a = model.appointment
+  // Open slots: a `free` condition no row meets offers nothing, and would book nothing.
+  if (plans.openSlots && a.openSlots && !out.covers(a.path) && inTime('appointment: open slots')) {
+    const free = await one(plans.openSlots())
+    if (free === 0) out.warning(`${a.openSlots.path}/free`, `no row of ${a.table} is free by this condition: /availability offers nothing and every booking is refused`)
+    else if (free !== undefined) out.ok(`${a.openSlots.path}/free`, `${free} rows of ${a.table} are open slots`)
+  }
+  // State codes over the whole table, not a window: each unmapped code with its count and an example id.
   if (plans.stateCodes && !out.covers(a.path) && inTime('appointment: state codes')) {
     const codes = plans.stateCodes()
     for (const r of await run(codes.statement) ?? []) {
@@ -106,6 +112,16 @@ export async function checkData (compiled: CompiledMapping, db: Database, out: F
     const [x, y] = edge.between
     const dangling = snap ? pairs.filter(([p, q]) => (x !== 'plan' && !snap.record(x as never, p)) || (y !== 'plan' && !snap.record(y as never, q))).length : 0
     out.ok(place, `${pairs.length} pairs${dangling > 0 ? ` (${dangling} name a ${x} or ${y} that does not exist; ignored)` : ''}`)
+  }
+
+  // Template codes' services (`pattern.services`) name services of the catalogue: one it does not hold is a mistyped id.
+  for (const source of ['weekly', 'dated'] as const) {
+    const listed = Object.keys(model.availability?.[source]?.pattern?.services ?? {})
+    const place = `/availability/${source}/pattern/services`
+    if (!snap || !model.lookups.service || listed.length === 0 || out.covers(place)) continue
+    const unknown = listed.filter((id) => !snap.record('service', id))
+    if (unknown.length > 0) out.warning(place, `${unknown.length === 1 ? 'service' : 'services'} ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not in the services table: ${unknown.length === 1 ? 'its' : 'their'} codes restrict nothing`)
+    else out.ok(place, `${listed.length} service${listed.length === 1 ? '' : 's'}, each in the services table`)
   }
 
   // Whole tables, in key order, batch by batch, until the time given runs out.

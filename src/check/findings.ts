@@ -33,6 +33,13 @@ export class Findings {
   problem (path: string, message: string): void { this.add('problem', path, message) }
   warning (path: string, message: string): void { this.add('warning', path, message) }
   ok (path: string, message: string): void { this.add('ok', path, message) }
+  /** A write path check could not prove: a warning, and the verdict says how many. */
+  notProven (path: string, message: string): void {
+    this.unproven++
+    this.add('warning', path, message)
+  }
+
+  unproven = 0
 
   /** A problem already reported at this place or under it (a probe of it would only repeat it); `upTo`: among the first findings only. */
   covers (path: string, upTo = this.list.length): boolean {

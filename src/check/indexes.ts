@@ -1,95 +1,92 @@
-// Columns Ponte filters or looks rows up by, without an index in the live database: correct,
-// but every list, join or search reads the whole table — on a legacy agenda of millions of
-// rows, a timeout at the clinic's busiest hour. A warning (the mapping is right), naming the
-// table, the column and the index to create.
-import type { JoinDoc } from '../mapping/schema.js'
-import type { MappingModel, TableModel, Value } from '../mapping/model.js'
+// Columns Ponte seeks rows by, without an index in the live database: correct, but every list,
+// join or search reads the whole table — on a legacy agenda of millions of rows, a timeout at
+// the clinic's busiest hour. A warning (the mapping is right), naming the table, the column
+// and the index to create. The seeks are the compiler's record (`lookup` references), so a
+// statement the compiler learns is advised on by construction.
+import type { MappingModel } from '../mapping/model.js'
 import { leadsAnIndex, type LiveCatalog } from '../db/columns.js'
 import type { Dialect } from '../sql/dialect.js'
-import { probes } from '../mapping/compile/index.js'
+import type { CompiledMapping, Reference } from '../mapping/compile/index.js'
+import { canonical } from './structure.js'
 import type { Findings } from './findings.js'
 
-interface Place { table: string, joins: Record<string, JoinDoc> }
+/** One seek: the columns any of which an index may lead with (a join's `on` pairs), at one mapping place. */
+export interface Seek { table: string, columns: string[], path: string, lookup: Reference['lookup'], probe?: Reference['probe'] }
 
-export function checkIndexes (model: MappingModel, catalog: LiveCatalog, out: Findings, dialect: Pick<Dialect, 'prefixIndexClass' | 'createIndex' | 'ident' | 'table'>): void {
+export function checkIndexes (compiled: Pick<CompiledMapping, 'model' | 'references'>, catalog: LiveCatalog, out: Findings, dialect: Pick<Dialect, 'prefixIndexClass' | 'createIndex'>): void {
+  const { model } = compiled
   const said = new Set<string>()
-
-  /** `columns` are alternatives: one index leading with any of them serves the lookup. */
-  const want = (tableName: string, columns: string[], path: string, why: string, prefix = false): void => {
-    const table = catalog.table(tableName)
-    if (!table || columns.length === 0) return
-    const live = columns.map((c) => table.columns.get(c.toLowerCase())).filter((c) => c !== undefined)
-    if (live.length !== columns.length) return // a missing column is a problem said elsewhere
-    if (leadsAnIndex(table, columns) !== false) return
-    const key = `${tableName.toLowerCase()}|${columns.join(',').toLowerCase()}`
-    if (said.has(key)) return
+  for (const seek of seeks(compiled)) {
+    // The e-mail search compares LOWER(TRIM(column)): a plain index cannot serve it (folded-search.ts).
+    if (seek.lookup === 'folded') continue
+    const table = catalog.table(seek.table)
+    if (!table) continue
+    const live = seek.columns.map((c) => table.columns.get(c.toLowerCase())).filter((c) => c !== undefined)
+    if (live.length !== seek.columns.length) continue // a missing column is a problem said elsewhere
+    if (leadsAnIndex(table, seek.columns) !== false) continue
+    const key = `${seek.table.toLowerCase()}|${seek.columns.join(',').toLowerCase()}`
+    if (said.has(key)) continue
     said.add(key)
     const first = live[0].name
     const name = `IX_${table.name}_${first}`.replace(/[^A-Za-z0-9_]/g, '_')
     // Search probes match prefixes too: PostgreSQL seeks those only in a pattern_ops index.
-    const opclass = prefix ? dialect.prefixIndexClass(live[0].declared) : undefined
-    out.warning(path, `column \`${first}\` of table \`${tableName}\` has no index: ${why} read the whole table; ` +
-      `create one: ${dialect.createIndex(name, tableName, first, opclass)}`)
+    const opclass = seek.lookup === 'prefix' ? dialect.prefixIndexClass(live[0].declared) : undefined
+    out.warning(seek.path, `column \`${first}\` of table \`${seek.table}\` has no index: ${purpose(seek, model)} read the whole table; ` +
+      `create one: ${dialect.createIndex(name, seek.table, first, opclass)}`)
   }
+}
 
-  /** A value that is a plain column (`COL` or `join.COL`), as the table and column it reads. */
-  const at = (place: Place, v: Value | undefined): { table: string, column: string } | undefined => {
-    if (v?.column === undefined) return undefined
-    const dot = v.column.indexOf('.')
-    if (dot < 0) return { table: place.table, column: v.column }
-    const join = place.joins[v.column.slice(0, dot)]
-    return join ? { table: join.table, column: v.column.slice(dot + 1) } : undefined
+/**
+ * The record's seeks, a join's `on` columns together (an index leading with any of them
+ * serves it), each at the place the mapping names it; searches only of the kinds the
+ * installation searches by (every kind's statement is compiled).
+ */
+export function seeks (compiled: Pick<CompiledMapping, 'model' | 'references'>): Seek[] {
+  const { model } = compiled
+  const searched = (r: Reference): boolean => r.probe !== undefined ? model.search.includes(r.probe) : r.lookup !== 'folded' || model.search.includes('email')
+  const byPlace = new Map<string, Seek>()
+  for (const r of compiled.references.list) {
+    if (r.lookup === undefined || r.column === undefined || !searched(r)) continue
+    const at = canonical(model.doc, r.path)
+    // `…/joins/x/on/COL`: the join's place; `…/column`: the value's.
+    const path = r.lookup === 'join' ? at.slice(0, at.lastIndexOf('/')) : at.replace(/\/column$/, '')
+    const key = `${r.table.toLowerCase()}|${path}`
+    const seek = byPlace.get(key)
+    if (seek) {
+      if (!seek.columns.includes(r.column)) seek.columns.push(r.column)
+    } else byPlace.set(key, { table: r.table, columns: [r.column], path, lookup: r.lookup, probe: r.probe })
   }
-  const filter = (place: Place, v: Value | undefined, why: string, prefix = false): void => {
-    const c = at(place, v)
-    if (c && v) want(c.table, [c.column], v.path, why, prefix)
-  }
+  return [...byPlace.values()]
+}
 
-  /** Each join is a lookup into its table by the `on` columns. */
-  const joins = (joinsOf: Record<string, JoinDoc>, path: string): void => {
-    for (const [alias, j] of Object.entries(joinsOf)) {
-      want(j.table, Object.values(j.on), `${path}/joins/${alias}/on`, `each row joined through \`${alias}\` would`)
-    }
+/** What would read the whole table, in the mapping's words: `each row joined through \`sala\` would`. */
+function purpose (seek: Seek, model: MappingModel): string {
+  const parts = seek.path.split('/')
+  const resource = parts[1] === 'resources' ? parts[2] : undefined
+  if (seek.probe !== undefined) return `each search of clients by ${seek.probe === 'cpf' ? 'CPF' : 'phone'} would`
+  if (seek.lookup === 'join') {
+    if (parts.at(-2) === 'collect') return 'collecting each client\'s phones would'
+    return `each row joined through \`${parts.at(-2) ?? ''}\` would`
   }
-  const resource = (t: TableModel, what: string): void => {
-    want(t.table, [t.key.parts[0].column], `${t.path}/key`, `each ${what} read by id would`)
-    joins(t.joins, t.path)
+  if (parts[1] === 'relations') {
+    const between = (model.doc as { relations?: { between?: string[] }[] }).relations?.[Number(parts[2])]?.between ?? []
+    return `who is related to a ${between.join(' or ')} would`
   }
+  if (parts.includes('changes')) return 'each change-detection poll by its marker would'
+  if (seek.lookup === 'range') return `lists of ${resource ?? 'row'}s by date would`
+  const ref = parts.indexOf('refs')
+  if (ref >= 0) return `${resource ?? 'row'}s of a ${parts[ref + 1]} would`
+  if (parts.includes('key')) return `each ${resource ?? 'row'} read by id would`
+  return 'each lookup by it would'
+}
 
-  const a = model.appointment
-  resource(a, 'appointment')
-  filter(a, a.start.datetime ?? a.start.date, 'lists of appointments by date would')
-  filter(a, a.refs.professional, 'appointments of a professional would')
-  filter(a, a.refs.client, 'appointments of a client would')
-
-  const c = model.client
-  resource(c, 'client')
-  filter(c, c.fields.email, 'each search of clients would')
-  // Phones and CPF are probed by their stored spellings (equality and prefixes): an index on
-  // each column lets a search seek. Scanned ones read every row whatever the indexes.
-  const probed = [...(c.fields.cpf ? [['cpf', c.fields.cpf] as const] : []), ...c.phones.map((p) => ['phone', p] as const)]
-  for (const [kind, v] of probed) {
-    if (model.search.includes(kind) && probes(model, kind, v)) filter(c, v, `each search of clients by ${kind === 'cpf' ? 'CPF' : 'phone'} would`, true)
-  }
-  for (const v of c.phones) {
-    if (v.collect) want(v.collect.table, Object.values(v.collect.on), `${v.path}/collect/on`, 'collecting each client\'s phones would')
-  }
-
-  for (const l of Object.values(model.lookups)) if (l) resource(l, l.name)
-
-  for (const r of model.relations) {
-    if (r.kind !== 'table') continue
-    joins(r.joins, r.path)
-    // The pairs are read from either side: one index leading with either column serves.
-    const sides = r.columns.map((v) => at(r, v))
-    if (sides[0] && sides[1] && sides[0].table === sides[1].table) {
-      want(sides[0].table, [sides[0].column, sides[1].column], r.columns[0].path, `who is related to a ${r.between.join(' or ')} would`)
-    }
-  }
-
-  const av = model.doc.availability
-  for (const [source, path] of [[av?.weekly, '/availability/weekly'], [av?.dated, '/availability/dated'],
-    ...(Array.isArray(av?.blocks) ? av.blocks.map((b, i) => [b, `/availability/blocks/${i}`] as const) : [[av?.blocks, '/availability/blocks'] as const])] as const) {
-    if (source?.joins) joins(source.joins, path)
-  }
+/**
+ * The index to create so a seek of `column` in `table` is served, as clinic IT runs it here;
+ * undefined when one leads with it, or the catalog cannot say (no table, no index list).
+ */
+export function indexToCreate (catalog: LiveCatalog, dialect: Pick<Dialect, 'createIndex'>, tableName: string, column: string): string | undefined {
+  const table = catalog.table(tableName)
+  const live = table?.columns.get(column.toLowerCase())
+  if (!table || !live || leadsAnIndex(table, [column]) !== false) return undefined
+  return dialect.createIndex(`IX_${table.name}_${live.name}`.replace(/[^A-Za-z0-9_]/g, '_'), tableName, live.name)
 }

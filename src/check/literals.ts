@@ -8,13 +8,16 @@ import type { Findings } from './findings.js'
 type Written = Record<string, unknown> | undefined
 
 /** What `now` writes into a text column, as text. */
+/** The keys of copies of what a booking names (`{ client: familyFirst }`, `{ service: name }`). */
+const COPIES = ['client', 'service', 'professional', 'location', 'healthInsurance']
+
 const NOW_TEXT: Record<string, string> = { datetime: '2026-01-01 00:00:00', date: '2026-01-01', time: '00:00:00' }
 
 export function checkWrittenConstants (model: MappingModel, catalog: LiveCatalog, out: Findings): void {
   const a = model.appointment
   const c = model.client
-  const aw = a.write as { set?: Written, states?: Record<string, Written>, history?: { table: string, open?: Written, close?: Written } } | undefined
-  const cw = c.write as { set?: Written } | undefined
+  const aw = a.write as { set?: Written, update?: Written, reschedule?: Written, states?: Record<string, Written>, history?: { table: string, open?: Written, close?: Written } } | undefined
+  const cw = c.write as { set?: Written, update?: Written } | undefined
   const at = (table: string, path: string, set: Written): void => {
     const live = catalog.table(table)
     if (!live || !set) return
@@ -26,12 +29,16 @@ export function checkWrittenConstants (model: MappingModel, catalog: LiveCatalog
     }
   }
   at(a.table, `${a.path}/write/set`, aw?.set)
+  at(a.table, `${a.path}/write/update`, aw?.update)
+  at(a.table, `${a.path}/write/reschedule`, aw?.reschedule)
+  at(a.table, `${a.path}/openSlots/claim`, a.openSlots?.claim as Written)
   for (const [state, set] of Object.entries(aw?.states ?? {})) at(a.table, `${a.path}/write/states/${state}`, set)
   if (aw?.history) {
     at(aw.history.table, `${a.path}/write/history/open`, aw.history.open)
     at(aw.history.table, `${a.path}/write/history/close`, aw.history.close)
   }
   at(c.table, `${c.path}/write/set`, cw?.set)
+  at(c.table, `${c.path}/write/update`, cw?.update)
 }
 
 function misfit (written: Record<string, unknown>, col: LiveColumn): string | undefined {
@@ -43,9 +50,13 @@ function misfit (written: Record<string, unknown>, col: LiveColumn): string | un
     if (col.kind === 'date' && !/^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2})?)?$|^\d{2}:\d{2}(:\d{2})?$/.test(v)) return `\`value: ${JSON.stringify(v)}\` is not a date or time, but ${where}`
   }
   if ('now' in written && col.kind === 'number') return `\`now\` writes a date or time, but ${where}`
+  // A copy of a name (the client's, a service's) is text; a copied id may be a number.
+  const copied = COPIES.find((k) => k in written)
+  if (copied !== undefined && (col.kind === 'number' || col.kind === 'date') && (copied === 'client' || written[copied] === 'name')) return `\`${copied}: ${String(written[copied])}\` writes a name, but ${where}`
   // Text longer than the column: strict servers refuse it, SQL Server cuts it or refuses it.
   if (col.kind === 'text' && col.length !== undefined) {
-    const written_ = 'value' in written && typeof written.value === 'string' ? written.value
+    const written_ = 'value' in written && typeof written.value === 'string'
+      ? written.value
       : 'now' in written ? NOW_TEXT[String(written.now)] : undefined
     if (written_ !== undefined && written_.length > col.length) {
       return `${'now' in written ? `\`now: ${String(written.now)}\`` : `\`value: ${JSON.stringify(written_)}\``} writes ${written_.length} characters, but column \`${col.name}\` holds ${col.length} (${col.declared})`

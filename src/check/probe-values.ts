@@ -6,6 +6,7 @@ import type { MappingModel } from '../mapping/model.js'
 import type { Availability } from '../services/availability.js'
 import type { Snapshot } from '../services/catalog.js'
 import { addDays } from '../normalise/datetime.js'
+import { exampleMobile } from '../toolkit/conformance/phone.js'
 
 /**
  * Client values in the interface's canonical form: what the service stores is these, unchanged.
@@ -14,7 +15,7 @@ import { addDays } from '../normalise/datetime.js'
 export function clientValues (model: MappingModel): Record<ClientField, string> {
   return {
     name: 'Marina Teste',
-    phone: MOBILES[model.phone.defaultCountry] ?? MOBILES.BR,
+    phone: MOBILES[model.phone.defaultCountry] ?? exampleMobile(model.phone.defaultCountry) ?? MOBILES.BR,
     email: 'mt@example.com',
     cpf: '52998224725',
     birthday: '1985-04-12',
@@ -31,7 +32,8 @@ export const PATCH_VALUES: Partial<Record<ClientField, string>> = {
   birthday: '1979-09-30'
 }
 
-// Mobiles of the numbering plans' documentation ranges where they have one.
+// Mobiles of the numbering plans' documentation ranges where they have one; elsewhere the phone
+// library's example mobile, so the installation's own `phoneFormat` is the one written.
 const MOBILES: Record<string, string> = {
   BR: '+5511987654321',
   US: '+12025550143',

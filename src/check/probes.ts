@@ -114,8 +114,15 @@ function probeArgs (statement: Statement, today: string): Record<string, unknown
   const from = addDays(today, -1)
   const to = addDays(today, 1)
   const named: Record<string, unknown> = {
-    from, to, after: addDays(to, 1), fromInt: Number(from.replace(/-/g, '')), toInt: Number(to.replace(/-/g, '')),
-    fromDatetime: `${from} 00:00:00`, afterDatetime: `${addDays(to, 1)} 00:00:00`, limit: 1, offset: 0
+    from,
+    to,
+    after: addDays(to, 1),
+    fromInt: Number(from.replace(/-/g, '')),
+    toInt: Number(to.replace(/-/g, '')),
+    fromDatetime: `${from} 00:00:00`,
+    afterDatetime: `${addDays(to, 1)} 00:00:00`,
+    limit: 1,
+    offset: 0
   }
   for (const p of statement.params) {
     if (!('input' in p.source)) continue

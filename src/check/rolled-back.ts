@@ -2,7 +2,7 @@
 // included, runs inside ONE transaction of the real database that is always rolled back, so
 // the server's own code can write, read back and be judged while nothing is ever kept.
 import type { Database, Querier } from '../db/database.js'
-import type { LiveCatalog, TextColumns } from '../db/columns.js'
+import type { LiveCatalog } from '../db/columns.js'
 import { fittingWrites } from '../db/column-values.js'
 
 /** Thrown at the end of every probe: the driver rolls back on it, and `inRolledBack` returns what the probe found. */
@@ -11,9 +11,8 @@ class RolledBack<T> extends Error {
 }
 
 export interface Schema {
+  /** Read before the transaction opens (SQLite has one connection): the services' column fitting reads it. */
   catalog: LiveCatalog
-  /** Text columns of the tables a service asks about, read before the transaction opens (SQLite has one connection). */
-  textColumns: ReadonlyMap<string, TextColumns>
 }
 
 /**
@@ -24,8 +23,8 @@ export interface Schema {
  */
 export async function inRolledBack<T> (db: Database, schema: Schema, probe: (db: Database) => Promise<T>): Promise<T> {
   try {
-    // Written values fitted to their columns as the server's own database does (context.ts).
-    await db.transaction(async (tx) => { throw new RolledBack(await probe(fittingWrites(over(db, tx, schema)))) })
+    // Written values fitted to their columns as the server's own database does (ponte.ts).
+    await db.transaction(async (tx) => { throw new RolledBack(await probe(fittingWrites(over(db, tx, schema), async () => schema.catalog))) })
   } catch (err) {
     if (err instanceof RolledBack) return err.result as T
     throw err
@@ -39,7 +38,7 @@ function over (db: Database, tx: Querier, schema: Schema): Database {
     stats: db.stats,
     introspect: {
       catalog: async () => schema.catalog,
-      textColumns: async (table) => schema.textColumns.get(table) ?? new Map()
+      references: async () => await db.introspect.references()
     },
     query: async (statement, args) => await tx.query(statement, args),
     transaction: async (fn) => await fn(tx),

@@ -5,7 +5,7 @@
 // and ids only: never a patient's value.
 import type { Database, Row } from '../db/database.js'
 import type { CompiledMapping, ReadPlan } from '../mapping/compile/index.js'
-import { count, scanTable, Tally, type ScanClock } from './scan.js'
+import { count, scanTable, Tally, type ScanClock } from './table-scan.js'
 import type { Findings } from './findings.js'
 import type { LiveCatalog } from '../db/columns.js'
 
@@ -56,8 +56,9 @@ export async function checkSlots (compiled: CompiledMapping, db: Database, catal
   }
 
   // Slots already holding more appointments than they take (states that free a slot left out).
-  if (inTime('slots over capacity', `${slot.path}/capacity`)) {
-    const rows = await run(slot.over)
+  const over = slot.over
+  if (over && inTime('slots over capacity', `${slot.path}/capacity`)) {
+    const rows = await run(over)
     if (rows) {
       const over = new Tally()
       for (const r of rows.sort((x, y) => x.slot.localeCompare(y.slot, 'en', { numeric: true }))) {

@@ -8,8 +8,8 @@ export type Columns = Record<string, unknown>
 
 /** The columns whose value does not depend on the clock (what `now` fills is not compared). */
 export function steady (at: (now: NowParts) => Columns): Columns {
-  const a = at({ date: '2001-02-03', time: '04:05:06', datetime: '2001-02-03 04:05:06' })
-  const b = at({ date: '2002-03-04', time: '05:06:07', datetime: '2002-03-04 05:06:07' })
+  const a = at({ date: '2001-02-03', time: '04:05:06', datetime: '2001-02-03 04:05:06', at: new Date('2001-02-03T04:05:06Z') })
+  const b = at({ date: '2002-03-04', time: '05:06:07', datetime: '2002-03-04 05:06:07', at: new Date('2002-03-04T05:06:07Z') })
   return Object.fromEntries(Object.entries(a).filter(([c, v]) => same(v, b[c])))
 }
 

@@ -6,33 +6,37 @@
 // a `max` key over text whose largest key is no number.
 import type { MappingModel, TableModel } from '../mapping/model.js'
 import type { LiveCatalog, LiveColumn } from '../db/columns.js'
-import { idType, isIntegerType, isUnsupported, type CompiledWrites, type FieldWriter, type InsertPlan } from '../mapping/compile/index.js'
+import { idType, isIntegerType, largestCounted, isUnsupported, type CompiledMapping, type CompiledWrites, type InsertPlan, type Reference } from '../mapping/compile/index.js'
 import type { Querier } from '../db/database.js'
 import { isBinaryColumn } from '../db/column-values.js'
+import { canonical } from './structure.js'
 import type { Findings } from './findings.js'
 
 /** The longest value the interface accepts for each free-text client field (src/schemas/queries.ts). */
 const INTERFACE_LENGTH = { name: 200, email: 200 } as const
 
-export function checkColumnValues (model: MappingModel, writes: CompiledWrites, catalog: LiveCatalog, out: Findings): void {
+export function checkColumnValues (compiled: Pick<CompiledMapping, 'model' | 'references' | 'writes'>, catalog: LiveCatalog, out: Findings): void {
+  const { model, writes } = compiled
   const column = (table: string, name: string): LiveColumn | undefined => catalog.table(table)?.columns.get(name.toLowerCase())
   for (const t of [model.appointment, model.client, ...Object.values(model.lookups)]) if (t) keyFit(t, column, out)
-  generatedUuids(model, column, out)
+  // What the mapping writes, as the compiler recorded it (compile/references.ts): each column in its table, at its place.
+  const written = compiled.references.list.filter((r): r is Reference & { column: string } => r.use === 'write' && r.column !== undefined)
+    .map((r) => ({ ...r, path: canonical(model.doc, r.path), live: column(r.table, r.column) }))
+  const under = (path: string) => written.filter((w) => w.path === path || w.path.startsWith(`${path}/`))
+  for (const w of written) if (w.live && w.written && 'uuid' in w.written) generatedUuid(w.live, w.path, out)
   if (!isUnsupported(writes.client)) {
-    const { writers, rowWriters } = writes.client
     for (const field of ['name', 'email'] as const) {
       const v = model.client.fields[field]
-      const writer = writers[field] ?? rowWriters[field]
-      if (v && writer) shorterThanInterface(field, writer, model.client, column, v.path, out)
+      const short = v && under(v.path).find((w) => (v.length ?? w.live?.length ?? Infinity) < INTERFACE_LENGTH[field])
+      if (v && short) shorterThanInterface(field, v.length ?? short.live?.length ?? 0, short.live?.name ?? short.column, v.path, out)
     }
   }
   if (!isUnsupported(writes.appointment)) {
-    for (const [name, writer] of Object.entries(writes.appointment.refs)) {
-      const ref = model.appointment.refs[name as keyof typeof model.appointment.refs]
+    for (const name of Object.keys(writes.appointment.refs) as (keyof typeof model.appointment.refs)[]) {
+      const ref = model.appointment.refs[name]
       const target = name === 'client' ? model.client : model.lookups[name as keyof typeof model.lookups]
-      if (!ref || !writer || !target || isIntegerType(idType(target.key))) continue
-      for (const c of writer.columns) {
-        const live = column(model.appointment.table, c.column)
+      if (!ref || !target || isIntegerType(idType(target.key))) continue
+      for (const { live } of under(ref.path)) {
         if (live?.kind === 'number') out.problem(ref.path, `${name} ids are text (the key of table \`${target.table}\`), but column \`${live.name}\` holds numbers (${live.declared}): a booking could not store them`)
       }
     }
@@ -52,39 +56,15 @@ function keyFit (t: TableModel, column: (table: string, name: string) => LiveCol
 
 // A new UUID per row: into a binary column it goes as its 16 bytes, which a binary column
 // shorter than that cannot hold.
-function generatedUuids (model: MappingModel, column: (table: string, name: string) => LiveColumn | undefined, out: Findings): void {
-  for (const t of [model.appointment, model.client]) {
-    const rows = [...t.write?.before ?? [], ...t.write?.after ?? []]
-    const sets: [string, Record<string, unknown> | undefined, string][] = [
-      [t.table, t.write?.set, `${t.path}/write/set`],
-      ...rows.map((r, i): [string, Record<string, unknown> | undefined, string] => {
-        const table = r.join !== undefined ? t.joins[r.join]?.table : (t as typeof model.client).phones?.[r.phones ?? 0]?.collect?.table
-        const where = i < (t.write?.before?.length ?? 0) ? `before/${i}` : `after/${i - (t.write?.before?.length ?? 0)}`
-        return [table ?? '', r.set, `${t.path}/write/${where}/set`]
-      })
-    ]
-    for (const [table, set, path] of sets) {
-      for (const [name, value] of Object.entries(set ?? {})) {
-        const live = column(table, name)
-        if (!live || !isBinaryColumn(live) || typeof value !== 'object' || value === null || !('uuid' in value)) continue
-        const size = /\((\d+)\)/.exec(live.declared)?.[1]
-        if (size !== undefined && Number(size) < 16) out.problem(`${path}/${name}`, `a UUID needs 16 bytes, but column \`${live.name}\` holds ${size} (${live.declared})`)
-        else out.warning(`${path}/${name}`, `column \`${live.name}\` holds bytes (${live.declared}): each new UUID is written as its 16 bytes, not its 36 characters (the clinic's program must read it so)`)
-      }
-    }
-  }
+function generatedUuid (live: LiveColumn, path: string, out: Findings): void {
+  if (!isBinaryColumn(live)) return
+  const size = /\((\d+)\)/.exec(live.declared)?.[1]
+  if (size !== undefined && Number(size) < 16) out.problem(path, `a UUID needs 16 bytes, but column \`${live.name}\` holds ${size} (${live.declared})`)
+  else out.warning(path, `column \`${live.name}\` holds bytes (${live.declared}): each new UUID is written as its 16 bytes, not its 36 characters (the clinic's program must read it so)`)
 }
 
-function shorterThanInterface (field: keyof typeof INTERFACE_LENGTH, writer: FieldWriter, client: MappingModel['client'], column: (table: string, name: string) => LiveColumn | undefined, path: string, out: Findings): void {
-  for (const c of writer.columns) {
-    const dot = c.column.indexOf('.')
-    const table = dot < 0 ? client.table : client.joins[c.column.slice(0, dot)]?.table
-    const live = table === undefined ? undefined : column(table, c.column.slice(dot + 1))
-    const length = c.declared.length ?? live?.length
-    if (length === undefined || length >= INTERFACE_LENGTH[field]) continue
-    out.warning(path, `column \`${live?.name ?? c.column}\` holds at most ${length} characters, and the interface accepts ${field === 'name' ? 'names' : 'e-mail addresses'} of up to ${INTERFACE_LENGTH[field]}: a longer one is refused (400, naming ${field})`)
-    return
-  }
+function shorterThanInterface (field: keyof typeof INTERFACE_LENGTH, length: number, column: string, path: string, out: Findings): void {
+  out.warning(path, `column \`${column}\` holds at most ${length} characters, and the interface accepts ${field === 'name' ? 'names' : 'e-mail addresses'} of up to ${INTERFACE_LENGTH[field]}: a longer one is refused (400, naming ${field})`)
 }
 
 /**
@@ -99,8 +79,9 @@ export async function checkCountedKeys (model: MappingModel, writes: CompiledWri
   for (const [t, plan] of plans) {
     if (plan === undefined || !plan.key.increment || isIntegerType(plan.key.keyType) || plan.key.before.length !== 1) continue
     const rows = await db.query(plan.key.before[0]).catch(() => []) // a statement that cannot run is the probes' to report
-    const largest = rows[0]?.id
-    if (largest === undefined || largest === null || /^\s*\d{1,15}\s*$/.test(String(largest))) continue
+    const largest = rows.length === 0 ? undefined : plan.key.counted ? largestCounted(rows, plan.key.counted) : rows[0].id
+    const number = largest === undefined || largest === null ? undefined : String(largest).trim().slice(plan.key.counted?.prefix.length ?? 0)
+    if (number === undefined || /^\d{1,15}$/.test(number)) continue
     out.problem(`${t.path}/write/key`, `the largest key of column \`${plan.key.keyColumn}\` is not a number, so \`max\` cannot count the next one from it and every new ${t.path.split('/').pop() ?? ''} would be refused: use a keyTable or identity key`)
   }
 }

@@ -5,8 +5,8 @@
 // is read as stored, by its key in the mapped table, and every column compared with what the
 // mapping says the write puts there. A difference is a problem at the mapping line that writes it.
 import type { Database } from '../db/database.js'
-import type { LiveCatalog, TextColumns } from '../db/columns.js'
-import { BOOKING_REFS, isUnsupported, storedRow, type AppointmentWritePlans, type BookingRef, type ClientField, type ClientWritePlans, type CompiledMapping, type FieldWriter, type Slot } from '../mapping/compile/index.js'
+import type { LiveCatalog } from '../db/columns.js'
+import { BOOKING_REFS, CLAIMED_REFS, bindId, isUnsupported, storedRow, type AppointmentWritePlans, type BookingRef, type ClientField, type ClientWritePlans, type CompiledMapping, type FieldWriter, type Slot } from '../mapping/compile/index.js'
 import type { TableModel } from '../mapping/model.js'
 import { parsePhoneInput } from '../normalise/phone.js'
 import { endMinutesOf, minutesOf } from '../normalise/datetime.js'
@@ -19,47 +19,59 @@ import { Appointments } from '../services/appointments.js'
 import { Availability } from '../services/availability.js'
 import { ClientWrites } from '../services/client-writes.js'
 import { Booking } from '../services/booking.js'
+import { bookedRecords } from '../services/booked.js'
+import { REQUIRED_BY_INSTALLATION } from '../services/stored.js'
 import { inRolledBack, type Schema } from './rolled-back.js'
 import { clientValues, freeSlots, PATCH_VALUES, refFor, type ProbeSlot } from './probe-values.js'
 import { differences, steady, type Columns } from './stored-compare.js'
 import { explain } from './probes.js'
 import { refusedAsReadOnly } from './read-only.js'
 import type { Findings } from './findings.js'
+import { storedSpellings, unlikeStored, type Spellings } from './stored-spellings.js'
 
 /** Why a path was not proven; reported by the caller in one place. */
 class NotProven extends Error {}
 
-type Path = (db: Database) => Promise<string>
+/** A path's run; `attempt` (from 0) picks another client and time after a clash with the clinic's own bookings. */
+type Path = (db: Database, attempt: number) => Promise<string>
+
+// Clashes are the data's, not the mapping's: a move is tried with this many client/time pairs.
+const MOVE_ATTEMPTS = 12
+const MOVE_CLIENTS = 3
 
 export async function probeWrites (compiled: CompiledMapping, db: Database, catalog: LiveCatalog, today: string, out: Findings): Promise<void> {
   const { model } = compiled
-  const text: Map<string, TextColumns> = new Map([[model.client.table, await db.introspect.textColumns(model.client.table)]])
-  const schema: Schema = { catalog, textColumns: text }
-  const paths: { place: string, what: string, run: Path, needsBooking?: boolean }[] = []
+  const schema: Schema = { catalog }
+  const paths: { place: string, what: string, run: Path, needsBooking?: boolean, attempts?: number, optionalRefs?: boolean }[] = []
   const client = compiled.writes.client
+  // Read before any write: the clinic's own spelling of text birthdays, which a write must keep.
+  const spellings = isUnsupported(client) ? undefined : await storedSpellings(compiled, db)
   if (!isUnsupported(client) && !isUnsupported(client.insert)) {
-    paths.push({ place: `${model.client.path}/write`, what: 'POST /clients', run: async (db) => await createClient(compiled, client, db, catalog) })
+    paths.push({ place: `${model.client.path}/write`, what: 'POST /clients', run: async (db) => await createClient(compiled, client, db, catalog, spellings) })
   }
   if (!isUnsupported(client)) {
     for (const field of PATCH_FIELDS) {
       if (!client.writers[field] && !client.rowWriters[field]) continue
-      paths.push({ place: `${model.client.path}/write`, what: `PATCH /clients ${field}`, run: async (db) => await patchClient(compiled, client, field, db, catalog) })
+      paths.push({ place: `${model.client.path}/write`, what: `PATCH /clients ${field}`, run: async (db) => await patchClient(compiled, client, field, db, catalog, spellings) })
     }
   }
   const appointment = compiled.writes.appointment
+  // Moves start from a booking with the professional only, as callers and the desk book (a move
+  // must handle the refs left empty), unless that booking showed the database requires more.
+  const moves = { everyRef: false }
   if (!isUnsupported(appointment) && !isUnsupported(appointment.insert)) {
     const a = appointment
     paths.push({ place: `${model.appointment.path}/write`, what: 'POST /appointments with every ref', run: async (db) => (await book(compiled, a, db, catalog, today, true)).said })
-    paths.push({ place: `${model.appointment.path}/write`, what: 'POST /appointments with the professional only', run: async (db) => (await book(compiled, a, db, catalog, today, false)).said })
+    paths.push({ place: `${model.appointment.path}/write`, what: 'POST /appointments with the professional only', optionalRefs: true, run: async (db) => (await book(compiled, a, db, catalog, today, false)).said })
     for (const state of model.states.values) {
       if (state === model.states.initial || isUnsupported(a.stateMoves[state])) continue
-      paths.push({ place: `${model.appointment.path}/write/states/${state}`, what: `PATCH …/state ${state}`, needsBooking: true, run: async (db) => await moveState(compiled, a, db, catalog, today, state) })
+      paths.push({ place: `${model.appointment.path}/write/states/${state}`, what: `PATCH …/state ${state}`, needsBooking: true, run: async (db) => await moveState(compiled, a, db, catalog, today, state, moves.everyRef) })
     }
-    paths.push({ place: `${model.appointment.path}/write`, what: 'PATCH …/time', needsBooking: true, run: async (db) => await reschedule(compiled, a, db, catalog, today) })
+    paths.push({ place: `${model.appointment.path}/write`, what: 'PATCH …/time', needsBooking: true, attempts: MOVE_ATTEMPTS, run: async (db, attempt) => await reschedule(compiled, a, db, catalog, today, attempt, moves.everyRef) })
   }
   // Earlier problems (a missing column, a wrong format) would fail every path again: said once is enough.
   if (out.problems.length > 0) {
-    if (paths.length > 0) out.warning('', 'writes not proven: correct the problems above first (the write probe runs on a mapping without them)')
+    if (paths.length > 0) out.notProven('', 'writes not proven: correct the problems above first (the write probe runs on a mapping without them)')
     return
   }
   let booked = true
@@ -67,12 +79,19 @@ export async function probeWrites (compiled: CompiledMapping, db: Database, cata
     // A state move or reschedule starts with a booking: when booking failed, that is the report.
     if (!booked && path.needsBooking) continue
     try {
-      const said = await inRolledBack(db, schema, path.run)
+      const said = await withRetries(db, schema, path.run, path.attempts ?? 1)
       out.ok(path.place, `${path.what}: ${said}; rolled back`)
     } catch (err) {
+      const required = path.optionalRefs ? requiredByDatabase(err) : []
+      if (required.length > 0) {
+        // The database holds these refs NOT NULL: the server refuses such bookings by name, as it should.
+        moves.everyRef = true
+        out.ok(path.place, `${path.what}: refused by name, as the clinic database requires ${required.join(' and ')} (a column without NULLs or a default): callers must send ${required.length === 1 ? 'it' : 'them'}`)
+        continue
+      }
       if (path.what.startsWith('POST /appointments')) booked = false
       if (refusedAsReadOnly(err)) {
-        out.warning('', 'writes not proven: read-only login (the database refused to write; check needs a login that may write, and rolls every write back)')
+        out.notProven('', 'writes not proven: read-only login (the database refused to write; check needs a login that may write, and rolls every write back)')
         return
       }
       if (err instanceof DatabaseUnavailableError) throw err
@@ -81,11 +100,37 @@ export async function probeWrites (compiled: CompiledMapping, db: Database, cata
   }
 }
 
+/** The fields a refusal names only as required by the installation (its columns NOT NULL); none for any other error. */
+function requiredByDatabase (err: unknown): string[] {
+  if (!(err instanceof InvalidInputError) || err.errors.length === 0) return []
+  const fields = err.errors.map((e) => e.path.replace('/body/', ''))
+  // Only refs the professional-only booking left out: a field it sent (client, date, hour) said to be missing is a mistake of the mapping.
+  if (!err.errors.every((e) => e.message === REQUIRED_BY_INSTALLATION) || !fields.every((f) => LEFT_OUT.has(f))) return []
+  return fields
+}
+const LEFT_OUT = new Set(['service', 'location', 'healthInsurance', 'plan', 'specialty'])
+
+/** Each attempt in a transaction of its own (a refused move may have written before it was refused); a clash tries the next. */
+async function withRetries (db: Database, schema: Schema, run: Path, attempts: number): Promise<string> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await inRolledBack(db, schema, async (tx) => await run(tx, attempt))
+    } catch (err) {
+      if (!(err instanceof ConflictError) || attempt + 1 >= attempts) throw attempts > 1 && err instanceof ConflictError ? new Clashed(attempts, err.message) : err
+    }
+  }
+}
+
+/** Every client and time a path tried clashed with the clinic's own bookings. */
+class Clashed extends Error {
+  constructor (readonly attempts: number, readonly last: string) { super(last) }
+}
+
 const PATCH_FIELDS: readonly ClientField[] = ['name', 'email', 'cpf', 'birthday']
 
 // ---- the paths ----
 
-async function createClient (compiled: CompiledMapping, plans: ClientWritePlans, db: Database, catalog: LiveCatalog): Promise<string> {
+async function createClient (compiled: CompiledMapping, plans: ClientWritePlans, db: Database, catalog: LiveCatalog, spellings?: Spellings): Promise<string> {
   const { model } = compiled
   const all = clientValues(model)
   const sent = (['name', 'phone', 'email', 'cpf', 'birthday'] as const).filter((f) => f === 'name' || f === 'phone' || ((plans.writers[f] ?? plans.rowWriters[f]) !== undefined && !plans.ignored.has(f)))
@@ -101,10 +146,11 @@ async function createClient (compiled: CompiledMapping, plans: ClientWritePlans,
     for (const c of writer.columns) places[c.column] = fieldPath(compiled, f)
   }
   await compareStored(db, compiled, model.client, record.id, expected, places, catalog, 'POST /clients')
+  if (sent.includes('birthday')) compareSpelling(compiled, plans, all.birthday, spellings, 'POST /clients')
   return `${sent.join(', ')} written, read back as sent by the mapping and as stored`
 }
 
-async function patchClient (compiled: CompiledMapping, plans: ClientWritePlans, field: ClientField, db: Database, catalog: LiveCatalog): Promise<string> {
+async function patchClient (compiled: CompiledMapping, plans: ClientWritePlans, field: ClientField, db: Database, catalog: LiveCatalog, spellings?: Spellings): Promise<string> {
   const s = services(compiled, db)
   const [existing] = await s.clients.list({ limit: 1, offset: 0 }, undefined)
   if (!existing) throw new NotProven('no client to correct')
@@ -115,18 +161,20 @@ async function patchClient (compiled: CompiledMapping, plans: ClientWritePlans, 
     const place = fieldPath(compiled, field)
     await compareStored(db, compiled, compiled.model.client, existing.id, writer.encode(storedForm(compiled, field, value)), Object.fromEntries(writer.columns.map((c) => [c.column, place])), catalog, `PATCH /clients ${field}`)
   }
+  if (field === 'birthday') compareSpelling(compiled, plans, value, spellings, `PATCH /clients ${field}`)
   return `read back as sent by the mapping${writer ? ' and as stored' : ''}`
 }
 
 interface Booked { id: string, slot: Slot, said: string, professional: string, client: string }
 
 /** Books the first free slot that takes it (another booking or the client's day may hold some). */
-async function book (compiled: CompiledMapping, plans: AppointmentWritePlans, db: Database, catalog: LiveCatalog, today: string, everyRef: boolean, skip = 0): Promise<Booked> {
+async function book (compiled: CompiledMapping, plans: AppointmentWritePlans, db: Database, catalog: LiveCatalog, today: string, everyRef: boolean, skip = 0, clientAt = 0): Promise<Booked> {
   const { model } = compiled
   const a = model.appointment
   const s = services(compiled, db)
   const snap = await s.catalog.snapshot(undefined)
-  const [client] = await s.clients.list({ limit: 1, offset: 0 }, undefined)
+  // Another client where asked for, else the first (a clinic with fewer clients).
+  const [client] = [...await s.clients.list({ limit: 1, offset: clientAt }, undefined), ...await s.clients.list({ limit: 1, offset: 0 }, undefined)]
   if (!client) throw new NotProven('no client to book for')
   const stored = (name: BookingRef): boolean => a.refs[name] !== undefined && plans.readOnlyRefs[name] === undefined && !plans.ignored.has(name)
   let tried = 0
@@ -157,7 +205,15 @@ async function book (compiled: CompiledMapping, plans: AppointmentWritePlans, db
       const id = r === 'location' ? location : request[r]
       return id !== undefined && stored(r) ? [[r, id]] : []
     })) as Partial<Record<BookingRef, string>>
-    const expected = steady((now) => plans.columns(now, booked, refs))
+    // The copies of what the booking names (the client's name, the service's…), as the booking read them.
+    const copies = await bookedRecords(plans, db, snap, { ...refs, client: client.id })
+    // A claim writes the client, the refs sent and the initial state into the row; the rest is the slot's.
+    const expected = plans.openSlots
+      ? steady((now) => Object.assign({ ...plans.written.state(model.states.initial, now) }, ...(['client', ...CLAIMED_REFS] as const).flatMap((r) => {
+        const writer = plans.refs[r]
+        return refs[r] !== undefined && writer ? [writer.encode(bindId(refs[r], writer.columns[0].type))] : []
+      })))
+      : steady((now) => plans.columns(now, booked, refs, copies))
     const places = placesOf(compiled, plans, booked, expected, 'set')
     for (const [name, joined] of Object.entries(plans.joinedRefs) as [BookingRef, NonNullable<AppointmentWritePlans['joinedRefs'][BookingRef]>][]) {
       const id = refs[name]
@@ -174,27 +230,32 @@ async function book (compiled: CompiledMapping, plans: AppointmentWritePlans, db
   throw new NotProven('no free slot in the next four weeks took a booking')
 }
 
-async function moveState (compiled: CompiledMapping, plans: AppointmentWritePlans, db: Database, catalog: LiveCatalog, today: string, state: string): Promise<string> {
+async function moveState (compiled: CompiledMapping, plans: AppointmentWritePlans, db: Database, catalog: LiveCatalog, today: string, state: string, everyRef: boolean): Promise<string> {
   const { states } = compiled.model
   const route = movesTo(states.initial, state, states.moves)
   if (!route) return `not reachable from ${states.initial} by the mapping's moves, so no request can make it`
-  const booked = await book(compiled, plans, db, catalog, today, false)
+  const booked = await book(compiled, plans, db, catalog, today, everyRef)
   const s = services(compiled, db)
   for (const step of route) await s.booking.changeState(booked.id, step, undefined)
+  // Released, the row is a free slot again: the move checked it reads so (services/booking.ts).
+  if (plans.openSlots?.onCancel === 'release' && states.free.includes(state)) return `${route.join(' → ')}: the row reads as a free slot again (onCancel: release)`
   const expected = steady((now) => plans.written.state(state, now))
   const places = Object.fromEntries(Object.keys(expected).map((c) => [c, `${compiled.model.appointment.path}/write/states/${state}/${c}`]))
   await compareStored(db, compiled, compiled.model.appointment, booked.id, expected, places, catalog, `PATCH …/state ${state}`)
   return `${route.join(' → ')}, read back by the mapping and as stored`
 }
 
-async function reschedule (compiled: CompiledMapping, plans: AppointmentWritePlans, db: Database, catalog: LiveCatalog, today: string): Promise<string> {
-  const booked = await book(compiled, plans, db, catalog, today, false)
+async function reschedule (compiled: CompiledMapping, plans: AppointmentWritePlans, db: Database, catalog: LiveCatalog, today: string, attempt: number, everyRef: boolean): Promise<string> {
+  const booked = await book(compiled, plans, db, catalog, today, everyRef, 0, attempt % MOVE_CLIENTS)
   const s = services(compiled, db)
   const snap = await s.catalog.snapshot(undefined)
-  // Another free slot of the same professional, later than the booked one.
-  const to = (await freeSlots(s.availability, snap, today)).find((x) => x.professional === booked.professional && `${x.date} ${x.hour}` > `${booked.slot.date} ${booked.slot.hour}`)
-  if (!to) throw new NotProven('no second free slot of the professional to move the booking to')
-  await s.booking.reschedule(booked.id, { date: to.date, hour: to.hour }, undefined)
+  // Another free slot of the same professional, later than the booked one: a later one on each attempt.
+  const later = (await freeSlots(s.availability, snap, today)).filter((x) => x.professional === booked.professional && `${x.date} ${x.hour}` > `${booked.slot.date} ${booked.slot.hour}`)
+  if (later.length === 0) throw new NotProven('no second free slot of the professional to move the booking to')
+  const to = later[Math.floor(attempt / MOVE_CLIENTS) % later.length]
+  const said = await s.booking.reschedule(booked.id, { date: to.date, hour: to.hour }, undefined)
+  // The appointment is now the new slot's row, read back inside the move (services/booking.ts).
+  if (plans.openSlots) return `${said.replace(/\.$/, '')}: claimed and read back at the new time, the old row per onCancel: ${plans.openSlots.onCancel}`
   const record = await s.appointments.get(booked.id, undefined)
   const endHour = record.endHour ?? to.hour
   const moved: Slot = { date: record.date, hour: record.hour, endHour, minutes: Math.max(endMinutesOf(record.hour, endHour) - minutesOf(record.hour), 0) }
@@ -220,6 +281,15 @@ async function compareStored (db: Database, compiled: CompiledMapping, t: TableM
   if (rows.length !== 1) throw new Misstored([{ place: `${t.path}/key`, why: `${what} wrote a row that is not found by its key in \`${t.table}\` (${rows.length} rows have it)` }])
   const found = differences(expected, plan.read(rows[0]), catalog.table(t.table))
   if (found.length > 0) throw new Misstored(found.map((d) => ({ place: places[d.column] ?? `${t.path}/write`, why: `${what}: ${d.why}` })))
+}
+
+/** A birthday the mapping writes as text spelt unlike most stored ones: misstored, though it reads back. */
+function compareSpelling (compiled: CompiledMapping, plans: ClientWritePlans, birthday: string, spellings: Spellings | undefined, what: string): void {
+  const writer = plans.writers.birthday ?? plans.rowWriters.birthday
+  // Day, month and year in their own columns: their padding is the data pass's to compare.
+  if (!writer || writer.columns.length > 1) return
+  const why = unlikeStored(Object.values(writer.encode(birthday))[0], spellings)
+  if (why) throw new Misstored([{ place: fieldPath(compiled, 'birthday'), why: `${what}: ${why}` }])
 }
 
 /** The mapping place that writes each column of a new or moved appointment row. */
@@ -248,8 +318,11 @@ function placesOf (compiled: CompiledMapping, plans: AppointmentWritePlans, slot
 function report (err: unknown, path: { place: string, what: string }, compiled: CompiledMapping, out: Findings): void {
   if (err instanceof Misstored) {
     for (const f of err.found) out.problem(f.place, f.why)
+  } else if (err instanceof Clashed) {
+    out.notProven(path.place, `${path.what}: not proven: each of the ${err.attempts} clients and times tried clashed with bookings already in the database (last: ${err.message}). ` +
+      'Nothing in the mapping is at fault; to prove the path, run check with `--today` on a day whose next four weeks have free slots, or move an appointment by hand on a copy of the database')
   } else if (err instanceof NotProven) {
-    out.warning(path.place, `${path.what}: not proven (${err.message})`)
+    out.notProven(path.place, `${path.what}: not proven (${err.message})`)
   } else if (err instanceof NotWritableError && /not found through the mapping's filters/.test(err.message)) {
     const t = path.what.includes('clients') ? compiled.model.client : compiled.model.appointment
     out.problem(t.where.length > 0 ? `${t.path}/where` : `${t.path}/write`, `${path.what}: the written row is not found through the mapping's \`where\` afterwards, so every such request is refused (501): give the columns it filters on under \`write.set\``)
@@ -260,7 +333,7 @@ function report (err: unknown, path: { place: string, what: string }, compiled: 
     if (fields.length === 0) out.problem(path.place, `${path.what} ${err instanceof NotWritableError ? `was refused: ${err.message}` : why}`)
     for (const f of fields) out.problem(blame(compiled, f, path), `${path.what}: ${f} ${why}`)
   } else if (err instanceof ConflictError) {
-    out.warning(path.place, `${path.what}: not proven (${err.message})`)
+    out.notProven(path.place, `${path.what}: not proven (${err.message})`)
   } else {
     if (out.covers(path.place)) return
     out.problem(path.place, `${path.what}: ${explain(err, 'appointment.insert')}`)
@@ -316,7 +389,7 @@ function movesTo (from: string, to: string, moves: Record<string, string[]>): st
   return undefined
 }
 
-/** The server's services over the probe's database, built as context.ts builds them. */
+/** The server's services over the probe's database, built as ponte.ts builds them. */
 function services (compiled: CompiledMapping, db: Database) {
   const catalog = new Catalog(compiled, db)
   const clients = new Clients(compiled, db)

@@ -5,6 +5,7 @@
 // with an error that names no field.
 import { ValueMisfitError } from '../errors.js'
 import type { Arrival, Database, Querier } from './database.js'
+import { collidingKey } from './colliding-key.js'
 import type { LiveCatalog, LiveColumn } from './columns.js'
 import type { Statement } from '../sql/statement.js'
 
@@ -46,34 +47,24 @@ function columnOfInput (input: string): string | undefined {
   return name.slice(name.lastIndexOf('.') + 1)
 }
 
-// Wrappers made here: a reload handing one back is not wrapped twice.
-const fitted = new WeakSet<Database>()
-
 /**
  * The database with every write statement's `col:` inputs fitted to the live catalogue
- * (read on the first write and kept; a failed read is tried again on the next write). Statements that do not say
- * which table they write (`Statement.writes`) pass through as they are. `inner` wraps the
- * database first (timing); a database already fitted (a reload reusing it) is returned as it is.
+ * (`catalog`: the served mapping's, db/known-catalog.ts), and a duplicate key it refuses told
+ * by its columns (db/colliding-key.ts). Statements that do not say which table they write
+ * (`Statement.writes`) pass through as they are. The catalogue is had before a transaction
+ * begins (SQLite's one connection would wait on the transaction itself); unreadable, the write
+ * fails as the database does (503/504) rather than going in unfitted.
  */
-export function fittingWrites (raw: Database, inner: (db: Database) => Database = (d) => d): Database {
-  if (fitted.has(raw)) return raw
-  const db = inner(raw)
-  let catalog: Promise<LiveCatalog> | undefined
-  // Read before a transaction begins: SQLite's one connection would wait on the transaction itself.
-  // Unreadable, the write fails as the database does (503/504) rather than going in unfitted.
-  const live = async (at: Arrival): Promise<LiveCatalog> => {
-    catalog ??= db.introspect.catalog(at)
-    return await catalog.catch((err: unknown) => { catalog = undefined; throw err })
-  }
+export function fittingWrites (db: Database, catalog: (at: Arrival) => Promise<LiveCatalog>): Database {
   const fit = (q: Querier, known: LiveCatalog | undefined): Querier['query'] => async (statement, args, at) =>
-    await q.query(statement, fitArgs(statement, args, known), at)
-  const out: Database = {
+    await q.query(statement, fitArgs(statement, args, known), at).catch((err: unknown) => { throw collidingKey(err, statement, known) })
+  return {
     get dialect () { return db.dialect },
     get stats () { return db.stats },
     get introspect () { return db.introspect },
-    query: async (statement, args, at) => await fit(db, statement.writes === undefined ? undefined : await live(at))(statement, args, at),
+    query: async (statement, args, at) => await fit(db, statement.writes === undefined ? undefined : await catalog(at))(statement, args, at),
     transaction: async (fn, at, claims) => {
-      const known = await live(at)
+      const known = await catalog(at)
       return await db.transaction(async (tx) => await fn({ query: fit(tx, known) }), at, claims)
     },
     ...(db.stream ? { stream: db.stream.bind(db) } : {}),
@@ -81,8 +72,6 @@ export function fittingWrites (raw: Database, inner: (db: Database) => Database 
     ping: async () => { await db.ping() },
     close: async () => { await db.close() }
   }
-  fitted.add(out)
-  return out
 }
 
 function fitArgs (statement: Statement, args: Record<string, unknown> | undefined, catalog: LiveCatalog | undefined): Record<string, unknown> | undefined {

@@ -1,7 +1,7 @@
-// What the live database declares for the text columns Ponte writes: how long they may be
-// and whether they hold Unicode. Each dialect reads it its own way (sql/<dialect>/introspect.ts);
-// the mapping's own `type`/`length` win over what is read here.
-import type { Arrival, Database, Row } from './database.js'
+// What the live database declares: every column of every table, read whole by each dialect
+// its own way (sql/<dialect>/introspect.ts), and among them the text columns Ponte writes
+// (how long they may be, whether they hold Unicode; the mapping's own `type`/`length` win).
+import type { Database, Row } from './database.js'
 
 export interface TextColumn {
   /** false: one byte per character in the column's code page (VARCHAR, CHAR). */
@@ -12,29 +12,6 @@ export interface TextColumn {
 
 /** A table's text columns by lower-cased name (SQL Server and SQLite names ignore case); others are absent. */
 export type TextColumns = ReadonlyMap<string, TextColumn>
-
-/**
- * Read on the first write that needs a table, not before listening: a database that is down
- * at start-up must not keep Ponte from starting (the write would fail then anyway). Kept once
- * read — a legacy schema does not change under a running service — and read again after a
- * failure.
- */
-export class LiveSchema {
-  private readonly tables = new Map<string, Promise<TextColumns>>()
-
-  constructor (private readonly db: Database) {}
-
-  /** `at`: the arrival of the request that asks (a request joining a read under way waits on the first one's bound). */
-  async textColumns (table: string, at?: Arrival): Promise<TextColumns> {
-    let read = this.tables.get(table)
-    if (read === undefined) {
-      read = this.db.introspect.textColumns(table, at)
-      this.tables.set(table, read)
-      read.catch(() => this.tables.delete(table))
-    }
-    return await read
-  }
-}
 
 /** What `ponte check` compares a mapping with: every column of every table, as declared. */
 export interface LiveColumn {
@@ -50,6 +27,8 @@ export interface LiveColumn {
   key: boolean
   /** Declared length of a text column (VARCHAR(100) → 100); undefined for MAX/TEXT and other types. */
   length?: number
+  /** A text column's character set holds Unicode (false: one code page, a SQL Server VARCHAR); undefined for other types. */
+  unicode?: boolean
   /** The default as the database writes it (`'P'`, `((0))`, `getdate()`), when there is one. */
   defaultSql?: string
 }
@@ -67,6 +46,16 @@ export interface LiveTable {
    * read indexes): `ponte check` then says nothing about indexes rather than guess.
    */
   indexes?: string[][]
+  /**
+   * The same indexes by lower-cased name (a unique constraint's index has the constraint's
+   * name): which columns a duplicate key the database names by its key collided on.
+   */
+  namedIndexes?: ReadonlyMap<string, string[]>
+  /**
+   * The leading key of each index that leads with an expression (SQL Server: a computed
+   * column's definition), as the database prints it; in `indexes` such a key is ''.
+   */
+  expressions?: string[]
 }
 
 /** Whether some index of the table starts with one of these columns (what a filter or a join lookup can use). */
@@ -76,13 +65,37 @@ export function leadsAnIndex (table: LiveTable, columns: string[]): boolean | un
   return table.indexes.some((ix) => ix.length > 0 && wanted.has(ix[0].toLowerCase()))
 }
 
+const TRIMS = new Set(['trim', 'btrim', 'ltrim', 'rtrim'])
+/** Words a database prints between LOWER and the column besides the trims: `TRIM(BOTH FROM e)`. */
+const TRIM_WORDS = new Set([...TRIMS, 'both', 'from'])
+
+/**
+ * Whether some index of the table leads with lower(trim(column)), what the e-mail search
+ * compares, in any database's spelling: `lower(TRIM(BOTH FROM email))` (PostgreSQL), the
+ * CREATE INDEX text (SQLite), `(lower(ltrim(rtrim([EMAIL]))))` (SQL Server).
+ */
+export function leadsAFoldedIndex (table: LiveTable, column: string): boolean | undefined {
+  if (table.indexes === undefined) return undefined
+  const col = column.toLowerCase()
+  return (table.expressions ?? []).some((e) => {
+    const words = e.toLowerCase().split(/[^\p{L}\p{N}_$]+/u)
+    return words.some((w, i) => {
+      if (w !== 'lower') return false
+      let j = i + 1
+      while (TRIM_WORDS.has(words[j])) j++
+      return words.slice(i + 1, j).some((x) => TRIMS.has(x)) && words[j] === col
+    })
+  })
+}
+
 /** The lower-cased columns some index of the table starts with; none when the table or its indexes are unknown. */
 export function indexLeaders (table: LiveTable | undefined): Set<string> {
   return new Set((table?.indexes ?? []).flatMap((ix) => ix.length > 0 && ix[0] !== '' ? [ix[0].toLowerCase()] : []))
 }
 
 export class LiveCatalog {
-  constructor (readonly tables: LiveTable[]) {}
+  /** `references`: the declared foreign keys, read only where they are used (`ponte init`); empty otherwise. */
+  constructor (readonly tables: LiveTable[], readonly references: readonly DeclaredReference[] = []) {}
 
   /** `AGENDA`, `dbo.AGENDA` or `Clinica.dbo.AGENDA`; names compared without regard to case. */
   table (name: string): LiveTable | undefined {
@@ -117,33 +130,72 @@ export function dateTimeFamily (declared: string): 'date' | 'time' | 'datetime' 
   return columnKind(t) === 'date' ? 'datetime' : undefined
 }
 
+/** A foreign key as the database declares it: `columns` of `table` hold `toColumns` of `toTable`. */
+export interface DeclaredReference {
+  table: string
+  schema?: string
+  columns: string[]
+  toTable: string
+  toSchema?: string
+  toColumns: string[]
+}
+
+/**
+ * Declared references from rows naming each key's `fk` (an id unique in its table), `tbl`,
+ * `col`, `ref_tbl`, `ref_col` (and `schema`, `ref_schema`) in key order. SQLite leaves `ref_col`
+ * NULL for a key naming the parent's primary key: `toColumns` then stays empty.
+ */
+export function referencesFromRows (rows: Row[]): DeclaredReference[] {
+  const byKey = new Map<string, DeclaredReference>()
+  for (const row of rows) {
+    const text = (v: unknown): string | undefined => v === null || v === undefined ? undefined : String(v)
+    const id = `${text(row.schema) ?? ''}.${String(row.tbl)}.${String(row.fk)}`
+    let ref = byKey.get(id)
+    if (!ref) byKey.set(id, ref = { table: String(row.tbl), schema: text(row.schema), columns: [], toTable: String(row.ref_tbl), toSchema: text(row.ref_schema), toColumns: [] })
+    ref.columns.push(String(row.col))
+    const to = text(row.ref_col)
+    if (to !== undefined) ref.toColumns.push(to)
+  }
+  return [...byKey.values()]
+}
+
 export async function readCatalog (db: Database): Promise<LiveCatalog> {
   return await db.introspect.catalog()
 }
 
-/** `indexes` on each base table of the catalog, from rows naming `tbl` (and `schema`), `idx` and `col` in key order: each introspector's index statements. */
+/** `indexes` on each base table of the catalog, from rows naming `tbl` (and `schema`), `idx` and `col` (or an expression, `expr`) in key order: each introspector's index statements. */
 export function withIndexes (catalog: LiveCatalog, baseTables: Row[], indexRows: Row[], key: (row: Row) => string = (row) => String(row.tbl)): LiveCatalog {
   const byTable = new Map<string, Map<string, string[]>>()
+  const expressions = new Map<string, string[]>()
   for (const row of baseTables) byTable.set(key(row), new Map())
   for (const row of indexRows) {
     const byName = byTable.get(key(row))
     if (!byName) continue
     const name = String(row.idx)
-    byName.set(name, [...byName.get(name) ?? [], row.col === null || row.col === undefined ? '' : String(row.col)])
+    const keys = byName.get(name) ?? []
+    if (keys.length === 0 && row.expr !== null && row.expr !== undefined) expressions.set(key(row), [...expressions.get(key(row)) ?? [], String(row.expr)])
+    byName.set(name, [...keys, row.col === null || row.col === undefined ? '' : String(row.col)])
   }
   for (const table of catalog.tables) {
-    const found = byTable.get(table.schema === undefined ? table.name : `${table.schema}.${table.name}`)
-    if (found) table.indexes = [...found.values()]
+    const name = table.schema === undefined ? table.name : `${table.schema}.${table.name}`
+    const found = byTable.get(name)
+    if (found) setIndexes(table, found)
+    if (expressions.has(name)) table.expressions = expressions.get(name)
   }
   return catalog
 }
 
-/** The text columns among the rows of an introspector's columns statement, each row read its own way. */
-export function textColumnsOf (rows: Row[], read: (row: Row) => TextColumn | undefined): TextColumns {
+/** A base table's indexes from its index names → key columns (each introspector's rows, grouped). */
+export function setIndexes (table: LiveTable, byName: ReadonlyMap<string, string[]>, extra: string[][] = []): void {
+  table.indexes = [...extra, ...byName.values()]
+  table.namedIndexes = new Map([...byName].map(([name, columns]) => [name.toLowerCase(), columns]))
+}
+
+/** A table's text columns as its catalogue entry declares them; none for a table the catalogue does not have. */
+export function textColumnsOf (table: LiveTable | undefined): TextColumns {
   const out = new Map<string, TextColumn>()
-  for (const row of rows) {
-    const text = read(row)
-    if (text) out.set(String(row.name).toLowerCase(), text)
+  for (const [name, column] of table?.columns ?? []) {
+    if (column.unicode !== undefined) out.set(name, { unicode: column.unicode, length: column.length })
   }
   return out
 }

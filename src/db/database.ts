@@ -2,7 +2,7 @@
 // drivers bind values with the types the mapping declares.
 import type { Dialect } from '../sql/dialect.js'
 import type { Statement } from '../sql/statement.js'
-import type { LiveCatalog, TextColumns } from './columns.js'
+import type { DeclaredReference, LiveCatalog } from './columns.js'
 
 export type Row = Record<string, unknown>
 
@@ -45,11 +45,11 @@ export interface Database extends Querier {
   close: () => Promise<void>
   /** Statements run so far; tests use it to prove a request costs a bounded number. */
   readonly stats: { statements: number }
-  /** What the live schema declares (each dialect's `sql/<dialect>/introspect.ts`): `ponte check`, column lengths. */
+  /** What the live schema declares (each dialect's `sql/<dialect>/introspect.ts`): `ponte check`, column kinds and lengths. */
   readonly introspect: {
     catalog: (at?: Arrival) => Promise<LiveCatalog>
-    /** A table's text columns; empty when the table cannot be found. */
-    textColumns: (table: string, at?: Arrival) => Promise<TextColumns>
+    /** The foreign keys the schema declares (what `ponte init` links tables by first); not read at start. */
+    references: () => Promise<DeclaredReference[]>
   }
   /**
    * A long read delivered in blocks of rows as they are read, so a caller need not hold them

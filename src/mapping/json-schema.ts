@@ -3,9 +3,9 @@
 // $defs and referenced elsewhere, which keeps the file small enough to read. A reference
 // keeps what its place says beside it (`description`, `examples`…: what an editor shows on
 // hover there), and the definition is the shared one as written in schema.ts.
-import { Condition, ConditionLeaf, Join, Mapping, Where, WriteSpec, WriteValue } from './schema.js'
+import { ConditionLeaf, Join, Mapping, Where, WriteSpec, WriteValue } from './schema.js'
 
-const SHARED: Record<string, unknown> = { Condition, ConditionLeaf, Where, Join, WriteValue, WriteSpec }
+const SHARED: Record<string, unknown> = { ConditionLeaf, Where, Join, WriteValue, WriteSpec }
 const ANNOTATIONS = ['description', 'examples', 'default', 'deprecated'] as const
 
 /** The annotations `node` has of its own (not those of `shared`, the definition it names). */

@@ -3,6 +3,7 @@
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs'
 import { LineCounter, parseDocument, isNode, isScalar, visit, type Document, type Node } from 'yaml'
 import { Compile } from 'typebox/compile'
+import { Settings } from 'typebox/system'
 import type { TProperties, TSchema } from 'typebox'
 import { Mapping, NO_CONTROL_CHARACTERS, VALUE_DEFS, type MappingDoc } from './schema.js'
 import { MappingError, type MappingIssue } from './errors.js'
@@ -123,6 +124,7 @@ function firstDuplicateKey (document: Document): (Node & { value?: unknown }) | 
   return found
 }
 
+// eslint-disable-next-line no-control-regex -- every Latin-1 code point, control characters included
 const LATIN1 = /^[\u0000-\u00ff]*$/
 
 /**
@@ -169,12 +171,20 @@ function unescapePointer (s: string): string {
 // what was expected there.
 function schemaIssues (doc: unknown, file: string, locate: SourceDoc['locate']): MappingIssue[] {
   const byPath = new Map<string, Set<string>>()
-  for (const e of validator.Errors(doc)) {
+  for (const e of likelyBranches(allErrors(doc))) {
     if (e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'additionalProperties') continue
     const message = e.keyword === 'boolean' ? 'unknown key (not part of the mapping language here)' : describe(e)
     const messages = byPath.get(e.instancePath) ?? new Set<string>()
     messages.add(message)
     byPath.set(e.instancePath, messages)
+  }
+  // A condition that mixes a test with a group only gets "unknown key" from each branch: said once, with why.
+  for (const path of [...byPath.keys()]) {
+    const parent = path.slice(0, path.lastIndexOf('/'))
+    const why = byPath.has(path) ? mixedCondition(at(doc, parent)) : undefined
+    if (why === undefined) continue
+    for (const p of [...byPath.keys()]) if (p === parent || p.startsWith(parent + '/')) byPath.delete(p)
+    byPath.set(parent, new Set([why]))
   }
   const paths = [...byPath.keys()]
   // A union branch that failed at the top is noise when another branch got deeper.
@@ -182,6 +192,72 @@ function schemaIssues (doc: unknown, file: string, locate: SourceDoc['locate']):
   return deepest.slice(0, 20).map((path) => ({
     file, path, ...locate(path), message: joinExpectations([...(byPath.get(path) as Set<string>)])
   }))
+}
+
+type SchemaError = ReturnType<typeof validator.Errors>[number]
+
+/**
+ * Every error, not the validator's first 8: a nested condition's own mistake comes after
+ * each union branch's complaints about the levels above it. Bounded all the same.
+ */
+function allErrors (doc: unknown): SchemaError[] {
+  const before = Settings.Get().maxErrors
+  Settings.Set({ maxErrors: 500 })
+  try {
+    return [...validator.Errors(doc)]
+  } finally {
+    Settings.Set({ maxErrors: before })
+  }
+}
+
+/**
+ * Errors from the union branches the value may have meant: a branch missing its required key
+ * (`all` on a test of a column) was not meant, when another branch at the same place was.
+ */
+function likelyBranches (errors: SchemaError[]): SchemaError[] {
+  const under = (path: string, above: string): boolean => path === above || path.startsWith(above + '/')
+  // Each error's place and branch at every union its schema path passes through.
+  const places = errors.flatMap((e) => unionsAbove(e.schemaPath).map(([union, branch]) => ({ path: e.instancePath, union, branch })))
+  const missing = errors.filter((e) => e.keyword === 'required' && /\/anyOf\/\d+$/.test(e.schemaPath)).map((e) => ({ path: e.instancePath, branch: e.schemaPath }))
+  const notMeant = (path: string, branch: string): boolean => missing.some((m) => m.path === path && m.branch === branch)
+  const ruledOut = missing.filter((m) => {
+    const union = m.branch.replace(/\/\d+$/, '')
+    return places.some((p) => p.union === union && under(p.path, m.path) && !notMeant(m.path, p.branch))
+  })
+  return errors.filter((e) => !ruledOut.some((r) => under(e.instancePath, r.path) && under(e.schemaPath, r.branch)))
+}
+
+/** The union branches a schema path passes through: `[…/anyOf, …/anyOf/N]` for each. */
+function unionsAbove (schemaPath: string): [string, string][] {
+  const out: [string, string][] = []
+  const re = /\/anyOf\/\d+/g
+  for (let m = re.exec(schemaPath); m; m = re.exec(schemaPath)) {
+    const end = m.index + m[0].length
+    out.push([schemaPath.slice(0, m.index + '/anyOf'.length), schemaPath.slice(0, end)])
+  }
+  return out
+}
+
+const GROUPS = ['all', 'any', 'not']
+
+/** Why an object holding a condition group (`all`, `any`, `not`: keys only conditions have) beside other keys is no condition. */
+function mixedCondition (node: unknown): string | undefined {
+  if (node === null || typeof node !== 'object' || Array.isArray(node)) return undefined
+  const keys = Object.keys(node)
+  const groups = keys.filter((k) => GROUPS.includes(k))
+  const others = keys.filter((k) => !GROUPS.includes(k)).map((k) => `\`${k}\``)
+  if (groups.length === 0 || keys.length === 1) return undefined
+  const named = groups.map((g) => `\`${g}\``).join(' and ')
+  if (others.length === 0) return `a condition is one group: ${named} cannot share it; nest one inside the other (\`all: [{ any: [...] }, ...]\`)`
+  const into = groups[0] === 'not' ? 'wrap both in `all`' : `write the test as one more condition inside \`${groups[0]}\`, or wrap both in \`all\``
+  return `a condition is either one test on a column or one group (all, any, not): ${others.join(', ')} cannot stand beside ${named}; ${into}`
+}
+
+/** The part of the document at a JSON pointer. */
+function at (doc: unknown, path: string): unknown {
+  let node = doc
+  for (const k of path.split('/').slice(1).map(unescapePointer)) node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[k] : undefined
+  return node
 }
 
 /** An unclosed `[` or `{` is found where the next line starts; the mistake is where it opened. */

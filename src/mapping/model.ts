@@ -5,7 +5,11 @@ import type {
   JoinDoc, SqlTypeName, RefNameT, RelationDoc, LiteralValue, RuleDoc
 } from './schema.js'
 import { MappingError, type MappingIssue } from './errors.js'
+import { isPhoneCountry } from '../normalise/phone.js'
 import type { SourceDoc } from './load.js'
+import { isTimeZone } from '../normalise/zones.js'
+import { codeRule, sameCodes } from './compile/codes.js'
+import { checkWrittenValues } from './written-values.js'
 
 export const LOOKUPS = ['professional', 'location', 'service', 'healthInsurance', 'specialty'] as const
 export type LookupName = typeof LOOKUPS[number]
@@ -45,9 +49,39 @@ export interface AppointmentModel extends TableModel {
   state: Value
   /** Rows that hold a slot without being appointments (all of these conditions hold). */
   slotHolding: ConditionDoc[]
+  /** Open slots as rows of this table, booked by claiming them (compile/open-slots.ts). */
+  openSlots?: OpenSlotsModel
   classification?: Value
   refs: Partial<Record<EntityName, Value>>
   write?: MappingDoc['resources']['appointment']['write']
+  /** Change detection (src/events/), when the mapping declares it. */
+  changes?: ChangesModel
+}
+
+export interface ChangesModel {
+  /** Days before and after today (clinic clock) watched by each poll. */
+  daysBefore: number
+  daysAfter: number
+  pollMs: number
+  /** Where the mapping declares one: the column read first each poll (src/events/detector.ts). */
+  marker?: MarkerModel
+}
+
+export interface MarkerModel {
+  column: string
+  type: 'datetime' | 'int' | 'rowversion'
+  inserts: boolean
+  /** Every how many polls the whole window is read. */
+  windowEvery: number
+  path: string
+}
+
+type OpenSlotsDoc = NonNullable<MappingDoc['resources']['appointment']['openSlots']>
+
+export interface OpenSlotsModel extends Omit<OpenSlotsDoc, 'free'> {
+  /** All of these hold for a free row. */
+  free: ConditionDoc[]
+  path: string
 }
 
 export interface ClientModel extends TableModel {
@@ -70,6 +104,8 @@ export interface MappingModel {
   locate: SourceDoc['locate']
   installation: string
   timezone: string
+  /** The zone the database stores date-times in, where the mapping declares one (compile/stored-clock.ts). */
+  storedIn?: string
   phone: { defaultCountry: string, defaultAreaCode?: string }
   search: ('phone' | 'cpf' | 'email' | 'name')[]
   /** How phones and CPFs are looked up: probes of their stored spellings (default), or a scan. */
@@ -113,9 +149,18 @@ export function buildModel (source: SourceDoc): MappingModel {
     end: r.appointment.end ? mapValues(r.appointment.end, (v, k) => value(v, `${apptPath}/end/${k}`)) : undefined,
     state: value(r.appointment.state, `${apptPath}/state`),
     slotHolding: whereList(r.appointment.slotHolding),
+    openSlots: r.appointment.openSlots ? { ...r.appointment.openSlots, free: whereList(r.appointment.openSlots.free), path: `${apptPath}/openSlots` } : undefined,
     classification: r.appointment.classification ? value(r.appointment.classification, `${apptPath}/classification`) : undefined,
     refs: mapValues(r.appointment.refs ?? {}, (v, k) => value(v, `${apptPath}/refs/${k}`)),
-    write: r.appointment.write
+    write: r.appointment.write,
+    changes: r.appointment.changes
+      ? {
+          daysBefore: r.appointment.changes.window?.daysBefore ?? 1,
+          daysAfter: r.appointment.changes.window?.daysAfter ?? 90,
+          pollMs: Math.round((r.appointment.changes.pollSeconds ?? 30) * 1000),
+          marker: markerOf(r.appointment.changes.marker, `${apptPath}/changes/marker`)
+        }
+      : undefined
   }
   const { start, end } = appointment
   if (start.datetime ? (start.date || start.hour) : !(start.date && start.hour)) {
@@ -159,6 +204,21 @@ export function buildModel (source: SourceDoc): MappingModel {
   checkRelationsAcyclic(relations, fail)
 
   for (const t of [appointment, client, ...Object.values(lookups)]) checkJoins(t, fail)
+  // An unknown country would read every stored phone as none, the server answering as if no client had one.
+  const country = doc.phone?.defaultCountry
+  if (country !== undefined && !isPhoneCountry(country)) fail('/phone/defaultCountry', `\`${country}\` is not a country the phone library knows (an ISO 3166 code such as BR, PT, US, CA)`)
+
+  for (const key of ['timezone', 'storedIn'] as const) {
+    const zone = doc[key]
+    if (zone !== undefined && !isTimeZone(zone)) fail(`/${key}`, `\`${zone}\` is not an IANA time zone (such as UTC, America/Sao_Paulo, Europe/Lisbon)`)
+  }
+  // A schedule source on a clock of its own (time off typed locally beside UTC appointments).
+  const blockSources = doc.availability?.blocks === undefined ? [] : Array.isArray(doc.availability.blocks) ? doc.availability.blocks.map((b, i) => [b, `/availability/blocks/${i}`] as const) : [[doc.availability.blocks, '/availability/blocks'] as const]
+  for (const [source, at] of [...doc.availability?.dated ? [[doc.availability.dated, '/availability/dated'] as const] : [], ...blockSources]) {
+    if (source.storedIn !== undefined && !isTimeZone(source.storedIn)) fail(`${at}/storedIn`, `\`${source.storedIn}\` is not an IANA time zone (such as UTC, America/Chicago)`)
+  }
+
+  checkWrittenValues(doc, fail)
 
   if (issues.length > 0) {
     throw new MappingError(issues.map((i) => ({ file: source.file, ...source.locate(i.path), ...i })))
@@ -169,6 +229,7 @@ export function buildModel (source: SourceDoc): MappingModel {
     locate: source.locate,
     installation: doc.installation,
     timezone: doc.timezone ?? 'America/Sao_Paulo',
+    ...(doc.storedIn !== undefined ? { storedIn: doc.storedIn } : {}),
     phone: { defaultCountry: doc.phone?.defaultCountry ?? 'BR', defaultAreaCode: doc.phone?.defaultAreaCode },
     search: (doc.search ?? ['phone', 'cpf', 'email', 'name']).map((k) => typeof k === 'string' ? k : 'phone' in k ? 'phone' : 'cpf'),
     searchBy: {
@@ -199,10 +260,15 @@ export function asValue (v: ValueDoc, path: string, depth = 1): { value: Value, 
   if (typeof v === 'object' && v.true !== undefined && v.trueValues !== undefined) {
     return { value, problem: 'has true and trueValues: give trueValues only (true is its old spelling)', at: `${path}/true` }
   }
+  const misplaced = misplacedOption(value)
+  if (misplaced) return { value, problem: misplaced, at: path }
   const present = SOURCES.filter((s) => value[s] !== undefined)
-  const problem = present.length === 1 ? undefined
+  const problem = present.length === 1
+    ? undefined
     : present.length === 0 ? `needs one of ${SOURCES.join(', ')}` : `has ${present.join(' and ')}: give exactly one source`
   if (problem) return { value, problem, at: path }
+  const codes = codesProblem(value, path)
+  if (codes) return { value, ...codes }
   const rule = (value.rules ?? []).findIndex((r) => RULE_OUTCOMES.filter((o) => r[o] !== undefined).length > 1)
   if (rule >= 0) return { value, problem: `rule ${rule} has more than one outcome: give one of ${RULE_OUTCOMES.join(', ')}`, at: `${path}/rules/${rule}` }
   const parts = partsOf(value)
@@ -216,7 +282,44 @@ export function asValue (v: ValueDoc, path: string, depth = 1): { value: Value, 
   return { value }
 }
 
+/** `codes` and `match` say how a map's codes compare: without a text map they would say nothing. */
+function codesProblem (v: Value, path: string): { problem: string, at: string } | undefined {
+  const keys = ['codes', 'match'] as const
+  const given = keys.find((k) => v[k] !== undefined && v[k] !== (k === 'codes' ? 'anyCase' : 'whole'))
+  if (given && !v.map) return { problem: `\`${given}\` says how the codes of a \`map\` compare: give the map beside it`, at: `${path}/${given}` }
+  if (given && v.type !== undefined && !isTextType(v.type)) return { problem: `\`${given}\` is for text codes; a ${v.type} column's codes compare as numbers`, at: `${path}/${given}` }
+  if (!v.map || (v.type !== undefined && !isTextType(v.type))) return undefined
+  const twice = sameCodes(Object.keys(v.map), codeRule(v))
+  if (twice) return { problem: `\`${twice[0]}\` and \`${twice[1]}\` are one code when case does not count: give \`codes: exact\` if the column tells them apart, or drop one`, at: `${path}/map` }
+  return undefined
+}
+
+const TEXT_TYPES = new Set<SqlTypeName>(['text', 'ntext', 'char', 'nchar'])
+export const isTextType = (t: SqlTypeName): boolean => TEXT_TYPES.has(t)
+
 const RULE_OUTCOMES = ['value', 'column', 'template', 'coalesce', 'then'] as const
+
+// Where the converters of ends and lengths are read: anywhere else they would be ignored.
+const INCLUSIVE_AT = [/^\/resources\/appointment\/end\/(hour|datetime)$/, /^\/availability\/(weekly|dated)\/end$/, /^\/availability\/blocks(\/\d+)?\/(end|to)$/]
+const PATTERN_AT = [/^\/resources\/appointment\/end\/duration$/, /^\/resources\/service\/fields\/duration$/]
+
+const CLIENT_FIELD = '/resources/client/fields/'
+
+function misplacedOption (v: Value): string | undefined {
+  if (v.inclusive !== undefined && !INCLUSIVE_AT.some((re) => re.test(v.path))) {
+    return '`inclusive` goes on an end: an appointment\'s `end.hour` or `end.datetime`, or the `end` (or datetime `to`) of working hours and blocks'
+  }
+  if (v.pattern !== undefined && !PATTERN_AT.some((re) => re.test(v.path))) {
+    return '`pattern` goes on a length: an appointment\'s `end.duration` or a service\'s `duration`'
+  }
+  if (v.pad !== undefined && (v.path !== CLIENT_FIELD + 'birthday' || v.template === undefined)) return '`pad` goes on a client\'s birthday kept in three columns (a `template` of day, month and year)'
+  if (v.pad === 1 && v.format !== 'dmy') return '`pad: 1` writes `7` for July, which reads only as `format: dmy` (`{day}/{month}/{year}`): give `format: dmy`'
+  if (v.split !== undefined && (v.path !== CLIENT_FIELD + 'name' || v.template === undefined)) return '`split` goes on a client\'s name written through a template (`{first_name} {last_name}`)'
+  if (v.case !== undefined && v.path !== CLIENT_FIELD + 'name') return '`case` goes on the client\'s `name`'
+  if (v.separator !== undefined && v.format !== 'dmy') return '`separator` says how a `format: dmy` date is spelt: give `format: dmy` beside it'
+  if (v.pattern !== undefined && (v.unit !== undefined || v.divide !== undefined)) return 'a `pattern` length is counted in characters × `per` minutes: leave out `unit` and `divide`'
+  return undefined
+}
 
 /** A value as written in the mapping (a column name or an object), with its path; `true` read as its new spelling `trueValues`. */
 export function valueAt (v: ValueDoc, path: string): Value {
@@ -254,9 +357,11 @@ export function whereList (where: WhereDoc | undefined): ConditionDoc[] {
   return Array.isArray(where) ? where : [where]
 }
 
+/** Every test on a column in a condition, however its groups nest. */
 export function leaves (c: ConditionDoc): ConditionLeafDoc[] {
-  if ('all' in c) return c.all
-  if ('any' in c) return c.any
+  if ('all' in c) return c.all.flatMap(leaves)
+  if ('any' in c) return c.any.flatMap(leaves)
+  if ('not' in c) return leaves(c.not)
   return [c]
 }
 
@@ -292,8 +397,7 @@ function checkStateValues (state: Value, values: string[], fail: Fail): void {
       if (r.value !== undefined) produced.push({ v: r.value, path: `${state.path}/rules/${i}/value` })
       if (typeof r.then === 'object' && r.then.value !== undefined) produced.push({ v: r.then.value, path: `${state.path}/rules/${i}/then/value` })
     })
-  }
-  else if (state.value !== undefined) produced.push({ v: state.value, path: `${state.path}/value` })
+  } else if (state.value !== undefined) produced.push({ v: state.value, path: `${state.path}/value` })
   if (state.rules?.some((r) => r.column !== undefined || (r.then !== undefined && (typeof r.then !== 'object' || r.then.value === undefined))) && !state.map) fail(state.path, 'a state rule that returns a column needs a `map` to the state names')
   for (const p of produced) {
     if (typeof p.v !== 'string' || !values.includes(p.v)) fail(p.path, `\`${String(p.v)}\` is not one of the states (${values.join(', ')})`)
@@ -353,4 +457,10 @@ function checkJoins (t: TableModel, fail: Fail): void {
     if (j.from !== undefined && !(j.from in t.joins)) fail(`${t.path}/joins/${alias}/from`, `no join called \`${j.from}\``)
     if (Object.keys(j.on).length === 0) fail(`${t.path}/joins/${alias}/on`, 'a join needs at least one column pair')
   }
+}
+
+function markerOf (m: NonNullable<MappingDoc['resources']['appointment']['changes']>['marker'], path: string): MarkerModel | undefined {
+  if (m === undefined) return undefined
+  const inserts = m.inserts ?? false
+  return { column: m.column, type: m.type ?? (inserts ? 'int' : 'datetime'), inserts, windowEvery: m.windowEvery ?? 10, path }
 }

@@ -32,21 +32,40 @@ export const SqlType = Type.Union([
   Type.Literal('decimal'), Type.Literal('date'), Type.Literal('datetime'), Type.Literal('time'), Type.Literal('bit')
 ], { description: 'The column\'s real type, so parameters bind without conversions (text = VARCHAR, ntext = NVARCHAR on SQL Server).' })
 
+/** How stored text codes compare with the mapping's: `anyCase` (the default) or `exact`. */
+export const CodeCase = Type.Union([Type.Literal('anyCase'), Type.Literal('exact')], {
+  description: 'How stored text codes compare with the mapping\'s: `anyCase` (the default: `b` is `B`) or `exact` (case counts: `b` and `B` are different codes, whatever the column\'s collation). Trailing spaces never count (CHAR columns pad).'
+})
+
 export const ConditionLeaf = Type.Object({
   column: ColumnName,
-  eq: Type.Optional(about(Literal, 'Holds when the column equals this (text without trailing spaces, in any case; a number as a number): `eq: \'S\'` for a char flag, `eq: 1` for an int one.', ['S', 1])),
+  eq: Type.Optional(about(Literal, 'Holds when the column equals this (text without trailing spaces, in any case unless `codes: exact`; a number as a number): `eq: \'S\'` for a char flag, `eq: 1` for an int one.', ['S', 1])),
   ne: Type.Optional(about(Literal, 'Holds when the column differs from this, or is NULL (a soft-delete flag `ne: \'S\'` keeps rows never flagged).', ['S'])),
   in: Type.Optional(Type.Array(Literal, { minItems: 1, description: 'Holds when the column equals one of these.', examples: [['A', 'C']] })),
   notIn: Type.Optional(Type.Array(Literal, { minItems: 1, description: 'Holds when the column equals none of these, or is NULL.', examples: [['X', 'D']] })),
   isNull: Type.Optional(Type.Boolean({ description: 'true: the column is NULL; false: it holds a value (`DT_EXCLUSAO` with `isNull: true`: not deleted).' })),
-  blank: Type.Optional(Type.Boolean({ description: 'true: NULL or only spaces; false: holds something.' }))
+  blank: Type.Optional(Type.Boolean({ description: 'true: NULL or only spaces; false: holds something.' })),
+  codes: Type.Optional(about(CodeCase, 'How the text of `eq`, `ne`, `in` and `notIn` compares with the column: `exact` when case tells codes apart (`eq: b` then never holds for `B`). Default: `anyCase`.', ['exact']))
 }, { additionalProperties: false, title: 'ConditionLeaf' })
 
-export const Condition = Type.Union([
+/** How deep `all`/`any`/`not` may nest: deeper is a mistake (the model says so), not a need. */
+export const MAX_CONDITION_DEPTH = 4
+
+// Conditions nest (`any` of `all`s): each list item is a condition itself, by reference to the
+// one definition below, as values do.
+const NestedCondition = Type.Ref('Condition')
+
+const ConditionUnion = Type.Union([
   ConditionLeaf,
-  Type.Object({ all: Type.Array(ConditionLeaf, { minItems: 1, description: 'Holds when every one of these holds.' }) }, { additionalProperties: false }),
-  Type.Object({ any: Type.Array(ConditionLeaf, { minItems: 1, description: 'Holds when at least one of these holds.' }) }, { additionalProperties: false })
-], { title: 'Condition', description: 'A test on a column of the row: `{ column, eq | ne | in | notIn | isNull | blank }`, or `all`/`any` of several.' })
+  Type.Object({ all: Type.Array(NestedCondition, { minItems: 1, description: 'Holds when every one of these conditions holds (each a test on a column, or `all`/`any`/`not` itself).' }) }, { additionalProperties: false }),
+  Type.Object({ any: Type.Array(NestedCondition, { minItems: 1, description: 'Holds when at least one of these conditions holds (each a test on a column, or `all`/`any`/`not` itself): `(P and T) or (Q and U)` is an `any` of two `all`s.' }) }, { additionalProperties: false }),
+  Type.Object({ not: about(NestedCondition, 'Holds when this condition does not (a NULL compared with a literal is false, so `not: { column: X, eq: 1 }` holds for NULL).') }, { additionalProperties: false })
+], { title: 'Condition', description: `A test on a column of the row: \`{ column, eq | ne | in | notIn | isNull | blank }\`, or \`all\`/\`any\` of conditions, or \`not\` of one; groups nest up to ${MAX_CONDITION_DEPTH} deep.` })
+
+/** The definition a nested condition's `$ref` names. */
+export const CONDITION_DEFS = { Condition: ConditionUnion }
+
+export const Condition = Type.Cyclic(CONDITION_DEFS, 'Condition')
 
 export const Where = Type.Union([Condition, Type.Array(Condition)], {
   title: 'Where',
@@ -125,7 +144,12 @@ export const ValueObject = Type.Object({
     description: 'Read-only: every value of `column` in the rows of a child table (phones kept as attribute rows), in the same statement; blank and repeated values are dropped. Values are listed with `|` between them, so a value holding `|` reads as two.'
   })),
   nullIf: Type.Optional(Type.Array(Literal, { description: 'Stored values that mean "none" (\'\', \'0000-00-00\', 0, -1).' })),
-  map: Type.Optional(Type.Record(Type.String(), Literal, { description: 'Stored value → interface value (used both ways for writes).' })),
+  map: Type.Optional(Type.Record(Type.String(), Literal, { description: 'Stored value → interface value (used both ways for writes: a write stores the first code given for the value). Text codes compare without trailing spaces and in any case unless `codes: exact`; a code no entry names reads as nothing.' })),
+  codes: Type.Optional(about(CodeCase, 'How stored codes meet the keys of `map`: `exact` when case tells them apart (OSCAR\'s `b` Left Message and `B` Billed), on reads, `?state=` filters, the states that free a slot and `check`\'s count of unmapped codes. Default: `anyCase`.', ['exact'])),
+  match: Type.Optional(Type.Union([Type.Literal('whole'), Type.Literal('prefix')], {
+    description: 'How much of a stored code a key of `map` must match: `whole` (the default) or `prefix`, the first characters decide: with `B: DONE`, the codes `B` and `BS` both read DONE; a longer key (`BS`) wins over a shorter one. Writes store the key as given.',
+    examples: ['prefix']
+  })),
   trueValues: Type.Optional(Type.Array(Literal, {
     description: 'A yes/no field (`enabled`): the stored values that read as yes; any other stored value reads as no; NULL leaves the default (a lookup stays enabled). Compared as trimmed text in any case. Default: 1, \'S\', \'Y\', \'YES\', \'SIM\', \'T\', \'TRUE\', \'V\'.',
     examples: [['S'], [1], ['A', 'ATIVO']]
@@ -135,7 +159,33 @@ export const ValueObject = Type.Object({
   true: Type.Optional(Type.Array(Literal, { description: 'The old spelling of `trueValues`, still read. Prefer `trueValues`: editors read the key `true` as a boolean and flag it.', deprecated: true })),
   invert: Type.Optional(Type.Boolean({ description: 'The column says the opposite (INATIVO, IsHidden).' })),
   format: Type.Optional(ValueFormat),
+  separator: Type.Optional(Type.Union([Type.Literal('/'), Type.Literal('.'), Type.Literal('-')], {
+    description: 'With `format: dmy`, the character the column keeps between day, month and year, so writes store `03.04.1985` where the rows do. Default `/`. Reads take any of the three.',
+    examples: ['.']
+  })),
+  pad: Type.Optional(Type.Union([Type.Literal(1), Type.Literal(2)], {
+    description: 'A birthday kept in three columns (a `template` of day, month and year): the digits month and day are written with, `2` zero-padded (`07`, the default) or `1` as OSCAR\'s older rows keep them (`7`). Reads take either; `ponte check` warns when most stored rows are padded otherwise.',
+    examples: [1]
+  })),
+  split: Type.Optional(Type.Union([Type.Literal('firstSpace'), Type.Literal('lastSpace'), Type.Literal('particles')], {
+    description: 'Where a name written through a `{given} {family}` template is cut: `firstSpace` (the default: the first word is the given name), `lastSpace` (the last word is the family name: `Maria das Graças` + `Silva`), or `particles` (the last word with the particles `da das de do dos e` before it: `João` + `da Silva`, `Maria das Graças` + `Silva`). Joined by the template, every rule reads the name back as sent.',
+    examples: ['particles']
+  })),
+  case: Type.Optional(Type.Literal('upper', {
+    description: 'The client\'s name is kept in upper case by the clinic\'s system: Ponte writes it upper-cased (`MARIA DAS GRAÇAS`), the read-back compares it without regard to case, and GET answers it as stored. Without it, a database that changes a name\'s case is refused (501).',
+    examples: ['upper']
+  })),
   unit: Type.Optional(about(Minutes, 'The unit a duration is stored in. Default: minutes.')),
+  pattern: Type.Optional(Type.Object({
+    per: Type.Integer({ minimum: 1, maximum: 60, description: 'Minutes each character stands for (Open Dental: 5).' }),
+    repeat: Type.Optional(Type.String({ minLength: 1, maxLength: 1, description: 'The character a booking writes once per `per` minutes (default `X`).' })),
+    edges: Type.Optional(Type.String({ minLength: 1, description: 'What a booking writes at both ends, each character also `per` minutes (`/`: 30 min at 5 → `/XXXX/`).' }))
+  }, {
+    additionalProperties: false,
+    description: 'A length (an appointment\'s `end.duration`, a service\'s `duration`) stored as a pattern string: every character, whichever it is, stands for `per` minutes (`XX//` at 5: 20 minutes). A booking writes the booked length as `edges`, `repeat` between, `edges`; a length that is not a whole number of characters is refused (501).',
+    examples: [{ per: 5, repeat: 'X', edges: '/' }]
+  })),
+  inclusive: Type.Optional(Type.Boolean({ description: 'An end stored as its last minute (OSCAR\'s 09:14 for an appointment ending at 09:15): read one minute later, written one minute earlier. On an appointment\'s `end.hour`/`end.datetime`, and the `end` (or datetime `to`) of working hours and blocks.' })),
   divide: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'Stored number / divide (prices in cents: 100).' })),
   type: Type.Optional(about(SqlType, 'The column\'s SQL type, so ids and filters bind without conversions (text = VARCHAR, ntext = NVARCHAR on SQL Server). Default: int for keys and refs, text otherwise.', ['text'])),
   length: Type.Optional(Type.Integer({
@@ -149,10 +199,12 @@ const ValueUnion = Type.Union([ColumnName, ValueObject], {
   description: 'A column name, or an object with exactly one of column, coalesce, template, rules, sql, value, minutes, collect; coalesce items, rule outcomes and the ends of `minutes` are values themselves.'
 })
 
-/** The definitions a nested value's `$ref` names (for whoever walks the schema by path). */
-export const VALUE_DEFS = { Value: ValueUnion }
+const VALUE_ONLY = { Value: ValueUnion }
 
-export const Value = Type.Cyclic(VALUE_DEFS, 'Value')
+export const Value = Type.Cyclic(VALUE_ONLY, 'Value')
+
+/** The definitions a nested value's or condition's `$ref` names (for whoever walks the schema by path). */
+export const VALUE_DEFS = { ...VALUE_ONLY, ...CONDITION_DEFS }
 
 const KeyPart = Type.Union([ColumnName, Type.Object({
   column: about(ColumnName, 'The key column.'),
@@ -164,13 +216,32 @@ export const Key = Type.Union([KeyPart, Type.Array(KeyPart, { minItems: 2, descr
 })
 
 // Write side (implemented by the booking issue; part of v1 so the format does not break later).
+/** The parts of the booked client's name a write can copy (`{ client: familyFirst }`). */
+export const CLIENT_PARTS = ['name', 'given', 'family', 'familyFirst'] as const
+/** The booked records besides the client whose name or id a write can copy (`{ service: name }`). */
+export const BOOKED_LOOKUPS = ['service', 'professional', 'location', 'healthInsurance'] as const
+
+/** `{ service: name }`: a column copying the booked lookup's name or id. */
+function bookedLookup<K extends typeof BOOKED_LOOKUPS[number]> (ref: K) {
+  const part = Type.Union([Type.Literal('name'), Type.Literal('id')], { description: `The booked ${ref}'s \`name\` (as the mapping reads it) or its \`id\`.` })
+  return Type.Object({
+    ...{ [ref]: part } as Record<K, typeof part>,
+    case: Type.Optional(Type.Literal('upper', { description: 'Written upper-cased.' })),
+    otherwise: Type.Optional(Type.Union([Literal, Type.Null()], { description: `What is written when the booking names no ${ref} (default NULL).`, examples: [''] }))
+  }, { additionalProperties: false, description: `From the booked ${ref} (OpenEMR's \`pc_title\`: \`{ service: name }\`): written when the appointment is booked. Only under the appointment's \`write.set\` or \`openSlots.claim\`.` })
+}
+
 export const WriteValue = Type.Union([
   Type.Object({ value: Type.Union([Literal, Type.Null()], { description: 'A constant written as it is (null writes NULL): `ORIGEM: { value: ponte }`.' }) }, { additionalProperties: false }),
-  Type.Object({ now: Type.Union([Type.Literal('datetime'), Type.Literal('date'), Type.Literal('time')], { description: 'The clinic\'s current date-time, date or time when the row is written (a "created at" column).' }) }, { additionalProperties: false }),
+  Type.Object({
+    now: Type.Union([Type.Literal('datetime'), Type.Literal('date'), Type.Literal('time')], { description: 'The current date-time, date or time when the row is written (a "created at" column under `set`, a "last changed" one under `update`), on the clock the database stores (`storedIn`, else the clinic\'s).' }),
+    storedIn: Type.Optional(Type.String({ minLength: 1, description: 'The IANA zone this one column keeps its stamps in, when not the installation\'s `storedIn` (an `updated_at` in UTC beside local appointment times).', examples: ['UTC'] }))
+  }, { additionalProperties: false }),
   Type.Object({ setting: Type.String({ description: 'A value from the installation settings, e.g. `userId`.' }) }, { additionalProperties: false }),
   Type.Object({
     slot: Type.Union([Type.Literal('start'), Type.Literal('end'), Type.Literal('length')], { description: 'Which part of the booked slot: its start, its end or its length.' }),
     format: Type.Optional(about(ValueFormat, 'How `start`/`end` are stored. Default: datetime.')),
+    separator: Type.Optional(Type.Union([Type.Literal('/'), Type.Literal('.'), Type.Literal('-')], { description: 'With `format: dmy`, the character between day, month and year (`03.04.2031`). Default `/`.' })),
     unit: Type.Optional(about(Minutes, 'The unit `length` is stored in. Default: minutes.')),
     repeat: Type.Optional(Type.String({ minLength: 1, description: 'length as a pattern: this text once per `per` minutes (`X`, 45 min → `XXXXXXXXX`).' })),
     per: Type.Optional(Type.Integer({ minimum: 1, maximum: 60, description: 'Minutes each `repeat` stands for (default 5).' })),
@@ -189,15 +260,25 @@ export const WriteValue = Type.Union([
       digits: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, description: 'The number left-padded with zeros to this many digits.' }))
     }, { additionalProperties: false }), 'How the identifier is made: the check, its alphabet, a prefix and the digits.', [{ check: 'luhn', prefix: 'P', digits: 6 }])
   }, { additionalProperties: false, description: 'An identifier made from the new record\'s key followed by its check character.' }),
-  Type.Object({ state: Type.Literal(true, { description: 'The new state as stored (through the state\'s `map`).' }) }, { additionalProperties: false })
-], { title: 'WriteValue', description: 'What a write puts in a column Ponte fills on its own: a constant, now, a setting, part of the booked slot, the new key, a UUID, an identifier with a check character, or the new state.' })
+  Type.Object({ state: Type.Literal(true, { description: 'The new state as stored (through the state\'s `map`).' }) }, { additionalProperties: false }),
+  Type.Object({
+    client: Type.Union([Type.Literal('name'), Type.Literal('given'), Type.Literal('family'), Type.Literal('familyFirst')], { description: 'Which part of the booked client\'s name, as the mapping reads it at booking time: `name` (the whole name), `given`, `family`, or `familyFirst` (family, `separator`, given: OSCAR\'s `SMITH,MARY ANN`). Given and family are the columns of a `{given} {family}` name template (the last column the family), else the name cut by its `split` rule.' }),
+    separator: Type.Optional(Type.String({ minLength: 1, maxLength: 5, description: 'With `familyFirst`, what goes between family and given. Default `, `.', examples: [','] })),
+    case: Type.Optional(Type.Literal('upper', { description: 'Written upper-cased (`SMITH,MARY ANN`).' }))
+  }, { additionalProperties: false, description: 'A copy of the booked client\'s name in the appointment row (OSCAR\'s `appointment.name` on its day sheet): written when the appointment is booked (insert or open-slot claim). Only under the appointment\'s `write.set` or `openSlots.claim`; a later PATCH /clients does not rewrite copies.' }),
+  bookedLookup('service'), bookedLookup('professional'), bookedLookup('location'), bookedLookup('healthInsurance')
+], { title: 'WriteValue', description: 'What a write puts in a column Ponte fills on its own: a constant, now, a setting, part of the booked slot, the new key, a UUID, an identifier with a check character, the new state, or part of the booked client\'s name or of the booked service, professional, location or health insurance.' })
 
 // One description for `generate` in every form: an editor shows it whichever form is typed.
 const GENERATE = 'How the key is made: `identity`, the database makes it (IDENTITY, AUTO_INCREMENT, SERIAL) and Ponte reads it back; `max`, the largest key plus one, under a lock in the insert\'s transaction (what many legacy programs do); `sequence`, the next value of a database sequence; `keyTable`, a counter row in a table of counters, read and advanced in the insert\'s transaction.'
 
 export const KeyGeneration = Type.Union([
   Type.Object({ generate: Type.Literal('identity', { description: GENERATE }) }, { additionalProperties: false }),
-  Type.Object({ generate: Type.Literal('max', { description: GENERATE }) }, { additionalProperties: false }),
+  Type.Object({
+    generate: Type.Literal('max', { description: GENERATE }),
+    prefix: Type.Optional(Type.String({ minLength: 1, maxLength: 20, pattern: '^[A-Za-z0-9./-]+$', description: 'A text key\'s letters before its number (`M` in `M001204`): only keys starting with it are counted, and the next is written with it. Letters, digits, `.`, `/` and `-`.', examples: ['M'] })),
+    digits: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, description: 'A text key\'s number left-padded with zeros to this many digits (`M001205` with 6).', examples: [6] }))
+  }, { additionalProperties: false }),
   Type.Object({
     generate: Type.Literal('sequence', { description: GENERATE }),
     sequence: Type.String({ description: 'The sequence\'s name, optionally schema-qualified.', examples: ['dbo.SEQ_PACIENTE'] })
@@ -226,29 +307,48 @@ export const StatusHistory = Type.Object({
   close: Type.Record(Type.String(), WriteValue, { description: 'Columns set on the current row(s) when the state changes.' })
 }, { additionalProperties: false, title: 'StatusHistory', description: 'A status-history table: each state change closes the current row and opens a new one, in the same transaction.' })
 
+export const StateRow = Type.Object({
+  join: Type.String({ description: 'A join of the appointment (under `joins`, on the appointment\'s key alone) whose row records the state: the row its state rules read (`confirmation.value`).', examples: ['confirmation'] }),
+  states: Type.Array(Type.String(), { minItems: 1, uniqueItems: true, description: 'The interface states the row records: entering one writes it (a new row, after clearing any the join finds), entering any other clears it.', examples: [['CONFIRMED']] }),
+  set: Type.Optional(Type.Record(Type.String(), WriteValue, { description: 'Columns of the row written besides the appointment\'s key and what the join\'s `where` requires (`eq`, `isNull: true`, the first of `in`), which are filled from it.', examples: [{ value: { value: 'true' }, date_created: { now: 'datetime' } }] })),
+  clear: Type.Optional(Type.Record(Type.String(), WriteValue, {
+    description: 'How the row is cleared on leaving its states: these columns are set on the rows the join finds (`{ voided: { value: 1 } }`), which must then fail the join\'s `where`. Default: the rows are deleted.',
+    examples: [{ voided: { value: 1 }, date_voided: { now: 'datetime' } }]
+  }))
+}, { additionalProperties: false, title: 'StateRow', description: 'A row of another table recording a state the status column cannot hold (a `confirmed` attribute of the appointment), written and cleared with each state change in its transaction.' })
+
 /** Request fields a mapping may declare as accepted but not stored (`write.ignore`). */
 export const IGNORABLE = ['phone', 'email', 'cpf', 'birthday', 'healthInsurance', 'location', 'professional', 'service', 'plan'] as const
 
 export const WriteSpec = Type.Object({
   key: Type.Optional(about(KeyGeneration, 'How a new row\'s key is made. Default: the database makes it (identity).', [{ generate: 'max' }])),
   set: Type.Optional(Type.Record(Type.String(), WriteValue, { description: 'Columns an insert fills besides the mapped fields.' })),
-  phoneFormat: Type.Optional(Type.Union([Type.Literal('e164'), Type.Literal('digits'), Type.Literal('national'), Type.Literal('masked')], {
-    description: 'How a phone is stored when written: `e164` (+5511987654321), `digits` (11987654321), `national` (11 98765-4321) or `masked` ((11) 98765-4321); a number of another country is kept in E.164. Default: digits.'
+  phoneFormat: Type.Optional(Type.Union([Type.Literal('e164'), Type.Literal('digits'), Type.Literal('national'), Type.Literal('masked'), Type.Literal('dashed'), Type.Literal('international')], {
+    description: 'How a phone of `phone.defaultCountry` is stored when written: `e164` (+5511987654321), `digits` and `national` (the national number: 11987654321, 9055550102), `masked` (Brazil\'s mask (11) 98765-4321, elsewhere the country\'s national format: (905) 555-0102, 020 7946 0018), `dashed` (that format\'s groups joined by hyphens: 905-555-0102, 020-7946-0018) or `international` (the country code and the international format\'s groups: +351 912 345 678); a number of another country is stored as `foreignPhoneFormat` says. Default: digits.'
+  })),
+  foreignPhoneFormat: Type.Optional(Type.Union([Type.Literal('e164'), Type.Literal('international')], {
+    description: 'How a phone of another country than `phone.defaultCountry` is stored when written; it always keeps its country code, or it would read back as a number of the clinic\'s own country: `e164` (+447911123456) or `international` (+44 7911 123456, as desks type foreign numbers). Default: e164.',
+    examples: ['international']
   })),
   cpfFormat: Type.Optional(Type.Union([Type.Literal('digits'), Type.Literal('masked')], { description: 'How a CPF is stored when written: `digits` (12345678909) or `masked` (123.456.789-09). Default: digits.' })),
   states: Type.Optional(Type.Record(Type.String(), Type.Record(Type.String(), WriteValue), {
     description: 'Columns written to put an appointment in each interface state.'
   })),
   reschedule: Type.Optional(Type.Record(Type.String(), WriteValue, { description: 'Extra columns written on a reschedule.' })),
+  update: Type.Optional(Type.Record(Type.String(), WriteValue, {
+    description: 'Columns written by every change Ponte makes to an existing row, besides what the change itself writes: PATCH /clients/{id} for a client; each state change, reschedule and open-slot claim for an appointment (a "last changed" stamp: `lastUpdateDate: { now: datetime }`). An insert writes `set` instead: list a stamp in both to fill it on creation too.',
+    examples: [{ lastUpdateDate: { now: 'datetime' }, lastUpdateUser: { setting: 'userId' } }]
+  })),
   slot: Type.Optional(Type.Object({
     join: Type.String({ description: 'The appointment\'s join whose row is the booked time slot (its start, and the refs read through it, come from there).' }),
     capacity: Type.Optional(Type.Union([
       Type.Integer({ minimum: 1, maximum: 1000 }),
+      Type.Literal('minutes', { description: 'By minutes (OpenMRS): a slot takes appointments while their services\' durations fit in its length; one whose service has no duration uses the whole slot.' }),
       Type.Object({
         column: about(ColumnName, 'The column holding each slot\'s capacity.')
       }, { additionalProperties: false, description: 'A column of the slot (`slot.max_patients`) or of a join below it (`block.max_patients`); NULL counts as 1, 0 closes the slot.' })
     ], {
-      description: 'How many appointments one slot takes (default 1): /availability offers it while fewer hold it (by the same rule as a taken slot), booking refuses it (409) once full. A number for every slot, or `{ column }` per slot.'
+      description: 'How many appointments one slot takes (default 1): /availability offers it while fewer hold it (by the same rule as a taken slot), booking refuses it (409) once full. A number for every slot, `{ column }` per slot, or `minutes`: the slot\'s length (its window\'s `interval`) shared by its appointments\' service durations (two 15-minute visits in a 30-minute slot).'
     })),
     services: Type.Optional(Type.Object({
       table: Type.Optional(about(TableName, 'A table with one row per service a slot (or its block) accepts.')),
@@ -266,6 +366,7 @@ export const WriteSpec = Type.Object({
   before: Type.Optional(Type.Array(ExtraRow, { description: 'Rows inserted before the resource\'s own, in order (a person before the patient).' })),
   after: Type.Optional(Type.Array(ExtraRow, { description: 'Rows inserted after it, in order (names, identifiers, phone attributes).' })),
   history: Type.Optional(StatusHistory),
+  stateRows: Type.Optional(Type.Array(StateRow, { minItems: 1, description: 'Rows recording a state where the status column cannot (OpenMRS has no confirmed status): each is a join of the appointment, written on entering its `states` and cleared on leaving them; the state rules read it back.' })),
   ignore: Type.Optional(Type.Array(Type.Union(IGNORABLE.map((f) => Type.Literal(f))), {
     uniqueItems: true,
     description: 'Request fields this installation accepts without storing them (POST /clients: phone, email, cpf, birthday, healthInsurance, location; POST /appointments: professional, service, location, healthInsurance, plan). The answer names them in its `Ponte-Ignored-Fields` header. Without this, a field the mapping reads but cannot write is refused with 501 naming it, on POST as on PATCH; a field the mapping does not map at all is always ignored (and named in the header).'
@@ -301,6 +402,21 @@ export const RefName = Type.Union([
   Type.Literal('healthInsurance'), Type.Literal('specialty'), Type.Literal('plan')
 ])
 
+/** Change detection of appointments made in the clinic's own program (src/events/). */
+export const Changes = Type.Object({
+  window: Type.Optional(Type.Object({
+    daysBefore: Type.Optional(Type.Integer({ minimum: 0, maximum: 31, description: 'Days before today (on the clinic\'s clock) whose appointments are watched. Default: 1 (yesterday).', examples: [1] })),
+    daysAfter: Type.Optional(Type.Integer({ minimum: 0, maximum: 366, description: 'Days after today whose appointments are watched. Default: 90.', examples: [90] }))
+  }, { additionalProperties: false, description: 'The days watched, from today on the clinic\'s clock: each poll reads their appointments with one range statement (the one `GET /appointments` runs) and compares each with what the previous poll saw. A change outside the window is not seen until it enters it.' })),
+  pollSeconds: Type.Optional(Type.Number({ minimum: 0.1, maximum: 3600, description: 'Seconds between the end of one poll and the start of the next. Default: 30. A change is in `GET /events` at most about this long after it is made (writes through Ponte at once).', examples: [30] })),
+  marker: Type.Optional(Type.Object({
+    column: Type.String({ minLength: 1, description: 'A column of the appointment\'s table that grows on every change: a datetime the clinic\'s program (or a trigger, or MariaDB\'s automatic timestamp) sets on every update, a SQL Server `rowversion`, or, with `inserts: true`, a key that only grows. Index it: each poll seeks it.', examples: ['updated_at'] }),
+    type: Type.Optional(Type.Union([Type.Literal('datetime'), Type.Literal('int'), Type.Literal('rowversion')], { description: 'What the column holds: `datetime` (default; compared from the last one seen, that second included), `int` (default with `inserts: true`), or `rowversion` (SQL Server, compared as binary).' })),
+    inserts: Type.Optional(Type.Boolean({ description: 'The column grows on inserts only (a monotonic key): the marker finds new bookings between window passes, and updates wait for the next window pass. Default: false.' })),
+    windowEvery: Type.Optional(Type.Integer({ minimum: 1, maximum: 10000, description: 'Every how many polls the whole window is read (deletions, and what the marker cannot see: a change that did not move it). Default: 10; the first poll always reads it.', examples: [10] }))
+  }, { additionalProperties: false, description: 'A change marker: each poll reads only the rows whose marker is at or past the last one seen (one statement seeking the column), compares them with their fingerprints, and reads the whole window only every `windowEvery` polls. `ponte check` reports a marker that does not move when a row is updated.' }))
+}, { additionalProperties: false, description: 'Detect changes made in the clinic\'s own program (bookings, cancellations, moves at the desk) and serve them as events (`GET /events`). Without it, `GET /events` answers 404 (not mapped).' })
+
 export const Appointment = Type.Object({
   ...Table,
   start: Type.Object({
@@ -312,10 +428,27 @@ export const Appointment = Type.Object({
     datetime: Type.Optional(about(Value, 'The end as a date-time.')),
     hour: Type.Optional(about(Value, 'The end as an hour of the start\'s day.')),
     duration: Type.Optional(about(Value, 'The length (with `unit`, minutes by default).', [{ column: 'DURACAO', unit: 'minutes', nullIf: [0] }]))
-  }, { additionalProperties: false, description: 'When the appointment ends: one of `datetime`, `hour`, or `duration` (with `unit`). Without it, appointments are answered without an end hour.' })),
+  }, { additionalProperties: false, description: 'When the appointment ends: one of `datetime`, `hour`, or `duration` (with `unit`). Without it, appointments are answered without an end hour. An `hour` earlier than the start\'s, or a `datetime` on the next date, is the next day\'s (23:00–00:30: `endHour` 00:30); a `datetime` on the start\'s date before it is no end.' })),
   state: about(Value, 'The appointment\'s state in the interface\'s words (WAITING, CONFIRMED, CANCELED, MISSED, DONE, or `states.values`): usually a `map` of stored codes or `rules`.', [{ column: 'SITUACAO', map: { A: 'WAITING', C: 'CONFIRMED', X: 'CANCELED' } }]),
   slotHolding: Type.Optional(Type.Union([Condition, Type.Array(Condition)], {
     description: 'Rows of the table that hold a slot without being an appointment (a blocked row with no patient, a lunch, a meeting): never listed, never offered, whatever their state. A list means all of them.'
+  })),
+  openSlots: Type.Optional(Type.Object({
+    free: Type.Union([Condition, Type.Array(Condition)], {
+      description: 'Which rows are open slots (all of these conditions hold), tested on columns of the appointment table itself: `[{ column: patient, isNull: true }, { column: state, eq: free }]`. Such rows are never listed as appointments; /availability offers each one, from its start to its end, and nothing else.'
+    }),
+    onCancel: Type.Union([Type.Literal('release'), Type.Literal('reopen'), Type.Literal('keep')], {
+      description: 'What a move into a `states.free` state (a cancellation) does to the claimed row: `release` writes it free again (client cleared, `release` columns), so the appointment is gone and its slot offered; `reopen` leaves it cancelled and inserts a new free row at the same time (same professional and location); `keep` leaves it cancelled and the slot closed (the clinic reopens it by hand). A reschedule claims the new slot\'s row and does the same to the old one.'
+    }),
+    claim: Type.Optional(Type.Record(Type.String(), WriteValue, {
+      description: 'Columns a claim also writes (a last-change stamp), besides the client, the refs sent and the initial state\'s columns.'
+    })),
+    release: Type.Optional(Type.Record(Type.String(), WriteValue, {
+      description: 'Columns that make a row free again (`release`, and the new row of `reopen`). Default: read from `free` (`eq` → that value, `isNull: true` → NULL, `in` → its first value); needed where `free` says something else. The client\'s column is always cleared.'
+    }))
+  }, {
+    additionalProperties: false,
+    description: 'Open slots kept as rows of the appointment table (GNU Health\'s `free` appointments): /availability offers the free rows, and a booking claims one: a single statement writing the client, state and refs to that row only while it is still free (a booking that loses the race is a 409). Not with `write.slot`, nor with `availability.weekly`/`dated` (the free rows are the working hours; blocks still apply).'
   })),
   classification: Type.Optional(about(Value, 'A label for the kind of appointment (first visit, return), answered as `classification`.')),
   refs: Type.Optional(Type.Object({
@@ -327,7 +460,8 @@ export const Appointment = Type.Object({
     specialty: Type.Optional(about(Value, 'The specialty\'s id.')),
     plan: Type.Optional(about(Value, 'The health plan\'s id (within the insurance).'))
   }, { additionalProperties: false, description: 'Where the ids of related records are held.' })),
-  write: Type.Optional(about(WriteSpec, 'How bookings, state changes and reschedules are written. Without it, they answer 501.'))
+  write: Type.Optional(about(WriteSpec, 'How bookings, state changes and reschedules are written. Without it, they answer 501.')),
+  changes: Type.Optional(Changes)
 }, { additionalProperties: false, description: 'The appointments (the schedule): where they are, when each starts and ends, its state and who and what it involves.' })
 
 export const Client = Type.Object({
@@ -419,15 +553,32 @@ export const BlockSource = Type.Object({
   from: about(Value, 'The first day (or date-time) blocked.'),
   to: Type.Optional(about(Value, 'The last day (or date-time) blocked; empty: the day `from` alone.')),
   start: Type.Optional(about(Value, 'The hour the block starts on each day (default: the day\'s start).')),
-  end: Type.Optional(about(Value, 'The hour the block ends on each day (default: the day\'s end).'))
+  end: Type.Optional(about(Value, 'The hour the block ends on each day (default: the day\'s end).')),
+  storedIn: Type.Optional(Type.String({ minLength: 1, description: 'The IANA zone this source keeps its date-times in, when not the installation\'s `storedIn`: time off typed by the desk on the clinic\'s clock (its `timezone`) beside appointments kept in UTC. Default: `storedIn`.', examples: ['America/Chicago'] }))
 }, {
   additionalProperties: false,
   title: 'BlockSource',
   description: 'Blocked time. Scope: a row blocks its `professional`, every professional at its `location` (a unit closed), or, with neither (or both NULL), everybody. ' +
-    '`from`/`to` as dates block whole days (or `start`…`end` hours on each of them, an `end` of 00:00 after a later `start` meaning midnight); ' +
+    '`from`/`to` as dates block whole days (or `start`…`end` hours on each of them, an `end` of 00:00 after a later `start` meaning midnight, an earlier one the next day\'s); ' +
     'as datetimes (`format: datetime`) exactly the hours between them, an end at 23:59 meaning the end of the day. ' +
     'A `to` that is NULL, blank or a `nullIf` sentinel (declare zero dates such as 0000-00-00 there) is the one day `from`; 9999-12-31 never ends. ' +
     'A `to`, `start` or `end` holding something that cannot be read makes its row block nothing (`ponte check` counts such rows).'
+})
+
+/** A day's working hours as a template string, one character per slot (OSCAR's `timecode`). */
+export const DayPattern = Type.Object({
+  codes: about(Value, 'The template string, one character per slot: a column, or the first found of several (`{ coalesce: [own.timecode, shared.timecode] }`: the professional\'s own template by name, then the shared one, each a join).'),
+  minutes: Type.Optional(Type.Integer({ minimum: 1, maximum: 480, description: 'Minutes each character stands for; without `end`, the string then runs from `start` as far as it reaches. Default: the hours from `start` to `end` divided by the string\'s length (a whole day of 96 characters: 15 minutes).' })),
+  bookable: Type.Optional(Type.String({ minLength: 1, description: 'The characters whose slots are offered (case counts); any other is not. Give this or `closed`.', examples: ['1AC'] })),
+  closed: Type.Optional(Type.String({ minLength: 1, description: 'The characters whose slots are never offered (case counts); any other is. Default: `_`.', examples: ['_.'] })),
+  services: Type.Optional(Type.Record(Type.String({ minLength: 1 }), Type.String({ minLength: 1 }), {
+    description: 'Which services may be booked on which characters (OSCAR: an appointment type allowed only on some template codes): a service id → the characters (case counts) whose slots take it. A service listed here is offered by /availability?service= only on its characters, and booking or rescheduling it onto another is refused (409, naming `service`); a service not listed takes every bookable character.',
+    examples: [{ 7: 'A', 8: 'Bb' }]
+  }))
+}, {
+  additionalProperties: false,
+  title: 'DayPattern',
+  description: 'Working hours as a template string: its characters cut the hours from `start` (default 00:00) to `end` (default midnight) into slots of equal length, offered where the character is bookable; consecutive bookable slots form one window, stepped by the slot length. Trailing spaces are padding. A string that is blank, does not divide the hours into whole minutes, runs past midnight or (with `minutes` and `end`) does not fill the hours exactly makes its row offer nothing (`ponte check` counts such rows).'
 })
 
 export const Availability = Type.Object({
@@ -440,14 +591,15 @@ export const Availability = Type.Object({
     location: Type.Optional(about(Value, 'Where (default: any location the professional is related to).')),
     weekday: about(Value, 'The day of the week, as stored (numbered as `weekdayBase` says).'),
     weekdayBase: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal('iso')], { description: 'How `weekday` numbers the days: `0` (default) Sunday 0 … Saturday 6; `1` Sunday 1 … Saturday 7; `iso` Monday 1 … Sunday 7 (ISO 8601, PostgreSQL `isodow`).' })),
-    start: about(Value, 'The hour the shift starts.'),
-    end: about(Value, 'The hour the shift ends.'),
+    start: Type.Optional(about(Value, 'The hour the shift starts (with `pattern`: default 00:00).')),
+    end: Type.Optional(about(Value, 'The hour the shift ends (with `pattern`: default midnight).')),
     interval: Type.Optional(about(Value, 'The slot length of this row, in minutes (default `slotMinutes`).')),
+    pattern: Type.Optional(about(DayPattern, 'The shift as a template string of slots (instead of `interval`).')),
     validFrom: Type.Optional(about(Value, 'The first day the row applies (empty: always has).')),
     validTo: Type.Optional(about(Value, 'The last day the row applies (empty: no end).'))
   }, {
     additionalProperties: false,
-    description: 'Working hours by weekday. An `end` of 00:00 after a later `start` is midnight. A `validFrom`/`validTo` holding something that cannot be read (not blank, not a `nullIf` sentinel) makes its row offer nothing.'
+    description: 'Working hours by weekday. `start` and `end` are required unless the row has a `pattern`. An `end` of 00:00 after a later `start` is midnight; any `end` earlier than `start` is the next day\'s (a night shift 22:00–06:00, on the weekday it starts). A `validFrom`/`validTo` holding something that cannot be read (not blank, not a `nullIf` sentinel) makes its row offer nothing.'
   })),
   dated: Type.Optional(Type.Object({
     table: about(TableName, 'The table of working hours on given days.'),
@@ -456,10 +608,12 @@ export const Availability = Type.Object({
     professional: about(Value, 'The professional who works these hours.'),
     location: Type.Optional(about(Value, 'Where (default: any location the professional is related to).')),
     date: Type.Optional(about(Value, 'The day.')),
-    start: about(Value, 'The hour (or date-time) the hours start.'),
-    end: about(Value, 'The hour (or date-time) the hours end.'),
-    interval: Type.Optional(about(Value, 'The slot length of this row, in minutes (default `slotMinutes`).'))
-  }, { additionalProperties: false, description: '`date` and hours, or `start`/`end` stored as datetimes (then `date` may be left out: it is the start\'s). An `end` of 00:00 after a later `start` (an hour, or the next day\'s 00:00) is midnight.' })),
+    start: Type.Optional(about(Value, 'The hour (or date-time) the hours start (with `pattern`: default 00:00).')),
+    end: Type.Optional(about(Value, 'The hour (or date-time) the hours end (with `pattern`: default midnight).')),
+    interval: Type.Optional(about(Value, 'The slot length of this row, in minutes (default `slotMinutes`).')),
+    pattern: Type.Optional(about(DayPattern, 'The day as a template string of slots (instead of `interval`): OSCAR\'s `scheduledate` rows naming a template.')),
+    storedIn: Type.Optional(Type.String({ minLength: 1, description: 'The IANA zone this source keeps its date-times in, when not the installation\'s `storedIn`: time off typed by the desk on the clinic\'s clock (its `timezone`) beside appointments kept in UTC. Default: `storedIn`.', examples: ['America/Chicago'] }))
+  }, { additionalProperties: false, description: '`date` and hours, or `start`/`end` stored as datetimes (then `date` may be left out: it is the start\'s). An `end` of 00:00 after a later `start` (an hour, or the next day\'s 00:00) is midnight; an hour earlier than `start`, or a datetime on the next date, is the next day\'s (a night shift). `start` and `end` are required unless the row has a `pattern`.' })),
   blocks: Type.Optional(Type.Union([BlockSource, Type.Array(BlockSource, { minItems: 1 })], {
     description: 'Where blocked time is kept: one source, or a list (holidays, absences, closed units…).'
   }))
@@ -486,10 +640,15 @@ export const Mapping = Type.Object({
   version: Type.Literal(1, { description: 'The version of the mapping language: 1.' }),
   // Echoed by /ready and written in logs: short, one line, nothing a terminal would act on.
   installation: Type.String({ minLength: 1, maxLength: 100, pattern: NO_CONTROL_CHARACTERS, description: 'A name for logs, /ready and `ponte explain`: at most 100 characters, no control characters (line breaks, tabs).' }),
-  timezone: Type.Optional(Type.String({ description: 'IANA zone of the clinic; dates and hours are its wall clock.' })),
+  timezone: Type.Optional(Type.String({ description: 'IANA zone of the clinic; dates and hours are its wall clock. Default: America/Sao_Paulo.', examples: ['America/Sao_Paulo'] })),
+  storedIn: Type.Optional(Type.String({
+    minLength: 1,
+    description: 'IANA zone the database stores its date-times in, when not the clinic\'s `timezone` (`UTC` for Tryton/GNU Health and many modern systems, whose `timestamp` columns hold naive UTC). Every date-time of the schedule held in one value (the appointment\'s start and end, dated working hours, datetime blocks, slots) is read on the clinic\'s wall clock, filtered by the stored instants of the clinic\'s days (the column keeps its index) and written back on the stored clock, across DST changes; `now:` writes the stored clock\'s now. Dates alone (birthdays, whole-day blocks) and hours alone (weekly hours) are never converted; an appointment or dated hours kept as a date and an hour apart is refused. Default: the clinic\'s `timezone` (nothing converted).',
+    examples: ['UTC']
+  })),
   phone: Type.Optional(Type.Object({
-    defaultCountry: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$', description: 'The country of numbers stored without one (ISO 3166 code). Default: BR.', examples: ['BR', 'PT'] })),
-    defaultAreaCode: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$', description: 'The area code of numbers stored without one (\'98765-4321\' with 11: +5511987654321). Default: none (such numbers are not read).', examples: ['11'] }))
+    defaultCountry: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$', description: 'The country of numbers stored without one (ISO 3166 code), whose spellings a phone search looks up. Default: BR.', examples: ['BR', 'PT', 'CA'] })),
+    defaultAreaCode: Type.Optional(Type.String({ pattern: '^[0-9]{1,6}$', description: 'The area code of local numbers stored without one, in any country: \'98765-4321\' with 11 in BR is +5511987654321, \'555-0143\' with 905 in CA +19055550143, \'7946 0018\' with 020 in GB +442079460018. Outside Brazil (8 or 9 digits there) a number is read with it only when it is no valid number of the country alone and is one with it. Default: none (such numbers are not read).', examples: ['11', '905', '020'] }))
   }, { additionalProperties: false, description: 'How stored phone numbers that are not complete are read.' })),
   idSeparator: Type.Optional(Type.String({ minLength: 1, maxLength: 3, description: 'Joins the columns of a composite key into one id (default `-`).' })),
   search: Type.Optional(Type.Array(SearchItem, { minItems: 1, description: 'Kinds of term GET /clients/search matches; `{ phone: scan }` or `{ cpf: scan }` enables that kind read by a scan of every stored value instead of probes an index can serve.' })),

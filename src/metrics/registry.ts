@@ -1,7 +1,7 @@
 // Ponte's Prometheus metrics: one registry per Ponte (tests build several in one process, and
 // prom-client's global registry would mix them). Names follow Prometheus conventions: base
 // units (seconds), `_total` for counters.
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type GaugeConfiguration } from 'prom-client'
 
 /** What the metrics read at scrape time rather than count as they happen. */
 export interface MetricSources {
@@ -54,11 +54,64 @@ export class PonteMetrics {
     registers: [this.registry]
   })
 
+  readonly changesDetected = new Counter({
+    name: 'ponte_changes_detected_total',
+    help: 'Events appended to the event log by type and origin (poll: seen in the clinic database; write: made through Ponte)',
+    labelNames: ['type', 'origin'] as const,
+    registers: [this.registry]
+  })
+
+  readonly changesPollDuration = new Histogram({
+    name: 'ponte_changes_poll_duration_seconds',
+    help: 'Change-detection polls by outcome (ok, failed): the window read, compared and its events appended',
+    labelNames: ['outcome'] as const,
+    buckets: [...SECONDS, 30, 60],
+    registers: [this.registry]
+  })
+
+  readonly changesRowsRead = new Counter({
+    name: 'ponte_changes_rows_read_total',
+    help: 'Appointments read by change-detection polls (the window, plus any read by id because they left it)',
+    registers: [this.registry]
+  })
+
+  readonly webhookDelivered = new Counter({
+    name: 'ponte_webhook_deliveries_total',
+    help: 'Events delivered to a webhook subscriber (answered 2xx)',
+    labelNames: ['subscriber'] as const,
+    registers: [this.registry]
+  })
+
+  readonly webhookFailedAttempts = new Counter({
+    name: 'ponte_webhook_failed_attempts_total',
+    help: 'Webhook attempts that failed, by subscriber and kind (http-<status>, timeout, connection)',
+    labelNames: ['subscriber', 'kind'] as const,
+    registers: [this.registry]
+  })
+
+  readonly webhookDeadLettered = new Counter({
+    name: 'ponte_webhook_dead_lettered_total',
+    help: 'Events given up on after retrying past WEBHOOK_RETRY_SECONDS, by subscriber',
+    labelNames: ['subscriber'] as const,
+    registers: [this.registry]
+  })
+
+  readonly webhookLatency = new Histogram({
+    name: 'ponte_webhook_delivery_latency_seconds',
+    help: 'From an event seen to its delivery (retries included), by subscriber',
+    labelNames: ['subscriber'] as const,
+    buckets: [0.1, 0.5, 1, 5, 30, 60, 300, 1800, 3600, 21600, 86400],
+    registers: [this.registry]
+  })
+
   private sources: MetricSources = {}
+  /** When the last successful poll began (ms since the epoch): outlives a reload, as the poller does. */
+  private lastPollAt: (() => number | undefined) | undefined
+  private webhooks: (() => Promise<Array<{ name: string, pending: number, retrying: number, deadLettered: number }>>) | undefined
 
   constructor (options: { processMetrics?: boolean } = {}) {
     const self = this
-    new Gauge({
+    this.gauge({
       name: 'ponte_catalogue_age_seconds',
       help: 'Age of the lookup catalogue being served (absent before the first load)',
       registers: [this.registry],
@@ -67,13 +120,13 @@ export class PonteMetrics {
         if (loadedAt !== undefined) this.set((Date.now() - loadedAt) / 1000)
       }
     })
-    new Gauge({
+    this.gauge({
       name: 'ponte_catalogue_refresh_failures',
       help: 'Failed loads of the lookup catalogue since start (stale data is served meanwhile)',
       registers: [this.registry],
       collect () { this.set(self.sources.catalogue?.().failures ?? 0) }
     })
-    new Gauge({
+    this.gauge({
       name: 'ponte_catalogue_lookups',
       help: 'Lookup catalogue reads since start: served from memory (hit) or waiting for a load from the database (miss)',
       labelNames: ['result'] as const,
@@ -85,7 +138,7 @@ export class PonteMetrics {
         this.set({ result: 'miss' }, c.misses)
       }
     })
-    new Gauge({
+    this.gauge({
       name: 'ponte_database_up',
       help: 'Whether the clinic database answered a ping at scrape time (1) or not (0)',
       registers: [this.registry],
@@ -94,7 +147,7 @@ export class PonteMetrics {
         this.set(await withTimeout(self.sources.ping(), PING_TIMEOUT_MS).then(() => 1, () => 0))
       }
     })
-    new Gauge({
+    this.gauge({
       name: 'ponte_db_pool_connections',
       help: 'Database pool connections in use, and callers waiting for one (drivers with a pool)',
       labelNames: ['state'] as const,
@@ -106,12 +159,50 @@ export class PonteMetrics {
         this.set({ state: 'waiting' }, pool.waiting)
       }
     })
+    this.gauge({
+      name: 'ponte_changes_detection_lag_seconds',
+      help: 'How old the event log\'s view of the clinic database is: seconds since the last successful change-detection poll began (absent before the first)',
+      registers: [this.registry],
+      collect () {
+        const at = self.lastPollAt?.()
+        if (at !== undefined) this.set((Date.now() - at) / 1000)
+      }
+    })
+    this.gauge({
+      name: 'ponte_webhook_events',
+      help: 'Events owed to each webhook subscriber at scrape time: pending (retrying among them) and dead-lettered',
+      labelNames: ['subscriber', 'state'] as const,
+      registers: [this.registry],
+      async collect () {
+        const all = await self.webhooks?.().catch(() => undefined)
+        for (const s of all ?? []) {
+          this.set({ subscriber: s.name, state: 'pending' }, s.pending)
+          this.set({ subscriber: s.name, state: 'retrying' }, s.retrying)
+          this.set({ subscriber: s.name, state: 'dead-lettered' }, s.deadLettered)
+        }
+      }
+    })
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'ponte_' })
+  }
+
+  /** A gauge computed at scrape time: its `registers` keep it, so no field holds it. */
+  private gauge<T extends string> (config: GaugeConfiguration<T>): Gauge<T> {
+    return new Gauge(config)
   }
 
   /** Where scrape-time gauges read from (set again after a hot reload swaps the database view). */
   observe (sources: MetricSources): void {
     this.sources = sources
+  }
+
+  /** Where the detection lag is read from (the poller of app.ts). */
+  observePolls (lastPollAt: () => number | undefined): void {
+    this.lastPollAt = lastPollAt
+  }
+
+  /** Where the webhook gauges read from: the delivery running in this process (apart from observe(), which a reload calls). */
+  observeWebhooks (status: () => Promise<Array<{ name: string, pending: number, retrying: number, deadLettered: number }>>): void {
+    this.webhooks = status
   }
 
   async text (): Promise<string> {

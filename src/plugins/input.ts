@@ -1,5 +1,7 @@
 // What a request may carry besides its validated fields (validation.ts checks those):
 //  - a JSON body names each key of an object once (repeated-key.ts): a repeat is a 400;
+//  - a body is JSON: fastify's own text/plain parser is removed, so a JSON text sent as
+//    text/plain is a 415 naming the media type, not a 400 about the body's shape;
 //  - a body is read only as it is: uncompressed (Ponte decodes no Content-Encoding, and must
 //    not parse gzip bytes as if they were JSON) and UTF-8 (a declared charset=utf-16 is not
 //    ignored); anything else is a 415. Bytes that are not UTF-8 are a 400, not U+FFFD
@@ -50,6 +52,7 @@ export default fp(async function input (app: FastifyInstance) {
     done(null, payload)
   })
 
+  app.removeContentTypeParser('text/plain')
   const parseJson = app.getDefaultJsonParser('error', 'error')
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {

@@ -47,7 +47,6 @@ export default fp(async function lingeringClose (app: FastifyInstance) {
     const socket = req.socket
     const answer = new PassThrough()
     answer.write(payload)
-    let timer: NodeJS.Timeout | undefined
     const stop = (): void => {
       if (lingering.get(socket) !== stop) return
       lingering.delete(socket)
@@ -55,10 +54,10 @@ export default fp(async function lingeringClose (app: FastifyInstance) {
       req.off('end', stop).off('close', stop).off('error', stop)
       answer.end()
     }
+    const timer = setTimeout(stop, LINGER_MS)
     lingering.set(socket, stop)
     // 'error' too: an aborted request emits one, which would otherwise be thrown.
     req.on('end', stop).on('close', stop).on('error', stop)
-    timer = setTimeout(stop, LINGER_MS)
     req.resume()
     reply.header('content-length', Buffer.byteLength(payload))
     done(null, answer)

@@ -7,6 +7,8 @@ import type { FastifyInstance } from 'fastify'
 import Type from 'typebox'
 import { Problem } from '../schemas/problem.js'
 import { Appointment, Client, HealthInsurance, Location, Professional, Service, Slot, Specialty } from '../schemas/resources.js'
+import { ChangeEventSchema, EVENT_MEANING } from '../schemas/events.js'
+import { EVENT_TYPES } from '../events/event.js'
 
 export const DESCRIPTION = `The Scheduling Integration Interface, served by Ponte on top of the clinic's own database.
 
@@ -26,7 +28,8 @@ const TAGS = [
   { name: 'services', description: 'Services (procedures) and their durations.' },
   { name: 'health insurances', description: 'Health insurances accepted.' },
   { name: 'specialties', description: 'Specialties.' },
-  { name: 'availability', description: 'Free slots, where the mapping describes working hours.' }
+  { name: 'availability', description: 'Free slots, where the mapping describes working hours.' },
+  { name: 'events', description: 'Changes to appointments (at the desk or through Ponte), where the mapping declares change detection: the pull feed; the same events as webhooks.' }
 ]
 
 const IdempotencyKeyHeader = Type.Object({
@@ -55,8 +58,33 @@ function withStates<T> (built: T, states: readonly string[]): T {
   return doc as T
 }
 
-/** `states`: the appointment states of the mapping served at start (a reload keeps the document it had). */
-export default fp(async function openapi (app: FastifyInstance, options: { version: string, basePath: string, states: readonly string[] }) {
+/** One `webhooks` entry per event type: the same event the feed (GET /events) answers, POSTed. */
+function withWebhooks<T> (doc: T): T {
+  const webhooks = Object.fromEntries(EVENT_TYPES.map((type) => [type, {
+    post: {
+      summary: type,
+      description: EVENT_MEANING[type],
+      operationId: `${type.replace('.', '_')}_webhook`,
+      tags: ['events'],
+      requestBody: { required: true, content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Event' }, { type: 'object', properties: { type: { const: type } } }] } } } },
+      responses: { '2XX': { description: 'Received: the event is not sent again.' } }
+    }
+  }]))
+  return { ...doc, webhooks }
+}
+
+/**
+ * `states`: the appointment states of the mapping served now. Read on every request for the
+ * document, so after a reload (SIGHUP) /openapi.json and /docs name the new mapping's states.
+ */
+export default fp(async function openapi (app: FastifyInstance, options: { version: string, basePath: string, states: () => readonly string[] }) {
+  // The document is built once (the routes do not change); its states are laid on it per mapping.
+  let last: { states: readonly string[], doc: unknown } | undefined
+  const current = <T>(built: T): T => {
+    const states = options.states()
+    if (last?.states !== states) last = { states, doc: withStates(built, states) }
+    return last.doc as T
+  }
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -82,7 +110,7 @@ export default fp(async function openapi (app: FastifyInstance, options: { versi
     // The interface routes live under BASE_PATH; the document lists them from its root.
     // Routes that honour Idempotency-Key (config.idempotent) document the header; it is read by
     // plugins/idempotency.ts, not by schema validation, so it is added to the document only.
-    transformObject: (built) => 'openapiObject' in built ? withStates(built.openapiObject, options.states) : built.swaggerObject,
+    transformObject: (built) => 'openapiObject' in built ? withWebhooks(built.openapiObject) : built.swaggerObject,
     transform: ({ schema, url, route }) => ({
       schema: (route.config as { idempotent?: boolean } | undefined)?.idempotent === true ? { ...schema, headers: IdempotencyKeyHeader } as typeof schema : schema,
       url: options.basePath && url.startsWith(options.basePath) ? url.slice(options.basePath.length) || '/' : url
@@ -91,11 +119,15 @@ export default fp(async function openapi (app: FastifyInstance, options: { versi
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     theme: { title: 'Ponte' },
+    // The page reads /docs/json: the same document as /openapi.json, states included.
+    transformSpecification: (spec) => current(spec),
+    // current() copies the document before laying the states on it.
+    transformSpecificationClone: false,
     // The key typed into "Authorize" survives a reload of the page.
     uiConfig: { persistAuthorization: true, displayOperationId: true, tryItOutEnabled: false }
   })
   // Shared schemas (the resources, the problem) are registered once and referred to by name
   // from the routes (schemas/responses.ts), so the document lists them in components.
-  for (const schema of [Problem, Specialty, HealthInsurance, Professional, Location, Service, Client, Appointment, Slot]) app.addSchema(schema)
-  app.get('/openapi.json', { schema: { hide: true } as Record<string, unknown> }, async () => app.swagger())
+  for (const schema of [Problem, Specialty, HealthInsurance, Professional, Location, Service, Client, Appointment, Slot, ChangeEventSchema]) app.addSchema(schema)
+  app.get('/openapi.json', { schema: { hide: true } as Record<string, unknown> }, async () => current(app.swagger()))
 }, { name: 'ponte-openapi' })

@@ -89,6 +89,11 @@ export function problemOf (error: unknown, request: FastifyRequest): Problem {
     // Every path parameter of the interface is an id; maxParamLength (app.ts) is their longest.
     return problem('invalid-input', 'Invalid input', 400, 'An id in the path is longer than any id Ponte accepts.', [{ path: '/params', message: 'is too long' }])
   }
+  if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    // The media type alone, cut short: the header is the caller's text, of any length.
+    const type = String(request.headers['content-type'] ?? '').split(';')[0].trim().slice(0, 100)
+    return problem('unsupported-media-type', 'Unsupported media type', 415, `Content-Type "${type}" is not accepted: send the body as application/json.`, [{ path: '/headers/content-type', message: 'must be application/json' }])
+  }
   if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
     const [type, title] = FRAMEWORK_TYPES[fe.statusCode] ?? ['invalid-input', 'Bad request']
     return problem(type, title, fe.statusCode, fe.message)

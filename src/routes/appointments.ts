@@ -48,7 +48,13 @@ const appointments: FastifyPluginAsyncTypebox = async (app) => {
       body: NewAppointmentBody,
       response: responses(jsonBody(Appointment, 'The booked appointment', examples.appointment, 'create'), 'create')
     }
-  }, async (request, reply) => answerStored(reply, await app.ponte.booking.book(request.body, request.arrival)))
+  }, async (request, reply) => {
+    const ponte = app.ponte
+    const stored = await ponte.booking.book(request.body, request.arrival)
+    // In the event feed before the answer (change detection, where mapped).
+    await app.changes.written(ponte, [stored.record.id])
+    return answerStored(reply, stored)
+  })
 
   app.patch('/appointments/:id/state', {
     schema: {
@@ -60,7 +66,13 @@ const appointments: FastifyPluginAsyncTypebox = async (app) => {
       body: StateBody,
       response: responses(textBody('A sentence saying the state the appointment is now in', 'Appointment 88231 is now CONFIRMED.'), 'write')
     }
-  }, async (request, reply) => await reply.type('text/plain; charset=utf-8').send(await app.ponte.booking.changeState(request.params.id, request.body.state, request.arrival)))
+  }, async (request, reply) => {
+    const ponte = app.ponte
+    const said = await ponte.booking.changeState(request.params.id, request.body.state, request.arrival)
+    // The state asked for: what an open slot released by it was canceled into.
+    await app.changes.written(ponte, [request.params.id], request.body.state.trim().toUpperCase())
+    return await reply.type('text/plain; charset=utf-8').send(said)
+  })
 
   app.patch('/appointments/:id/time', {
     schema: {
@@ -72,7 +84,13 @@ const appointments: FastifyPluginAsyncTypebox = async (app) => {
       body: TimeBody,
       response: responses(textBody('A confirmation of the new date and hour', 'Appointment 88231 moved to 2030-03-14 10:00.'), 'write')
     }
-  }, async (request, reply) => await reply.type('text/plain; charset=utf-8').send(await app.ponte.booking.reschedule(request.params.id, request.body, request.arrival)))
+  }, async (request, reply) => {
+    const ponte = app.ponte
+    const said = await ponte.booking.reschedule(request.params.id, request.body, request.arrival)
+    // Open slots: the appointment now lives in the new slot's row, seen by the next poll.
+    await app.changes.written(ponte, [request.params.id])
+    return await reply.type('text/plain; charset=utf-8').send(said)
+  })
 }
 
 export default appointments

@@ -3,6 +3,7 @@
 import type { FastifyPluginAsync } from 'fastify'
 import { InstallationNotReadyError, PonteError } from '../errors.js'
 import { PROBLEM_TYPE_BASE, sendProblem } from '../plugins/problems.js'
+import type { WebhookStatus } from '../app.js'
 
 const health: FastifyPluginAsync = async (app) => {
   app.get('/health', { schema: { hide: true } as Record<string, unknown> }, async () => ({ status: 'ok' }))
@@ -16,7 +17,10 @@ const health: FastifyPluginAsync = async (app) => {
       return {
         status: 'ready',
         mapping: { installation: ponte.compiled.model.installation, hash: ponte.mappingHash ?? null },
-        catalogue: { ageSeconds: loadedAt === undefined ? null : Math.round((Date.now() - loadedAt) / 1000), refreshFailures: ponte.catalog.failures }
+        catalogue: { ageSeconds: loadedAt === undefined ? null : Math.round((Date.now() - loadedAt) / 1000), refreshFailures: ponte.catalog.failures },
+        // Change detection, where mapped: when it last polled and what failed (a kind, never text).
+        ...(app.changePoller.mapped ? { changes: { lastPollAt: app.changePoller.state.lastPollAt, lastError: app.changePoller.state.lastError, polls: app.changePoller.state.polls, ...(app.changePoller.polling === undefined ? {} : { polling: app.changePoller.polling() }) } } : {}),
+        ...(app.webhooks ? { webhooks: await webhookState(app.webhooks) } : {})
       }
     } catch (err) {
       // The reason is the driver's own message for the caller (never a path or driver text).
@@ -34,6 +38,25 @@ const health: FastifyPluginAsync = async (app) => {
       }, { 'retry-after': known?.headers['retry-after'] ?? '5' })
     }
   })
+}
+
+// Each subscriber by name only (never its URL, which may hold credentials, or its secret).
+// Delivery state that cannot be read (the events file locked) does not make Ponte unready, and
+// is waited for only briefly: a probe with a short timeout must not fail on a busy file.
+const WEBHOOK_STATE_MS = 300
+
+async function webhookState (webhooks: WebhookStatus): Promise<object> {
+  const delivering = webhooks.holdsLease?.() ?? null
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<'unknown'>((resolve) => { timer = setTimeout(() => { resolve('unknown') }, WEBHOOK_STATE_MS) })
+  try {
+    const subscribers = await Promise.race([webhooks.status(), late])
+    return subscribers === 'unknown' ? { delivering, subscribers: null, state: 'unknown' } : { delivering, subscribers }
+  } catch {
+    return { delivering, subscribers: null, state: 'unknown', error: 'event-store-unavailable' }
+  } finally {
+    clearTimeout(timer)
+  }
 }
 
 // A finding quotes the mapping (a table or column name), which can be any length: /ready says

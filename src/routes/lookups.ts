@@ -19,11 +19,11 @@ const RESOURCES: { name: LookupName, path: string, entity: TSchema, query: TObje
 const lookups: FastifyPluginAsyncTypebox = async (app) => {
   for (const r of RESOURCES) {
     app.get(r.path, {
-      schema: { tags: [r.tag], operationId: r.op[0], summary: `List ${r.tag}`, description: `Every one of the ${r.tag} that matches all the filters given (relations of this installation\'s mapping); none given: all of them.`, querystring: r.query, response: responses(jsonBody(Type.Array(r.entity), `The ${r.tag} that match every filter`, [r.example]), 'list') }
+      schema: { tags: [r.tag], operationId: r.op[0], summary: `List ${r.tag}`, description: `Every one of the ${r.tag} that matches all the filters given (relations of this installation's mapping); none given: all of them.`, querystring: r.query, response: responses(jsonBody(Type.Array(r.entity), `The ${r.tag} that match every filter`, [r.example]), 'list') }
     }, async (request) => await app.ponte.lookups.list(r.name, request.query as LookupFilters, request.arrival))
 
     app.get(`${r.path}/:id`, {
-      schema: { tags: [r.tag], operationId: r.op[1], summary: `One of the ${r.tag}`, description: `The one with this id; 404 when there is none.`, params: ByIdParams, response: responses(jsonBody(r.entity, `One of the ${r.tag}`, r.example), 'detail') }
+      schema: { tags: [r.tag], operationId: r.op[1], summary: `One of the ${r.tag}`, description: 'The one with this id; 404 when there is none.', params: ByIdParams, response: responses(jsonBody(r.entity, `One of the ${r.tag}`, r.example), 'detail') }
     }, async (request) => await app.ponte.lookups.get(r.name, request.params.id, request.arrival))
   }
 }

@@ -18,5 +18,16 @@ export const examples = {
     service: { id: '12', name: 'Limpeza', duration: 30 },
     location: { id: '1', address: 'Rua das Flores, 100 - Centro' }
   },
+  event: {
+    seq: 42,
+    id: 'evt_6f1c1a52-3a0e-4d1b-9b8e-2f5d0c7e9a10',
+    type: 'appointment.rescheduled',
+    seenAt: '2030-03-10T14:02:31.000Z',
+    appointmentId: '88231',
+    data: {
+      appointment: { id: '88231', date: '2030-03-14', hour: '09:30', endHour: '10:00', state: 'WAITING', professional: { id: '7', name: 'Dra. Helena Prado' } },
+      previous: { date: '2030-03-13', hour: '15:00', endHour: '15:30' }
+    }
+  },
   slot: { date: '2030-03-14', hour: '10:00', endHour: '10:30', professional: { id: '7', name: 'Dra. Helena Prado' }, location: { id: '1', address: 'Rua das Flores, 100 - Centro' } }
 }

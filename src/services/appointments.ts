@@ -1,16 +1,17 @@
 // Reading appointments: validate the range, bind typed filters, run one statement, and
 // nest lookups from the catalogue (never one query per row).
-import type { Arrival, Database } from '../db/database.js'
+import { servedFrom, type Arrival, type Database } from '../db/database.js'
 import type { CompiledMapping } from '../mapping/compile/index.js'
 import { NESTED_REFS, type AppointmentFilter, type CompiledAppointments, type AppointmentInput, type AppointmentRow, type Bound } from '../mapping/compile/index.js'
 import type { AppointmentT } from '../schemas/resources.js'
 import { queryDateRange } from './date-range.js'
-import { InvalidInputError, unknownId } from '../errors.js'
+import { InvalidInputError, NotFoundError, unknownId } from '../errors.js'
 import type { Catalog } from './catalog.js'
 import type { Lookups } from './lookups.js'
 import { carryingId } from './ids.js'
 import { streamList } from './list-stream.js'
 import { holdingAtMost } from './read-ahead.js'
+import { isOpenRow } from './open-slots.js'
 import type { Readable } from 'node:stream'
 import type { LookupName } from '../mapping/model.js'
 
@@ -53,11 +54,11 @@ export class Appointments {
   ) {}
 
   async list (q: AppointmentQuery, at: Arrival): Promise<AppointmentT[]> {
-    const plan = this.plan(q)
-    if (!plan) return []
-    let found = await this.read(plan.shape, plan.bound, at)
-    for (const [f, id] of plan.ids) found = carryingId(found, id, (a) => a.refs[f])
-    return await this.present(found, plan.minimal, at)
+    const query = this.listQuery(q)
+    if (!query) return []
+    let found = await this.read(query.shape, query.bound, at)
+    for (const [f, id] of query.ids) found = carryingId(found, id, (a) => a.refs[f])
+    return await this.present(found, query.minimal, at)
   }
 
   /**
@@ -67,21 +68,21 @@ export class Appointments {
    * failed here, so the caller still answers a problem with its status.
    */
   async listOrStream (q: AppointmentQuery, at: Arrival): Promise<AppointmentT[] | Readable> {
-    const plan = this.plan(q)
-    if (!plan) return []
+    const query = this.listQuery(q)
+    if (!query) return []
     const stream = this.db.stream
     // One day (the busiest: ~1,000 items) is read whole as before: in blocks it cost ~13 % more
     // CPU (two round trips to the SQLite thread instead of one), for no memory worth saving.
-    if (!stream || plan.oneDay || !this.inCalendarOrder) return await this.list(q, at)
+    if (!stream || query.oneDay || !this.inCalendarOrder) return await this.list(q, at)
     // The catalogue first: loading it needs the connection the stream is about to hold.
-    const snap = plan.minimal ? undefined : await this.catalog.snapshot(at)
+    const snap = query.minimal ? undefined : await this.catalog.snapshot(at)
     // A day's items in one JSON.stringify (its brackets cut off): the same bytes as one call per
     // item, and measurably less CPU over a month of them.
     const items = (day: AppointmentRow[]): string => JSON.stringify(snap ? day.map((a) => this.nest(a, snap)) : day.map(strip)).slice(1, -1)
-    const keep = (a: AppointmentRow): boolean => plan.ids.every(([f, id]) => a.refs[f] === id)
+    const keep = (a: AppointmentRow): boolean => query.ids.every(([f, id]) => a.refs[f] === id)
     // A slow client must not hold the connection at its pace (read-ahead.ts).
-    const blocks = holdingAtMost(stream.call(this.db, plan.bound.statement, plan.bound.args, at), this.limits.streamHoldMs)
-    return await streamList(blocks, plan.shape.read, keep, items, async (found) => await this.present(found, plan.minimal, at))
+    const blocks = holdingAtMost(stream.call(this.db, query.bound.statement, query.bound.args, at), this.limits.streamHoldMs)
+    return await streamList(blocks, query.shape.read, keep, items, async (found) => await this.present(found, query.minimal, at))
   }
 
   /**
@@ -94,7 +95,7 @@ export class Appointments {
   }
 
   /** What a list request reads: undefined when no appointment can match (an id filter the mapping or its column cannot hold). */
-  private plan (q: AppointmentQuery): { shape: CompiledAppointments, bound: Bound, ids: [IdFilter, string][], minimal: boolean, oneDay: boolean } | undefined {
+  private listQuery (q: AppointmentQuery): { shape: CompiledAppointments, bound: Bound, ids: [IdFilter, string][], minimal: boolean, oneDay: boolean } | undefined {
     const { timezone, states, appointment } = this.compiled.model
     const { start, end } = queryDateRange(q, timezone, this.limits.maxRangeDays)
     const state = q.state === undefined ? undefined : stateName(q.state, states.values, '/querystring/state')
@@ -114,6 +115,61 @@ export class Appointments {
     const bound = shape.bind(input)
     if (!bound) return undefined
     return { shape, bound, ids, minimal, oneDay: start === end }
+  }
+
+  /**
+   * Every appointment from `from` to `to` (clinic dates), each as `get` answers it, read with
+   * the list's one range statement and no range limit: what a change-detection poll compares.
+   */
+  async between (from: string, to: string, at: Arrival): Promise<AppointmentT[]> {
+    const shape = this.compiled.appointments({ filters: [], minimal: false })
+    return await this.present(await this.read(shape, shape.bind({ from, to }), at), false, at)
+  }
+
+  /** How many appointments `between` would read over the same days (one COUNT: what a window pass costs). */
+  async countBetween (from: string, to: string, at: Arrival): Promise<number> {
+    const plan = this.compiled.changes?.windowCount
+    const bound = plan?.bind({ from, to })
+    if (!plan || !bound) return 0
+    const [row] = await this.db.query(bound.statement, bound.args, at)
+    return row === undefined ? 0 : plan.read(row)
+  }
+
+  /**
+   * Appointments whose change marker is at or past `after`, as `get` answers them, and the
+   * newest marker among them (`after` itself when none): what a marker pass compares.
+   */
+  async markedSince (after: string, at: Arrival): Promise<{ appointments: AppointmentT[], last: string }> {
+    const shape = this.compiled.changes?.marked
+    if (!shape) return { appointments: [], last: after }
+    const found = await this.read(shape, shape.bind({ after }), at)
+    // Read in marker order: the last row read holds the newest marker.
+    const last = found.reduce<string>((m, a) => a.marker ?? m, after)
+    for (const a of found) delete a.marker
+    return { appointments: await this.present(found, false, at), last }
+  }
+
+  /** The newest change marker in the table (undefined when the table is empty or no marker is mapped). */
+  async lastMarker (at: Arrival): Promise<string | undefined> {
+    const plan = this.compiled.changes?.lastMarker
+    if (!plan) return undefined
+    const [row] = await this.db.query(plan.statement, {}, at)
+    return row === undefined ? undefined : plan.read(row)
+  }
+
+  /** Whether `id` is an open slot's free row now (`openSlots`): a released claim, not an appointment. */
+  async isOpenSlot (id: string, at: Arrival): Promise<boolean> {
+    return await isOpenRow(servedFrom(this.db, at), this.compiled, id)
+  }
+
+  /** The appointment as `get` answers it, or undefined where there is none. */
+  async find (id: string, at: Arrival): Promise<AppointmentT | undefined> {
+    try {
+      return await this.get(id, at)
+    } catch (err) {
+      if (err instanceof NotFoundError) return undefined
+      throw err
+    }
   }
 
   async get (id: string, at: Arrival): Promise<AppointmentT> {

@@ -6,12 +6,14 @@ import { servedFrom, type Arrival, type Database } from '../db/database.js'
 import { isUnsupported, type CompiledAvailability, type CompiledMapping, type DatedRow, type SlotBooking, type SlotRow, type WeeklyRow } from '../mapping/compile/index.js'
 import type { EntityName, LookupName } from '../mapping/model.js'
 import type { SlotT } from '../schemas/resources.js'
-import { dateOfDay, dayNumber, endMinutesOf, isCalendarDate, isClockHour, minutesOf, nowHourIn, todayIn } from '../normalise/datetime.js'
+import { addDaysWithin, dateOfDay, dayNumber, endMinutesOf, isCalendarDate, isClockHour, minutesOf, nowHourIn, todayIn } from '../normalise/datetime.js'
 import { queryDateRange } from './date-range.js'
+import { skippedOnWallClock } from '../normalise/zones.js'
 import { NotFoundError } from '../errors.js'
 import type { Catalog, Snapshot } from './catalog.js'
 // The arithmetic and what holds a slot: slots.ts (booking uses them too).
-import { blockedOn, endHourOfMinutes, fitsIn, hasRoom, heldRows, heldSpan, hourOfMinutes, readAll, readBlocks, slotsIn, windowsOn, type Window } from './slots.js'
+import { openRows, openWindows } from './open-slots.js'
+import { around, blockedOn, DAY_MINUTES, endHourOfMinutes, fitsIn, hasRoom, heldRows, heldSpan, hourOfMinutes, readAll, readBlocks, serviceUses, slotsIn, windowsAround, windowsOn, type Window } from './slots.js'
 
 export type Slot = SlotT
 
@@ -38,7 +40,7 @@ export const MAX_RANGE_DAYS = 31
 
 // ---- the service ----
 
-type Occupancy = Map<string, { hour: string, endHour?: string, holding?: boolean }[]>
+type Occupancy = Map<string, { hour: string, endHour?: string, holding?: boolean, refs: Partial<Record<string, string>> }[]>
 const occupancyKey = (professional: string, date: string): string => `${professional}|${date}`
 
 export class Availability {
@@ -87,42 +89,59 @@ export class Availability {
     if (q.location !== undefined && serviceLocations && !serviceLocations.has(q.location)) return []
 
     const single = q.professional
+    // The day before `from` too, for its night windows and what runs past its midnight; the
+    // day after `end` for what is held or blocked after its midnight.
+    const [before, after] = [addDaysWithin(from, -1), addDaysWithin(end, 1)]
     const [weekly, dated, blocks, occupancy, slotRows] = await Promise.all([
       this.readWeekly(av, undefined, at),
-      this.readDated(av, from, end, undefined, at),
-      readBlocks(this.db, av, from, end, at),
-      this.readOccupancy(from, end, single, at),
+      this.readDated(av, before, end, undefined, at),
+      readBlocks(this.db, av, before, after, at),
+      this.readOccupancy(before, after, single, at),
       this.readSlotRows(from, end, q.service, at)
     ])
 
     const nowMinutes = minutesOf(nowHourIn(timezone, now))
+    // A slot shared by minutes (`capacity: minutes`): each appointment in it uses its service's.
+    const byMinutes = this.slotBooking()?.byMinutes === true
     const byKey = new Map<string, Slot>()
     // Day numbers, not dates as text: the loop's bound is fixed before it starts (the range
     // is at most maxRangeDays, checked by queryDateRange).
-    for (let day = dayNumber(from), last = dayNumber(end); day <= last; day++) {
+    for (let day = dayNumber(before), last = dayNumber(end); day <= last; day++) {
       const date = dateOfDay(day)
+      const next = dateOfDay(day + 1)
       for (const w of windowsOn(date, weekly, dated)) {
+        // The day before the range offers only what its windows run into the range's first day.
+        if (date < from && w.end <= DAY_MINUTES) continue
         if (!professionals.has(w.professional)) continue
+        // A template code that does not take the service offers it nothing (`pattern.services`).
+        if (service && w.refuses?.has(service.id) === true) continue
         const location = this.slotLocation(snap, w, q.location)
         if (location === null) continue
         if (location !== undefined && serviceLocations && !serviceLocations.has(location)) continue
         const step = w.interval ?? av.slotMinutes
-        const length = service?.duration ?? step
-        const taken = (occupancy.get(occupancyKey(w.professional, date)) ?? []).map((a) => ({ ...heldSpan(a, step), holding: a.holding }))
-        for (const s of slotsIn(w, length, blockedOn(date, w.professional, blocks, location), date === today ? nowMinutes : 0)) {
-          const hour = hourOfMinutes(s.start)
+        const length = w.whole ? step : service?.duration ?? step
+        // On this date's clock: what the day before runs into it, and what the next day holds after its midnight.
+        const taken = around(date, (d) => (occupancy.get(occupancyKey(w.professional, d)) ?? []).map((a) => ({ ...heldSpan(a, step), holding: a.holding, ...(byMinutes ? { uses: serviceUses(snap, a.refs.service) } : {}) })))
+        for (const s of slotsIn(w, length, around(date, (d) => blockedOn(d, w.professional, blocks, location)))) {
+          // A start past midnight is the next date's.
+          const [slotDate, start] = s.start >= DAY_MINUTES ? [next, s.start - DAY_MINUTES] : [date, s.start]
+          if (slotDate < from || slotDate > end || (slotDate === today && start < nowMinutes)) continue
+          const hour = hourOfMinutes(start)
+          // A start or end the clinic's clock skips (spring forward) cannot be booked: not offered.
+          const endDate = dateOfDay(day + Math.floor(s.end / DAY_MINUTES))
+          if (skippedOnWallClock(`${slotDate} ${hour}`, timezone) || skippedOnWallClock(`${endDate} ${hourOfMinutes(s.end % DAY_MINUTES)}`, timezone)) continue
           // Slot-based booking books only a slot row's start, as many times as it takes.
-          const capacity = slotRows ? capacityOf(slotRows, w.professional, date, hour, location) : 1
-          if (!hasRoom(s, taken, capacity)) continue
+          const capacity = slotRows ? capacityOf(slotRows, w.professional, slotDate, hour, location) : 1
+          if (capacity === 0 || !hasRoom(s, taken, byMinutes ? { length: step } : capacity)) continue
           const slot: Slot = {
-            date,
+            date: slotDate,
             hour,
             endHour: endHourOfMinutes(s.end),
             professional: { id: w.professional, name: String(snap.record('professional', w.professional)?.entity.name ?? '') }
           }
           if (location !== undefined) slot.location = this.locationOf(snap, location)
           if (service) slot.service = service
-          byKey.set(`${date}|${slot.hour}|${w.professional}|${location ?? ''}`, slot)
+          byKey.set(`${slotDate}|${slot.hour}|${w.professional}|${location ?? ''}`, slot)
         }
       }
     }
@@ -143,7 +162,7 @@ export class Availability {
    * appointment with no service duration, as free slots are offered) and its location, when
    * exactly one window says so. Undefined when availability is not mapped or no window holds it.
    */
-  async windowAt (date: string, hour: string, professional: string, at: Arrival): Promise<{ step: number, location?: string } | undefined> {
+  async windowAt (date: string, hour: string, professional: string, at: Arrival): Promise<WindowAt | undefined> {
     const av = this.mapped
     if (!av || !isCalendarDate(date)) return undefined
     return windowHolding(await this.windowsOf(av, date, professional, at), hour, av.slotMinutes)
@@ -162,7 +181,7 @@ export class Availability {
     const [snap, windows, blocks] = await Promise.all([
       this.catalog.snapshot(at),
       this.windowsOf(av, date, professional, at),
-      readBlocks(this.db, av, date, date, at)
+      readBlocks(this.db, av, addDaysWithin(date, -1), addDaysWithin(date, 1), at)
     ])
     return {
       windowAt: (hour) => windowHolding(windows, hour, av.slotMinutes),
@@ -173,16 +192,16 @@ export class Availability {
         // Each window with the blocks of its own location (a closed unit closes only its windows).
         return windows.some((w) => {
           const at = this.slotLocation(snap, w, location)
-          return at !== null && fitsIn(span, [w], blockedOn(date, professional, blocks, at))
+          return at !== null && fitsIn(span, [w], around(date, (d) => blockedOn(d, professional, blocks, at)))
         })
       }
     }
   }
 
-  /** The professional's working windows on `date`: their template and dated rows only. */
+  /** The professional's working windows on `date` (and the day before's night): their template and dated rows only. */
   private async windowsOf (av: CompiledAvailability, date: string, professional: string, at: Arrival): Promise<Window[]> {
-    const [weekly, dated] = await Promise.all([this.readWeekly(av, professional, at), this.readDated(av, date, date, professional, at)])
-    return windowsOn(date, weekly, dated).filter((w) => w.professional === professional)
+    const [weekly, dated] = await Promise.all([this.readWeekly(av, professional, at), this.readDated(av, addDaysWithin(date, -1), date, professional, at)])
+    return windowsAround(date, weekly, dated).filter((w) => w.professional === professional)
   }
 
   // ---- pieces ----
@@ -242,6 +261,8 @@ export class Availability {
   }
 
   private async readDated (av: CompiledAvailability, from: string, to: string, professional: string | undefined, at: Arrival): Promise<DatedRow[]> {
+    // Open slots are the working hours (the compiler allows no other dated rows with them).
+    if (this.compiled.model.appointment.openSlots) return openWindows(await openRows(servedFrom(this.db, at), this.compiled, { from, to }, professional), av.slotMinutes)
     if (!av.dated) return []
     if (professional === undefined || !av.datedOf) {
       const { statement, args } = av.dated.bind({ from, to })
@@ -298,19 +319,29 @@ export class Availability {
 /** One professional's day, read once (Availability.day): booking's questions about one slot. */
 export interface WorkingDay {
   /** The window a slot starting at `hour` falls in: its grid step and (when exactly one window says) location. */
-  windowAt: (hour: string) => { step: number, location?: string } | undefined
+  windowAt: (hour: string) => WindowAt | undefined
   /** Whether [hour, endHour) is inside a window (at `location`, when given) and outside every block. */
   offers: (hour: string, endHour: string, location?: string) => boolean
 }
 
+/** The window a time starts in: its grid step, its location (when one), whether it is an open slot, and the services its code refuses. */
+export interface WindowAt { step: number, location?: string, whole?: true, refuses?: ReadonlySet<string> }
+
 /** The window a slot starting at `hour` falls in, among one professional's windows of a day (see WorkingDay). */
-function windowHolding (windows: Window[], hour: string, slotMinutes: number): { step: number, location?: string } | undefined {
+function windowHolding (windows: Window[], hour: string, slotMinutes: number): WindowAt | undefined {
   if (!isClockHour(hour)) return undefined
   const at = minutesOf(hour)
   const holding = windows.filter((w) => w.start <= at && at < w.end)
   if (holding.length === 0) return undefined
   const places = new Set(holding.flatMap((w) => w.location ?? []))
-  return { step: holding[0].interval ?? slotMinutes, ...(places.size === 1 ? { location: [...places][0] } : {}) }
+  // A service any window there takes is taken (two rows of one professional at one time are one offer).
+  const refuses = holding.every((w) => w.refuses !== undefined) ? new Set([...holding[0].refuses ?? []].filter((s) => holding.every((w) => w.refuses?.has(s) === true))) : undefined
+  return {
+    step: holding[0].interval ?? slotMinutes,
+    ...(places.size === 1 ? { location: [...places][0] } : {}),
+    ...(holding[0].whole ? { whole: true as const } : {}),
+    ...(refuses !== undefined && refuses.size > 0 ? { refuses } : {})
+  }
 }
 
 /** A day that is not a date: no window, nothing offered. */

@@ -7,18 +7,23 @@ import type { EntityName, LookupName } from '../mapping/model.js'
 import { planExists } from './plans.js'
 import type { SqlTypeName } from '../mapping/schema.js'
 import type { AppointmentT } from '../schemas/resources.js'
-import { endHourAfter, endMinutesOf, isClockHour, minutesOf, nowIn, parseApiDate } from '../normalise/datetime.js'
+import { addDays, crossesMidnight, endHourAfter, isClockHour, nowIn, parseApiDate } from '../normalise/datetime.js'
 import { readApiDate } from '../normalise/date-window.js'
+import { skippedOnWallClock } from '../normalise/zones.js'
 import { ConflictError, InvalidInputError, unknownId, type FieldIssue } from '../errors.js'
-import { refuseMisstored, refuseUnstorable, requiring, type Stored } from './stored.js'
+import { refuseUnstorable, requiring, type Stored } from './stored.js'
 import { writable } from './writable.js'
 import { stateName, type Appointments } from './appointments.js'
 import type { Catalog, Snapshot } from './catalog.js'
 import type { Clients } from './clients.js'
 import { describe } from './client-writes.js'
 import { carryingId } from './ids.js'
-import { hasRoom, heldRowsOfEach, heldSpan, overlaps } from './slots.js'
-import type { WorkingDay } from './availability.js'
+import { minutesBetween, serviceUses } from './slots.js'
+import { checkFree, named, TIME_FIELDS } from './free-check.js'
+import { AppointmentRows, boundOrUnknown, heldRefs } from './appointment-rows.js'
+import { noOpenSlot, OpenSlotClaims } from './open-slot-claims.js'
+import type { WindowAt, WorkingDay } from './availability.js'
+import { bookedRecords } from './booked.js'
 
 export interface NewAppointment {
   date: string
@@ -33,27 +38,21 @@ export interface NewAppointment {
 
 /** Working hours, where the mapping has them (services/availability.ts). */
 export interface Offers {
-  /** One professional's day (windows and blocks, read once): what a booking asks about its slot. */
+  /** One professional's day (windows and blocks, read once): what a booking asks about its time. */
   day: (date: string, professional: string, at: Arrival) => Promise<WorkingDay | undefined>
-  /** The working window a slot starts in: its grid step and (when one) location. */
-  windowAt: (date: string, hour: string, professional: string, at: Arrival) => Promise<{ step: number, location?: string } | undefined>
+  /** The working window a time starts in: its grid step and (when one) location. */
+  windowAt: (date: string, hour: string, professional: string, at: Arrival) => Promise<WindowAt | undefined>
 }
 
 export interface BookingOptions {
   /** Refuse bookings and reschedules into the past (default true). */
   refusePast: boolean
-  /** States whose appointments do not hold their slot. */
+  /** States whose appointments do not hold their time. */
   freeing: string[]
 }
 
-/** The request fields a slot conflict of a booking or reschedule is about. */
-const SLOT = ['/body/date', '/body/hour']
 /** A row changed between the read outside the transaction and the one inside: the appointment is what conflicts. */
 const CHANGED_MEANWHILE = [{ path: '/params/id', message: 'changed while this request was handled; retry' }]
-
-function named (paths: string[], message: string): FieldIssue[] {
-  return paths.map((path) => ({ path, message }))
-}
 
 /** Pairs that, when the mapping relates them, a booking must respect. */
 const CONSISTENT: [LookupName, LookupName][] = [
@@ -62,6 +61,9 @@ const CONSISTENT: [LookupName, LookupName][] = [
 ]
 
 export class Booking {
+  private readonly rows: AppointmentRows
+  private readonly openSlots: OpenSlotClaims
+
   constructor (
     private readonly compiled: CompiledMapping,
     private readonly db: Database,
@@ -70,7 +72,10 @@ export class Booking {
     private readonly appointments: Appointments,
     private readonly hours: Offers | undefined,
     private readonly options: BookingOptions
-  ) {}
+  ) {
+    this.rows = new AppointmentRows(compiled)
+    this.openSlots = new OpenSlotClaims(compiled, this.rows, options.freeing)
+  }
 
   /** A mapping without a write block still serves every read: writes answer 501. */
   private get plans (): AppointmentWritePlans {
@@ -80,9 +85,11 @@ export class Booking {
   async book (request: NewAppointment, at: Arrival): Promise<Stored<AppointmentT>> {
     writable(this.compiled.writes.appointment, 'appointments', request)
     const ignored = this.unstored(request)
-    const input = { ...request, ...this.normaliseSlot(request) }
+    const input = { ...request, ...this.normaliseTime(request) }
     const issues: FieldIssue[] = []
-    this.checkSlotInput(input.date, input.hour, issues)
+    this.checkTimeInput(input.date, input.hour, issues)
+    // An open slot is a professional's row: the one to claim is found by whose it is.
+    if (this.plans.openSlots && input.professional === undefined && this.compiled.model.appointment.refs.professional) issues.push({ path: '/body/professional', message: 'is required: this installation books by claiming a professional\'s open slot' })
     const snap = await this.catalog.snapshot(at)
     await this.checkRefs(input, snap, issues, at)
     if (issues.length > 0) throw new InvalidInputError(describe(issues), issues)
@@ -91,11 +98,15 @@ export class Booking {
     const day = input.professional ? await this.hours?.day(input.date, input.professional, at) : undefined
     const window = day?.windowAt(input.hour)
     const step = window?.step ?? this.defaultMinutes()
-    const minutes = this.serviceMinutes(input.service, snap) ?? step
+    // An open slot is booked whole, whatever the service's length (availability offers it so).
+    const minutes = window?.whole ? step : this.serviceMinutes(input.service, snap) ?? step
     const endHour = endHourAfter(input.hour, minutes)
-    if (endHour === undefined) throw new InvalidInputError(`A ${minutes}-minute appointment at ${input.hour} would end after midnight.`, [{ path: '/body/hour', message: 'too late for the appointment\'s length' }])
+    if (endHour === undefined) throw new InvalidInputError(`A ${minutes}-minute appointment cannot be booked: an appointment lasts less than a day.`, [{ path: '/body/hour', message: 'cannot start an appointment a day or more long' }])
+    this.refuseSkippedEnd(input.date, input.hour, endHour)
     if (input.professional) {
+      if (this.plans.openSlots && window?.whole !== true) throw noOpenSlot(input.date, input.hour, input.professional)
       this.checkHours(day, input.date, input.hour, endHour, input.location)
+      takesService(window, input.service, input.date, input.hour)
       // The caller may leave the location out; the professional's hours (or only workplace) tell it.
       if (input.location === undefined && this.compiled.model.appointment.refs.location) {
         input.location = window?.location ?? onlyOne(snap.related('professional', input.professional, 'location'))
@@ -104,7 +115,18 @@ export class Booking {
 
     const now = nowIn(this.compiled.model.timezone)
     const booked = { date: input.date, hour: input.hour, endHour, minutes }
-    const columns = this.plans.columns(now, booked, input)
+    // The booked time's columns are the date's and the hour's alike (one datetime column may hold both).
+    const timeColumns = { columns: Object.keys(this.plans.written.slot(booked)).map((column) => ({ column })) }
+    const writers = { ...this.plans.refs, ...Object.fromEntries(Object.entries(this.plans.joinedRefs).map(([k, j]) => [k, { columns: [j.column] }])), date: timeColumns, hour: timeColumns }
+    // A key the database already holds is, for an appointment, most likely its booked time (a unique index on it).
+    const stores = ['date', 'hour', ...Object.keys(this.rows.writtenRefs(input))]
+    // What the row copies from the client and lookups it names (a name for the day sheet), read now.
+    const copies = await bookedRecords(this.plans, servedFrom(this.db, at), snap, input)
+    if (this.plans.openSlots) {
+      const id = await requiring(writers, stores, async () => await this.db.transaction(async (tx) => await this.openSlots.claim(tx, { date: input.date, hour: input.hour, endHour, step }, input, now, copies), at, dayClaims(input.date, input, { hour: input.hour, endHour })))
+      return { record: await this.appointments.get(id, at), ignored }
+    }
+    const columns = this.plans.columns(now, booked, input, copies)
     for (const [name, joined] of Object.entries(this.plans.joinedRefs) as [BookingRef, NonNullable<AppointmentWritePlans['joinedRefs'][BookingRef]>][]) {
       const id = input[name]
       if (id === undefined) { columns[joined.column.column] = null; continue }
@@ -115,19 +137,17 @@ export class Booking {
     }
 
     const insert = writable(this.plans.insert, 'appointments', request)
-    const writers = { ...this.plans.refs, ...Object.fromEntries(Object.entries(this.plans.joinedRefs).map(([k, j]) => [k, { columns: [j.column] }])) }
-    // A key the database already holds is, for an appointment, most likely its slot (a unique index on it).
-    const stores = ['date', 'hour', ...Object.keys(this.writtenRefs(input))]
     const id = await requiring(writers, stores, async () => await this.db.transaction(async (tx) => {
-      // The slot first: how many appointments it takes decides whether it is free.
-      // Without a service in the request, the one the mapping writes must be accepted too.
-      const slot = await this.findSlot(tx, input.date, input.hour, { ...input, service: input.service ?? this.writtenService(columns) })
-      await this.checkFree(tx, { date: input.date, hour: input.hour, endHour, step, professional: input.professional, client: input.client, capacity: slot.capacity }, SLOT, '/body/client')
-      const id = await insert.run(tx, { ...columns, ...slot.pointer })
-      await this.recordState(tx, id, this.compiled.model.states.initial, now, false)
-      await this.readBack(tx, id, { date: input.date, hour: input.hour, state: this.compiled.model.states.initial }, this.writtenRefs(input))
+      // The slot row first (where the mapping books into one): how many appointments it takes
+      // decides whether the time is free. Without a service in the request, the one the mapping
+      // writes must be accepted too.
+      const slotRow = await this.findSlotRow(tx, input.date, input.hour, { ...input, service: input.service ?? this.writtenService(columns) })
+      await checkFree(tx, this.compiled, this.options.freeing, { date: input.date, hour: input.hour, endHour, step, professional: input.professional, client: input.client, capacity: slotRow.capacity, uses: this.minutesUsed(snap) }, TIME_FIELDS, '/body/client')
+      const id = await insert.run(tx, { ...columns, ...slotRow.pointer })
+      await this.rows.recordState(tx, id, this.compiled.model.states.initial, now, false)
+      await this.rows.readBack(tx, id, { date: input.date, hour: input.hour, state: this.compiled.model.states.initial }, this.rows.writtenRefs(input))
       return id
-    }, at, dayClaims(input.date, input)))
+    }, at, dayClaims(input.date, input, { hour: input.hour, endHour })))
     return { record: await this.appointments.get(id, at), ignored }
   }
 
@@ -140,7 +160,7 @@ export class Booking {
     const refused: FieldIssue[] = []
     for (const name of BOOKING_REFS) {
       if (request[name] === undefined) continue
-      if (this.stores(name)) continue
+      if (this.rows.stores(name)) continue
       const reason = this.plans.readOnlyRefs[name]
       if (reason === undefined || this.plans.ignored.has(name)) ignored.push(name)
       else refused.push({ path: `/body/${name}`, message: reason })
@@ -149,40 +169,19 @@ export class Booking {
     return ignored
   }
 
-  /** Whether a booking stores this ref: the mapping maps it and can write it. */
-  private stores (name: BookingRef): boolean {
-    return this.compiled.model.appointment.refs[name] !== undefined && this.plans.readOnlyRefs[name] === undefined
-  }
-
-  /** The refs a booking writes, with the ids they must read back as. */
-  private writtenRefs (input: NewAppointment): Partial<Record<BookingRef, string>> {
-    return Object.fromEntries(BOOKING_REFS.flatMap((name) => input[name] !== undefined && this.stores(name) ? [[name, input[name]]] : []))
-  }
-
-  /** Inside the write's transaction: the row reads back as sent (date, hour, state, every ref), or everything rolls back. */
-  private async readBack (tx: Querier, id: string, expected: { date: string, hour: string, state: string }, refs: Partial<Record<BookingRef, string>>): Promise<void> {
-    // The shape GET /appointments/{id} reads (every ref), not the occupancy one.
-    const shape = this.compiled.appointments({ filters: [], minimal: false, byId: true })
-    const { statement, args } = this.found(shape.bind({ id }), id)
-    const [stored] = carryingId((await tx.query(statement, args)).flatMap((row) => shape.read(row) ?? []), id, (a) => a.id)
-    if (!stored) refuseMisstored(['date', 'hour', ...Object.keys(refs)], 'appointment (it is not found through the mapping\'s filters)')
-    const wrong: string[] = (['date', 'hour', 'state'] as const).filter((f) => stored[f] !== expected[f])
-    for (const [name, value] of Object.entries(refs)) if (stored.refs[name as BookingRef] !== value) wrong.push(name)
-    if (wrong.length > 0) refuseMisstored(wrong, 'appointment')
-  }
-
   async changeState (id: string, requested: string, at: Arrival): Promise<string> {
     const { states } = this.compiled.model
     const state = stateName(requested, states.values, '/body/state')
-    this.keyOf(id)
+    this.requireKnownId(id)
     writable(this.compiled.writes.appointment, 'appointments', { state })
     const move = writable(this.plans.stateMoves[state], `appointments into ${state}`, { state })
     const now = nowIn(this.compiled.model.timezone)
     // Working hours are read before the transaction: SQLite serves one transaction at a time.
     const before = await this.current(servedFrom(this.db, at), id, false)
     const step = await this.stepOf(before, at)
-    // Back from a state that freed the slot, its day is checked, and so claimed, as for a booking.
-    const claims = this.frees(before.state) && !this.frees(state) ? dayClaims(before.date, before.refs) : []
+    const uses = this.plans.slotBooking?.byMinutes === true ? this.minutesUsed(await this.catalog.snapshot(at)) : undefined
+    // Back from a state that freed the time, its day is checked, and so claimed, as for a booking.
+    const claims = this.frees(before.state) && !this.frees(state) ? dayClaims(before.date, before.refs, { hour: before.hour, endHour: before.endHour ?? endHourAfter(before.hour, step) }) : []
     return await requiring({}, ['state'], async () => await this.db.transaction(async (tx) => {
       const current = await this.current(tx, id)
       if (current.state === state) return `Appointment ${id} is already ${state}.`
@@ -190,73 +189,98 @@ export class Booking {
         throw new ConflictError(`An appointment in state ${current.state} cannot move to ${state} (allowed: ${(states.moves[current.state] ?? []).join(', ') || 'none'}).`,
           [{ path: '/body/state', message: `is not a move this installation allows from ${current.state}` }])
       }
-      // Back from a state that freed the slot: the slot must still be free, as for a booking.
+      const open = this.plans.openSlots
+      const cancelling = this.frees(state) && !this.frees(current.state)
+      if (open?.onCancel === 'reopen' && this.frees(current.state) && !this.frees(state)) {
+        throw new ConflictError(`Appointment ${id} is ${current.state} and its slot was reopened as a free row: book that slot again instead.`, [{ path: '/body/state', message: `cannot leave ${current.state}: the slot was reopened` }])
+      }
+      // A released row is an open slot again, no longer an appointment: the release is the move.
+      if (cancelling && open?.onCancel === 'release') {
+        await this.rows.recordState(tx, id, state, now, true)
+        await this.openSlots.free(tx, current, now)
+        return `Appointment ${id} is now ${state}; its slot at ${current.hour} on ${current.date} is open again.`
+      }
+      // Back from a state that freed the time: the time must still be free, as for a booking.
       if (this.frees(current.state) && !this.frees(state)) {
         if (!covers(claims, current.date, current.refs)) throw new ConflictError('The appointment changed while its state was being changed; try again.', CHANGED_MEANWHILE)
-        const endHour = current.endHour ?? endHourAfter(current.hour, step) ?? '23:59'
+        // In a slot shared by minutes it comes back for its service's minutes, not the whole slot.
+        const endHour = (uses ? endHourAfter(current.hour, uses(current) ?? step) : current.endHour ?? endHourAfter(current.hour, step)) ?? '23:59'
         const capacity = await this.capacityAt(tx, current.date, current.hour, current.refs)
-        await this.checkFree(tx, { date: current.date, hour: current.hour, endHour, step, professional: current.refs.professional, client: current.refs.client, except: id, capacity }, ['/body/state'])
+        await checkFree(tx, this.compiled, this.options.freeing, { date: current.date, hour: current.hour, endHour, step, professional: current.refs.professional, client: current.refs.client, except: id, capacity, uses }, ['/body/state'])
       }
-      const { statement, args } = this.found(move.bind(id, now), id)
+      const { statement, args } = boundOrUnknown(move.bind(id, now), id)
       await tx.query(statement, args)
-      await this.recordState(tx, id, state, nowIn(this.compiled.model.timezone), true)
-      await this.readBack(tx, id, { date: current.date, hour: current.hour, state }, heldRefs(current))
+      await this.rows.recordState(tx, id, state, nowIn(this.compiled.model.timezone), true)
+      await this.rows.readBack(tx, id, { date: current.date, hour: current.hour, state }, heldRefs(current))
+      if (cancelling && open?.onCancel === 'reopen') {
+        await this.openSlots.free(tx, current, now)
+        return `Appointment ${id} is now ${state}; its slot at ${current.hour} on ${current.date} is open again as a new row.`
+      }
       return `Appointment ${id} is now ${state}.`
     }, at, claims))
   }
 
   async reschedule (id: string, requested: { date: string, hour: string }, at: Arrival): Promise<string> {
-    const slot = this.normaliseSlot(requested)
+    const time = this.normaliseTime(requested)
     const issues: FieldIssue[] = []
-    this.checkSlotInput(slot.date, slot.hour, issues)
+    this.checkTimeInput(time.date, time.hour, issues)
     if (issues.length > 0) throw new InvalidInputError(describe(issues), issues)
-    this.keyOf(id)
+    this.requireKnownId(id)
     writable(this.compiled.writes.appointment, 'appointments', requested)
     const { states, timezone } = this.compiled.model
     // Working hours are read before the transaction: SQLite serves one transaction at a time.
     const before = await this.current(servedFrom(this.db, at), id, false)
-    const day = before.refs.professional ? await this.hours?.day(slot.date, before.refs.professional, at) : undefined
-    const window = day?.windowAt(slot.hour)
+    const day = before.refs.professional ? await this.hours?.day(time.date, before.refs.professional, at) : undefined
+    const window = day?.windowAt(time.hour)
     const step = window?.step ?? this.defaultMinutes()
-    const minutes = before.endHour ? minutesBetween(before.hour, before.endHour) : this.serviceMinutes(before.refs.service, await this.catalog.snapshot(at)) ?? step
-    const endHour = endHourAfter(slot.hour, minutes)
-    if (endHour === undefined) throw new InvalidInputError(`A ${minutes}-minute appointment at ${slot.hour} would end after midnight.`, [{ path: '/body/hour', message: 'too late for the appointment\'s length' }])
-    if (before.refs.professional) this.checkHours(day, slot.date, slot.hour, endHour, before.refs.location)
+    if (this.plans.openSlots && window?.whole !== true) throw noOpenSlot(time.date, time.hour, before.refs.professional)
+    const snap = await this.catalog.snapshot(at)
+    const uses = this.minutesUsed(snap)
+    // An open slot keeps its own length; in a slot shared by minutes, its service's (its stored end is the slot's).
+    const minutes = window?.whole ? step : before.endHour && !uses ? minutesBetween(before.hour, before.endHour) : this.serviceMinutes(before.refs.service, snap) ?? step
+    const endHour = endHourAfter(time.hour, minutes)
+    if (endHour === undefined) throw new InvalidInputError(`A ${minutes}-minute appointment cannot be moved: an appointment lasts less than a day.`, [{ path: '/body/hour', message: 'cannot start an appointment a day or more long' }])
+    this.refuseSkippedEnd(time.date, time.hour, endHour)
+    if (before.refs.professional) {
+      this.checkHours(day, time.date, time.hour, endHour, before.refs.location)
+      takesService(window, before.refs.service, time.date, time.hour, named(TIME_FIELDS, 'is a slot whose template code does not take the appointment\'s service'))
+    }
 
-    const claims = dayClaims(slot.date, before.refs)
+    const claims = dayClaims(time.date, before.refs, { hour: time.hour, endHour })
     return await requiring({}, ['date', 'hour'], async () => await this.db.transaction(async (tx) => {
       const current = await this.current(tx, id)
       // Its hours were checked, and its new day claimed, for the professional and client read before.
-      if (current.refs.professional !== before.refs.professional || !covers(claims, slot.date, current.refs)) throw new ConflictError('The appointment changed while it was being rescheduled; try again.', CHANGED_MEANWHILE)
+      if (current.refs.professional !== before.refs.professional || !covers(claims, time.date, current.refs)) throw new ConflictError('The appointment changed while it was being rescheduled; try again.', CHANGED_MEANWHILE)
       const target = states.onReschedule === 'keep' ? current.state : states.onReschedule
       if (this.frees(current.state) || (target !== current.state && !(states.moves[current.state] ?? []).includes(target))) {
         throw new ConflictError(`An appointment in state ${current.state} cannot be rescheduled.`, [{ path: '/params/id', message: `is ${current.state}, which cannot be rescheduled` }])
       }
-      const found = await this.findSlot(tx, slot.date, slot.hour, current.refs)
-      await this.checkFree(tx, { date: slot.date, hour: slot.hour, endHour, step, professional: current.refs.professional, client: current.refs.client, except: id, capacity: found.capacity }, SLOT)
+      if (this.plans.openSlots) return await this.openSlots.move(tx, current, { ...time, endHour, step }, target, async (refs) => await bookedRecords(this.plans, tx, snap, refs))
+      const slotRow = await this.findSlotRow(tx, time.date, time.hour, current.refs)
+      await checkFree(tx, this.compiled, this.options.freeing, { date: time.date, hour: time.hour, endHour, step, professional: current.refs.professional, client: current.refs.client, except: id, capacity: slotRow.capacity, uses }, TIME_FIELDS)
       const now = nowIn(timezone)
-      const { statement, args } = this.found(this.plans.reschedule.bind(id, now, { date: slot.date, hour: slot.hour, endHour, minutes }, found.pointer), id)
+      const { statement, args } = boundOrUnknown(this.plans.reschedule.bind(id, now, { date: time.date, hour: time.hour, endHour, minutes }, slotRow.pointer), id)
       await tx.query(statement, args)
-      if (target !== current.state) await this.recordState(tx, id, target, now, true)
-      await this.readBack(tx, id, { date: slot.date, hour: slot.hour, state: target }, heldRefs(current))
-      return `Appointment ${id} moved to ${slot.date} ${slot.hour}${target !== current.state ? ` and is now ${target}` : ''}.`
+      if (target !== current.state) await this.rows.recordState(tx, id, target, now, true)
+      await this.rows.readBack(tx, id, { date: time.date, hour: time.hour, state: target }, heldRefs(current))
+      return `Appointment ${id} moved to ${time.date} ${time.hour}${target !== current.state ? ` and is now ${target}` : ''}.`
     }, at, claims))
   }
 
   /**
-   * Slot-based booking: the pointer to the slot starting then, of this professional (and
-   * location), as column values, and how many appointments the slot takes; where the
-   * appointment row holds its own time, nothing and 1. A slot whose block does not accept
-   * the service is refused here. Inside the transaction, before checkFree, so the slot
-   * checked free is the one written.
+   * Booking into a slot table (`slotBooking`): the pointer to the slot row starting then, of
+   * this professional (and location), as column values, and how many appointments the row
+   * takes; where the appointment row holds its own time, nothing and 1. A slot row whose block
+   * does not accept the service is refused here. Inside the transaction, before checkFree, so
+   * the row checked free is the one written.
    */
-  private async findSlot (tx: Querier, date: string, hour: string, refs: Partial<Record<string, string>>): Promise<{ pointer: Record<string, unknown>, capacity: number }> {
+  private async findSlotRow (tx: Querier, date: string, hour: string, refs: Partial<Record<string, string>>): Promise<{ pointer: Record<string, unknown>, capacity: number }> {
     const booking = this.plans.slotBooking
     if (!booking) return { pointer: {}, capacity: 1 }
     const service = booking.services ? refs.service : undefined
-    const found = await this.lookupSlot(tx, date, hour, refs, service)
+    const found = await this.lookupSlotRow(tx, date, hour, refs, service)
     if (!found) {
-      throw new ConflictError(`No time slot starts at ${hour} on ${date}${booking.refs.filter((r) => refs[r] !== undefined).map((r) => ` for ${r} ${refs[r]}`).join('')}: only the slots /availability offers can be booked.`, named(SLOT, 'is not the start of a slot /availability offers'))
+      throw new ConflictError(`No time slot starts at ${hour} on ${date}${booking.refs.filter((r) => refs[r] !== undefined).map((r) => ` for ${r} ${refs[r]}`).join('')}: only the slots /availability offers can be booked.`, named(TIME_FIELDS, 'is not the start of a slot /availability offers'))
     }
     if (!found.accepts) {
       throw new ConflictError(`The slot at ${hour} on ${date} does not take service ${service}: its block accepts other services (/availability?service=${service} lists the slots that do).`, [{ path: '/body/service', message: 'is not accepted by the slot at that time' }])
@@ -271,12 +295,12 @@ export class Booking {
     return value === undefined || value === null ? undefined : String(value)
   }
 
-  /** How many appointments the slot an appointment sits in takes (1 where there are no slots, or it is gone). */
+  /** How many appointments the slot row an appointment sits in takes (1 where there is no slot table, or the row is gone). */
   private async capacityAt (tx: Querier, date: string, hour: string, refs: Partial<Record<string, string>>): Promise<number> {
-    return (await this.lookupSlot(tx, date, hour, refs, undefined))?.capacity ?? 1
+    return (await this.lookupSlotRow(tx, date, hour, refs, undefined))?.capacity ?? 1
   }
 
-  private async lookupSlot (tx: Querier, date: string, hour: string, refs: Partial<Record<string, string>>, service: string | undefined): Promise<FoundSlot | undefined> {
+  private async lookupSlotRow (tx: Querier, date: string, hour: string, refs: Partial<Record<string, string>>, service: string | undefined): Promise<FoundSlot | undefined> {
     const booking = this.plans.slotBooking
     if (!booking) return undefined
     const bound = booking.bindLookup(date, hour, refs, service)
@@ -286,29 +310,16 @@ export class Booking {
     return row === undefined ? undefined : booking.read(row)
   }
 
-  /** The status-history rows of a state entered (history.ts): close the current one, open the new one. */
-  private async recordState (tx: Querier, id: string, state: string, now: ReturnType<typeof nowIn>, closing: boolean): Promise<void> {
-    const history = this.plans.history
-    if (!history) return
-    for (const { statement, args } of this.found(history.bind(id, state, now, closing), id)) await tx.query(statement, args)
-  }
-
   /** '9:30' is 09:30; an ISO date-time stands for its date at the clinic. */
-  private normaliseSlot (s: { date: string, hour: string }): { date: string, hour: string } {
+  private normaliseTime (s: { date: string, hour: string }): { date: string, hour: string } {
     const date = s.date.length > 10 ? parseApiDate(s.date, this.compiled.model.timezone) ?? s.date : s.date
     const hour = /^\d:\d{2}$/.test(s.hour) ? `0${s.hour}` : s.hour
     return { date, hour }
   }
 
   /** An id no row can have is a 404 at once. */
-  private keyOf (id: string): void {
-    this.found(this.compiled.appointments({ filters: [], minimal: false, byId: true }).bind({ id }), id)
-  }
-
-  /** A plan bound for an appointment id; none (no row can have the id) is a 404. */
-  private found<T> (bound: T | undefined, id: string): T {
-    if (bound === undefined) throw unknownId('appointment', id)
-    return bound
+  private requireKnownId (id: string): void {
+    boundOrUnknown(this.compiled.appointments({ filters: [], minimal: false, byId: true }).bind({ id }), id)
   }
 
   private frees (state: string): boolean {
@@ -317,56 +328,41 @@ export class Booking {
 
   private async current (q: Querier, id: string, lock = true): Promise<AppointmentRow> {
     const shape = this.compiled.appointments({ filters: [], minimal: false, byId: true, occupancy: true, lock })
-    const { statement, args } = this.found(shape.bind({ id }), id)
+    const { statement, args } = boundOrUnknown(shape.bind({ id }), id)
     const rows = await q.query(statement, args)
     const [current] = carryingId(rows.flatMap((row) => shape.read(row) ?? []), id, (a) => a.id)
     if (!current) throw unknownId('appointment', id)
     return current
   }
 
-  /**
-   * 409 when the professional's slot is full (as many appointments overlap it as it takes:
-   * `capacity`, 1 by default), or another appointment of the client overlaps it. An
-   * appointment without a stored end holds `step` minutes (the grid of its window, as
-   * /availability counts it).
-   */
-  private async checkFree (tx: Querier, s: { date: string, hour: string, endHour: string, step: number, professional?: string, client?: string, except?: string, capacity?: number }, slot: string[], clientPath?: string): Promise<void> {
-    // What holds a slot is decided in one place (services/slots.ts), as /availability decides it.
-    const wanted = { start: minutesOf(s.hour), end: endMinutesOf(s.hour, s.endHour) }
-    // The professional's and the client's day in one read, each as heldRows reads it alone.
-    const day = await heldRowsOfEach(tx, this.compiled, this.options.freeing, { from: s.date, to: s.date }, { professional: s.professional, client: s.client })
-    for (const who of ['professional', 'client'] as const) {
-      const id = s[who]
-      if (id === undefined) continue
-      const held = day[who]
-      const others = held.filter((a) => a.id !== s.except && (who === 'professional' || !a.holding))
-      const spans = others.map((a) => ({ ...heldSpan(a, s.step), holding: a.holding }))
-      // A client is never in two places at once, whatever a slot takes.
-      const capacity = who === 'professional' ? s.capacity ?? 1 : 1
-      if (hasRoom(wanted, spans, capacity)) continue
-      const clash = others.find((a, i) => overlaps(wanted, spans[i]))
-      if (!clash || (capacity > 1 && !clash.holding)) {
-        throw new ConflictError(`The slot at ${s.hour} on ${s.date} is full: it takes ${capacity === 1 ? 'one appointment' : `${capacity} appointments`}.`, named(slot, 'is a slot already full'))
-      }
-      if (who === 'professional') {
-        throw new ConflictError(`The professional already has ${clash.holding ? 'that time taken' : 'an appointment'} from ${clash.hour}${clash.endHour ? ` to ${clash.endHour}` : ''} on ${s.date}.`,
-          named(slot, 'is a time the professional already has taken'))
-      }
-      throw new ConflictError(`The client already has an appointment at ${clash.hour} on ${s.date}.`,
-        [...clientPath ? [{ path: clientPath, message: 'already has an appointment at that time' }] : [], ...named(slot, 'overlaps another appointment of the client')])
-    }
-  }
-
-  /** The professional's hours (read once for the request: Offers.day) must offer the slot, where the mapping has hours. */
+  /** The professional's hours (read once for the request: Offers.day) must offer the time, where the mapping has hours. */
   private checkHours (day: WorkingDay | undefined, date: string, hour: string, endHour: string, location?: string): void {
     const offered = day?.offers(hour, endHour, location)
-    if (offered === false) throw new ConflictError(`The professional does not attend on ${date} from ${hour} to ${endHour}${location ? ' at that location' : ''}.`, named(SLOT, 'is outside the professional\'s hours'))
+    if (offered === false) throw new ConflictError(`The professional does not attend on ${date} from ${hour} to ${endHour}${location ? ' at that location' : ''}.`, named(TIME_FIELDS, 'is outside the professional\'s hours'))
   }
 
-  private checkSlotInput (date: string, hour: string, issues: FieldIssue[]): void {
+  /** Why the clinic's clock never shows `hour` on `date` (the night clocks go forward); undefined when it does. */
+  private skippedHour (date: string, hour: string): string | undefined {
+    const { timezone } = this.compiled.model
+    return skippedOnWallClock(`${date} ${hour}`, timezone) ? `${hour} does not exist on ${date} in ${timezone}: clocks go forward` : undefined
+  }
+
+  /** An appointment ending at a wall time the clinic's clock skips is refused as its start would be: it could not be read back as booked. */
+  private refuseSkippedEnd (date: string, hour: string, endHour: string): void {
+    const endDate = endHour <= hour ? addDays(date, 1) : date
+    if (this.skippedHour(endDate, endHour) === undefined) return
+    const why = `${endHour} on ${endDate}, which does not exist in ${this.compiled.model.timezone}: clocks go forward`
+    throw new InvalidInputError(`An appointment at ${hour} would end at ${why}.`, [{ path: '/body/hour', message: `would end at ${why}` }])
+  }
+
+  private checkTimeInput (date: string, hour: string, issues: FieldIssue[]): void {
     const validDate = readApiDate(date, this.compiled.model.timezone, '/body/date', issues) !== undefined
     const validHour = isClockHour(hour)
     if (!validHour) issues.push({ path: '/body/hour', message: 'must be an hour from 00:00 to 23:59 (HH:MM)' })
+    if (validDate && validHour) {
+      const skipped = this.skippedHour(date, hour)
+      if (skipped !== undefined) issues.push({ path: '/body/hour', message: skipped })
+    }
     if (validDate && validHour && this.options.refusePast) {
       const now = nowIn(this.compiled.model.timezone)
       if (`${date} ${hour}` <= `${now.date} ${now.time.slice(0, 5)}`) issues.push({ path: '/body/date', message: `is in the past (now is ${now.date} ${now.time.slice(0, 5)} at the clinic)` })
@@ -418,8 +414,12 @@ export class Booking {
   }
 
   private serviceMinutes (service: string | undefined, snap: Snapshot): number | undefined {
-    const duration = service === undefined ? undefined : snap.record('service', service)?.entity.duration
-    return typeof duration === 'number' && duration > 0 ? duration : undefined
+    return serviceUses(snap, service)
+  }
+
+  /** Where slots are shared by minutes (`capacity: minutes`): the minutes each appointment in one uses, by its service. */
+  private minutesUsed (snap: Snapshot): ((a: { refs: Partial<Record<string, string>> }) => number | undefined) | undefined {
+    return this.plans.slotBooking?.byMinutes === true ? (a) => serviceUses(snap, a.refs.service) : undefined
   }
 
   private defaultMinutes (): number {
@@ -435,10 +435,12 @@ export class Booking {
 
 /**
  * What a write putting an appointment on `date` claims (Database.transaction): the days of its
- * professional and of its client, the two checkFree reads.
+ * professional and of its client, the two checkFree reads; for a time past midnight, the next
+ * day's too (two writes whose times overlap then always claim a day in common).
  */
-export function dayClaims (date: string, who: { professional?: string, client?: string }): string[] {
-  return (['professional', 'client'] as const).flatMap((f) => who[f] === undefined ? [] : [`${f} ${date} ${who[f]}`])
+export function dayClaims (date: string, who: { professional?: string, client?: string }, time?: { hour: string, endHour?: string }): string[] {
+  const days = time?.endHour !== undefined && isClockHour(time.hour) && isClockHour(time.endHour) && crossesMidnight(time.hour, time.endHour) ? [date, addDays(date, 1)] : [date]
+  return (['professional', 'client'] as const).flatMap((f) => who[f] === undefined ? [] : days.map((day) => `${f} ${day} ${who[f]}`))
 }
 
 /** Whether `claims` hold the days a check of `date` reads (the row may have changed since it was read outside the transaction). */
@@ -446,15 +448,13 @@ function covers (claims: readonly string[], date: string, who: { professional?: 
   return dayClaims(date, who).every((c) => claims.includes(c))
 }
 
-/** The refs an appointment holds that a state move or reschedule must leave as they are. */
-function heldRefs (a: AppointmentRow): Partial<Record<BookingRef, string>> {
-  return Object.fromEntries(BOOKING_REFS.flatMap((name) => a.refs[name] === undefined ? [] : [[name, a.refs[name]]]))
+/** 409 when the template code a time starts in does not take the service (`pattern.services`). */
+function takesService (window: WindowAt | undefined, service: string | undefined, date: string, hour: string,
+  issues: FieldIssue[] = [{ path: '/body/service', message: 'is not taken by the slot at that time' }]): void {
+  if (service === undefined || window?.refuses?.has(service) !== true) return
+  throw new ConflictError(`The slot at ${hour} on ${date} does not take service ${service}: its template code is for other services (/availability?service=${service} lists the slots that do).`, issues)
 }
 
 function onlyOne (ids: Set<string> | undefined): string | undefined {
   return ids?.size === 1 ? [...ids][0] : undefined
-}
-
-function minutesBetween (from: string, to: string): number {
-  return Math.max(endMinutesOf(from, to) - minutesOf(from), 1)
 }

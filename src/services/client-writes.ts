@@ -3,19 +3,19 @@
 import type { Arrival, Database, Querier } from '../db/database.js'
 import type { ClientField, ClientValues, ClientWritePlans, CompiledMapping } from '../mapping/compile/index.js'
 import type { ClientT } from '../schemas/resources.js'
-import { parsePhoneInput } from '../normalise/phone.js'
+import { parsePhoneInput, phoneInputProblem } from '../normalise/phone.js'
 import { isValidCpf } from '../normalise/cpf.js'
 import { LAST_SENTINEL_DATE, nowIn, todayIn } from '../normalise/datetime.js'
 import { readApiDate } from '../normalise/date-window.js'
 import { InvalidInputError, NotFoundError, type FieldIssue } from '../errors.js'
-import { refuseMisstored, refuseShadowed, refuseUnstorable, requiring, type Shadowed, type Stored } from './stored.js'
+import { refuseMisstored, refuseShadowed, refuseUnstorable, requiring, type Shadowed, type Stored, type Writers } from './stored.js'
 import { samePhone } from '../normalise/phone.js'
-import { foldName, normaliseEmail } from '../normalise/text.js'
+import { foldName, normaliseEmail, upperName } from '../normalise/text.js'
 import type { Catalog } from './catalog.js'
 import type { Clients } from './clients.js'
 import { idsForClient } from './lookups.js'
 import { writable } from './writable.js'
-import { LiveSchema } from '../db/columns.js'
+import { KnownCatalog } from '../db/known-catalog.js'
 import { clientTextColumns, fitField } from './column-fit.js'
 
 export interface NewClient {
@@ -33,14 +33,18 @@ export type ClientPatch = Partial<Pick<NewClient, 'name' | 'email' | 'cpf' | 'bi
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 export class ClientWrites {
-  private readonly live: LiveSchema
-
-  constructor (private readonly compiled: CompiledMapping, private readonly db: Database, private readonly catalog: Catalog, private readonly clients: Clients) {
-    this.live = new LiveSchema(db)
-  }
+  /** `live`: the served mapping's catalogue (ponte.ts); its own read of the database's without one. */
+  constructor (private readonly compiled: CompiledMapping, private readonly db: Database, private readonly catalog: Catalog, private readonly clients: Clients,
+    private readonly live = new KnownCatalog(db)) {}
 
   private get plans (): ClientWritePlans {
     return writable(this.compiled.writes.client, 'clients')
+  }
+
+  /** Every field's writer, in its own row or a joined one (a field the own row cannot write is `undefined` there). */
+  private get fieldWriters (): Writers {
+    const { writers, rowWriters } = this.plans
+    return Object.fromEntries(Object.keys({ ...writers, ...rowWriters }).map((f) => [f, writers[f as ClientField] ?? rowWriters[f as ClientField]]))
   }
 
   async create (input: NewClient, at: Arrival): Promise<Stored<ClientT>> {
@@ -50,8 +54,7 @@ export class ClientWrites {
     for (const f of ignored) delete stored[f as ClientField]
     const now = nowIn(this.compiled.model.timezone)
     const insert = writable(this.plans.insert, 'clients', input)
-    const writers = { ...this.plans.rowWriters, ...this.plans.writers }
-    const id = await requiring(writers, Object.keys(stored), async () => await this.db.transaction(async (tx) => {
+    const id = await requiring(this.fieldWriters, Object.keys(stored), async () => await this.db.transaction(async (tx) => {
       const id = await insert.run(tx, stored, now)
       await this.readBack(tx, id, stored, ignored, true)
       return id
@@ -70,7 +73,7 @@ export class ClientWrites {
       const now = nowIn(this.compiled.model.timezone)
       // Claimed: two PATCHes adding the same missing child row (an e-mail row) would each find
       // none and insert one where the database runs them side by side (MariaDB's reads lock nothing).
-      await requiring({ ...this.plans.rowWriters, ...this.plans.writers }, fields, async () => await this.db.transaction(async (tx) => {
+      await requiring(this.fieldWriters, fields, async () => await this.db.transaction(async (tx) => {
         if (await plan.run(tx, id, stored, now)) await this.readBack(tx, id, stored, ignored, false)
       }, at, [`client record ${id}`]))
     }
@@ -113,7 +116,8 @@ export class ClientWrites {
       if (err instanceof NotFoundError) refuseMisstored(fields, 'client (it is not found through the mapping\'s filters)')
       throw err
     }
-    const wrong = fields.filter((f) => f !== 'healthInsurance' && f !== 'location' && !readsAsSent(f, sent[f] as string, client))
+    const upper = this.compiled.model.client.fields.name?.case === 'upper'
+    const wrong = fields.filter((f) => f !== 'healthInsurance' && f !== 'location' && !readsAsSent(f, sent[f] as string, client, upper))
     // A client's insurance and location are not fields of the Client resource: they read back
     // through the mapping's client relation, as GET /locations?client= reads it (the id sent among the client's).
     for (const ref of (['healthInsurance', 'location'] as const).filter((f) => fields.includes(f))) {
@@ -152,7 +156,7 @@ export class ClientWrites {
     }
     if (creating) {
       const phone = parsePhoneInput(input.phone ?? '', phoneOptions)
-      if (!phone) issues.push({ path: '/body/phone', message: 'must be a telephone number (international format, e.g. +5511987654321)' })
+      if (!phone) issues.push({ path: '/body/phone', message: phoneInputProblem(input.phone ?? '', phoneOptions) })
       else out.phone = phone
     }
     if (input.email !== undefined) {
@@ -189,13 +193,13 @@ export class ClientWrites {
 
   /** The values as the clinic's columns will hold them (see column-fit.ts); what cannot fit is an issue. */
   private async asStored (values: Partial<Record<ClientField, string>>, issues: FieldIssue[], at: Arrival): Promise<Partial<Record<ClientField, string>>> {
-    const live = await clientTextColumns(this.compiled.model.client, this.live, at)
+    const live = clientTextColumns(this.compiled.model.client, await this.live.get(at))
     const out: Partial<Record<ClientField, string>> = {}
     for (const [field, value] of Object.entries(values) as [ClientField, string][]) {
       const writer = this.plans.writers[field] ?? this.plans.rowWriters[field]
       const fit = writer ? fitField(writer, value, live) : { value }
       if ('problem' in fit) issues.push({ path: `/body/${field}`, message: fit.problem })
-      // A name may lose accents a code-page column cannot hold (it is display only); an address may not: it would be another mailbox.
+      // A name may lose accents a code-page column cannot hold (search finds it the same); an address may not: it would be another mailbox.
       else if (field === 'email' && fit.value !== value) issues.push({ path: '/body/email', message: 'holds characters this installation\'s database cannot store' })
       else out[field] = fit.value as string
     }
@@ -207,14 +211,14 @@ export function describe (issues: FieldIssue[]): string {
   return issues.map((i) => `${i.path.replace('/body/', '')} ${i.message}`).join('; ')
 }
 
-
 /** A client field as read back equals the value sent, compared as the interface normalises it. */
-function readsAsSent (field: ClientField, sent: string, client: ClientT): boolean {
+function readsAsSent (field: ClientField, sent: string, client: ClientT, upperNames: boolean): boolean {
   switch (field) {
     // GET returns the name as stored; `sent` is already what its column can hold (asStored:
     // composed, spaces collapsed, accents folded for a code-page column), so any other
     // difference, case included, is the database changing it (a trigger, a social name).
-    case 'name': return client.name === sent
+    // (`case: upper`: written upper-cased, so case alone does not count for the name.)
+    case 'name': return upperNames ? client.name !== undefined && upperName(client.name) === upperName(sent) : client.name === sent
     case 'phone': return [client.phone, ...client.allPhones ?? []].some((p) => p !== undefined && samePhone(p, sent))
     case 'email': return normaliseEmail(client.email) === normaliseEmail(sent)
     case 'cpf': return client.cpf?.replace(/\D/g, '') === sent

@@ -10,6 +10,7 @@ import { foldName, normaliseEmail } from '../normalise/text.js'
 import { DatabaseTimeoutError, InvalidInputError, NotFoundError, unknownId } from '../errors.js'
 import { carryingId } from './ids.js'
 import { indexLeaders } from '../db/columns.js'
+import { KnownCatalog } from '../db/known-catalog.js'
 
 export interface Page { limit: number, offset: number }
 
@@ -25,7 +26,8 @@ export const MAX_SEARCH_BLOCKS = 20
 export class Clients {
   private indexed?: Promise<IndexedColumns>
 
-  constructor (private readonly compiled: CompiledMapping, private readonly db: Database) {}
+  /** `live`: the served mapping's catalogue (ponte.ts); its own read of the database's without one. */
+  constructor (private readonly compiled: CompiledMapping, private readonly db: Database, private readonly live = new KnownCatalog(db)) {}
 
   async list (page: Page, at: Arrival): Promise<ClientT[]> {
     const { statement, args } = this.compiled.clients.bindPage(page)
@@ -82,14 +84,13 @@ export class Clients {
     return exact.slice(page.offset, page.offset + page.limit)
   }
 
-  // Read from the live database on the first search, not at start-up (a database down then
-  // must not keep Ponte from starting), and kept: a legacy schema does not change under a
-  // running service. Unknown (the read failed) is no index: the probes every column serves,
-  // and read again on the next search.
+  // From the served mapping's catalogue (read at start-up or reload, or on first need when the
+  // database was down then). Unknown (the read failed) is no index: the probes every column
+  // serves, and read again on the next search.
   private async indexedColumns (at: Arrival): Promise<IndexedColumns> {
     if (!this.compiled.clients.seeksIndexed) return new Set()
     if (this.indexed === undefined) {
-      const read = this.db.introspect.catalog(at).then((catalog) => indexLeaders(catalog.table(this.compiled.model.client.table)))
+      const read = this.live.get(at).then((catalog) => indexLeaders(catalog.table(this.compiled.model.client.table)))
       this.indexed = read
       read.catch(() => { if (this.indexed === read) this.indexed = undefined })
     }

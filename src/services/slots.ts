@@ -2,10 +2,12 @@
 // a professional or a location), and the rows of the appointment table that keep their time
 // (appointments not in a free state, and slot-holding rows). /availability offers and booking
 // refuses by these same functions, so the two cannot disagree. Arithmetic is on minutes since
-// midnight; reading is one statement per source for a whole range.
+// one date's midnight (a span past the next midnight ends after 24 * 60, one from the day
+// before starts below 0: `around`); reading is one statement per source for a whole range.
 import type { Arrival, Database, Querier } from '../db/database.js'
+import type { Snapshot } from './catalog.js'
 import type { AppointmentRow, BlockRow, CompiledAvailability, CompiledMapping, DatedRow, WeeklyRow } from '../mapping/compile/index.js'
-import { endMinutesOf, minutesOf, weekdayOf } from '../normalise/datetime.js'
+import { addDays, endMinutesOf, minutesOf, weekdayOf } from '../normalise/datetime.js'
 
 /** [start, end) in minutes since midnight. */
 export interface Span { start: number, end: number }
@@ -16,14 +18,38 @@ export interface Window extends Span {
   professional: string
   location?: string
   interval?: number
+  /** An open slot: one slot, the whole window (DatedRow.whole). */
+  whole?: true
+  /** The services its template code does not take (`pattern.services`). */
+  refuses?: ReadonlySet<string>
 }
 
 export const hourOfMinutes = (m: number): string => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`
 const DAY: Span = { start: 0, end: 24 * 60 }
-/** An end as the interface writes it: the midnight closing the day is '00:00', as it is read (endMinutesOf). */
+/** Minutes in a day: a span's minutes past it are the next day's. */
+export const DAY_MINUTES = DAY.end
+/** An end as the interface writes it: past midnight, the next day's hour ('00:30' after '23:00'), as it is read (endMinutesOf). */
 export const endHourOfMinutes = (m: number): string => hourOfMinutes(m % DAY.end)
+/** The minutes from one hour to the next (at least one: a row ending when it starts holds a minute). */
+export const minutesBetween = (from: string, to: string): number => Math.max(endMinutesOf(from, to) - minutesOf(from), 1)
 // The last minute a legacy system can write ('23:59', '23:59:59') is the end of the day.
-const endOfDay = (m: number): number => m >= DAY.end - 1 ? DAY.end : m
+const endOfDay = (m: number): number => m === DAY.end - 1 ? DAY.end : m
+
+/**
+ * The spans of the days around `date` on its clock: the day before's moved back a day, the
+ * day after's forward, so a night shift or an appointment past midnight meets what the next
+ * (or previous) date holds. Nothing is longer than a day, so two days around are enough.
+ */
+export function around<S extends Span> (date: string, spansOf: (date: string) => S[]): S[] {
+  return [-1, 0, 1].flatMap((k) => spansOf(k === 0 ? date : addDays(date, k)).map((s) => k === 0 ? s : { ...s, start: s.start + k * DAY.end, end: s.end + k * DAY.end }))
+}
+
+/** The windows of `date` and what the day before's run past midnight into it, on `date`'s clock. */
+export function windowsAround (date: string, weekly: WeeklyRow[], dated: DatedRow[]): Window[] {
+  const before = windowsOn(addDays(date, -1), weekly, dated).filter((w) => w.end > DAY.end)
+    .map((w) => ({ ...w, date, start: w.start - DAY.end, end: w.end - DAY.end }))
+  return [...windowsOn(date, weekly, dated), ...before]
+}
 
 // 0 = Sunday … 6 = Saturday, from day numbers (normalise/datetime.ts).
 export { weekdayOf }
@@ -32,11 +58,15 @@ export { weekdayOf }
 export function windowsOn (date: string, weekly: WeeklyRow[], dated: DatedRow[]): Window[] {
   const weekday = weekdayOf(date)
   const out: Window[] = []
-  const add = (r: { professional: string, location?: string, start: string, end: string, interval?: number }) => {
-    const w: Window = { date, professional: r.professional, start: minutesOf(r.start), end: endMinutesOf(r.start, r.end) }
-    if (r.location !== undefined) w.location = r.location
-    if (r.interval !== undefined) w.interval = r.interval
-    if (w.end > w.start) out.push(w)
+  const add = (r: WeeklyRow | DatedRow) => {
+    // A pattern row works only its runs of bookable slots, each a window of its own.
+    for (const span of r.bookable ?? [{ start: minutesOf(r.start), end: endMinutesOf(r.start, r.end) }]) {
+      const w: Window = { date, professional: r.professional, ...span }
+      if (r.location !== undefined) w.location = r.location
+      if (r.interval !== undefined) w.interval = r.interval
+      if ('whole' in r && r.whole) w.whole = true
+      if (w.end > w.start) out.push(w)
+    }
   }
   for (const r of weekly) {
     if (r.weekday !== weekday) continue
@@ -92,17 +122,38 @@ export function slotsIn (window: Span, length: number, busy: Span[], notBefore =
   return out
 }
 
-/** Time held in a slot: `holding` marks a slot-holding row (a lunch, a meeting), which fills it whatever its capacity. */
-export interface HeldSpan extends Span { holding?: boolean }
+/**
+ * Time held in a slot: `holding` marks a slot-holding row (a lunch, a meeting), which fills it
+ * whatever its capacity; `uses`, in a slot shared by minutes, the minutes it takes of it (none
+ * said: the whole slot).
+ */
+export interface HeldSpan extends Span { holding?: boolean, uses?: number }
+
+/** A slot shared by minutes (`capacity: minutes`): its length, which its appointments' durations fill. */
+export interface SlotMinutes { length: number }
 
 /**
- * Whether `span` takes one more appointment: the rows holding time overlapping it are fewer
- * than its capacity (1 unless the mapping says more), and none is a slot-holding row.
- * /availability offers and booking refuses by this one test.
+ * Whether `span` takes one more appointment: no slot-holding row overlaps it, and the rows
+ * holding time overlapping it are fewer than its capacity (1 unless the mapping says more) or,
+ * by minutes, leave at least `span`'s length of the slot. /availability offers and booking
+ * refuses by this one test.
  */
-export function hasRoom (span: Span, held: HeldSpan[], capacity = 1): boolean {
+export function hasRoom (span: Span, held: HeldSpan[], capacity: number | SlotMinutes = 1): boolean {
   const overlapping = held.filter((h) => overlaps(span, h))
-  return overlapping.length < capacity && !overlapping.some((h) => h.holding === true)
+  if (overlapping.some((h) => h.holding === true)) return false
+  if (typeof capacity === 'number') return overlapping.length < capacity
+  return minutesLeft(overlapping, capacity) >= span.end - span.start
+}
+
+/** The minutes of a slot shared by minutes that `held` (the rows in it) leave. */
+export function minutesLeft (held: HeldSpan[], slot: SlotMinutes): number {
+  return slot.length - held.reduce((sum, h) => sum + Math.min(h.uses ?? slot.length, slot.length), 0)
+}
+
+/** The minutes a service's appointment uses of a slot shared by minutes: its duration; undefined (the whole slot) when it has none. */
+export function serviceUses (snap: Snapshot, service: string | undefined): number | undefined {
+  const duration = service === undefined ? undefined : snap.record('service', service)?.entity.duration
+  return typeof duration === 'number' && duration > 0 ? duration : undefined
 }
 
 /**
@@ -131,7 +182,7 @@ export function holdsSlot (a: HeldRow, freeing: ReadonlySet<string> | readonly s
 export function heldSpan (a: { hour: string, endHour?: string }, step: number): Span {
   const start = minutesOf(a.hour)
   const stored = a.endHour === undefined ? undefined : endMinutesOf(a.hour, a.endHour)
-  const end = stored !== undefined && stored > start ? stored : Math.min(start + step, DAY.end)
+  const end = stored !== undefined && stored > start ? stored : start + step
   return { start, end }
 }
 

@@ -2,7 +2,7 @@
 // against the right rows, or is refused naming the field and changes nothing. Each write
 // service reads its record back inside its own transaction and compares; these are the
 // shared pieces of that rule.
-import { ConflictError, InvalidInputError, MissingValueError, NotWritableError, ValueMisfitError, type FieldIssue } from '../errors.js'
+import { ConflictError, DuplicateKeyError, InvalidInputError, MissingValueError, NotWritableError, ValueMisfitError, type FieldIssue } from '../errors.js'
 
 /** A written record and the request fields accepted without being stored (the `Ponte-Ignored-Fields` header). */
 export interface Stored<T> {
@@ -12,6 +12,8 @@ export interface Stored<T> {
 
 /** The answer header naming what a write accepted but did not store. */
 export const IGNORED_FIELDS_HEADER = 'ponte-ignored-fields'
+/** The refusal of a field the clinic database holds NOT NULL without a default (what `check` tells apart from a mistake). */
+export const REQUIRED_BY_INSTALLATION = 'is required by this installation'
 
 /** Fields a request sends that the installation reads but cannot write: a 501 naming each, before anything is written. */
 export function refuseUnstorable (issues: FieldIssue[]): void {
@@ -47,29 +49,42 @@ export function refuseShadowed (shadowed: Shadowed[], creating: boolean): never 
     shadowed.map((s) => ({ path: `/body/${s.field}`, message: `this record's value at ${s.by} is shown instead of the one sent` })))
 }
 
+/** The columns a request field writes; `table` where the writer knows it (a client's own and joined rows). */
+export type Writers = Partial<Record<string, { columns: Array<{ column: string, table?: string }> } | undefined>>
+
+/** A joined row's columns are named `alias.column` among the writers; a table `dbo.X` is `X`. */
+const bare = (name: string): string => name.slice(name.lastIndexOf('.') + 1).toLowerCase()
+
 /**
  * Runs a write; what the database refuses becomes a refusal naming request fields. A NULL
  * names the field writing that column (a column no field writes is the mapping's gap: a 501).
- * A key already held or a value not taken (too long, wrong type, a missing reference) names
- * `stores`, the fields this write stores: the drivers cannot tie those to a column on every
- * database, and a caller told which values to look at can act on them.
+ * A key already held names the fields writing the key's columns, where the database said which
+ * key (db/colliding-key.ts). Otherwise a key already held, or a value not taken (too long,
+ * wrong type, a missing reference), names `stores`, the fields this write stores: a caller
+ * told which values to look at can act on them.
  */
-export async function requiring<T> (writers: Partial<Record<string, { columns: { column: string }[] } | undefined>>, stores: string[], write: () => Promise<T>): Promise<T> {
+export async function requiring<T> (writers: Writers, stores: string[], write: () => Promise<T>): Promise<T> {
   try {
     return await write()
   } catch (err) {
-    // A joined row's columns are named `alias.column` among the writers.
     const fieldOf = (column: string | undefined): string | undefined => Object.entries(writers)
-      .find(([, w]) => w?.columns.some((c) => c.column.slice(c.column.lastIndexOf('.') + 1).toLowerCase() === column?.toLowerCase()))?.[0]
+      .find(([, w]) => w?.columns.some((c) => bare(c.column) === column?.toLowerCase()))?.[0]
     if (err instanceof ValueMisfitError) {
       const field = fieldOf(err.column)
       throw new InvalidInputError(`${field ?? 'A value the mapping writes'} ${err.problem}.`, [{ path: field ? `/body/${field}` : '/body', message: err.problem }])
     }
     if (err instanceof MissingValueError) {
       const field = fieldOf(err.column)
-      if (field) throw new InvalidInputError(`${field} is required by this installation.`, [{ path: `/body/${field}`, message: 'is required by this installation' }])
+      if (field) throw new InvalidInputError(`${field} is required by this installation.`, [{ path: `/body/${field}`, message: REQUIRED_BY_INSTALLATION }])
       throw new NotWritableError('The clinic database requires a value the mapping does not provide; the installation\'s mapping needs a default for it under write.set. Nothing was written.',
         [{ path: '/body', message: 'cannot be stored: the clinic database requires a value no field gives, and the mapping sets none' }])
+    }
+    if (err instanceof DuplicateKeyError) {
+      const colliding = collidingFields(writers, err)
+      if (colliding.length > 0) {
+        throw new ConflictError(`The clinic database already holds ${colliding.join(' and ')} for another record. Nothing was written.`,
+          colliding.map((f) => ({ path: `/body/${f}`, message: 'is already held by another record in the clinic database' })))
+      }
     }
     const unnamed = (err instanceof ConflictError || err instanceof InvalidInputError) && err.errors.length === 0
     if (!unnamed || stores.length === 0) throw err
@@ -81,4 +96,13 @@ export async function requiring<T> (writers: Partial<Record<string, { columns: {
     throw new InvalidInputError(`${err.message} ${one ? `It is ${stores[0]}` : `It is one of ${stores.join(', ')}`}. Nothing was written.`,
       stores.map((f) => ({ path: `/body/${f}`, message: one ? 'is not a value the clinic database takes' : 'may be the value the clinic database did not take' })))
   }
+}
+
+/** The fields writing a column of the key that collided (of its table, where both are known); none when the key is unknown. */
+function collidingFields (writers: Writers, err: DuplicateKeyError): string[] {
+  const { table, columns } = err.key
+  if (columns === undefined) return []
+  const inKey = new Set(columns.map((c) => c.toLowerCase()))
+  return Object.entries(writers).filter(([, w]) => w?.columns.some((c) =>
+    inKey.has(bare(c.column)) && (c.table === undefined || table === undefined || bare(c.table) === bare(table)))).map(([field]) => field)
 }

@@ -6,7 +6,7 @@ import { renderSelectBody } from './render.js'
 
 export const quoteDouble = (name: string): string => `"${name.replace(/"/g, '""')}"`
 
-export const ansi: Omit<Dialect, 'name' | 'placeholder' | 'foldedLike' | 'minutesBetween'> = {
+export const ansi: Omit<Dialect, 'name' | 'placeholder' | 'foldedLike' | 'minutesBetween' | 'exact'> = {
   table: (name) => name.split('.').map(quoteDouble).join('.'),
   ident: quoteDouble,
   column (alias, column) { return `${this.ident(alias)}.${this.ident(column)}` },
@@ -38,6 +38,9 @@ export const ansi: Omit<Dialect, 'name' | 'placeholder' | 'foldedLike' | 'minute
     const w = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''
     return `UPDATE ${this.table(table)} AS ${this.ident(alias)} SET ${sets.map((s) => `${this.ident(s.column)} = ${s.value}`).join(', ')}${w}`
   },
+  delete (table, alias, where) {
+    return `DELETE FROM ${this.table(table)} AS ${this.ident(alias)} WHERE ${where.join(' AND ')}`
+  },
   updateReturning (table, alias, sets, where, returning) {
     return `${this.update(table, alias, sets, where)} RETURNING ${this.ident(returning)} AS ${this.ident('id')}`
   },
@@ -59,8 +62,15 @@ export const ansi: Omit<Dialect, 'name' | 'placeholder' | 'foldedLike' | 'minute
   padsEquality: false,
   sortOnly: (e) => e,
   prefixIndexClass: () => undefined,
+  markerText (e) { return this.asText(e) },
+  markerFrom: (column, input) => `${column} >= ${input}`,
   createIndex (name, table, column, opclass) {
     return `CREATE INDEX ${this.ident(name)} ON ${this.table(table)} (${this.ident(column)}${opclass ? ` ${opclass}` : ''})`
+  },
+  // An expression in its own parentheses: PostgreSQL requires them around an expression that
+  // is not a bare function call, SQLite reads them as the expression.
+  foldedIndex (name, table, column) {
+    return `CREATE INDEX ${this.ident(name)} ON ${this.table(table)} ((${this.lower(this.trim(this.ident(column)))}))`
   },
   exists: (select) => `EXISTS (${select})`,
   caseWhen: (branches, otherwise) =>
@@ -72,6 +82,8 @@ export const ansi: Omit<Dialect, 'name' | 'placeholder' | 'foldedLike' | 'minute
   coalesce: (items) => `COALESCE(${items.join(', ')})`,
   nullIf: (e, value) => `NULLIF(${e}, ${value})`,
   upper: (e) => `UPPER(${e})`,
+  leading: (e, length) => `SUBSTRING(${e} FROM 1 FOR ${length})`,
+  notTrue: (c) => `CASE WHEN ${c} THEN 0 ELSE 1 END = 1`,
   count: () => 'COUNT(*)',
   countDistinct: (e) => `COUNT(DISTINCT ${e})`,
   max: (e) => `MAX(${e})`,

@@ -68,12 +68,19 @@ export interface Dialect {
   insert(table: string, columns: string[], values: string[], returning?: string): string
   /** UPDATE of the table under an alias, so conditions written for selects apply unchanged. */
   update(table: string, alias: string, sets: { column: string, value: string }[], where: string[]): string
+  /** DELETE of the table's rows under an alias, as `update`: the conditions written for selects apply unchanged. */
+  delete(table: string, alias: string, where: string[]): string
   /**
    * An UPDATE (as `update`) that also yields one row whose `id` is `returning`'s new value, so a
    * key table is bumped and read in one statement; undefined where the database cannot (MySQL:
    * no UPDATE … RETURNING), which then reads it back with a second statement.
    */
   updateReturning?(table: string, alias: string, sets: { column: string, value: string }[], where: string[], returning: string): string
+  /**
+   * Where `updateReturning` is undefined: a statement yielding `n`, how many rows the
+   * connection's last UPDATE changed (a claim of an open slot checks it was the one).
+   */
+  readonly changedRows?: string
   /** A statement yielding `id`: the next value of a database sequence. */
   nextSequenceValue(sequence: string): string
   // Operators and functions every supported database writes alike (ansi.ts); they live here
@@ -125,8 +132,18 @@ export interface Dialect {
    * seek it (PostgreSQL: `text_pattern_ops`); undefined where a plain index serves.
    */
   prefixIndexClass(declared: string): string | undefined
+  /** A change marker's value as text the driver hands back alike on every database (src/events/detector.ts keeps it). */
+  markerText(expr: string, type: MarkerType): string
+  /** The rows whose marker is at or past the text `input` holds (the column compared in its own type, so its index seeks it). */
+  markerFrom(column: string, input: string, type: MarkerType): string
   /** The index `ponte check` advises, as clinic IT runs it on this database (an operator class after the column where given). */
   createIndex(name: string, table: string, column: string, opclass?: string): string
+  /**
+   * The index `ponte check` advises for the e-mail search, which compares `lower(trim(column))`:
+   * on that very expression, so the planner matches it; undefined where the database indexes no
+   * expression (MariaDB).
+   */
+  foldedIndex?(name: string, table: string, column: string): string
   /** `EXISTS (select)`. */
   exists(select: string): string
   /** A searched CASE: `CASE WHEN c THEN v … [ELSE otherwise] END`. */
@@ -142,6 +159,19 @@ export interface Dialect {
   coalesce(items: string[]): string
   nullIf(e: string, value: string): string
   upper(e: string): string
+  /**
+   * Text `e` compared character for character, case included, whatever the collation of the
+   * column it comes from (a MariaDB `_ci` column, a SQLite `NOCASE` one, SQL Server's default
+   * `_CI_` collations): for codes a mapping says are `exact`.
+   */
+  exact(e: string): string
+  /** The first `length` characters of text `e` (`length` a placeholder or a number). */
+  leading(e: string, length: string): string
+  /**
+   * Holds when condition `c` does not hold, NULL included: `NOT (c)` is unknown, so false, for
+   * a NULL compared with a literal, where the mapping's reader (and a person) says true.
+   */
+  notTrue(c: string): string
   /** `COUNT(*)`. */
   count(): string
   countDistinct(e: string): string
@@ -177,3 +207,6 @@ export function digitsOnly (d: Dialect, expr: string): string {
 
 /** Between the values of a `textList`: printable (SQL Server's FOR XML refuses control characters). */
 export const LIST_SEPARATOR = '|'
+
+/** What a change marker column holds (mapping `changes.marker.type`). */
+export type MarkerType = 'datetime' | 'int' | 'rowversion'

@@ -5,6 +5,14 @@
 import { dirname, relative, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { LiveCatalog, LiveColumn, LiveTable } from '../db/columns.js'
+import type { Database } from '../db/database.js'
+import { chooseByStructure, named, TABLES, type Resource } from './init/choose.js'
+import { NAME, birthdayOf, phoneCountry, contactRows, cpfColumn, emailColumn, namesOf, namesThrough, phoneColumns, type ContactRows, type Names } from './init/people.js'
+import { findRefs, type Ref } from './init/refs.js'
+import { NO_SAMPLES, type Samples } from './init/sample.js'
+import { findStart, type Start } from './init/start.js'
+import { columns, ident, qualified, soleKey } from './init/tables.js'
+import { asText, dateSpelling, phoneValue } from './init/values.js'
 
 /** The installed mapping.schema.json: the package root is two folders up from src/toolkit/ and dist/toolkit/ alike. */
 export const SCHEMA_FILE = new URL('../../mapping.schema.json', import.meta.url)
@@ -22,20 +30,7 @@ export function schemaLink (out?: string): string {
   return link.startsWith('.') ? link : `./${link}`
 }
 
-type Resource = 'appointment' | 'client' | 'professional' | 'location' | 'service' | 'healthInsurance' | 'specialty'
-
-/** Table names, best first; a table is taken by the first resource that wants it. */
-const TABLES: [Resource, RegExp][] = [
-  ['appointment', /^(tb_?)?(agenda(mento)?s?|consultas?|appointments?|marcac(ao|oes)|atendimentos?|visits?|bookings?)$|agendament|appointment|consulta/i],
-  ['client', /^(tb_?)?(pacientes?|patients?|clientes?|clients?)$|pacient|patient|client/i],
-  ['professional', /^(tb_?)?(medicos?|doctors?|profissionais|profissional|professionals?|providers?|prestador(es)?)$|medico|doctor|profission|provider/i],
-  ['location', /^(tb_?)?(locais|local|unidades?|clinics?|locations?|filia(l|is)|sites?)$|unidade|clinic|location|local/i],
-  ['service', /^(tb_?)?(servicos?|services?|procedimentos?|treatments?|exames?)$|servic|procediment|treatment/i],
-  ['healthInsurance', /^(tb_?)?(convenios?|insurers?|insurances?|operadoras?|planos?_?saude)$|convenio|insur/i],
-  ['specialty', /^(tb_?)?(especialidades?|specialt(y|ies))$|especialid|specialt/i]
-]
-
-/** A column of the appointment row that holds the id of each other resource. */
+/** A column of the appointment row that holds the id of each other resource, by name: where no rows show the references. */
 const REFS: Record<Exclude<Resource, 'appointment'>, RegExp> = {
   client: /^(id_?|cod_?)?(pac(iente)?|patient|cli(ente)?|client)(_?id|_?cod)?$/i,
   professional: /^(id_?|cod_?)?(med(ico)?|doctor|prof(issional)?|prestador|provider)(_?id|_?ref|_?cod)?$/i,
@@ -45,13 +40,8 @@ const REFS: Record<Exclude<Resource, 'appointment'>, RegExp> = {
   specialty: /^(id_?|cod_?)?(esp(ecialidade)?|specialty)(_?id|_?cod)?$/i
 }
 
-const NAME = /^(nome|name|nm|nome_completo|full_name|display_name|descr(icao)?|description|nome_\w+)$/i
 const FIELDS: Record<string, RegExp> = {
-  email: /^(e_?mail|email_?\w*)$/i,
-  cpf: /^(cpf|nr_?cpf|num_?cpf|national_id|ssn|tax_id)$/i,
-  birthday: /(nasc|birth|dob)/i,
   description: /^(obs(ervac(ao|oes))?|notes?|bio|descr(icao)?|description)$/i,
-  phone: /(cel|fone|phone|tel|mobile|whats)/i,
   address: /(ender|address|logradouro|^rua$)/i,
   city: /^(cidade|city|munic(ipio)?)$/i,
   state: /^(uf|estado|state)$/i,
@@ -74,24 +64,51 @@ export interface Draft { yaml: string, tables: Partial<Record<Resource, string>>
 /** Stored values of a column with their counts (codes, not patient data), most frequent first. */
 export type ReadCodes = (table: string, column: string) => Promise<{ code: string, n: number }[]>
 
-/** `link`: where the draft's editors find the schema (`schemaLink`). */
-export async function draftMapping (catalog: LiveCatalog, installation: string, readCodes?: ReadCodes, link = schemaLink()): Promise<Draft> {
-  const taken = new Set<LiveTable>()
-  const chosen: Partial<Record<Resource, LiveTable>> = {}
-  for (const [resource, pattern] of TABLES) {
-    const candidates = catalog.tables.filter((t) => !taken.has(t) && pattern.test(t.name))
-      .sort((a, b) => score(b, resource) - score(a, resource))
-    if (candidates[0]) { chosen[resource] = candidates[0]; taken.add(candidates[0]) }
+/** The 50 most frequent stored values of a column, read through the database's own dialect. */
+export function storedCodes (db: Database): ReadCodes {
+  return async (table, column) => {
+    const d = db.dialect
+    const col = d.column('t', column)
+    const sql = d.select({
+      columns: [{ expr: col, alias: 'code' }, { expr: d.count(), alias: 'n' }],
+      from: { table: d.table(table), alias: 't' },
+      joins: [],
+      where: [d.isNotNull(col)],
+      groupBy: [col],
+      orderBy: [d.descending(d.count())]
+    })
+    const rows = await db.query({ name: 'init.codes', sql, params: [] })
+    return rows.slice(0, 50).map((r) => ({ code: String(r.code), n: Number(r.n) }))
+  }
+}
+
+/**
+ * `link`: where the draft's editors find the schema (`schemaLink`); `samples`: rows read from each
+ * table (none: names and types alone); `today`: what "ahead" means when telling a start from a stamp.
+ */
+export async function draftMapping (catalog: LiveCatalog, installation: string, readCodes?: ReadCodes, link = schemaLink(),
+  samples: Samples = NO_SAMPLES, today = new Date().toISOString().slice(0, 10)): Promise<Draft> {
+  const refs = findRefs(catalog, samples)
+  const structure = chooseByStructure(catalog, refs, samples, today)
+  const chosen: Partial<Record<Resource, LiveTable>> = { ...structure?.tables }
+  const taken = new Set<LiveTable>(Object.values(chosen))
+  // No table with a start and two references: by name, as before, then by the old shapes.
+  if (!structure) {
+    for (const [resource, pattern] of TABLES) {
+      const candidates = catalog.tables.filter((t) => !taken.has(t) && pattern.test(t.name))
+        .sort((a, b) => score(b, resource) - score(a, resource))
+      if (candidates[0]) { chosen[resource] = candidates[0]; taken.add(candidates[0]) }
+    }
   }
   const out: string[] = [
     `# yaml-language-server: $schema=${link}`,
-    `# Draft written by \`ponte init\` from the database catalog. Every "guess" comment marks`,
-    '# a choice made by name or type: confirm or correct it, then run `ponte check`.',
+    '# Draft written by `ponte init` from the database catalog and a sample of its rows. Every "guess"',
+    '# comment marks a choice made from names, types or values: confirm or correct it, then run `ponte check`.',
     'version: 1',
-    `installation: ${installation}`,
-    'resources:'
+    `installation: ${installation}`
   ]
-  // Named like nothing we know: the tables shaped like one are the candidates, the best a guess.
+  const resourcesAt = out.length
+  out.push('resources:')
   const shaped = (r: 'appointment' | 'client'): LiveTable[] => catalog.tables.filter((t) => !taken.has(t) && (r === 'appointment' ? appointmentShaped(t) : clientShaped(t, chosen.appointment)))
     .sort((a, b) => score(b, r) - score(a, r))
   const candidates: Partial<Record<'appointment' | 'client', LiveTable[]>> = {}
@@ -101,16 +118,30 @@ export async function draftMapping (catalog: LiveCatalog, installation: string, 
     const best = candidates[r]?.[0]
     if (best) { chosen[r] = best; taken.add(best) }
   }
+  const ctx: Context = { refs, samples, today, chosen, phones: [] }
   const apt = chosen.appointment
   const cli = chosen.client
-  out.push(...shapeNote('appointment', apt, candidates.appointment, 'a date or timestamp and two columns naming other rows (…_id)'))
-  out.push(...apt ? await appointmentYaml(apt, chosen, readCodes) : placeholder('appointment'))
-  out.push(...shapeNote('client', cli, candidates.client, 'a name or phone column, named by the appointment\'s rows'))
-  out.push(...cli ? clientYaml(cli, catalog) : placeholder('client'))
+  for (const r of ['appointment', 'client'] as const) {
+    const why = structure?.why[r]
+    if (why && chosen[r] && !named(r, chosen[r])) out.push(`  # TODO ${r}: no table is named like one; \`${qualified(chosen[r])}\` is shaped like one (${why}): confirm`)
+    else if (why) out.push(`  # ${r} ← ${qualified(chosen[r] as LiveTable)}: ${why}`)
+    else out.push(...shapeNote(r, chosen[r], candidates[r], r === 'appointment' ? 'a date or timestamp and two columns naming other rows (…_id)' : 'a name or phone column, named by the appointment\'s rows'))
+    if (r === 'appointment') out.push(...apt ? await appointmentYaml(apt, ctx, structure?.start, readCodes) : placeholder('appointment'))
+    else out.push(...cli ? clientYaml(cli, catalog, ctx) : placeholder('client'))
+  }
   for (const r of ['professional', 'location', 'service', 'healthInsurance', 'specialty'] as const) {
     const t = chosen[r]
-    if (t) out.push(...lookupYaml(r, t))
+    if (t) out.push(...structure?.why[r] ? [`  # ${r}: ${structure.why[r]}`] : [], ...lookupYaml(r, t, ctx))
     else out.push(`  # ${r}: no table recognised (TODO, or leave it out)`)
+  }
+  for (const ref of structure?.unplaced ?? []) {
+    out.push(`  # TODO: \`${qualified(ref.to)}\` is referenced by \`${qualified(ref.from)}.${ref.column.name}\` and holds names: a lookup? (see docs/mapping.md)`)
+  }
+  if (ctx.phones.length > 0) {
+    const home = phoneCountry(ctx.phones)
+    out.splice(resourcesAt, 0, home
+      ? `phone: { defaultCountry: ${home.country} }   # guess: ${home.seen}`
+      : `# TODO phone.defaultCountry: ${ctx.phones.length} sampled phones, none with a country code: Brazil is assumed; say the clinic's country (docs/mapping.md)`)
   }
   out.push('# relations: none guessed (TODO: link tables, see docs/mapping.md)')
   const hours = catalog.tables.filter((t) => !taken.has(t) && find(t, WEEKDAY) !== undefined)
@@ -121,6 +152,9 @@ export async function draftMapping (catalog: LiveCatalog, installation: string, 
   out.push('')
   return { yaml: out.join('\n'), tables: Object.fromEntries(Object.entries(chosen).map(([k, t]) => [k, qualified(t)])) }
 }
+
+/** What every part of the draft reads: the references found, the sampled rows, today, the tables chosen. */
+interface Context { refs: Ref[], samples: Samples, today: string, chosen: Partial<Record<Resource, LiveTable>>, phones: unknown[] }
 
 /** A column naming a row of another table by its key: `person_id`, `id_medico`, `cod_paciente`. */
 const REF_LIKE = /^(id|cod)_\w+$|^\w+_(id|cod)$/i
@@ -135,7 +169,7 @@ function appointmentShaped (t: LiveTable): boolean {
 /** Named by the appointment's rows (`person_id` → `person`), or holding a name or a phone. */
 function clientShaped (t: LiveTable, appointment: LiveTable | undefined): boolean {
   const named = appointment !== undefined && refColumns(appointment).some((c) => refersTo(c, t))
-  const holds = columns(t).some((c) => NAME.test(c.name) || FIRST.test(c.name) || FIELDS.phone.test(c.name))
+  const holds = columns(t).some((c) => NAME.test(c.name) || /^(first_?name|given_?name|nome)$/i.test(c.name) || PHONE_NAME.test(c.name))
   return holds && (named || appointment === undefined)
 }
 
@@ -167,16 +201,16 @@ function placeholder (r: 'appointment' | 'client'): string[] {
 function score (t: LiveTable, r: Resource): number {
   const cols = [...t.columns.values()]
   if (r === 'appointment') return cols.filter((c) => c.kind === 'date').length * 2 + cols.filter((c) => REFS.client.test(c.name)).length * 3
-  if (r === 'client') return cols.filter((c) => FIELDS.phone.test(c.name) || FIELDS.cpf.test(c.name)).length
+  if (r === 'client') return cols.filter((c) => PHONE_NAME.test(c.name) || /^(cpf|nr_?cpf)$/i.test(c.name)).length
   return cols.some((c) => NAME.test(c.name)) ? 1 : 0
 }
 
-const qualified = (t: LiveTable): string => t.schema && !['dbo', 'main', 'public'].includes(t.schema.toLowerCase()) ? `${t.schema}.${t.name}` : t.name
-const columns = (t: LiveTable): LiveColumn[] => [...t.columns.values()]
 const find = (t: LiveTable, re: RegExp, not: LiveColumn[] = []): LiveColumn | undefined => columns(t).find((c) => re.test(c.name) && !not.includes(c))
-const ident = (name: string): string => /^[A-Za-z_#@][A-Za-z0-9_$#@]*$/.test(name) ? name : JSON.stringify(name)
 
-function keyYaml (t: LiveTable): string[] {
+/** The key: the column the appointment's reference holds where it is not the primary key (OpenEMR's `pid`), else the primary key. */
+function keyYaml (t: LiveTable, ctx?: Context): string[] {
+  const held = ctx?.refs.find((r) => r.to === t && r.from === ctx.chosen.appointment && !r.key.key)?.key
+  if (held) return [`    key: ${keyPart(held)}   # guess: the column the appointment's reference holds (not the primary key)`]
   const keys = columns(t).filter((c) => c.key)
   if (keys.length === 1) return [`    key: ${keyPart(keys[0])}`]
   if (keys.length > 1) return [`    key: [${keys.map(keyPart).join(', ')}]   # guess: the primary key`]
@@ -188,97 +222,183 @@ function keyPart (c: LiveColumn): string {
   return c.kind === 'text' ? `{ column: ${ident(c.name)}, type: text }` : ident(c.name)
 }
 
-function hourFormat (c: LiveColumn): string {
-  return c.kind === 'number' ? 'hhmm' : c.kind === 'date' ? 'time' : 'text'
-}
-
-async function appointmentYaml (t: LiveTable, chosen: Partial<Record<Resource, LiveTable>>, readCodes?: ReadCodes): Promise<string[]> {
+async function appointmentYaml (t: LiveTable, ctx: Context, found: Start | undefined, readCodes?: ReadCodes): Promise<string[]> {
   const out = ['  appointment:', `    table: ${ident(qualified(t))}`, ...keyYaml(t), '    start:']
-  const datetime = columns(t).find((c) => (c.kind === 'date' || c.kind === 'text') && /(starts?_at|start_?time|start_?date|inicio|data_?hora|datetime|begin|dt_?hr|scheduled_?at)/i.test(c.name))
-  const used: LiveColumn[] = []
-  if (datetime) {
-    used.push(datetime)
-    out.push(`      datetime: { column: ${ident(datetime.name)}, format: datetime }   # guess: a date-time column named like a start`)
+  const start = found ?? findStart(t, ctx.samples, ctx.today)
+  if (start?.datetime) {
+    out.push(`      datetime: { column: ${ident(start.datetime.name)}, format: ${start.format} }   # guess: ${start.note}`)
+    if (/utc/i.test(start.datetime.name)) out.push('      # TODO: the name says UTC: if so, add `storedIn: UTC` and `timezone:` at the top (docs/mapping.md#date-times-stored-in-utc)')
+  } else if (start?.date) {
+    out.push(`      date: { column: ${ident(start.date.name)}, format: ${start.format} }   # guess: ${start.note}`)
+    out.push(start.hour
+      ? `      hour: { column: ${ident(start.hour.name)}, format: ${start.hourFormat ?? 'text'} }   # guess: an hour of the day beside the date`
+      : '      hour: { column: TODO_HOUR_COLUMN, format: text }   # TODO: no hour column recognised')
   } else {
-    const date = find(t, /^(data|date|dt|dia|dt_\w+|data_\w+|\w+_date)$/i)
-    const hour = find(t, /^(hora|hour|time|hr|hora_\w+|hr_\w+|\w+_time)$/i)
-    out.push(date ? `      date: { column: ${ident(date.name)}, format: ${date.kind === 'number' ? 'int' : date.kind === 'date' ? 'date' : 'text'} }   # guess: by name and type`
-      : `      date: { column: TODO_DATE_COLUMN, format: date }   # TODO: no date column recognised`)
-    out.push(hour ? `      hour: { column: ${ident(hour.name)}, format: ${hourFormat(hour)} }   # guess: by name and type`
-      : `      hour: { column: TODO_HOUR_COLUMN, format: text }   # TODO: no hour column recognised`)
+    out.push('      date: { column: TODO_DATE_COLUMN, format: date }   # TODO: no date column recognised',
+      '      hour: { column: TODO_HOUR_COLUMN, format: text }   # TODO: no hour column recognised')
   }
-  const end = datetime ? columns(t).find((c) => (c.kind === 'date' || c.kind === 'text') && /(ends?_at|end_?time|end_?date|fim|termino)/i.test(c.name)) : undefined
-  if (end) out.push('    end:', `      datetime: { column: ${ident(end.name)}, format: datetime }   # guess`)
-  const state = find(t, /^(status|situacao|sit|st|estado|state|status_\w+|\w+_status|situac\w*)$/i)
+  if (start?.end) {
+    const inclusive = start.endInclusive ? ', inclusive: true' : ''
+    out.push('    end:', `      ${start.datetime ? 'datetime' : 'hour'}: { column: ${ident(start.end.name)}, format: ${start.endFormat ?? 'datetime'}${inclusive} }   # guess` +
+      (start.endInclusive ? ': its sampled minutes end in 4 or 9 (09:14), so the last minute is stored' : ''))
+  }
+  const state = find(t, /^(status|situacao|sit|st|estado|state|status_\w+|\w+_status|situac\w*|\w*status)$/i)
   if (state) {
-    out.push('    state:', `      column: ${ident(state.name)}   # guess: the status column`, `      type: ${state.kind === 'number' ? 'int' : 'text'}`,
-      '      map:   # each stored code → WAITING, CONFIRMED, CANCELED, MISSED or DONE; codes left out are listed by ponte check')
+    out.push('    state:', `      column: ${ident(state.name)}   # guess: the status column`, `      type: ${state.kind === 'number' ? 'int' : 'text'}`)
     const codes = readCodes ? await readCodes(qualified(t), state.name).catch(() => []) : []
-    const guessed = codes.flatMap(({ code, n }) => {
+    // Codes told apart by case only (`b`, `B`): the map must compare them exactly.
+    const folded = codes.map(({ code }) => code.trim().toLowerCase())
+    const twins = codes.filter((_, i) => folded.indexOf(folded[i]) !== i).map(({ code }) => code.trim())
+    if (twins.length > 0) out.push(`      codes: exact   # guess: stored codes differ by case only (${twins.map((c) => `${c.toLowerCase()}/${c}`).join(', ')}): confirm they are different states`)
+    out.push('      map:   # each stored code → WAITING, CONFIRMED, CANCELED, MISSED or DONE; codes left out are listed by ponte check')
+    const lines = codes.map(({ code, n }) => {
       const s = STATE_WORDS.find(([re]) => re.test(code.trim()))?.[1]
-      return s ? [`        ${JSON.stringify(code.trim())}: ${s}   # guess: by the code's name (${n} rows)`] : []
+      return s ? `        ${JSON.stringify(code.trim())}: ${s}   # guess: by the code's name (${n} rows)` : `        # ${JSON.stringify(code.trim())}: TODO   # ${n} rows: say which state it is`
     })
-    // A map needs one entry: the most frequent code, marked as the guess it is.
-    if (guessed.length === 0) guessed.push(`        ${JSON.stringify(codes[0]?.code.trim() ?? '0')}: WAITING   # TODO: a placeholder, not a guess${codes[0] ? ` (${codes[0].n} rows)` : ''}`)
-    out.push(...guessed)
+    // A map needs one entry: the most frequent code, marked as the placeholder it is.
+    if (!lines.some((l) => !l.trimStart().startsWith('#'))) lines.splice(0, codes.length > 0 ? 1 : 0, `        ${JSON.stringify(codes[0]?.code.trim() ?? '0')}: WAITING   # TODO: a placeholder, not a guess${codes[0] ? ` (${codes[0].n} rows)` : ''}`)
+    out.push(...lines)
   } else {
     out.push('    state: { value: WAITING }   # TODO: no status column recognised')
   }
   const refs = (Object.keys(REFS) as (keyof typeof REFS)[]).flatMap((r) => {
-    if (r !== 'client' && !chosen[r]) return []
-    const other = chosen[r]
+    const other = ctx.chosen[r]
+    const found = other ? ctx.refs.find((x) => x.from === t && x.to === other) : undefined
+    if (found) {
+      const empty = ctx.samples.values(t, found.column.name)
+      const nulls = r === 'client' && found.by !== 'names' && empty !== undefined ? rowsWithout(t, found.column.name, ctx) : 0
+      const why = found.by === 'declared' ? `a foreign key to ${qualified(other as LiveTable)}.${found.key.name}` : found.by === 'values' ? `every sampled value is a ${qualified(other as LiveTable)}.${found.key.name}` : 'by name'
+      return [`      ${r}: ${keyPart(found.column)}   # ${found.by === 'declared' ? 'declared' : 'guess'}: ${why}` +
+        (nulls > 0 ? `; ${nulls} sampled rows have none: if they are open slots, see openSlots in docs/mapping.md` : '')]
+    }
+    if (r !== 'client' && !other) return []
     const c = find(t, REFS[r]) ?? (other ? refColumns(t).find((x) => refersTo(x, other)) : undefined)
     return c ? [`      ${r}: ${keyPart(c)}   # guess`] : []
   })
   if (refs.length > 0) out.push('    refs:', ...refs)
+  out.push(...writeYaml(t, ctx, out, []))
   return out
 }
 
-const FIRST = /^(first_?name|given_?name|primeiro_?nome|nome)$/i
-const LAST = /^(last_?name|family_?name|sobrenome|surname|apelido)$/i
+/**
+ * What a new row must fill that the mapping does not: a NOT NULL column without a default
+ * gets now (a date) or its most frequent sampled value, each said as the guess it is;
+ * `after` rows (a phone kept in a child row) are passed through.
+ */
+function writeYaml (t: LiveTable, ctx: Context, written: string[], after: string[]): string[] {
+  // Columns the draft already maps (named in its lines, comments aside) are written by their fields.
+  const mapped = new Set(written.map((l) => l.replace(/#.*$/, '')).join(' ').toLowerCase().match(/[\w$#@]+/g))
+  const set = columns(t).filter((c) => c.notNull && !c.hasDefault && !c.generated && !c.key && !mapped.has(c.name.toLowerCase())).flatMap((c) => {
+    if (c.kind === 'date' || /(_at|_utc|_date|_dt|stamp)$/i.test(c.name) || dateSpelling(ctx.samples.values(t, c.name) ?? [])?.withTime === true) return [`        ${ident(c.name)}: { now: datetime }   # guess: a stamp of when the row was written`]
+    const values = ctx.samples.values(t, c.name) ?? []
+    const counts = new Map<string, number>()
+    for (const v of values) counts.set(String(v), (counts.get(String(v)) ?? 0) + 1)
+    const top = [...counts].sort((a, b) => b[1] - a[1])[0]
+    return top ? [`        ${ident(c.name)}: { value: ${JSON.stringify(typeof values[0] === 'number' ? Number(top[0]) : top[0])} }   # TODO: NOT NULL without a default; the most frequent stored value (${top[1]} of ${values.length} sampled rows): confirm`] : []
+  })
+  // A key the database does not fill: the next number, as legacy desks count.
+  const keyLine = written.find((l) => /^ {4}key: /.test(l)) ?? ''
+  const key = columns(t).find((c) => new RegExp(`^ {4}key: (\\{ column: )?${c.name.replace(/\W/g, '\\$&')}\\b`).test(keyLine))
+  const keyWrite = key && !key.generated && !keyLine.includes('[') ? [`      key: { generate: max }   # guess: \`${key.name}\` is not filled by the database; new rows take the highest plus one`] : []
+  if (set.length === 0 && after.length === 0 && keyWrite.length === 0) return []
+  return ['    write:', ...keyWrite, ...set.length > 0 ? ['      set:', ...set] : [], ...after]
+}
 
-function clientYaml (t: LiveTable, catalog: LiveCatalog): string[] {
-  const out = ['  client:', `    table: ${ident(qualified(t))}`, ...keyYaml(t), '    fields:']
-  const first = find(t, FIRST)
-  const last = find(t, LAST)
-  const name = find(t, NAME)
-  if (first && last) out.push(`      name: { template: '{${first.name}} {${last.name}}' }   # guess: first and last name`)
-  else if (name) out.push(`      name: ${ident(name.name)}   # guess`)
-  else out.push('      name: TODO_NAME_COLUMN   # TODO: no name column recognised')
-  for (const f of ['description', 'cpf', 'email', 'birthday'] as const) {
-    const c = find(t, FIELDS[f])
-    if (!c) continue
-    if (f === 'birthday') out.push(`      birthday: { column: ${ident(c.name)}, format: ${c.kind === 'number' ? 'int' : c.kind === 'date' ? 'date' : 'text'} }   # guess`)
-    else out.push(`      ${f}: ${ident(c.name)}   # guess`)
+/** Sampled rows of `t` whose `column` is NULL: all its rows sampled, less those with a value. */
+function rowsWithout (t: LiveTable, column: string, ctx: Context): number {
+  const key = columns(t)[0]
+  return (ctx.samples.values(t, key.name)?.length ?? 0) - (ctx.samples.values(t, column)?.length ?? 0)
+}
+
+function clientYaml (t: LiveTable, catalog: LiveCatalog, ctx: Context): string[] {
+  const { samples, refs } = ctx
+  const out = ['  client:', `    table: ${ident(qualified(t))}`, ...keyYaml(t, ctx)]
+  const direct = namesOf(t, samples)
+  const through = direct ? undefined : namesThrough(t, refs, samples)
+  const person = through?.via.to ?? t
+  const prefix = through ? 'person.' : ''
+  const contacts = contactRows(person, refs, samples)
+  const joins: string[] = []
+  const after: string[] = []
+  if (through) joins.push(`      person: { table: ${ident(qualified(through.via.to))}, on: { ${ident(through.via.column.name)}: ${ident(through.via.key.name)} } }   # guess: the names are kept there`)
+  if (contacts?.emailKind !== undefined) {
+    joins.push(`      mail: { table: ${ident(qualified(contacts.ref.from))}, on: { ${ident(onColumn(contacts, through))}: ${ident(contacts.ref.column.name)} }, where: { column: ${ident(contacts.kind.name)}, eq: ${JSON.stringify(contacts.emailKind)} } }   # guess: e-mails are its ${contacts.emailKind} rows; one per client expected (add \`first:\` if several)`)
   }
-  const phones = columns(t).filter((c) => FIELDS.phone.test(c.name) && c.kind !== 'number' && c.kind !== 'date')
-  if (phones.length > 0) out.push(`    phones: [${phones.map((c) => ident(c.name)).join(', ')}]   # guess: in order of preference`)
-  // Contacts kept in child rows (a kind and a value per row): written by hand, with `collect`.
-  for (const child of catalog.tables.filter((c) => c !== t && refColumns(c).some((r) => refersTo(r, t)) && columns(c).some((x) => CONTACT.test(x.name)))) {
-    const on = refColumns(child).find((r) => refersTo(r, t))?.name ?? ''
-    out.push(`    # TODO phones, email: \`${qualified(child)}\` may hold them in child rows (${columns(child).map((c) => c.name).join(', ')}); ` +
-      `e.g. phones: [{ collect: { table: ${ident(qualified(child))}, on: { ${on}: ${on} }, where: { column: …, eq: … }, column: … } }] (docs/mapping.md#normalised-schemas)`)
+  if (joins.length > 0) out.push('    joins:', ...joins)
+  out.push('    fields:')
+  out.push(nameYaml(direct ?? through?.names, prefix))
+  const cpf = cpfColumn(person, samples)
+  if (cpf) out.push(`      cpf: ${prefix}${ident(cpf.column.name)}   # guess: ${cpf.checked ? 'its sampled values are valid CPFs' : 'named cpf; no rows to check the digits'}`)
+  const email = emailColumn(person, samples)
+  if (email) out.push(`      email: ${prefix}${ident(email.name)}   # guess`)
+  else if (contacts?.emailKind !== undefined) out.push(`      email: mail.${ident(contacts.value.name)}   # guess`)
+  const birthday = birthdayOf(person, samples)
+  if (birthday) out.push(`      birthday: { column: ${prefix}${ident(birthday.column.name)}, format: ${birthday.format} }   # guess${birthday.note ? `: ${birthday.note}` : ''}`)
+  const description = find(t, FIELDS.description)
+  if (description) out.push(`      description: ${ident(description.name)}   # guess`)
+  const phones = phoneColumns(person, samples)
+  for (const c of phones) ctx.phones.push(...samples.values(person, c.name) ?? [])
+  if (contacts) ctx.phones.push(...(samples.values(contacts.ref.from, contacts.value.name) ?? []).filter((v) => phoneValue(asText(v))))
+  if (phones.length > 0 && !through) out.push(`    phones: [${phones.map((c) => ident(c.name)).join(', ')}]   # guess: in order of preference, mobiles first`)
+  if (contacts && contacts.phoneKinds.length > 0) {
+    out.push('    phones:   # guess: key/value child rows whose values look like phones (' + contacts.seen + ')',
+      `      - collect: { table: ${ident(qualified(contacts.ref.from))}, on: { ${ident(onColumn(contacts, through))}: ${ident(contacts.ref.column.name)} }, ` +
+      `where: { column: ${ident(contacts.kind.name)}, in: [${contacts.phoneKinds.map((k) => JSON.stringify(k)).join(', ')}] }, column: ${ident(contacts.value.name)} }`)
+    after.push(`        - { phones: 0,${childKey(contacts.ref.from)} set: { ${ident(contacts.kind.name)}: { value: ${JSON.stringify(contacts.phoneKinds[0])} } } }   # guess: a new phone is a ${contacts.phoneKinds[0]} row`)
+  } else if (!contacts) {
+    // Contacts kept in child rows not recognised from values (no rows): written by hand, with `collect`.
+    for (const child of catalog.tables.filter((c) => c !== t && refColumns(c).some((r) => refersTo(r, t)) && columns(c).some((x) => CONTACT.test(x.name)))) {
+      const on = refColumns(child).find((r) => refersTo(r, t))?.name ?? ''
+      out.push(`    # TODO phones, email: \`${qualified(child)}\` may hold them in child rows (${columns(child).map((c) => c.name).join(', ')}); ` +
+        `e.g. phones: [{ collect: { table: ${ident(qualified(child))}, on: { ${on}: ${on} }, where: { column: …, eq: … }, column: … } }] (docs/mapping.md#normalised-schemas)`)
+    }
   }
+  if (contacts?.emailKind !== undefined) after.push(`        - { join: mail,${childKey(contacts.ref.from)} set: { ${ident(contacts.kind.name)}: { value: ${JSON.stringify(contacts.emailKind)} } } }   # guess: a new e-mail is a ${contacts.emailKind} row`)
+  const before = through ? [`        - { join: person,${childKey(through.via.to) || ' key: { generate: max },'} }   # guess: the person row is written first, its key into ${ident(through.via.column.name)}`] : []
+  out.push(...writeYaml(t, ctx, out, [...before.length > 0 ? ['      before:', ...before] : [], ...after.length > 0 ? ['      after:', ...after] : []]))
   return out
 }
 
+/** A written row's key where the database does not fill it: the next number. */
+const childKey = (t: LiveTable): string => {
+  const key = soleKey(t)
+  return key && !key.generated ? ' key: { generate: max },' : ''
+}
+
+/** The client's column the contact rows' reference holds: its own key, or the column naming its person row. */
+const onColumn = (contacts: ContactRows, through: { via: Ref } | undefined): string => through ? through.via.column.name : contacts.ref.key.name
+
+function nameYaml (names: Names | undefined, prefix: string): string {
+  if (names?.first && names.last) return `      name: { template: '{${prefix}${names.first.name}} {${prefix}${names.last.name}}' }   # guess: given and family names`
+  if (names?.name) return `      name: ${prefix}${ident(names.name.name)}   # guess`
+  return '      name: TODO_NAME_COLUMN   # TODO: no name column recognised'
+}
+
+const PHONE_NAME = /(cel|fone|phone|tel|mobile|whats)/i
 const CONTACT = /(cel|fone|phone|tel|mobile|e_?mail|contact|contato|value|valor|numero|number)/i
 
-function lookupYaml (r: Resource, t: LiveTable): string[] {
-  const out = [`  ${r}:`, `    table: ${ident(qualified(t))}`, ...keyYaml(t), '    fields:']
-  const name = find(t, NAME)
+function lookupYaml (r: Resource, t: LiveTable, ctx: Context): string[] {
+  const out = [`  ${r}:`, `    table: ${ident(qualified(t))}`, ...keyYaml(t, ctx)]
+  const direct = namesOf(t, ctx.samples)
+  const through = direct ? undefined : namesThrough(t, ctx.refs, ctx.samples)
+  if (through) out.push('    joins:', `      person: { table: ${ident(qualified(through.via.to))}, on: { ${ident(through.via.column.name)}: ${ident(through.via.key.name)} } }   # guess: the names are kept there`)
+  out.push('    fields:')
+  const name = direct ?? through?.names
   const required = r === 'location' ? 'address' : 'name'
-  if (name) out.push(`      name: ${ident(name.name)}   # guess`)
+  if (name) out.push(nameYaml(r === 'professional' ? name : { name: name.name ?? name.first }, through ? 'person.' : ''))
   const wanted = r === 'location' ? ['address', 'city', 'state', 'cep'] : r === 'service' ? ['price', 'duration', 'description'] : r === 'professional' ? ['description'] : []
+  const used = [name?.name, name?.first, name?.last].filter((c): c is LiveColumn => c !== undefined)
   let hasRequired = required === 'name' && name !== undefined
   for (const f of wanted) {
-    const c = find(t, FIELDS[f], name ? [name] : [])
+    const c = find(t, FIELDS[f], used)
     if (!c) continue
     if (f === required) hasRequired = true
-    const value = f === 'duration' ? `{ column: ${ident(c.name)}, unit: ${/sec|seg/i.test(c.name) ? 'seconds' : /hour|hora/i.test(c.name) ? 'hours' : 'minutes'} }`
+    const value = f === 'duration'
+      ? `{ column: ${ident(c.name)}, unit: ${/sec|seg/i.test(c.name) ? 'seconds' : /hour|hora/i.test(c.name) ? 'hours' : 'minutes'} }`
       : f === 'price' && /cent/i.test(c.name) ? `{ column: ${ident(c.name)}, divide: 100 }` : ident(c.name)
     out.push(`      ${f}: ${value}   # guess`)
   }
-  if (!hasRequired) out.push(`      ${required}: ${name && required === 'address' ? ident(name.name) : `TODO_${required.toUpperCase()}_COLUMN`}   # TODO: no ${required} column recognised`)
+  const label = name?.name ?? name?.first
+  if (!hasRequired) out.push(`      ${required}: ${label && required === 'address' ? `${through ? 'person.' : ''}${ident(label.name)}` : `TODO_${required.toUpperCase()}_COLUMN`}   # TODO: no ${required} column recognised`)
   return out
 }

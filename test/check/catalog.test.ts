@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createSqliteFromFixture } from '../../src/sql/sqlite/load.js'
 import { openSqlite } from '../../src/sql/sqlite/driver.js'
-import { readCatalog, columnKind } from '../../src/db/columns.js'
-import { mssqlCatalogFromRows, mssqlCatalogStatement } from '../../src/sql/mssql/introspect.js'
+import { readCatalog, columnKind, referencesFromRows } from '../../src/db/columns.js'
+import { mssqlCatalogFromRows, mssqlCatalogStatement, mssqlReferencesStatement } from '../../src/sql/mssql/introspect.js'
 import { parseTsql } from '../helpers/tsql-grammar.js'
 
 t.test('a SQLite copy of Sorriso: tables found with or without dbo., types, keys, NOT NULL, defaults', async (t) => {
@@ -50,4 +50,19 @@ t.test('declared types as converters see them', async (t) => {
     ['DECIMAL(10,2)', 'number'], ['DATETIME', 'date'], ['date', 'date'], ['time', 'date'], ['', 'unknown'], ['BLOB', 'other']] as const) {
     t.equal(columnKind(declared), kind, declared || '(none)')
   }
+})
+
+t.test('declared foreign keys: SQL Server\'s statement parses; rows group by key, columns in order', async (t) => {
+  t.same(parseTsql(mssqlReferencesStatement().sql, { statements: 1 }), [], 'parses as one T-SQL statement')
+  const refs = referencesFromRows([
+    { schema: 'dbo', tbl: 'AGENDA', fk: 7, col: 'ID_PACIENTE', ref_schema: 'dbo', ref_tbl: 'PACIENTE', ref_col: 'ID' },
+    { schema: 'dbo', tbl: 'ITEM', fk: 9, col: 'ORDER_NO', ref_schema: 'dbo', ref_tbl: 'ORDERS', ref_col: 'NO' },
+    { schema: 'dbo', tbl: 'ITEM', fk: 9, col: 'LINE', ref_schema: 'dbo', ref_tbl: 'ORDERS', ref_col: 'LINE' },
+    { schema: 'hist', tbl: 'AGENDA', fk: 7, col: 'PAC', ref_schema: 'dbo', ref_tbl: 'PACIENTE', ref_col: null }
+  ])
+  t.same(refs, [
+    { table: 'AGENDA', schema: 'dbo', columns: ['ID_PACIENTE'], toTable: 'PACIENTE', toSchema: 'dbo', toColumns: ['ID'] },
+    { table: 'ITEM', schema: 'dbo', columns: ['ORDER_NO', 'LINE'], toTable: 'ORDERS', toSchema: 'dbo', toColumns: ['NO', 'LINE'] },
+    { table: 'AGENDA', schema: 'hist', columns: ['PAC'], toTable: 'PACIENTE', toSchema: 'dbo', toColumns: [] }
+  ], 'one reference per key, a key of another schema apart, SQLite\'s NULL target column: the primary key')
 })

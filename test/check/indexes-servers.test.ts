@@ -11,7 +11,7 @@ import { createScratchDatabase } from '../helpers/scratch-db/index.js'
 
 async function indexWarnings (inst: Installation): Promise<string[]> {
   const out = new Findings(inst.model)
-  checkIndexes(inst.model, await inst.db.introspect.catalog(), out, inst.db.dialect)
+  checkIndexes(inst.compiled, await inst.db.introspect.catalog(), out, inst.db.dialect)
   return out.list.filter((f) => /has no index/.test(f.message)).map((f) => `${f.subject}: ${f.message}`).sort()
 }
 

@@ -55,7 +55,7 @@ const PLANTED: { what: string, from: string, to: string, says: RegExp }[] = [
   { what: 'a relation through a missing table', from: 'table: TB_MEDICO_LOCAL', to: 'table: TB_MEDICO_LOCALS', says: /relation professional ↔ location table: table `TB_MEDICO_LOCALS` does not exist/ },
   { what: 'a join that multiplies rows', from: '    phones: [FONE]\n', to: '    phones: [FONE, fones.NUMERO]\n    joins:\n      fones: { table: TB_FONE, on: { COD: CLIENTE } }\n', says: /client joins\.fones: join `fones` multiplies rows: 2 client rows become 3/ },
   { what: 'a client with no writable column', from: 'name: NOME_COMPLETO', to: "name: { template: '{NOME_COMPLETO} - {EMAIL}' }", says: /client fields\.name: new clients cannot be written/ },
-  { what: 'a NOT NULL column a new row leaves empty', from: "        ORIGEM: { value: ponte }\n", to: "        {}\n", says: /appointment write: a new appointment row leaves column `ORIGEM` empty, but the database requires a value/ }
+  { what: 'a NOT NULL column a new row leaves empty', from: '        ORIGEM: { value: ponte }\n', to: '        {}\n', says: /appointment write: a new appointment row leaves column `ORIGEM` empty, but the database requires a value/ }
 ]
 
 for (const p of PLANTED) {
@@ -67,8 +67,10 @@ for (const p of PLANTED) {
     t.equal(report.lines[report.lines.length - 1], 'check found 1 problem', report.lines.join('\n'))
     const hits = report.lines.filter((l) => p.says.test(l))
     t.equal(hits.length, 1, `said once: ${p.says}`)
-    const line = p.what.includes('NOT NULL') ? lineOf(mapping, '    write:') + 1
-      : p.what.includes('unmapped') ? lineOf(mapping, 'map: {')
+    const line = p.what.includes('NOT NULL')
+      ? lineOf(mapping, '    write:') + 1
+      : p.what.includes('unmapped')
+        ? lineOf(mapping, 'map: {')
         : p.what.includes('multiplies') ? lineOf(mapping, 'fones: {') : lineOf(mapping, p.to.trim())
     t.match(hits[0] ?? '', new RegExp(`^✗ \\S*mapping\\.yaml:${line}:\\d+: `), `at line ${line}`)
     for (const l of report.lines) t.notMatch(l, LEAKS, 'no aliases, statement names or patient data')

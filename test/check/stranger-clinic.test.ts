@@ -27,9 +27,10 @@ async function check (s: ServerScratch, v: StrangerVariant): Promise<string[]> {
   }
 }
 
-const MONDAY = '2026-11-30'
-const SATURDAY = '2026-11-28'
-const SUNDAY = '2026-11-29'
+// Far enough ahead never to be in the past on the machine that runs the test.
+const MONDAY = '2030-12-02'
+const SATURDAY = '2030-11-30'
+const SUNDAY = '2030-12-01'
 const slotsOn = async (s: ServerScratch, day: string, professional: string): Promise<string[]> => {
   const r = await s.call('GET', `/availability?start=${day}&end=${day}&professional=${professional}`)
   if (r.status !== 200) throw new Error(`/availability → ${r.status}`)

@@ -100,10 +100,21 @@ for (const dialect of testDialects()) {
 
     t.test('a CHECK constraint the mapping\'s codes meet: no problem, every path proven', async (t) => {
       // The statement probe's made-up values ('x') break such a constraint; the real paths do not.
-      const guarded = SCHEMA.replace("st VARCHAR(2) NOT NULL)", "st VARCHAR(2) NOT NULL CHECK (st IN ('W', 'C', 'X')))")
+      const guarded = SCHEMA.replace('st VARCHAR(2) NOT NULL)', "st VARCHAR(2) NOT NULL CHECK (st IN ('W', 'C', 'X')))")
       const { report, unchanged } = await check(t, dialect, MAPPING, '', guarded)
       t.same(problems(report), [], report.lines.join('\n'))
       t.equal(report.findings.filter((f) => f.severity === 'ok' && /; rolled back$/.test(f.message)).length, 9)
+      t.ok(unchanged, 'every table as it was')
+    })
+
+    t.test('a service the database requires: the booking without one refused by name, every other path proven', async (t) => {
+      const required = SCHEMA.replace('CREATE TABLE visit (vid INTEGER PRIMARY KEY, pid INTEGER NOT NULL,', 'CREATE TABLE kind (kid INTEGER PRIMARY KEY, kname VARCHAR(40));\nINSERT INTO kind (kid, kname) VALUES (5, \'Consult\');\nCREATE TABLE visit (vid INTEGER PRIMARY KEY, pid INTEGER NOT NULL, kid INTEGER NOT NULL,')
+      const mapping = MAPPING.replace('      professional: prid\n', '      professional: prid\n      service: kid\n') +
+        '  service:\n    table: kind\n    key: kid\n    fields: { name: kname }\n'
+      const { report, unchanged } = await check(t, dialect, mapping, '', required)
+      t.same(problems(report), [], report.lines.join('\n'))
+      t.match(report.lines.join('\n'), /POST \/appointments with the professional only: refused by name, as the clinic database requires service .*callers must send it/)
+      t.equal(report.findings.filter((f) => f.severity === 'ok' && /; rolled back$/.test(f.message)).length, 8, 'POST and 4 PATCH of clients, the booking with every ref, 2 state moves, a reschedule: the refusal stops none')
       t.ok(unchanged, 'every table as it was')
     })
 

@@ -1,5 +1,5 @@
 // A constant the mapping writes that its column cannot hold (text into an integer column, `now`
-// into a number): `ponte check` says so at the constant's line with exit 1 and the server
+// into a short text column): `ponte check` says so at the constant's line with exit 1 and the server
 // refuses to start — before, check passed and every state move then answered 400.
 import t from 'tap'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { main } from '../../src/cli.js'
 import { openInstallation, MappingMismatchError } from '../../src/installation.js'
+import { MappingError } from '../../src/mapping/errors.js'
 import { CLINIC_MAPPING, CLINIC_SQL } from '../helpers/scratch-clinic.js'
 
 function scratch (mapping: string): { db: string, mapping: string } {
@@ -39,8 +40,20 @@ async function check (s: { db: string, mapping: string }): Promise<{ code: numbe
 const plants = [
   { what: 'text into an integer column', from: 'CONFIRMED: { SIT: { value: 2 } }', to: 'CONFIRMED: { SIT: { value: confirmada } }', message: /write\.states\.CONFIRMED\.SIT: `value: "confirmada"` is text, but column `SIT` holds numbers/ },
   { what: 'text longer than its column', from: 'ORIGEM: { value: ponte }', to: 'ORIGEM: { value: ponte-integracao-web }', message: /write\.set\.ORIGEM: `value: "ponte-integracao-web"` writes 20 characters, but column `ORIGEM` holds 10/ },
-  { what: '`now` into an integer column', from: 'CANCELED: { SIT: { value: 3 } }', to: 'CANCELED: { SIT: { now: datetime } }', message: /write\.states\.CANCELED\.SIT: `now` writes a date or time, but column `SIT` holds numbers/ }
+  { what: '`now` longer than its text column', from: 'ORIGEM: { value: ponte }', to: 'ORIGEM: { now: datetime }', message: /write\.set\.ORIGEM: `now: datetime` writes 19 characters, but column `ORIGEM` holds 10/ }
 ]
+
+// A stamp into a column the mapping reads as something else (here the state) is refused as
+// the mapping loads, before any database is asked: the server does not start, at the line.
+t.test('`now` into the state column is refused at load', async (t) => {
+  const mapping = CLINIC_MAPPING.replace('CANCELED: { SIT: { value: 3 } }', 'CANCELED: { SIT: { now: datetime } }')
+  const line = mapping.split('\n').findIndex((l) => l.includes('CANCELED: { SIT: { now: datetime } }')) + 1
+  const s = scratch(mapping)
+  const refused = await openInstallation(s.mapping, `sqlite:${s.db}`).then(async (inst) => { await inst.close(); return undefined }, (err: unknown) => err)
+  t.ok(refused instanceof MappingError, 'the server does not start on it')
+  t.match((refused as Error).message, new RegExp(`:${line}:\\d+: /resources/appointment/write/states/CANCELED/SIT: column \`SIT\` holds the appointment's state: a \`now\` stamp writes a date or time there`), 'and says why, at the line')
+  t.equal((await check(s)).code === 0, false, 'check fails too')
+})
 
 t.test('the clean mapping passes', async (t) => {
   const { code, out } = await check(scratch(CLINIC_MAPPING))

@@ -98,7 +98,8 @@ forEachSample(t, async (t, a) => {
       if (!isCalendarDate(x.date)) bad.push(`date ${x.date}`)
       if (!HOUR.test(x.hour)) bad.push(`hour ${x.hour}`)
       if (!states.includes(x.state)) bad.push(`state ${x.state}`)
-      if (x.endHour !== undefined && !(HOUR.test(x.endHour) && x.endHour >= x.hour)) bad.push(`endHour ${x.endHour} (hour ${x.hour})`)
+      // An endHour earlier than hour is the next day's (docs/decisions/overnight.md): any hour is a window.
+      if (x.endHour !== undefined && !HOUR.test(x.endHour)) bad.push(`endHour ${x.endHour} (hour ${x.hour})`)
       if (x.classification !== undefined && (typeof x.classification !== 'string' || x.classification === '')) bad.push('classification')
       const c = x.client
       if (c !== undefined) {

@@ -3,15 +3,12 @@
 // text column written as its digits, a new UUID in a binary column as its 16 bytes, a value
 // longer than its child row's column refused by name with every table unchanged; and `check`
 // says each of these at its line before go-live.
-import t, { type Test } from 'tap'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import t from 'tap'
 import { testDialects } from '../helpers/contract.js'
 import type { TestDialect } from '../helpers/app.js'
 import { scratchOn, type ServerScratch } from '../helpers/scratch-servers.js'
-import { openInstallation } from '../../src/installation.js'
-import { checkInstallation, type CheckReport } from '../../src/check/index.js'
+import { checkOf } from '../helpers/check-of.js'
+import type { CheckReport } from '../../src/check/index.js'
 
 const BINARY: Record<TestDialect, string> = { sqlite: 'BLOB', mysql: 'BINARY(16)', postgres: 'BYTEA' }
 
@@ -95,18 +92,6 @@ async function snapshot (s: ServerScratch): Promise<string> {
   return JSON.stringify(out, (_, v) => typeof v === 'object' && v !== null && v.type === 'Buffer' ? Buffer.from(v.data).toString('hex') : v)
 }
 
-async function checkOf (t: Test, s: ServerScratch, mapping: string): Promise<CheckReport> {
-  const dir = mkdtempSync(join(tmpdir(), 'ponte-values-'))
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
-  writeFileSync(join(dir, 'mapping.yaml'), mapping)
-  const inst = await openInstallation(join(dir, 'mapping.yaml'), s.url, undefined, { structural: 'skip' })
-  try {
-    return await checkInstallation(inst, '2031-03-01')
-  } finally {
-    await inst.close()
-  }
-}
-
 const lineOf = (mapping: string, text: string): number => mapping.split('\n').indexOf(text) + 1
 /** Whether check reported, at that line and severity, a finding saying `says`. */
 const said = (report: CheckReport, line: number, severity: 'problem' | 'warning', says: RegExp): boolean =>
@@ -157,25 +142,25 @@ for (const dialect of testDialects()) {
 
     t.test('check says at its line what each column does to the values written into it', async (t) => {
       const s = await scratchOn(t, dialect, schema(dialect), MAPPING)
-      const report = await checkOf(t, s, MAPPING)
+      const report = await checkOf(t, s.url, MAPPING)
       t.ok(report.ok, report.lines.join('\n'))
       t.ok(said(report, lineOf(MAPPING, GUID_LINE), 'warning', /written as its 16 bytes/), 'the UUID written into a binary column')
       t.ok(said(report, lineOf(MAPPING, NAME_LINE), 'warning', /at most 20 characters.*up to 200/), 'a name column shorter than the interface allows')
       t.ok(said(report, lineOf(MAPPING, EMAIL_LINE), 'warning', /at most 16 characters.*up to 200/), 'a child row\'s column too')
 
       const intKey = MAPPING.replace(KEY_LINE, '    key: code')
-      const wrong = await checkOf(t, s, intKey)
+      const wrong = await checkOf(t, s.url, intKey)
       t.notOk(wrong.ok)
       t.ok(said(wrong, lineOf(intKey, '    key: code'), 'problem', /`code` is text \(.*type: text/), 'a key read as an integer from a text column')
 
       // Planted: the professional's ids are text, and the appointment keeps them in a number column.
       const textIds = MAPPING.replace(PROFESSIONAL_LINE, '      professional: odoc').replace('    key: dcode\n', '    key: { column: dname, type: text }\n')
-      const refs = await checkOf(t, s, textIds)
+      const refs = await checkOf(t, s.url, textIds)
       t.ok(said(refs, lineOf(textIds, '      professional: odoc'), 'problem', /professional ids are text.*holds numbers/), refs.lines.join('\n'))
 
       // Planted: a key holding letters, which a `max` key cannot count from.
       const odd = await scratchOn(t, dialect, `${schema(dialect)}\nINSERT INTO pac (code, nm) VALUES ('P-1', 'Odd Key');`, MAPPING)
-      const counted = await checkOf(t, odd, MAPPING)
+      const counted = await checkOf(t, odd.url, MAPPING)
       const clientKeyLine = MAPPING.split('\n').lastIndexOf('      key: { generate: max }') + 1
       t.ok(said(counted, clientKeyLine, 'problem', /largest key of column `code` is not a number/), counted.lines.join('\n'))
       const before = await snapshot(odd)

@@ -8,14 +8,14 @@ import {
 import { TEST_KEY } from '../helpers/app.js'
 import { openInstallation } from '../../src/installation.js'
 import { loadConfig } from '../../src/config.js'
-import { createPonte } from '../../src/context.js'
+import { createPonte } from '../../src/ponte.js'
 import { buildApp } from '../../src/app.js'
 
 /** Legacy rows (deleted or not) of one professional at one date and hour, read directly. */
 async function rowsAt (a: TestApp, slot: FreeSlot): Promise<Record<string, unknown>[]> {
   const model = a.inst.model
   const appt = model.appointment
-  const pro = (appt.refs.professional as any)
+  const pro = appt.refs.professional as any
   const proColumn: string = pro.column ?? pro.rules.at(-1).column
   return await legacy(a).rows(appt.table, { ...storedSlot(model, slot.date, slot.hour), [proColumn]: slot.professional })
 }

@@ -122,7 +122,7 @@ forEachSample(t, async (t, a) => {
     t.equal(await snapshot(a), before, 'the database is unchanged')
   })
 
-  t.test('a compressed body, a charset other than UTF-8 or bytes that are not UTF-8 are refused and nothing is written', async (t) => {
+  t.test('a compressed body, another media type or charset, or bytes that are not UTF-8 are refused and nothing is written', async (t) => {
     const before = await snapshot(a)
     const body = JSON.stringify({ name: 'Ana Maria Teste', phone: '+5511955507722' })
     for (const encoding of ['gzip', 'deflate', 'br']) {
@@ -132,6 +132,12 @@ forEachSample(t, async (t, a) => {
       const r = await send(a, 'POST', '/clients', body, { 'content-type': `application/json; charset=${charset}` })
       const b = isProblem(t, r, 415, `charset=${charset}`)
       t.match(b.detail, /UTF-8/, 'the detail says what to send')
+    }
+    // A JSON text labelled as another media type is not read as a string to be validated.
+    for (const type of ['text/plain', 'text/plain; charset=utf-8', 'application/x-www-form-urlencoded', 'application/xml']) {
+      const b = isProblem(t, await send(a, 'POST', '/clients', body, { 'content-type': type }), 415, `Content-Type: ${type}`)
+      t.ok(b.detail.includes(`"${type.split(';')[0]}"`), 'the detail names the media type')
+      t.same(b.errors, [{ path: '/headers/content-type', message: 'must be application/json' }], 'errors[] names the header')
     }
     const latin1 = Buffer.concat([Buffer.from('{"name":"Concei'), Buffer.from([0xe7, 0xe3]), Buffer.from('o Teste","phone":"+5511955507733"}')])
     const r = await a.app.inject({ method: 'POST', url: '/clients', headers: { ...withKey, 'content-type': 'application/json' }, payload: latin1 })

@@ -17,12 +17,16 @@ forEachSample(t, async (t, a) => {
     for (const slot of [slots[pair], slots[pair + 1]]) {
       // A new client per booking, so only the professional's agenda can refuse it.
       const created = await a.app.inject({
-        method: 'POST', url: '/clients', headers: { authorization: `Bearer ${TEST_KEY}` },
+        method: 'POST',
+        url: '/clients',
+        headers: { authorization: `Bearer ${TEST_KEY}` },
         payload: { name: `Slot ${p.id} ${slot.hour}`, phone: `+55119${String(70000000 + checked * 10000 + Number(slot.hour.replace(':', ''))).slice(-8)}` }
       })
       const client = JSON.parse(created.body)
       const res = await a.app.inject({
-        method: 'POST', url: '/appointments', headers: { authorization: `Bearer ${TEST_KEY}` },
+        method: 'POST',
+        url: '/appointments',
+        headers: { authorization: `Bearer ${TEST_KEY}` },
         payload: { date: slot.date, hour: slot.hour, client: client.id, professional: p.id, ...(slot.location ? { location: slot.location.id } : {}) }
       })
       t.equal(res.statusCode, 200, `${p.id} ${slot.date} ${slot.hour}-${slot.endHour} books: ${res.body.slice(0, 160)}`)
@@ -39,7 +43,9 @@ forEachSample(t, async (t, a) => {
   t.notOk(free.some((s: any) => s.date === slot.date && s.hour === off), `${off} is not offered`)
   const created = await a.app.inject({ method: 'POST', url: '/clients', headers: { authorization: `Bearer ${TEST_KEY}` }, payload: { name: 'Fora da Grade', phone: '+5511970009999' } })
   const res = await a.app.inject({
-    method: 'POST', url: '/appointments', headers: { authorization: `Bearer ${TEST_KEY}` },
+    method: 'POST',
+    url: '/appointments',
+    headers: { authorization: `Bearer ${TEST_KEY}` },
     payload: { date: slot.date, hour: off, client: JSON.parse(created.body).id, professional: professionals[0].id, ...(slot.location ? { location: slot.location.id } : {}) }
   })
   t.equal(res.statusCode, 409, `booking ${slot.date} ${off}, which /availability does not offer: 409`)

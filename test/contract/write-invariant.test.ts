@@ -163,7 +163,7 @@ for (const dialect of testDialects()) {
     })
 
     t.test('an optional value\'s own row is written only when the value is sent', async (t) => {
-      const s = await scratchOn(t, dialect, SCHEMA, mapping({ clientWrite: "      after:\n        - { join: contact, set: { kind: { value: email } } }" }))
+      const s = await scratchOn(t, dialect, SCHEMA, mapping({ clientWrite: '      after:\n        - { join: contact, set: { kind: { value: email } } }' }))
       const bare = await s.call('POST', '/clients', { name: 'Eve Moss', phone: '+14155550133' })
       t.equal(bare.status, 200)
       t.equal(await count(s, 'person_contact'), 1, 'no blank contact row for an e-mail not sent')

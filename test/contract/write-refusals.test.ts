@@ -163,8 +163,7 @@ for (const dialect of testDialects()) {
 
       const holder = await s.call('POST', '/clients', { name: 'Dee Roe', phone: '+14155550101' })
       t.equal(holder.status, 409, 'the phone is held by another client (a unique index)')
-      t.ok(paths(holder).includes('/body/phone'), `names the phone (${paths(holder).join(', ')})`)
-      t.ok(paths(holder).every((p) => ['/body/name', '/body/phone'].includes(p)), 'and only fields it stores')
+      t.same(paths(holder), ['/body/phone'], 'names the phone alone')
       t.equal(await count(s, 'person'), 2)
 
       const unknown = await s.call('PATCH', '/clients/999', { email: 'x@example.com' })

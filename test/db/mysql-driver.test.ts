@@ -13,7 +13,7 @@ import { adminUrl } from '../helpers/scratch-db/mysql.js'
 import { mysql } from '../../src/sql/mysql/dialect.js'
 import { ParamList, type Statement } from '../../src/sql/statement.js'
 import type { SqlTypeName } from '../../src/mapping/schema.js'
-import { ConflictError, DatabaseTimeoutError, DatabaseUnavailableError, InvalidInputError, MissingValueError } from '../../src/errors.js'
+import { DuplicateKeyError, DatabaseTimeoutError, DatabaseUnavailableError, InvalidInputError, MissingValueError } from '../../src/errors.js'
 
 t.setTimeout(120_000)
 
@@ -84,7 +84,10 @@ t.test('server refusals become typed errors that never quote the value', async (
     try { await db.transaction(async (tx) => await tx.query(insert, { ...row, ...args })) } catch (err) { return err }
   }
   t.type(await attempt({ code: 'dup' }), 'undefined', 'a first row with a code is written')
-  t.type(await attempt({ code: 'dup' }), ConflictError, 'a duplicate key is a 409')
+  const dup = await attempt({ code: 'dup' })
+  t.type(dup, DuplicateKeyError, 'a duplicate key is a 409')
+  t.same((dup as DuplicateKeyError).key, { name: 'CODE' }, 'naming its key (the index), which the catalogue turns into columns')
+  t.notMatch(JSON.stringify({ ...(dup as object), message: (dup as Error).message }), /dup/, 'the value is not kept')
   const missing = await attempt({ code: null })
   t.type(missing, MissingValueError, 'a NULL in a NOT NULL column names the column for the service')
   t.equal((missing as MissingValueError).column, 'CODE')

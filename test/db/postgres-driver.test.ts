@@ -5,12 +5,13 @@ import t, { type Test } from 'tap'
 import { createServer, type Socket } from 'node:net'
 import pg from 'pg'
 import { openPostgres } from '../../src/sql/postgres/driver.js'
+import { textColumnsOf } from '../../src/db/columns.js'
 import { createScratchDatabase } from '../helpers/scratch-db/postgres.js'
 import { foldSql } from '../../src/sql/postgres/dialect.js'
 import { foldName } from '../../src/normalise/text.js'
 import { sampleFixture } from '../../src/installation.js'
 import { readFixture } from '../../src/fixtures/read.js'
-import { ConflictError, DatabaseTimeoutError, DatabaseUnavailableError, InvalidInputError, MissingValueError } from '../../src/errors.js'
+import { ConflictError, DuplicateKeyError, DatabaseTimeoutError, DatabaseUnavailableError, InvalidInputError, MissingValueError } from '../../src/errors.js'
 import type { Statement } from '../../src/sql/statement.js'
 import type { SqlTypeName } from '../../src/mapping/schema.js'
 import { freePort } from '../helpers/server-process.js'
@@ -67,6 +68,9 @@ t.test('database refusals become typed problems that never quote the value', asy
   t.teardown(db.close)
   const insert = stmt('INSERT INTO "dbo"."SEQUENCIAL" ("TABELA", "ULTIMO") VALUES ($1, $2)', [['name', 'text'], ['n', 'int']])
   await rejectsWith(t, db.query(insert, { name: 'PACIENTE', n: 1 }), ConflictError, 'duplicate key → 409')
+  const dup = await db.query(insert, { name: 'PACIENTE', n: 1 }).catch((e: unknown) => e) as DuplicateKeyError
+  t.match(dup.key, { table: 'SEQUENCIAL', name: /^SEQUENCIAL_pkey$/ }, 'naming its table and constraint, which the catalogue turns into columns')
+  t.notMatch(JSON.stringify({ ...dup, message: dup.message }), /PACIENTE/, 'the value is not kept')
   await rejectsWith(t, db.query(insert, { name: 'X', n: null }), MissingValueError, 'NOT NULL → missing value')
   const missing = await db.query(insert, { name: 'Y', n: null }).catch((e: unknown) => e)
   t.equal((missing as MissingValueError).column, 'ULTIMO', 'the column is kept for the service')
@@ -179,13 +183,13 @@ t.test('50 concurrent bookings of one slot: exactly one succeeds (SERIALIZABLE w
 t.test('introspection: lengths, identity, keys', async (t) => {
   const db = await openPostgres(scratch.url)
   t.teardown(db.close)
-  const text = await db.introspect.textColumns('dbo.PACIENTE')
+  const catalog = await db.introspect.catalog()
+  const text = textColumnsOf(catalog.table('dbo.PACIENTE'))
   // The fixture's SQL Server VARCHAR/CHAR columns carry the loader's code-page comment.
   t.same(text.get('nome'), { unicode: false, length: 100 }, 'VARCHAR(100) marked as a code page')
   t.same(text.get('cpf'), { unicode: false, length: 14 }, 'CHAR(14) marked as a code page')
   t.notOk(text.has('id_paciente'), 'numbers are not text')
-  t.equal((await db.introspect.textColumns('dbo.NO_SUCH')).size, 0, 'an unknown table has none')
-  const catalog = await db.introspect.catalog()
+  t.equal(textColumnsOf(catalog.table('dbo.NO_SUCH')).size, 0, 'an unknown table has none')
   const unidade = catalog.table('dbo.UNIDADE')
   t.match(unidade?.columns.get('id_unidade'), { kind: 'number', key: true, generated: true, notNull: true })
   t.match(catalog.table('AGENDA')?.columns.get('situacao'), { kind: 'text', length: 1, hasDefault: true, generated: false })

@@ -1,16 +1,15 @@
-// Reading declared text columns from the live database: SQLite from a real file loaded from
-// a sample fixture; SQL Server's statement through the T-SQL grammar, and its rows as
-// INFORMATION_SCHEMA.COLUMNS returns them.
+// Reading declared text columns from the live database's catalogue: SQLite from a real file
+// loaded from a sample fixture; SQL Server's rows as INFORMATION_SCHEMA.COLUMNS returns them
+// (its catalogue statement is pinned through the T-SQL grammar in test/check/catalog).
 import t from 'tap'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createSqliteFromFixture } from '../../src/sql/sqlite/load.js'
 import { openSqlite } from '../../src/sql/sqlite/driver.js'
-import { LiveSchema } from '../../src/db/columns.js'
+import { textColumnsOf } from '../../src/db/columns.js'
 import { sqliteTextColumn } from '../../src/sql/sqlite/introspect.js'
-import { mssqlColumnsStatement, mssqlTextColumn } from '../../src/sql/mssql/introspect.js'
-import { parseTsql } from '../helpers/tsql-grammar.js'
+import { mssqlCatalogFromRows, mssqlTextColumn } from '../../src/sql/mssql/introspect.js'
 
 t.test('SQLite declared types, read as SQL Server would', async (t) => {
   const cases: [string, ReturnType<typeof sqliteTextColumn>][] = [
@@ -31,39 +30,23 @@ t.test('SQLite declared types, read as SQL Server would', async (t) => {
   for (const [declared, expected] of cases) t.same(sqliteTextColumn(declared), expected, JSON.stringify(declared))
 })
 
-t.test('a SQLite copy of each sample fixture carries its declared lengths and Unicode-ness', async (t) => {
+t.test('a SQLite copy of each sample fixture carries its declared lengths and Unicode-ness in its catalogue', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'ponte-introspect-'))
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
-  const open = (name: string) => {
+  const open = async (name: string, table: string) => {
     const file = join(dir, `${name}.db`)
     createSqliteFromFixture(`fixtures/${name}/fixture.json`, file)
     const db = openSqlite(file)
     t.teardown(async () => { await db.close() })
-    return new LiveSchema(db)
+    return textColumnsOf((await db.introspect.catalog()).table(table))
   }
-  const sorriso = await open('clinica-sorriso').textColumns('dbo.PACIENTE')
+  const sorriso = await open('clinica-sorriso', 'dbo.PACIENTE')
   t.same(sorriso.get('nome'), { unicode: false, length: 100 }, 'PACIENTE.NOME varchar(100)')
   t.same(sorriso.get('cpf'), { unicode: false, length: 14 }, 'PACIENTE.CPF char(14)')
   t.notOk(sorriso.has('id_paciente'), 'an int column is not a text column')
-  const northwind = await open('northwind-health').textColumns('patients')
+  const northwind = await open('northwind-health', 'patients')
   t.same(northwind.get('first_name'), { unicode: true, length: 60 }, 'patients.first_name nvarchar(60)')
   t.same(northwind.get('email'), { unicode: false, length: 160 })
-})
-
-t.test('SQL Server: one parameterised statement per table, valid T-SQL', async (t) => {
-  for (const [table, args] of [
-    ['PACIENTE', { table: 'PACIENTE', schema: undefined }],
-    ['dbo.PACIENTE', { table: 'PACIENTE', schema: 'dbo' }],
-    ['Clinica.dbo.PACIENTE', { table: 'PACIENTE', schema: 'dbo' }]
-  ] as const) {
-    const { statement, args: bound } = mssqlColumnsStatement(table)
-    t.same(parseTsql(statement.sql, { statements: 1 }), [], `${table}: ${statement.sql}`)
-    t.same(bound, args, `${table}: names bound, not written into the text`)
-    t.notMatch(statement.sql, /PACIENTE|'dbo'/, `${table}: no name in the SQL text`)
-    t.ok(statement.params.every((p) => p.type === 'ntext'), `${table}: bound as NVARCHAR, the type of INFORMATION_SCHEMA names`)
-  }
-  t.match(mssqlColumnsStatement('Clinica.dbo.PACIENTE').statement.sql, /FROM \[Clinica\]\.INFORMATION_SCHEMA\.COLUMNS/, 'another database: its own INFORMATION_SCHEMA')
-  t.match(mssqlColumnsStatement('PACIENTE').statement.sql, /TABLE_SCHEMA = SCHEMA_NAME\(\)/, 'unqualified: the default schema')
 })
 
 t.test('SQL Server: INFORMATION_SCHEMA.COLUMNS rows read as text columns', async (t) => {
@@ -80,4 +63,9 @@ t.test('SQL Server: INFORMATION_SCHEMA.COLUMNS rows read as text columns', async
     [{ name: 'PHOTO', type: 'varbinary', length: -1 }, undefined]
   ]
   for (const [row, expected] of cases) t.same(mssqlTextColumn(row), expected, `${String(row.type)}(${String(row.length)})`)
+  // The same rows as the catalogue statement returns them: its text columns are these.
+  const catalog = mssqlCatalogFromRows(cases.map(([row]) => ({ ...row, schema: 'dbo', tbl: 'PACIENTE', nullable: 'YES', dflt: 0, identity: 0, computed: 0, pk: 0 })))
+  t.same(Object.fromEntries(textColumnsOf(catalog.table('PACIENTE'))),
+    Object.fromEntries(cases.flatMap(([row, expected]) => expected === undefined ? [] : [[String(row.name).toLowerCase(), expected]])),
+    'the catalogue carries each text column\'s Unicode-ness and length, and no other column')
 })

@@ -11,6 +11,7 @@ import tap, { type Test } from 'tap'
 import { openSqlite, TERMINATE_WORKER } from '../../src/sql/sqlite/driver.js'
 import type { Statement } from '../../src/sql/statement.js'
 import { DatabaseUnavailableError } from '../../src/errors.js'
+import { childEnv } from '../helpers/child-env.js'
 
 const stmt = (sql: string, ...inputs: string[]): Statement => ({ name: 'test', sql, params: inputs.map((input) => ({ type: 'text' as const, source: { input } })) })
 const INSERT = stmt('INSERT INTO person (id, name) VALUES (@p1, @p2)', 'id', 'name')
@@ -79,7 +80,7 @@ tap.test('close() resolves within 2 s while a statement it cannot interrupt runs
     const ms = performance.now() - started
     const after = await db.query(s('SELECT 1')).then(() => 'answered', (e) => e.constructor.name + ': ' + e.message)
     console.log(JSON.stringify({ ms, long: await long, after }))`
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, _TAPJS_PROCESSINFO_COV_EXCLUDE_: '/./' } })
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'], env: childEnv() })
   t.teardown(() => { child.kill('SIGKILL') })
   let out = ''
   const line = new Promise<string>((resolve) => { child.stdout.on('data', (c: Buffer) => { out += c.toString(); if (out.includes('\n')) resolve(out) }) })

@@ -9,16 +9,16 @@ const doc = readFileSync(new URL('../../docs/mapping.md', import.meta.url), 'utf
 const lines = doc.split('\n')
 const head = lines.findIndex((l) => l.startsWith('| `phoneFormat` |'))
 
-t.test('the table is there, with BR, PT and US numbers', async (t) => {
+t.test('the table is there, with BR, PT, US, CA, GB and DE numbers', async (t) => {
   t.ok(head >= 0, 'docs/mapping.md has the phoneFormat table')
-  t.match(lines[head], /\| BR `\+55\d+` .*\| PT `\+351\d+` .*\| US `\+1\d+` \|/)
+  t.match(lines[head], /\| BR `\+55\d+` .*\| PT `\+351\d+` .*\| US `\+1\d+` \| CA `\+1\d+` \| GB `\+44\d+` \| DE `\+49\d+` \|$/)
 })
 
 t.test('each cell is what Ponte writes, and reads back as the number', async (t) => {
   const cells = (line: string): string[] => line.split('|').slice(1, -1).map((c) => c.trim())
   const numbers = cells(lines[head]).slice(1).map((c) => /^([A-Z]{2}) `(\+\d+)`$/.exec(c)?.slice(1) as [string, string])
   const rows = lines.slice(head + 2).filter((l) => l.startsWith('| `')).map(cells)
-  t.same(rows.map((r) => r[0]), ['`e164`', '`digits`', '`national`', '`masked`'], 'every format, once')
+  t.same(rows.map((r) => r[0]), ['`e164`', '`digits`', '`national`', '`masked`', '`dashed`', '`international`'], 'every format, once')
   for (const row of rows) {
     const format = row[0].replace(/`/g, '') as StoredPhoneFormat
     numbers.forEach(([country, e164], i) => {
@@ -27,4 +27,12 @@ t.test('each cell is what Ponte writes, and reads back as the number', async (t)
       t.equal(toE164(written, { defaultCountry: country }), e164, `${written} reads back`)
     })
   }
+})
+
+t.test('foreignPhoneFormat: another country\'s number keeps its code, spaced as the doc says', async (t) => {
+  t.match(doc, /`foreignPhoneFormat: international` spaced as desks type foreign numbers \(`\+44 7911 123456`\)/)
+  t.equal(toStoredPhone('+447911123456', 'masked', 'PT', 'international'), '+44 7911 123456')
+  t.equal(toStoredPhone('+447911123456', 'masked', 'PT'), '+447911123456', 'E.164 by default')
+  t.equal(toStoredPhone('+351912345678', 'masked', 'PT', 'international'), '912 345 678', 'the clinic\'s own numbers keep phoneFormat')
+  t.equal(toE164('+44 7911 123456', { defaultCountry: 'PT' }), '+447911123456', 'and reads back')
 })

@@ -8,7 +8,7 @@ import { createServer, type AddressInfo, type Server, type Socket } from 'node:n
 import tap, { type Test } from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { loadConfig } from '../../src/config.js'
-import { createPonte } from '../../src/context.js'
+import { createPonte } from '../../src/ponte.js'
 import { buildApp } from '../../src/app.js'
 import { openInstallation, type Installation } from '../../src/installation.js'
 import { SAMPLES, TEST_KEY } from '../helpers/app.js'

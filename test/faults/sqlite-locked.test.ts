@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import tap from 'tap'
 import { loadConfig } from '../../src/config.js'
-import { createPonte } from '../../src/context.js'
+import { createPonte } from '../../src/ponte.js'
 import { buildApp } from '../../src/app.js'
 import { openInstallation, sampleFixture } from '../../src/installation.js'
 import { createSqliteFromFixture } from '../../src/sql/sqlite/load.js'
@@ -20,7 +20,6 @@ import { SAMPLES, TEST_KEY } from '../helpers/app.js'
 const BOUND_MS = 700
 // Generous margins: the bounds are BOUND_MS and 100 ms; a loaded machine adds a little.
 const SLACK_MS = 600
-
 
 type Http = (method: string, path: string, body?: object) => Promise<{ status: number, ms: number, body: any, headers: Headers }>
 

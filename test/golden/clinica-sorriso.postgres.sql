@@ -562,3 +562,9 @@ UPDATE "dbo"."AGENDA" AS "t" SET "SITUACAO" = $1, "DT_ALTERACAO" = $2, "USUARIO_
 -- @p8 text = "S"
 UPDATE "dbo"."AGENDA" AS "t" SET "DATA" = $1, "HORA" = $2, "DT_ALTERACAO" = $3, "USUARIO_ALT" = $4, "SITUACAO" = $5, "CONFIRMADO" = $6 WHERE "t"."ID_AGENDA" = $7 AND ("t"."EXCLUIDO" IS NULL OR UPPER(RTRIM("t"."EXCLUIDO")) <> $8)
 
+-- appointment.count[].minimal
+-- @p1 text = "S"
+-- @p2 date = input:from
+-- @p3 date = input:to
+SELECT COUNT(*) AS "n" FROM (SELECT "t"."ID_AGENDA" AS "c0", "t"."DATA" AS "c1", "t"."HORA" AS "c2", "t"."DURACAO" AS "c3", "t"."SITUACAO" AS "c4", "t"."CONFIRMADO" AS "c5", "t"."TIPO_ATEND" AS "c6" FROM "dbo"."AGENDA" "t" WHERE ("t"."EXCLUIDO" IS NULL OR UPPER(RTRIM("t"."EXCLUIDO")) <> $1) AND "t"."DATA" >= $2 AND "t"."DATA" <= $3) "w"
+

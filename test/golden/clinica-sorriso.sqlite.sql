@@ -777,3 +777,9 @@ UPDATE "AGENDA" AS "t" SET "SITUACAO" = +@p1, "DT_ALTERACAO" = +@p2, "USUARIO_AL
 -- @p8 text = "S"
 UPDATE "AGENDA" AS "t" SET "DATA" = +@p1, "HORA" = +@p2, "DT_ALTERACAO" = +@p3, "USUARIO_ALT" = +@p4, "SITUACAO" = +@p5, "CONFIRMADO" = +@p6 WHERE "t"."ID_AGENDA" = +@p7 AND ("t"."EXCLUIDO" IS NULL OR UPPER(RTRIM("t"."EXCLUIDO")) <> +@p8)
 
+-- appointment.count[].minimal
+-- @p1 text = "S"
+-- @p2 date = input:from
+-- @p3 date = input:to
+SELECT COUNT(*) AS "n" FROM (SELECT "t"."ID_AGENDA" AS "c0", "t"."DATA" AS "c1", "t"."HORA" AS "c2", "t"."DURACAO" AS "c3", "t"."SITUACAO" AS "c4", "t"."CONFIRMADO" AS "c5", "t"."TIPO_ATEND" AS "c6" FROM "AGENDA" "t" WHERE ("t"."EXCLUIDO" IS NULL OR UPPER(RTRIM("t"."EXCLUIDO")) <> +@p1) AND "t"."DATA" >= +@p2 AND "t"."DATA" <= +@p3) "w"
+

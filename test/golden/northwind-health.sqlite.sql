@@ -565,3 +565,8 @@ UPDATE "appointments" AS "t" SET "status" = +@p1, "updated_at" = +@p2 WHERE "t".
 -- @p5 int = input:id
 UPDATE "appointments" AS "t" SET "starts_at" = +@p1, "ends_at" = +@p2, "updated_at" = +@p3, "status" = +@p4 WHERE "t"."id" = +@p5 AND "t"."deleted_at" IS NULL
 
+-- appointment.count[].minimal
+-- @p1 datetime = input:fromDatetime
+-- @p2 datetime = input:afterDatetime
+SELECT COUNT(*) AS "n" FROM (SELECT "t"."id" AS "c0", "t"."starts_at" AS "c1", "t"."ends_at" AS "c2", "t"."status" AS "c3", "t"."visit_type" AS "c4" FROM "appointments" "t" WHERE "t"."deleted_at" IS NULL AND "t"."starts_at" >= +@p1 AND "t"."starts_at" < +@p2) "w"
+

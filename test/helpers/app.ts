@@ -2,7 +2,7 @@
 // default, or a scratch database on the local MariaDB/PostgreSQL server.
 import type { FastifyInstance } from 'fastify'
 import { loadConfig } from '../../src/config.js'
-import { createPonte, type Ponte } from '../../src/context.js'
+import { createPonte, type Ponte } from '../../src/ponte.js'
 import { buildApp } from '../../src/app.js'
 import { openInstallation, openSample, sampleFixture, type Installation } from '../../src/installation.js'
 import { createScratchDatabase } from './scratch-db/index.js'
@@ -50,7 +50,7 @@ export async function sampleApp (mapping: string, env: Record<string, string> = 
   try {
     const tables = (await inst.db.introspect.catalog()).tables.map((t) => t.name)
       .filter((n) => n.length >= 4 && !n.startsWith('sqlite_'))
-    const config = loadConfig({ API_KEYS: TEST_KEY, MAPPING: mapping, IDEMPOTENCY_STORE: ':memory:', RATE_LIMIT_PER_MINUTE: '0', ...env })
+    const config = loadConfig({ API_KEYS: TEST_KEY, MAPPING: mapping, IDEMPOTENCY_STORE: ':memory:', EVENTS_STORE: ':memory:', RATE_LIMIT_PER_MINUTE: '0', ...env })
     const ponte = createPonte(config, inst.db, inst.compiled)
     const app = await buildApp(ponte, { logLevel: false })
     return {

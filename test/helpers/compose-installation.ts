@@ -10,7 +10,6 @@ import type { Fixture, FixtureColumn } from '../../src/fixtures/format.js'
 import type { TestDialect } from './app.js'
 import { fixtureInstallation, type FixtureApp } from './fixture-installation.js'
 
-
 const col = (name: string, type: FixtureColumn['type'], nullable = true, length?: number): FixtureColumn =>
   ({ name, type, nullable, ...length ? { length } : {} })
 

@@ -11,7 +11,7 @@ import { createSqliteFromFixture } from '../../src/sql/sqlite/load.js'
 import { createScratchDatabase } from './scratch-db/index.js'
 import { openInstallation, type Installation } from '../../src/installation.js'
 import { loadConfig } from '../../src/config.js'
-import { createPonte } from '../../src/context.js'
+import { createPonte } from '../../src/ponte.js'
 import { buildApp } from '../../src/app.js'
 import type { TestDialect } from './app.js'
 
@@ -43,12 +43,13 @@ export async function fixtureInstallation (t: Test, dialect: TestDialect, fixtur
     url = scratch.url
   }
   const inst = await openInstallation(mappingFile, url)
-  const config = loadConfig({ API_KEYS: KEY, MAPPING: mappingFile, IDEMPOTENCY_STORE: ':memory:', RATE_LIMIT_PER_MINUTE: '0' })
+  const config = loadConfig({ API_KEYS: KEY, MAPPING: mappingFile, IDEMPOTENCY_STORE: ':memory:', EVENTS_STORE: ':memory:', RATE_LIMIT_PER_MINUTE: '0' })
   const app = await buildApp(createPonte(config, inst.db, inst.compiled), { logLevel: false })
   t.teardown(async () => { await app.close(); await inst.close() })
   const call: FixtureApp['call'] = async (method, path, payload) => {
     const res = await app.inject({ method: method as 'GET', url: path, payload, headers: { 'x-api-key': KEY } })
-    return { status: res.statusCode, body: res.body === '' ? undefined : JSON.parse(res.body) }
+    // PATCH …/state and …/time answer plain text.
+    return { status: res.statusCode, body: res.body === '' ? undefined : /json/.test(String(res.headers['content-type'])) ? JSON.parse(res.body) : res.body }
   }
   return { inst, url, call, get: async (path) => await call('GET', path) }
 }

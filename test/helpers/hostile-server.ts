@@ -3,7 +3,7 @@
 // process instead. Usage (forked with IPC): hostile-server.ts <mapping>; LOG_LEVEL=trace sends
 // pino's lines to stdout. Replies over IPC with { port, file } once listening.
 import { loadConfig } from '../../src/config.js'
-import { createPonte } from '../../src/context.js'
+import { createPonte } from '../../src/ponte.js'
 import { buildApp } from '../../src/app.js'
 import { openSample } from '../../src/installation.js'
 import { TEST_KEY } from './app.js'
@@ -13,7 +13,7 @@ process.env.TZ = 'UTC' // as src/server.ts
 const mapping = process.argv[2]
 const level = process.env.LOG_LEVEL ?? 'silent'
 const inst = await openSample(mapping)
-const config = loadConfig({ API_KEYS: TEST_KEY, MAPPING: mapping, IDEMPOTENCY_STORE: ':memory:', RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: level })
+const config = loadConfig({ API_KEYS: TEST_KEY, MAPPING: mapping, IDEMPOTENCY_STORE: ':memory:', EVENTS_STORE: ':memory:', RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: level })
 const app = await buildApp(createPonte(config, inst.db, inst.compiled), { logLevel: level === 'silent' ? false : level, logStream: process.stdout })
 await app.listen({ port: 0, host: '127.0.0.1' })
 const address = app.server.address()

@@ -90,8 +90,14 @@ export function missingMethods (routes: Route[]): Array<{ path: string, method: 
 
 /** The resource a path or parameter names: /clients/{id} → clients; healthInsurance → health-insurances. */
 const RESOURCE_OF_PARAM: Record<string, string> = {
-  client: 'clients', professional: 'professionals', location: 'locations', service: 'services',
-  healthInsurance: 'health-insurances', specialty: 'specialties', plan: 'plans', appointment: 'appointments'
+  client: 'clients',
+  professional: 'professionals',
+  location: 'locations',
+  service: 'services',
+  healthInsurance: 'health-insurances',
+  specialty: 'specialties',
+  plan: 'plans',
+  appointment: 'appointments'
 }
 export const resourceOf = (path: string): string => path.split('/')[1]
 const isIdName = (name: string): boolean => name in RESOURCE_OF_PARAM
@@ -174,9 +180,11 @@ function validValue (name: string, route: Route, pools: Pools, dice: Dice): stri
 
 // ---------- hostile values ----------
 
+/* eslint-disable no-template-curly-in-string -- template injection probes, meant literally */
 export const INJECTIONS = ["'", "''", "' OR '1'='1", "1' OR '1'='1' --", "'; DROP TABLE users; --", "%' OR 1=1 --", '1 OR 1=1',
   '1; SELECT * FROM sqlite_master', "' UNION SELECT name, sql FROM sqlite_master --", '") OR ("1"="1', '\\', '%', '_', '*',
   '{{7*7}}', '${7*7}', '#{7*7}', '<script>alert(1)</script>', '../../../etc/passwd', '$where', '[$ne]', 'null', 'undefined', 'NaN']
+/* eslint-enable no-template-curly-in-string */
 /** Outside 1900-01-01 … 2199-12-31, or not a day at all: a 400 wherever a date is taken (issue 7, defect 1). */
 export const BAD_DATES = ['0001-01-01', '1899-12-31', '9999-12-31', '10000-01-01', '2026-02-30', '2025-02-29', '2026-13-01',
   '2026-00-10', '2026-04-31', '+002026-01-01', '9999-12-31T23:59:59Z', '0001-01-01T00:00:00Z', '2026-02-30T10:00:00-03:00']
@@ -296,8 +304,15 @@ function render (d: Draft, n: number, category: string, payload?: string, expect
   const contentType = d.contentType === undefined && body !== undefined ? 'application/json' : d.contentType
   if (typeof contentType === 'string') headers['content-type'] = contentType
   return {
-    n, category, route: `${d.route.method} ${d.route.path}`, method: d.method ?? d.route.method,
-    target: d.rawTarget ?? (qs ? `${path}?${qs}` : path), headers, body, payload, expect
+    n,
+    category,
+    route: `${d.route.method} ${d.route.path}`,
+    method: d.method ?? d.route.method,
+    target: d.rawTarget ?? (qs ? `${path}?${qs}` : path),
+    headers,
+    body,
+    payload,
+    expect
   }
 }
 
@@ -531,8 +546,14 @@ export function rawCases (firstN: number): Hostile[] {
     ['absolute-form target with a bad percent', `GET http://x/clients/%E0%A4%A HTTP/1.1\r\nHost: x\r\nAuthorization: ${key}\r\n\r\n`]
   ]
   return cases.map(([why, text], i) => ({
-    n: firstN + i, category: 'raw', route: 'raw socket', method: text.slice(0, text.indexOf(' ')), target: why,
-    raw: Buffer.from(text, 'latin1'), headers: {}, expect: refused(`a malformed request (${why}) gets a problem, not a framework body`, 'refused')
+    n: firstN + i,
+    category: 'raw',
+    route: 'raw socket',
+    method: text.slice(0, text.indexOf(' ')),
+    target: why,
+    raw: Buffer.from(text, 'latin1'),
+    headers: {},
+    expect: refused(`a malformed request (${why}) gets a problem, not a framework body`, 'refused')
   }))
 }
 
@@ -581,7 +602,13 @@ export function issueCases (routes: Route[], pools: Pools, firstN: number): Host
     }
   }
   return cases.filter(([route]) => has(route)).map(([route, method, target, body, headers, expect], i) => ({
-    n: firstN + i, category: 'issue 7', route, method, target, headers: { ...KEY_HEADER, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
-    body: body as string | undefined, expect
+    n: firstN + i,
+    category: 'issue 7',
+    route,
+    method,
+    target,
+    headers: { ...KEY_HEADER, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    body: body as string | undefined,
+    expect
   }))
 }

@@ -7,10 +7,10 @@ import { createRequire } from 'node:module'
 if (process.argv[2] === 'cli') await import('../../src/cli.js')
 const { loadConfig } = await import('../../src/config.js')
 const { openSample } = await import('../../src/installation.js')
-const { createPonte } = await import('../../src/context.js')
+const { createPonte } = await import('../../src/ponte.js')
 const { buildApp } = await import('../../src/app.js')
 
-const config = loadConfig({ API_KEYS: 'lean-start-key-0123456789', IDEMPOTENCY_STORE: ':memory:', NODE_ENV: 'development' })
+const config = loadConfig({ API_KEYS: 'lean-start-key-0123456789', IDEMPOTENCY_STORE: ':memory:', EVENTS_STORE: ':memory:', NODE_ENV: 'development' })
 const inst = await openSample(config.mapping, {})
 const app = await buildApp(createPonte(config, inst.db, inst.compiled))
 await app.ready()

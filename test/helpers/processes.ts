@@ -16,7 +16,7 @@ export type Started = ChildProcess & { output: () => string, stderr: () => strin
 export function start (command: string, args: string[], port: number, env: Record<string, string> = {}): Started {
   const child = spawn(command, args, {
     cwd: ROOT,
-    env: childEnv({ PORT: String(port), HOST: '127.0.0.1', API_KEYS: TEST_KEY, IDEMPOTENCY_STORE: ':memory:', RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'info', ...env }),
+    env: childEnv({ PORT: String(port), HOST: '127.0.0.1', API_KEYS: TEST_KEY, IDEMPOTENCY_STORE: ':memory:', EVENTS_STORE: ':memory:', RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'info', ...env }),
     stdio: ['ignore', 'pipe', 'pipe']
   })
   let output = ''

@@ -81,4 +81,3 @@ availability:
     start: { column: INICIO, format: text }
     end: { column: FIM, format: text }
 `
-

@@ -13,11 +13,12 @@ import { buildModel } from '../../src/mapping/model.js'
 import { compileMapping } from '../../src/mapping/compile/index.js'
 import { connect } from '../../src/db/connect.js'
 import { loadConfig } from '../../src/config.js'
-import { createPonte } from '../../src/context.js'
-import { buildApp } from '../../src/app.js'
+import { createPonte } from '../../src/ponte.js'
+import { buildApp, type AppOptions } from '../../src/app.js'
 import { adminUrl as mysqlAdmin } from './scratch-db/mysql.js'
 import { adminUrl as postgresAdmin } from './scratch-db/postgres.js'
 import type { TestDialect } from './app.js'
+import type { Installation } from '../../src/installation.js'
 
 const KEY = 'scratch-key-0123456789abcdef'
 
@@ -29,6 +30,8 @@ export interface ServerScratch {
   call: (method: string, url: string, payload?: object) => Promise<{ status: number, body: any, headers: Record<string, unknown> }>
   /** The legacy database read directly (not through Ponte): rows of a plain SELECT. */
   rows: (sql: string) => Promise<Array<Record<string, any>>>
+  /** The installation the server runs (for `checkInstallation`), and its count of statements run. */
+  installation: Installation
 }
 
 /** Portable statements split on `;` at line ends (no `;` inside the test's values). */
@@ -36,7 +39,8 @@ function statements (sql: string): string[] {
   return sql.split(/;\s*(?:\n|$)/).map((s) => s.trim()).filter((s) => s !== '')
 }
 
-export async function scratchOn (t: Test, dialect: TestDialect, schemaSql: string, mappingYaml: string): Promise<ServerScratch> {
+/** `options`: the app's (change detection polling, an event log of the test's own). */
+export async function scratchOn (t: Test, dialect: TestDialect, schemaSql: string, mappingYaml: string, options: AppOptions = {}): Promise<ServerScratch> {
   const name = `ponte_${randomBytes(6).toString('hex')}`
   // One teardown running the cleanups last-made-first: Ponte closes before its database goes.
   const cleanups: Array<() => unknown> = []
@@ -51,7 +55,13 @@ export async function scratchOn (t: Test, dialect: TestDialect, schemaSql: strin
     const raw = new BetterSqlite3(join(dir, 'legacy.db'))
     raw.exec(schemaSql)
     cleanups.push(() => { raw.close() })
-    rows = async (sql) => raw.prepare(sql).all() as Array<Record<string, any>>
+    // A statement that returns nothing (a desk program's UPDATE) runs and reads as no rows.
+    rows = async (sql) => {
+      const statement = raw.prepare(sql)
+      if (statement.reader) return statement.all() as Array<Record<string, any>>
+      statement.run()
+      return []
+    }
   } else if (dialect === 'mysql') {
     const admin = await mysql.createConnection({ uri: mysqlAdmin(), dateStrings: true })
     await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4`)
@@ -78,13 +88,14 @@ export async function scratchOn (t: Test, dialect: TestDialect, schemaSql: strin
     cleanups.push(async () => { await side.end(); await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`); await admin.end() })
   }
   const db = await connect(url)
-  const compiled = compileMapping(buildModel(parseMapping(mappingYaml, 'scratch.yaml')), db.dialect)
-  const config = loadConfig({ API_KEYS: KEY, IDEMPOTENCY_STORE: ':memory:', RATE_LIMIT_PER_MINUTE: '0' })
-  const app = await buildApp(createPonte(config, db, compiled), { logLevel: false })
+  const model = buildModel(parseMapping(mappingYaml, 'scratch.yaml'))
+  const compiled = compileMapping(model, db.dialect)
+  const config = loadConfig({ API_KEYS: KEY, IDEMPOTENCY_STORE: ':memory:', EVENTS_STORE: ':memory:', RATE_LIMIT_PER_MINUTE: '0' })
+  const app = await buildApp(createPonte(config, db, compiled), { logLevel: false, ...options })
   cleanups.push(async () => { await app.close(); await db.close() })
   const call: ServerScratch['call'] = async (method, path, payload) => {
     const res = await app.inject({ method: method as 'GET', url: path, payload, headers: { 'x-api-key': KEY } })
     return { status: res.statusCode, headers: res.headers, body: res.headers['content-type']?.toString().includes('json') ? JSON.parse(res.body) : res.body }
   }
-  return { dialect, url, call, rows }
+  return { dialect, url, call, rows, installation: { model, db, compiled, close: async () => {} } }
 }

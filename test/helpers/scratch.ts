@@ -10,7 +10,7 @@ import { buildModel } from '../../src/mapping/model.js'
 import { compileMapping } from '../../src/mapping/compile/index.js'
 import { openSqlite } from '../../src/sql/sqlite/driver.js'
 import { loadConfig } from '../../src/config.js'
-import { createPonte } from '../../src/context.js'
+import { createPonte } from '../../src/ponte.js'
 import { buildApp } from '../../src/app.js'
 
 const KEY = 'scratch-key-0123456789abcdef'
@@ -30,7 +30,7 @@ export async function scratchInstallation (t: Test, schemaSql: string, mappingYa
   raw.exec(schemaSql)
   const db = openSqlite(file)
   const compiled = compileMapping(buildModel(parseMapping(mappingYaml, 'scratch.yaml')), db.dialect)
-  const config = loadConfig({ API_KEYS: KEY, IDEMPOTENCY_STORE: ':memory:', RATE_LIMIT_PER_MINUTE: '0' })
+  const config = loadConfig({ API_KEYS: KEY, IDEMPOTENCY_STORE: ':memory:', EVENTS_STORE: ':memory:', RATE_LIMIT_PER_MINUTE: '0' })
   const app = await buildApp(createPonte(config, db, compiled), { logLevel: false })
   t.teardown(async () => { await app.close(); await db.close(); raw.close(); rmSync(dir, { recursive: true, force: true }) })
   const call: Scratch['call'] = async (method, url, payload) => {

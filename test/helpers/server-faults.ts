@@ -230,7 +230,7 @@ export async function faultSuite (t: Test, server: RealServer): Promise<void> {
   const ctx: Context = { label: server.label, server, scratch, admin, proxy, ponte: undefined as unknown as ServerProcess, stderr: [] }
   t.teardown(async () => { await ctx.ponte?.stop() })
   const launch = async (): Promise<void> => {
-    ctx.ponte = await startServer({ DATABASE_URL: url, MAPPING, API_KEYS: TEST_KEY, IDEMPOTENCY_STORE: ':memory:', RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn' })
+    ctx.ponte = await startServer({ DATABASE_URL: url, MAPPING, API_KEYS: TEST_KEY, IDEMPOTENCY_STORE: ':memory:', EVENTS_STORE: ':memory:', RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn' })
     ctx.stderr = []
     ctx.exitedAt = undefined
     ctx.ponte.child.once('exit', () => { ctx.exitedAt = performance.now() })

@@ -59,3 +59,15 @@ export async function startServer (env: Record<string, string>): Promise<ServerP
     }
   }
 }
+
+/** Sends SIGHUP and waits for the reload's log line (ok or failed), which it returns. */
+export async function hup (server: ServerProcess): Promise<any> {
+  const before = server.lines().length
+  server.child.kill('SIGHUP')
+  for (let i = 0; i < 400; i++) {
+    const line = server.lines().slice(before).find((l) => typeof l.msg === 'string' && /^mapping reload/.test(l.msg))
+    if (line) return line
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  throw new Error('no reload line in 20 s')
+}

@@ -7,6 +7,7 @@
 // `tsqlVersionProblems` adds a token-level check for what a target SQL Server lacks.
 import { antlr4tsSQL, BailErrorStrategy, ParseCancellationException, PredictionMode, SQLDialect, type ANTLRErrorListener, type CommonTokenStream, type Token, type TSQLGrammar } from 'antlr4ts-sql'
 
+// eslint-disable-next-line new-cap -- the library's own class name
 const tsql = new antlr4tsSQL(SQLDialect.TSQL)
 
 export interface TsqlParse {
@@ -97,13 +98,43 @@ const GRAMMAR_GAPS: { construct: string, pattern: RegExp, replacement: string }[
 // What arrived after each SQL Server version the dialect may target. 2008 = 2008 R2
 // (legacy paging), 2012 = the modern OFFSET … FETCH dialect's minimum.
 const FUNCTIONS_SINCE: Record<string, number> = {
-  CONCAT: 2012, IIF: 2012, CHOOSE: 2012, TRY_CAST: 2012, TRY_CONVERT: 2012, TRY_PARSE: 2012, PARSE: 2012,
-  FORMAT: 2012, EOMONTH: 2012, DATEFROMPARTS: 2012, DATETIMEFROMPARTS: 2012, DATETIME2FROMPARTS: 2012,
-  SMALLDATETIMEFROMPARTS: 2012, TIMEFROMPARTS: 2012, LAG: 2012, LEAD: 2012, FIRST_VALUE: 2012, LAST_VALUE: 2012,
-  STRING_SPLIT: 2016, STRING_ESCAPE: 2016, JSON_VALUE: 2016, JSON_QUERY: 2016, JSON_MODIFY: 2016, ISJSON: 2016,
-  OPENJSON: 2016, DATEDIFF_BIG: 2016, COMPRESS: 2016, DECOMPRESS: 2016,
-  TRIM: 2017, CONCAT_WS: 2017, STRING_AGG: 2017, TRANSLATE: 2017,
-  GREATEST: 2022, LEAST: 2022, DATE_BUCKET: 2022, GENERATE_SERIES: 2022, DATETRUNC: 2022
+  CONCAT: 2012,
+  IIF: 2012,
+  CHOOSE: 2012,
+  TRY_CAST: 2012,
+  TRY_CONVERT: 2012,
+  TRY_PARSE: 2012,
+  PARSE: 2012,
+  FORMAT: 2012,
+  EOMONTH: 2012,
+  DATEFROMPARTS: 2012,
+  DATETIMEFROMPARTS: 2012,
+  DATETIME2FROMPARTS: 2012,
+  SMALLDATETIMEFROMPARTS: 2012,
+  TIMEFROMPARTS: 2012,
+  LAG: 2012,
+  LEAD: 2012,
+  FIRST_VALUE: 2012,
+  LAST_VALUE: 2012,
+  STRING_SPLIT: 2016,
+  STRING_ESCAPE: 2016,
+  JSON_VALUE: 2016,
+  JSON_QUERY: 2016,
+  JSON_MODIFY: 2016,
+  ISJSON: 2016,
+  OPENJSON: 2016,
+  DATEDIFF_BIG: 2016,
+  COMPRESS: 2016,
+  DECOMPRESS: 2016,
+  TRIM: 2017,
+  CONCAT_WS: 2017,
+  STRING_AGG: 2017,
+  TRANSLATE: 2017,
+  GREATEST: 2022,
+  LEAST: 2022,
+  DATE_BUCKET: 2022,
+  GENERATE_SERIES: 2022,
+  DATETRUNC: 2022
 }
 
 /** Constructs `sql` uses that SQL Server `target` does not have, which the grammar accepts anyway. */

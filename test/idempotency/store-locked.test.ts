@@ -20,7 +20,6 @@ const ANSWERS_WITHIN_MS = 1000
 /** The longest the event loop may stall: a lock waited for on it stalls it for the whole bound. */
 const STALL_MS = 500
 
-
 /** The longest gap between ticks of a 5 ms timer from now until stop(). */
 function watchEventLoop (): { stop: () => { ticks: number, longestGapMs: number } } {
   let last = performance.now()

@@ -40,7 +40,7 @@ t.test('mapping.schema.json accepts composed values and every mapping in the tre
     ['compose', COMPOSE_MAPPING]
   ]
   for (const [name, text] of mappings) t.ok(validate(parseYaml(text)), `${name}: ${JSON.stringify(validate.errors?.slice(0, 2))}`)
-  const wrong = parseYaml(COMPOSE_MAPPING.replace(NAME, NAME.replace("then: { coalesce: [social_nm, full_name] }", 'then: { coalesce: [social_nm, { colum: full_name }] }')))
+  const wrong = parseYaml(COMPOSE_MAPPING.replace(NAME, NAME.replace('then: { coalesce: [social_nm, full_name] }', 'then: { coalesce: [social_nm, { colum: full_name }] }')))
   t.notOk(validate(wrong), 'an unknown key deep inside a nested value')
 })
 
@@ -49,7 +49,7 @@ t.test('the composed mapping builds; the fixture is not needed for that', async 
 })
 
 t.test('a nested value with two sources is reported at its own line', async (t) => {
-  const yaml = COMPOSE_MAPPING.replace("then: { coalesce: [social_nm, full_name] }", "then: { coalesce: [social_nm, { column: full_name, value: 'x' }] }")
+  const yaml = COMPOSE_MAPPING.replace('then: { coalesce: [social_nm, full_name] }', "then: { coalesce: [social_nm, { column: full_name, value: 'x' }] }")
   t.not(yaml, COMPOSE_MAPPING)
   const issues = issuesOf(yaml)
   t.equal(issues.length, 1, JSON.stringify(issues))
@@ -79,8 +79,8 @@ t.test(`values nest at most ${MAX_VALUE_DEPTH} deep`, async (t) => {
 
 t.test('ponte check finds a missing column inside a nested value, at its own line', async (t) => {
   const yaml = COMPOSE_MAPPING
-    .replace("then: { coalesce: [social_nm, full_name] }", 'then: { coalesce: [social_name, full_name] }')
-    .replace("to: { coalesce: [ends, booked_until], format: datetime }", 'to: { coalesce: [ends, booked_till], format: datetime }')
+    .replace('then: { coalesce: [social_nm, full_name] }', 'then: { coalesce: [social_name, full_name] }')
+    .replace('to: { coalesce: [ends, booked_until], format: datetime }', 'to: { coalesce: [ends, booked_till], format: datetime }')
     .replace("- { template: '{parent.street}, {parent.town}' }", "- { template: '{parent.street}, {parent.city}' }")
   // The server runs the same catalog pass as `ponte check` before it listens, and refuses.
   const refused = await composeInstallation(t, 'sqlite', yaml).then(() => undefined, (err: unknown) => err)

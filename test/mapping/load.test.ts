@@ -74,9 +74,9 @@ t.test('semantic checks', async (t) => {
     { path: '/resources/appointment/state/map/A', message: /ARRIVED.*not one of the states/ })
   t.match(issues(base.replace('fields: { name: NOME }', 'fields: { name: { column: NOME, template: "{A}" } }'))[0],
     { path: '/resources/client/fields/name', message: /exactly one source/ })
-  t.match(issues(base + `relations:\n  - { between: [professional, service], via: appointment }\n`),
+  t.match(issues(base + 'relations:\n  - { between: [professional, service], via: appointment }\n'),
     [{ path: '/relations/0/between', message: /professional.*not mapped/ }])
-  t.match(issues(base + `states:\n  moves: { WAITING: [GONE] }\n`)[0], { path: '/states/moves/WAITING/0' })
+  t.match(issues(base + 'states:\n  moves: { WAITING: [GONE] }\n')[0], { path: '/states/moves/WAITING/0' })
 })
 
 t.test('errors are located even for semantic problems', async (t) => {

@@ -1,9 +1,15 @@
 // Yes/no columns (`enabled`) read through `trueValues`, and through `true`, its old spelling,
 // which editors flag because YAML reads the key `true:` as a boolean: both spellings give
-// the same answers, giving both is refused at its line, and no sample or documented mapping
-// still holds a key the YAML language server takes for a boolean.
+// the same answers, giving both is refused at its line, check warns at the line of each old
+// spelling, and no sample or documented mapping still holds a key the YAML language server
+// takes for a boolean.
 import t from 'tap'
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import BetterSqlite3 from 'better-sqlite3'
+import { openInstallation } from '../../src/installation.js'
+import { checkInstallation } from '../../src/check/index.js'
 import { isMap, isScalar, parseAllDocuments, visit } from 'yaml'
 import { scratchInstallation } from '../helpers/scratch.js'
 import { parseMapping } from '../../src/mapping/load.js'
@@ -65,6 +71,32 @@ t.test('both spellings in one value: refused, at the line of the old one', async
   t.type(error, MappingError)
   const line = yaml.split('\n').findIndex((l) => l.includes("true: ['S'] }")) + 1
   t.match(String((error as Error).message), new RegExp(`^both\\.yaml:${line}:\\d+: /resources/professional/enabled/true: has true and trueValues: give trueValues only`))
+})
+
+t.test('check warns at its line of each old spelling, naming the new key; none for trueValues', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'ponte-true-values-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const db = join(dir, 'legacy.db')
+  const raw = new BetterSqlite3(db)
+  raw.exec(TABLES)
+  raw.close()
+  const warned = async (key: string): Promise<string[]> => {
+    const file = join(dir, key === 'true' ? 'old.yaml' : 'new.yaml')
+    writeFileSync(file, mapping(key))
+    const inst = await openInstallation(file, `sqlite:${db}`)
+    try {
+      const report = await checkInstallation(inst, { today: '2026-11-25', writeProbe: false })
+      return report.lines.filter((l) => l.startsWith('! ') && /trueValues|`true`/.test(l))
+    } finally {
+      await inst.close()
+    }
+  }
+  const text = mapping('true')
+  const lines = ['ATIVO, true:', 'INATIVO, true:'].map((s) => text.split('\n').findIndex((l) => l.includes(s)) + 1)
+  const old = await warned('true')
+  t.equal(old.length, 2, 'one warning per old spelling')
+  lines.forEach((line, i) => t.match(old[i], new RegExp(`^! \\S*old\\.yaml:${line}:\\d+: \\w+ enabled\\.true: \`true:\` is the old spelling of \`trueValues:\`, still read: write \`trueValues:\``), `at line ${line}`))
+  t.same(await warned('trueValues'), [], 'the new spelling: no warning')
 })
 
 /** Map keys the YAML language server (YAML 1.2, its default) takes for booleans: `true`, `false`. */

@@ -24,3 +24,12 @@ t.test('Brazilian prefixes keep their meaning', async (t) => {
 t.test('three zeros are no prefix', async (t) => {
   t.equal(toE164('000591 74114552', BR), undefined)
 })
+
+t.test('a number written with its country code: the right length is enough, but NANP keeps its plan', async (t) => {
+  t.equal(parsePhoneInput('+44 7700 900123', BR), '+447700900123', 'a UK number outside the library\'s ranges is read as sent')
+  t.equal(parsePhoneInput('+1 202 555 0123', BR), '+12025550123', 'a North American number')
+  t.equal(parsePhoneInput('+11987654321', BR), undefined, 'a Brazilian mobile missing its 55 is no North American number (area code 198)')
+  t.equal(parsePhoneInput('+1 123 456 7890', BR), undefined, 'an area code starting with 1')
+  t.equal(parsePhoneInput('+1 202 123 4567', BR), undefined, 'an exchange starting with 1')
+  t.equal(toE164('+1 023 555 0123', { defaultCountry: 'US' }), undefined, 'nor read from a stored column')
+})

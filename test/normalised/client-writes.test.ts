@@ -44,7 +44,7 @@ t.test('a failed insert leaves no table touched', async (t) => {
     .map((table) => (raw.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n)
   const before = count()
   // A trigger makes the phone row (the last one) fail.
-  raw.exec(`CREATE TRIGGER no_phone BEFORE INSERT ON person_attribute BEGIN SELECT RAISE(ABORT, 'refused'); END`)
+  raw.exec('CREATE TRIGGER no_phone BEFORE INSERT ON person_attribute BEGIN SELECT RAISE(ABORT, \'refused\'); END')
   const res = await call('POST', '/clients', { name: 'Nadie Nunca', phone: '+59171234500' })
   t.equal(res.status >= 500, true, `refused: ${res.status}`)
   t.same(count(), before, 'all or nothing')

@@ -13,8 +13,8 @@ t.test('a range ending on the last date there is ends at its last second', async
 
 t.test('an appointment on 9999-12-31 reads, moves state and back', async (t) => {
   const { get, call, raw } = await normalisedInstallation(t)
-  raw.exec(`INSERT INTO appointmentscheduling_appointment_block VALUES (9001, '9999-12-31 08:00:00', '9999-12-31 12:00:00', 1, 3, 0, 'far-block')`)
-  raw.exec(`INSERT INTO appointmentscheduling_time_slot VALUES (90001, 9001, '9999-12-31 08:00:00', '9999-12-31 08:20:00', 0, 'far-slot')`)
+  raw.exec('INSERT INTO appointmentscheduling_appointment_block VALUES (9001, \'9999-12-31 08:00:00\', \'9999-12-31 12:00:00\', 1, 3, 0, \'far-block\')')
+  raw.exec('INSERT INTO appointmentscheduling_time_slot VALUES (90001, 9001, \'9999-12-31 08:00:00\', \'9999-12-31 08:20:00\', 0, \'far-slot\')')
   raw.exec(`INSERT INTO appointmentscheduling_appointment (time_slot_id, patient_id, appointment_type_id, status, voided, uuid, creator, date_created)
     VALUES (90001, 3, 1, 'SCHEDULED', 0, 'far-appointment', 1, '2028-01-10 09:00:00')`)
   const { id } = raw.prepare('SELECT appointment_id AS id FROM appointmentscheduling_appointment WHERE uuid = ?').get('far-appointment') as { id: number }

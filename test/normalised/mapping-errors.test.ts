@@ -32,7 +32,7 @@ t.test('Luhn mod N', async (t) => {
 })
 
 t.test('a rule with two outcomes is refused', async (t) => {
-  const bad = NORMALISED_MAPPING.replace("          - { column: grand.address1 }\n", "          - { column: grand.address1, value: 'x' }\n")
+  const bad = NORMALISED_MAPPING.replace('          - { column: grand.address1 }\n', "          - { column: grand.address1, value: 'x' }\n")
   t.not(bad, NORMALISED_MAPPING)
   t.throws(() => model(bad), MappingError)
 })
@@ -47,7 +47,7 @@ t.test('slot capacity and accepted services must be read through the slot', asyn
   const slot = (extra: string) => model(NORMALISED_MAPPING.replace('        join: slot\n', `        join: slot\n        ${extra}\n`))
   t.match(compileError(() => compileAppointmentWrites(slot('capacity: { column: voided }'), sqlite))?.message, /`voided` must be a column of the slot/)
   t.equal(compileError(() => compileAppointmentWrites(slot('capacity: { column: block.seats }'), sqlite)), undefined, 'a column of a join below the slot is fine')
-  const services = (doc: string) => model(NORMALISED_MAPPING.replace(/        services:[\s\S]*?column: appointment_type_id\n/, `        services: ${doc}\n`))
+  const services = (doc: string) => model(NORMALISED_MAPPING.replace(/ {8}services:[\s\S]*?column: appointment_type_id\n/, `        services: ${doc}\n`))
   t.match(compileError(() => compileAppointmentWrites(services('{ column: block.provider_id, on: { a: b } }'), sqlite))?.message, /`on` and `where` go with `table`/)
   t.match(compileError(() => compileAppointmentWrites(services('{ table: block_types, column: type_id }'), sqlite))?.message, /how the services table hangs from the block/)
   t.match(compileError(() => compileAppointmentWrites(services('{ column: appointment_type_id }'), sqlite))?.message, /must be a column of the slot/)

@@ -4,7 +4,7 @@ import t from 'tap'
 import { Writable } from 'node:stream'
 import { buildApp } from '../../src/app.js'
 import { loadConfig, parseKeyEntry, sha256 } from '../../src/config.js'
-import { createPonte } from '../../src/context.js'
+import { createPonte } from '../../src/ponte.js'
 import { openSample } from '../../src/installation.js'
 import type { Test } from '../helpers/contract.js'
 

@@ -46,6 +46,8 @@ t.test('`npm start` with PID_FILE: SIGHUP to that process reloads the mapping an
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   const pidFile = join(dir, 'ponte.pid')
   const { proc, port, tree } = await running(t, 'npm', ['start'], { PID_FILE: pidFile })
+  // The file is written once the server listens, so just after the port opens.
+  for (const until = Date.now() + 15_000; Date.now() < until && !existsSync(pidFile); await sleep(50));
   const pid = Number(readFileSync(pidFile, 'utf8').trim())
   t.ok(tree().includes(pid) && pid !== proc.pid, `PID_FILE names the server (${pid}), below npm (${proc.pid})`)
 

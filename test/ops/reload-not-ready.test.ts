@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
-import { startServer } from '../helpers/server-process.js'
+import { hup, startServer } from '../helpers/server-process.js'
 import { CLINIC_MAPPING, CLINIC_SQL } from '../helpers/scratch-clinic.js'
 
 const KEY = 'reload-not-ready-key-0123456789'
@@ -39,14 +39,7 @@ const professionals = async (): Promise<number> => (await fetch(server.url('/pro
 /** Writes the mapping, sends SIGHUP and waits for the reload's log line. */
 async function reloadWith (yaml: string): Promise<{ msg: string, level: number }> {
   writeFileSync(mapping, yaml)
-  const before = server.lines().length
-  server.child.kill('SIGHUP')
-  for (let i = 0; i < 200; i++) {
-    const line = server.lines().slice(before).find((l) => typeof l.msg === 'string' && /^mapping reload/.test(l.msg))
-    if (line) return line
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  throw new Error('no reload line in 10 s')
+  return await hup(server)
 }
 
 t.test('started not ready: /ready names the mistake, routes answer 503', async (t) => {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createSqliteFromFixture } from '../../src/sql/sqlite/load.js'
 import { sampleFixture } from '../../src/installation.js'
-import { startServer } from '../helpers/server-process.js'
+import { hup, startServer } from '../helpers/server-process.js'
 
 const SAMPLE = 'mappings/clinica-sorriso.yaml'
 const KEY = 'reload-key-0123456789abcdef'
@@ -35,18 +35,6 @@ const get = async (path: string) => {
 const sha = (text: string) => createHash('sha256').update(text).digest('hex')
 const registers = async () => ((await get('/professionals')).body as Array<{ register?: string }>).map((p) => p.register).filter(Boolean) as string[]
 
-/** Sends SIGHUP and waits for the reload's log line (ok or failed). */
-async function hup (): Promise<any> {
-  const before = server.lines().length
-  server.child.kill('SIGHUP')
-  for (let i = 0; i < 200; i++) {
-    const line = server.lines().slice(before).find((l) => typeof l.msg === 'string' && /^mapping reload/.test(l.msg))
-    if (line) return line
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  throw new Error('no reload line in 10 s')
-}
-
 t.test('/ready names the mapping served and the catalogue age', async (t) => {
   await get('/professionals')
   const ready = await get('/ready')
@@ -65,7 +53,7 @@ t.test('a changed mapping is served after SIGHUP, and no request fails during th
   })
   const until = async (n: number) => { while (statuses.length < n) await new Promise((resolve) => setTimeout(resolve, 10)) }
   await until(10)
-  const line = await hup()
+  const line = await hup(server)
   await until(statuses.length + 20)
   stop = true
   await Promise.all(workers)
@@ -85,7 +73,7 @@ t.test('a broken mapping keeps the old one serving, and the log says why', async
   ]
   for (const [what, text, expected] of cases) {
     writeFileSync(mapping, text)
-    const line = await hup()
+    const line = await hup(server)
     t.match(line.msg, expected, `${what}: reload refused`)
     t.equal(line.level, 50, `${what}: logged as an error`)
     t.ok(line.msg.length > 'mapping reload failed'.length + 20, `${what}: with the reason (${line.msg.split('\n')[0].slice(0, 120)})`)

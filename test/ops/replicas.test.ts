@@ -21,16 +21,32 @@ const KEY = `replica-${randomUUID()}`
 const RATE_KEY = `rate-${randomUUID()}`
 const PER_MINUTE = 20
 
+const EVENTS_PREFIX = `ponte-test:replicas:${randomUUID()}:`
+
 const dir = mkdtempSync(join(tmpdir(), 'ponte-replicas-'))
 t.teardown(() => rmSync(dir, { recursive: true, force: true }))
 const file = join(dir, 'clinic.db')
 createSqliteFromFixture(sampleFixture(MAPPING), file)
 const env = {
-  DATABASE_URL: `sqlite:${file}`, MAPPING, REDIS_URL: 'redis://127.0.0.1:6379',
-  API_KEYS: `main:write:${KEY},rate:read:${RATE_KEY}`, RATE_LIMIT_PER_MINUTE: String(PER_MINUTE), IDEMPOTENCY_STORE: ':memory:'
+  DATABASE_URL: `sqlite:${file}`,
+  MAPPING,
+  REDIS_URL: 'redis://127.0.0.1:6379',
+  // The events the two share (the sample maps change detection) under this run's own keys.
+  REDIS_EVENTS_PREFIX: EVENTS_PREFIX,
+  API_KEYS: `main:write:${KEY},rate:read:${RATE_KEY}`,
+  RATE_LIMIT_PER_MINUTE: String(PER_MINUTE),
+  IDEMPOTENCY_STORE: ':memory:'
 }
 const [a, b] = await Promise.all([startServer(env), startServer(env)])
-t.teardown(async () => { await Promise.all([a.stop(), b.stop()]) })
+t.teardown(async () => {
+  await Promise.all([a.stop(), b.stop()])
+  // Then the events they shared, once neither can write them again.
+  const { Redis } = await import('ioredis')
+  const redis = new Redis('redis://127.0.0.1:6379', { maxRetriesPerRequest: 1 })
+  const keys = await redis.keys(`${EVENTS_PREFIX}*`)
+  if (keys.length > 0) await redis.del(...keys)
+  await redis.quit()
+})
 
 async function call (url: string, init: { method?: string, body?: unknown, key?: string, idempotencyKey?: string } = {}) {
   const res = await fetch(url, {
@@ -113,7 +129,9 @@ t.test('Redis down: Idempotency-Key requests answer 503, every other request goe
   const app = await sampleApp(MAPPING, { REDIS_URL: `redis://127.0.0.1:${port}`, RATE_LIMIT_PER_MINUTE: '100' })
   t.teardown(() => app.close())
   const post = async (name: string, idempotencyKey?: string) => await app.app.inject({
-    method: 'POST', url: '/clients', payload: { name, phone: '+5511955557003' },
+    method: 'POST',
+    url: '/clients',
+    payload: { name, phone: '+5511955557003' },
     headers: { authorization: 'Bearer test-key-0123456789abcdef', ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) }
   })
   t.equal((await post('Antes', randomUUID())).statusCode, 200, 'with Redis up')

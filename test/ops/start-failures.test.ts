@@ -51,6 +51,14 @@ t.test('a mapping file over 1 MB is refused unread: one line, exit 1', async (t)
   t.match(proc.stderr(), /^\S*huge\.yaml: \/: [\d.]+ MB, more than a mapping may be \(1 MB\)[^\n]*\n$/)
 })
 
+t.test('a mapping that is not YAML: one line naming the file and place, exit 1', async (t) => {
+  const garbage = join(dir, 'garbage.yaml')
+  writeFileSync(garbage, '\u0000\u0001\u0002: [\n\t{{{')
+  const proc = start(process.execPath, ['--import', 'tsx', 'src/server.ts'], await freePort(), { MAPPING: garbage, DATABASE_URL: `sqlite:${join(dir, 'none.db')}` })
+  await failed(t, proc)
+  t.match(proc.stderr(), /^\S*garbage\.yaml:\d+:\d+: [^\n]*\n$/, 'one line on stderr, at its line and column')
+})
+
 t.test('a port in use: one line naming it, exit 1', async (t) => {
   const port = await freePort()
   const taken = net.createServer()

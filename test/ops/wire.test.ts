@@ -37,7 +37,11 @@ function contractPass (pools: Pools, first: number): Hostile[] {
     ['GET', '/nowhere']
   ]
   return list.map(([method, target, body, headers], i) => ({
-    n: first + i, category: 'contract', route: `${method} ${target}`, method, target,
+    n: first + i,
+    category: 'contract',
+    route: `${method} ${target}`,
+    method,
+    target,
     headers: { ...KEY_HEADER, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
     body: body === undefined ? undefined : JSON.stringify(body)
   }))

@@ -57,7 +57,7 @@ async function harness (t: Test): Promise<Harness> {
       mode.value = 'slow'
       let release!: () => void
       const entered = new Promise<void>((resolve) => {
-        gate = { entered: resolve, wait: new Promise<void>((r) => { release = r }) }
+        gate = { entered: resolve, wait: new Promise<void>((resolve) => { release = resolve }) }
       })
       return { entered, release: () => { mode.value = 'ok'; release() } }
     },

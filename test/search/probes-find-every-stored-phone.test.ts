@@ -26,7 +26,7 @@ for (const dialect of testDialects()) {
       // The indexes check recommends for the probed columns, run as printed (in each
       // database's own naming): the searches below then seek, as in production.
       const advice = new Findings(inst.model)
-      checkIndexes(inst.model, await inst.db.introspect.catalog(), advice, inst.db.dialect)
+      checkIndexes(inst.compiled, await inst.db.introspect.catalog(), advice, inst.db.dialect)
       const d = inst.db.dialect
       for (const f of advice.list.filter((x) => /by (phone|CPF)/.test(x.message))) {
         const sql = /create one: (CREATE INDEX .*)$/.exec(f.message)?.[1]
@@ -84,4 +84,3 @@ for (const dialect of testDialects()) {
     })
   }
 }
-

@@ -5,7 +5,7 @@
 import t from 'tap'
 import { sampleApp, SAMPLES, type TestApp } from '../helpers/app.js'
 import { compileMapping } from '../../src/mapping/compile/index.js'
-import { createPonte } from '../../src/context.js'
+import { createPonte } from '../../src/ponte.js'
 import { buildApp } from '../../src/app.js'
 import { loadConfig } from '../../src/config.js'
 import { Availability } from '../../src/services/availability.js'

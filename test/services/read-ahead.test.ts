@@ -87,4 +87,3 @@ tap.test('holdingAtMost past the hold: a client keeping up gets each block as it
   t.ok(released, 'the source is released when the consumer leaves')
   t.ok(produced < 10, `the read stopped (${produced} of 10 blocks read)`)
 })
-

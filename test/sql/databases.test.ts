@@ -92,7 +92,8 @@ t.test('no other file names two databases in code (comments aside)', async (t) =
     return /\.(ts|js|mjs)$/.test(e.name) ? [path] : []
   })
   const found: string[] = []
-  for (const file of ['src', 'bin', 'scripts', 'bench'].flatMap((d) => files(join(root, d)))) {
+  // Not bench/: it measures each server database against a baseline written for its own driver (issue 29).
+  for (const file of ['src', 'bin', 'scripts'].flatMap((d) => files(join(root, d)))) {
     const rel = relative(root, file).split('\\').join('/')
     // The registry, and each folder speaking of its own database.
     if (rel === 'src/sql/databases.ts' || /^src\/sql\/[^/]+\//.test(rel)) continue

@@ -43,7 +43,7 @@ t.test('mssql identifiers', async (t) => {
   const sql = `SELECT ${mssql.column('t', 'we]ird')} AS ${mssql.ident('c"0')} FROM ${mssql.table('dbo.we]ird table')} ${mssql.ident('t')} WHERE ${mssql.column('t', 'a[b')} = ${mssql.placeholder(1)}`
   validTsql(t, sql, 2008, 'escaped identifiers')
   t.ok(parseTsqlScript(sql).tokens.some((tk) => tk.text === '[we]]ird]'), 'an escaped ] stays inside one identifier token')
-  t.not(parseTsql(`SELECT [t].[we]ird] FROM [X] [t]`), [], 'an unescaped ] breaks the statement (the harness sees it)')
+  t.not(parseTsql('SELECT [t].[we]ird] FROM [X] [t]'), [], 'an unescaped ] breaks the statement (the harness sees it)')
 })
 
 t.test('sqlite identifiers', async (t) => {

@@ -13,6 +13,7 @@ import { mysql } from '../../src/sql/mysql/dialect.js'
 import type { Statement } from '../../src/sql/statement.js'
 import { checkGolden, GOLDEN, renderGolden, ROOT } from '../helpers/golden.js'
 
+// eslint-disable-next-line new-cap -- the library's own class name
 const grammar = new antlr4tsSQL(SQLDialect.MYSQL)
 
 function syntaxErrors (sql: string): string[] {

@@ -17,8 +17,13 @@ t.test('names, paging and locking as MariaDB and MySQL read them', async (t) => 
   t.equal(mysql.ident('a`b'), '`a``b`', 'a backtick in a name is doubled')
   const params = new ParamList(mysql)
   const sql = mysql.select({
-    columns: [{ expr: mysql.column('t', 'ID'), alias: 'id' }], from: { table: mysql.table('dbo.X'), alias: 't' }, joins: [], where: [], orderBy: [mysql.column('t', 'ID')],
-    page: { limit: params.input('limit', 'int'), offset: params.input('offset', 'int') }, lock: true
+    columns: [{ expr: mysql.column('t', 'ID'), alias: 'id' }],
+    from: { table: mysql.table('dbo.X'), alias: 't' },
+    joins: [],
+    where: [],
+    orderBy: [mysql.column('t', 'ID')],
+    page: { limit: params.input('limit', 'int'), offset: params.input('offset', 'int') },
+    lock: true
   })
   t.match(sql, /ORDER BY `t`\.`ID` LIMIT \?\/\*p1\*\/ OFFSET \?\/\*p2\*\/ FOR UPDATE$/, 'LIMIT … OFFSET, then FOR UPDATE')
   t.notMatch(mysql.insert('dbo.X', ['A'], ['?/*p1*/'], 'ID'), /RETURNING/, 'no RETURNING: MySQL has none, the driver answers with the insert id')

@@ -13,7 +13,6 @@ import { freePort } from '../helpers/server-process.js'
 const ROOT = new URL('../..', import.meta.url).pathname
 const run = promisify(execFile)
 
-
 function injectSender (a: TestApp, edit: (path: string, body: any) => any = (_, b) => b): Send {
   return async (method, path, body, headers) => {
     const res = await a.app.inject({ method, url: path, payload: body as object | undefined, headers: headers ?? { authorization: `Bearer ${TEST_KEY}` } })

@@ -9,7 +9,7 @@ import { openInstallation, openSample, sampleFixture } from '../../src/installat
 import { dumpFixture } from '../../src/toolkit/fixtures/dump.js'
 import type { Fixture } from '../../src/fixtures/format.js'
 import { loadConfig } from '../../src/config.js'
-import { createPonte } from '../../src/context.js'
+import { createPonte } from '../../src/ponte.js'
 import { buildApp } from '../../src/app.js'
 import { runConformance } from '../../src/toolkit/conformance/run.js'
 import { main } from '../../src/cli.js'

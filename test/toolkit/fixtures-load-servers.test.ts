@@ -58,7 +58,7 @@ const servers: Server[] = [
 
 async function appointmentIds (inst: Installation): Promise<string[]> {
   const { loadConfig } = await import('../../src/config.js')
-  const { createPonte } = await import('../../src/context.js')
+  const { createPonte } = await import('../../src/ponte.js')
   const { buildApp } = await import('../../src/app.js')
   const app = await buildApp(createPonte(loadConfig({ API_KEYS: 'k-0123456789abcdef', MAPPING, IDEMPOTENCY_STORE: ':memory:', RATE_LIMIT_PER_MINUTE: '0' }), inst.db, inst.compiled), { logLevel: false })
   try {

@@ -5,12 +5,20 @@ import { endDatetimeOf, toStoredDate, toStoredHour, type DateFormat, type HourFo
 import type { EntityName, MappingModel, Value } from '../model.js'
 import type { SqlTypeName } from '../schema.js'
 import { CompileError } from './scope.js'
+import { reference } from './references.js'
 import { idType } from './key.js'
-import { fieldWriter, insertPlan, updatePlan, uniqueColumns, writeValues, type FieldWriter, type InsertPlan } from './write.js'
+import { bindId } from './ids.js'
+import { fieldWriter, insertPlan, recordWrites, updatePlan, uniqueColumns, writeValues, type FieldWriter, type InsertPlan } from './write-columns.js'
 import type { NowParts } from '../../normalise/datetime.js'
 import { withSelfKey, type WriteContext } from './derived.js'
 import { compileSlotBooking, type SlotBooking, type SlotRef } from './slot-booking.js'
 import { compileHistory, type StatusHistory } from './history.js'
+import { storedClock, toStoredTime, type StoredClock } from './stored-clock.js'
+import { lastMinuteDatetimeOf, lastMinuteOf } from './inclusive.js'
+import { storedPattern } from './length-pattern.js'
+import { NotWritableError } from '../../errors.js'
+import { compileOpenSlots, type OpenSlotWrites } from './open-slots.js'
+import { compileClientNameRead, type Booked, type ClientNameRead } from './booked-values.js'
 
 export const BOOKING_REFS = ['client', 'professional', 'service', 'healthInsurance', 'plan', 'location'] as const
 export type BookingRef = typeof BOOKING_REFS[number]
@@ -33,14 +41,18 @@ export interface CompiledAppointmentWrites {
   slotBooking?: SlotBooking
   /** The status-history rows written with each state change (history.ts). */
   history?: StatusHistory
+  /** Open slots as rows of the table (open-slots.ts): claims, releases, and the insert of a reopened slot (compiled on first use). */
+  openSlots?: OpenSlotWrites & { reopen: () => InsertPlan, reopenValues: (now: NowParts, slot: Slot, refs: Partial<Record<BookingRef, string>>) => Encoded }
   refs: Partial<Record<BookingRef, FieldWriter>>
   joinedRefs: Partial<Record<BookingRef, JoinedRef>>
   /** Refs the mapping reads but cannot write, with the reason (a booking sending one is refused unless `write.ignore` lists it). */
   readOnlyRefs: Partial<Record<BookingRef, string>>
   /** Columns for a slot (start, and end where the mapping stores one). */
   slot: (slot: Slot) => Encoded
-  /** `set` columns (those derived from the slot, from `slot`) and the initial state's columns, at `now`. */
-  constants: (now: NowParts, slot?: Slot) => Encoded
+  /** `set` columns (those derived from the slot, from `slot`; copies, from `booked`) and the initial state's columns, at `now`. */
+  constants: (now: NowParts, slot?: Slot, booked?: Booked) => Encoded
+  /** Reads the booked client's name, where `write.set` copies it (booked-values.ts). */
+  clientName?: ClientNameRead
   /** Columns written to put an appointment in a state. */
   state: (state: string, now: NowParts) => Encoded
   stateUpdate: (state: string) => Statement
@@ -54,7 +66,7 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
   const path = `${a.path}/write`
   const slotBooking = compileSlotBooking(model, dialect)
   // Booking into a slot writes only the pointer to it: the time is the slot's.
-  const slotWriter: SlotWriter = slotBooking ? { columns: [slotBooking.column], durationColumns: [], encode: () => ({}) } : compileSlot(model)
+  const slotWriter: SlotWriter = slotBooking ? { columns: [slotBooking.column], durationColumns: [], encode: () => ({}) } : compileSlot(model, storedClock(model))
   const refs: Partial<Record<BookingRef, FieldWriter>> = {}
   const joinedRefs: Partial<Record<BookingRef, JoinedRef>> = {}
   const readOnlyRefs: Partial<Record<BookingRef, string>> = {}
@@ -64,6 +76,7 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
     const type = v.type ?? keyType(model, name)
     const writer = fieldWriter(defaultColumn(v), type)
     const declared = name === 'client' ? undefined : a.write?.refs?.[name]
+    recordWrites(writer, () => a.table)
     if (writer) refs[name] = writer
     else if (declared) joinedRefs[name] = joinedRef(model, v, type, declared.firstOf, `${path}/refs/${name}`, dialect)
     else readOnlyRefs[name] = readOnlyReason(v, name)
@@ -73,12 +86,16 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
     const entries = a.write?.states?.[state]
     if (entries) return writeValues(model, a.table, entries, `${path}/states/${state}`)
     const w = fieldWriter(a.state.map ? a.state : undefined, a.state.type ?? 'text')
+    recordWrites(w, () => a.table)
     if (!w) throw new CompileError(`${path}/states`, `say which columns put an appointment in state ${state} (write.states.${state})`)
     const encoded = w.encode(state)
     return w.columns.map((c) => ({ ...c, value: () => encoded[c.column] }))
   }
+  // Every change of an existing row also writes `update` (a last-change stamp); a state's own columns win.
+  const update = writeValues(model, a.table, a.write?.update, `${path}/update`)
+  const changeWrites = (state: string) => uniqueColumns([...stateWrites(state), ...update])
   const states = new Map(model.states.values.flatMap((s) => {
-    try { return [[s, stateWrites(s)] as const] } catch { return [] }
+    try { return [[s, changeWrites(s)] as const] } catch { return [] }
   }))
   const initial = stateWrites(model.states.initial)
   const set = writeValues(model, a.table, a.write?.set, `${path}/set`)
@@ -91,35 +108,50 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
     ...Object.values(joinedRefs).map((j) => j?.column as Columned),
     ...set, ...initial
   ])
+  const open = compileOpenSlots(model, dialect, { refs, state: (s) => states.get(s) ?? changeWrites(s) })
+  // A reopened slot is a new row as a booking writes one, free: its time, professional and location.
+  const heldBySlot = [refs.professional, refs.location].flatMap((w) => w?.columns ?? [])
+  const reopenColumns = uniqueColumns([...slotWriter.columns, ...heldBySlot, ...set, ...(open?.freeColumns ?? [])])
+  let reopenCompiled: InsertPlan | undefined
   let insertCompiled: InsertPlan | undefined
   const insert = () => (insertCompiled ??= withSelfKey(insertPlan('appointment.insert', a, a.write, columns, dialect), a, set, dialect))
   const updates = new Map<string, Statement>()
-  const values = (list: { column: string, value: (now: NowParts, context?: WriteContext) => unknown }[], now: NowParts, slot?: Slot) =>
-    Object.fromEntries(list.map((w) => [w.column, w.value(now, { slot })]))
+  const values = (list: { column: string, value: (now: NowParts, context?: WriteContext) => unknown }[], now: NowParts, slot?: Slot, booked?: Booked) =>
+    Object.fromEntries(list.map((w) => [w.column, w.value(now, { slot, booked })]))
   const followsSlot = set.filter((w) => w.fromSlot)
 
   return {
     insert,
     slotBooking,
     history: compileHistory(model, dialect),
+    openSlots: open && {
+      ...open,
+      reopen: () => (reopenCompiled ??= insertPlan('appointment.openSlot.reopen', a, a.write, reopenColumns, dialect)),
+      reopenValues (now, slot, given) {
+        const out: Encoded = { ...values(set, now, slot), ...slotWriter.encode(slot) }
+        for (const r of ['professional', 'location'] as const) if (refs[r]) Object.assign(out, refs[r]?.encode(given[r] === undefined ? undefined : bindId(given[r] as string, refs[r]?.columns[0].type ?? 'int')))
+        return { ...out, ...open.freeValues(now) }
+      }
+    },
     refs,
     joinedRefs,
     readOnlyRefs,
     slot: slotWriter.encode,
-    constants: (now, slot) => ({ ...values(set, now, slot), ...values(initial, now) }),
-    state: (state, now) => values(states.get(state) ?? stateWrites(state), now),
+    constants: (now, slot, booked) => ({ ...values(set, now, slot, booked), ...values(initial, now) }),
+    clientName: Object.values({ ...a.write?.set, ...a.openSlots?.claim }).some((w) => 'client' in w) ? compileClientNameRead(model, dialect) : undefined,
+    state: (state, now) => values(states.get(state) ?? changeWrites(state), now),
     stateUpdate (state) {
       let s = updates.get(state)
       if (!s) {
-        s = updatePlan(`appointment.state[${state}]`, a, states.get(state) ?? stateWrites(state), dialect)
+        s = updatePlan(`appointment.state[${state}]`, a, states.get(state) ?? changeWrites(state), dialect)
         updates.set(state, s)
       }
       return s
     },
-    reschedule: updatePlan('appointment.reschedule', a, uniqueColumns([...slotWriter.columns.filter((c) => !slotWriter.durationColumns.includes(c.column)), ...reschedule, ...after, ...followsSlot]), dialect),
+    reschedule: updatePlan('appointment.reschedule', a, uniqueColumns([...slotWriter.columns.filter((c) => !slotWriter.durationColumns.includes(c.column)), ...reschedule, ...after, ...followsSlot, ...update]), dialect),
     // The statement keeps the first of a repeated column (`uniqueColumns`); its value must be that one's too,
     // so an explicit `write.reschedule` code wins over the code of the state a reschedule moves to.
-    rescheduleValues: (now, slot) => ({ ...values(followsSlot, now, slot), ...values(after, now), ...values(reschedule, now) })
+    rescheduleValues: (now, slot) => ({ ...values(update, now), ...values(followsSlot, now, slot), ...values(after, now), ...values(reschedule, now) })
   }
 }
 
@@ -153,8 +185,12 @@ function joinedRef (model: MappingModel, v: Value, type: SqlTypeName, alias: str
   const j = (c: string) => dialect.column('j', c)
   const sql = dialect.select({
     columns: [{ expr: dialect.min(j(remote)), alias: 'id' }],
-    from: { table: dialect.table(join.table), alias: 'j' }, joins: [], where: [`${j(remoteCol)} = ${params.input('value', type)}`], orderBy: []
+    from: { table: dialect.table(join.table), alias: 'j' },
+    joins: [],
+    where: [`${j(remoteCol)} = ${params.input('value', type)}`],
+    orderBy: []
   })
+  reference({ table: model.appointment.table, column: local, use: 'write', path: `${path}/firstOf` })
   return { lookup: { name: `appointment.write.${alias}.lookup`, sql, params: params.params }, column: { column: local, type: 'int' } }
 }
 
@@ -183,48 +219,74 @@ interface SlotWriter {
   encode: (slot: Slot) => Encoded
 }
 
-function compileSlot (model: MappingModel): SlotWriter {
+/** The slot's columns; a date-time on another clock (`storedIn`, which refuses the split forms) is written on that clock. */
+function compileSlot (model: MappingModel, clock: StoredClock | undefined): SlotWriter {
   const { start, end } = model.appointment
   const columns: Columned[] = []
   const encoders: ((s: Slot) => Encoded)[] = []
   const durationColumns: string[] = []
+  const written = (v: Value): void => reference({ table: model.appointment.table, column: v.column, use: 'write', path: `${v.path}/column` })
   const plain = (v: Value | undefined, what: string): string => {
     if (!v || v.column === undefined || v.column.includes('.')) throw new CompileError(v?.path ?? `${model.appointment.path}/start`, `${what} must be a plain column to book appointments`)
+    written(v)
     return v.column
   }
   if (start.datetime) {
     const c = plain(start.datetime, 'the start')
     // A datetime column, or text holding 'YYYY-MM-DD HH:MM:SS' (which sorts and compares the same).
     columns.push({ column: c, type: start.datetime?.format === 'text' ? 'text' : 'datetime' })
-    encoders.push((s) => ({ [c]: `${s.date} ${s.hour}:00` }))
+    encoders.push((s) => ({ [c]: toStoredTime(`${s.date} ${s.hour}:00`, clock) }))
   } else {
     const dc = plain(start.date, 'the date')
     const format = start.date?.format ?? 'date'
     const df = (format === 'dmy' ? 'text' : format) as DateFormat
     columns.push({ column: dc, type: df === 'int' ? 'int' : df === 'text' ? 'text' : df === 'datetime' ? 'datetime' : 'date' })
-    encoders.push((s) => ({ [dc]: df === 'datetime' ? `${s.date} 00:00:00` : toStoredDate(s.date, df, format === 'dmy' ? 'dmy' : 'iso') }))
+    encoders.push((s) => ({ [dc]: df === 'datetime' ? `${s.date} 00:00:00` : toStoredDate(s.date, df, format === 'dmy' ? 'dmy' : 'iso', start.date?.separator) }))
     const hc = plain(start.hour, 'the hour')
     const hf = (start.hour?.format ?? 'text') as HourFormat
     columns.push({ column: hc, type: hourType(hf) })
     encoders.push((s) => ({ [hc]: hf === 'datetime' ? `${s.date} ${s.hour}:00` : toStoredHour(s.hour, hf) }))
   }
   if (end?.duration?.column !== undefined && !end.duration.column.includes('.')) {
+    written(end.duration)
     const c = end.duration.column
-    const per = { minutes: 1, seconds: 60, hours: 1 / 60 }[end.duration.unit ?? 'minutes']
-    columns.push({ column: c, type: 'int' })
+    const pattern = end.duration.pattern
     durationColumns.push(c)
-    encoders.push((s) => ({ [c]: s.minutes === undefined ? (end.duration?.nullIf?.[0] ?? null) : Math.round(s.minutes * per) }))
+    if (pattern) {
+      columns.push({ column: c, type: 'text' })
+      encoders.push((s) => ({ [c]: s.minutes === undefined ? null : patternOf(s.minutes, pattern, `${end.duration?.path ?? ''}/pattern`) }))
+    } else {
+      const per = { minutes: 1, seconds: 60, hours: 1 / 60 }[end.duration.unit ?? 'minutes']
+      columns.push({ column: c, type: 'int' })
+      encoders.push((s) => ({ [c]: s.minutes === undefined ? (end.duration?.nullIf?.[0] ?? null) : Math.round(s.minutes * per) }))
+    }
   } else if (end?.hour?.column !== undefined && !end.hour.column.includes('.')) {
+    written(end.hour)
     const c = end.hour.column
     const f = (end.hour.format ?? 'text') as HourFormat
+    // An inclusive end is stored as the slot's last minute (inclusive.ts).
+    const last = end.hour.inclusive === true
     columns.push({ column: c, type: hourType(f) })
-    encoders.push((s) => ({ [c]: s.endHour === undefined ? null : f === 'datetime' ? endDatetimeOf(s.date, s.hour, s.endHour) : toStoredHour(s.endHour, f) }))
+    encoders.push((s) => {
+      if (s.endHour === undefined) return { [c]: null }
+      if (f === 'datetime') return { [c]: toStoredTime(last ? lastMinuteDatetimeOf(s.date, s.hour, s.endHour) : endDatetimeOf(s.date, s.hour, s.endHour), clock) }
+      return { [c]: toStoredHour(last ? lastMinuteOf(s.hour, s.endHour) : s.endHour, f) }
+    })
   } else if (end?.datetime?.column !== undefined && !end.datetime.column.includes('.')) {
+    written(end.datetime)
     const c = end.datetime.column
+    const last = end.datetime.inclusive === true
     columns.push({ column: c, type: 'datetime' })
-    encoders.push((s) => ({ [c]: s.endHour === undefined ? null : endDatetimeOf(s.date, s.hour, s.endHour) }))
+    encoders.push((s) => ({ [c]: s.endHour === undefined ? null : toStoredTime(last ? lastMinuteDatetimeOf(s.date, s.hour, s.endHour) : endDatetimeOf(s.date, s.hour, s.endHour), clock) }))
   }
   return { columns, durationColumns, encode: (s) => Object.assign({}, ...encoders.map((e) => e(s))) }
+}
+
+/** A booked length as the pattern the column holds; a length that is not whole characters cannot be stored as booked. */
+function patternOf (minutes: number, pattern: { per: number, repeat?: string, edges?: string }, path: string): string {
+  const stored = storedPattern(minutes, pattern)
+  if (stored === undefined) throw new NotWritableError(`A booking of ${minutes} minutes cannot be stored: this installation keeps lengths as characters of ${pattern.per} minutes (${path}).`, [{ path: '/body/service', message: `lasts ${minutes} minutes, not a whole number of ${pattern.per}-minute characters` }])
+  return stored
 }
 
 function hourType (f: HourFormat): SqlTypeName {

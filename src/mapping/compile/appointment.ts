@@ -3,7 +3,7 @@
 import type { Dialect } from '../../sql/dialect.js'
 import { ParamList, type Statement } from '../../sql/statement.js'
 import type { ClientT } from '../../schemas/resources.js'
-import { endHourAfter } from '../../normalise/datetime.js'
+import { addDays, endHourAfter } from '../../normalise/datetime.js'
 import type { EntityName, MappingModel, Value } from '../model.js'
 import type { SqlTypeName } from '../schema.js'
 import { clientReader } from './client.js'
@@ -12,11 +12,13 @@ import { bindId, matchesType } from './ids.js'
 import type { Bound, DateRange } from './bind.js'
 import { dateOf, hourOf, idOf, minutesOf, textOf, type Decoder } from './decode.js'
 import type { Row } from './entity.js'
-import { Scope } from './scope.js'
+import { CompileError, Scope } from './scope.js'
 import { MEMO_LIMIT } from './memo.js'
 import { conditionSql, conditionTest } from './condition.js'
 import { dateRange, rangeArgs } from './date-range.js'
+import { freeFlag } from './open-slots.js'
 import { Columns, isTextType, valueReader, valueSql } from './value.js'
+import { inClinicTime, storedClock, type StoredClock } from './stored-clock.js'
 
 export const APPOINTMENT_FILTERS = ['location', 'service', 'professional', 'client', 'state'] as const
 export type AppointmentFilter = typeof APPOINTMENT_FILTERS[number]
@@ -30,6 +32,8 @@ export interface AppointmentShape {
   byId?: boolean
   /** For free-slot computations: only id, date, hour, end, state and the professional ref (no client join, no other refs). */
   occupancy?: boolean
+  /** Only the open slots (`openSlots.free` rows), which every other shape leaves out. */
+  open?: boolean
   /** Read under update locks (booking's check-then-write, inside a transaction). */
   lock?: boolean
   /**
@@ -38,6 +42,10 @@ export interface AppointmentShape {
    * and the client's day in one statement.
    */
   either?: boolean
+  /** COUNT(*) of the rows the shape reads, nothing else (`ponte check`'s cost of a change-detection poll). */
+  count?: boolean
+  /** By change marker instead of by date range: rows whose marker is at or past `after`, in marker order. */
+  marked?: boolean
 }
 
 export interface AppointmentRow {
@@ -54,10 +62,12 @@ export interface AppointmentRow {
   holding?: boolean
   /** `either` shapes: the filters this row matches. */
   matches?: AppointmentFilter[]
+  /** `marked` shapes: the row's change marker, as text. */
+  marker?: string
 }
 
 /** What a shape is asked: an id (byId shapes), or a range with the shape's filters' values. */
-export type AppointmentInput = { id: string } | (DateRange & { state?: string } & Partial<Record<Exclude<AppointmentFilter, 'state'>, string>>)
+export type AppointmentInput = { id: string } | { after: string } | (DateRange & { state?: string } & Partial<Record<Exclude<AppointmentFilter, 'state'>, string>>)
 
 export interface CompiledAppointments {
   statement: Statement
@@ -70,7 +80,7 @@ export interface CompiledAppointments {
 
 export function shapeName (shape: AppointmentShape): string {
   // Every flag that changes the statement is in its name: the name is the cache key.
-  const what = `${shape.occupancy ? 'occupancy' : ''}${shape.byId ? 'byId' : ''}` || 'list'
+  const what = `${shape.count ? 'count' : ''}${shape.marked ? 'marked' : ''}${shape.open ? 'open' : ''}${shape.occupancy ? 'occupancy' : ''}${shape.byId ? 'byId' : ''}` || 'list'
   return `appointment.${what}[${shape.filters.join(shape.either ? '|' : ',')}]${shape.minimal ? '.minimal' : ''}${shape.lock ? '.locked' : ''}`
 }
 
@@ -86,10 +96,12 @@ export function compileAppointments (mapping: MappingModel, dialect: Dialect, sh
   const dateFallback = m.start.datetime ? 'datetime' : 'date'
   // One value holding date and time reads as a datetime, whether the column is one or text.
   const startRead = m.start.datetime ? { ...startDate, format: 'datetime' as const } : startDate
-  const date = dateOf(startRead, valueReader(startDate, scope, cols), dateFallback)
+  // On another clock (`storedIn`), the start is one datetime (stored-clock.ts) read on the clinic's.
+  const clock = storedClock(mapping)
+  const date = dateOf(startRead, inClinicTime(valueReader(startDate, scope, cols), clock), dateFallback)
   const hourValue = (m.start.datetime ?? m.start.hour) as Value
-  const hour = hourOf(m.start.datetime ? startRead : hourValue, valueReader(hourValue, scope, cols), m.start.datetime ? 'datetime' : 'text')
-  const endHour = endReader(m.end, scope, cols)
+  const hour = hourOf(m.start.datetime ? startRead : hourValue, inClinicTime(valueReader(hourValue, scope, cols), clock), m.start.datetime ? 'datetime' : 'text')
+  const endHour = endReader(m.end, scope, cols, clock)
   const state = textOf(valueReader(m.state, scope, cols, params))
   const classification = m.classification && !shape.occupancy ? textOf(valueReader(m.classification, scope, cols, params)) : () => undefined
 
@@ -139,8 +151,18 @@ export function compileAppointments (mapping: MappingModel, dialect: Dialect, sh
     // CASE keeps rows whose columns are NULL (NOT of a NULL comparison would drop them).
     where.push(`${dialect.caseWhen([{ when: all, then: '1' }], '0')} = 0`)
   }
+  // Free rows are slots, not appointments.
+  if (m.openSlots) where.push(`${freeFlag(m.openSlots, scope, params)} = ${shape.open === true ? '1' : '0'}`)
+  const marker = shape.marked ? m.changes?.marker : undefined
+  let markerCol: string | undefined
+  let markerAlias: string | undefined
+  if (shape.marked && !marker) throw new CompileError(`${m.path}/changes`, 'a marked read needs `changes.marker`')
   if (shape.byId) {
     where.push(keyMatch(m.key, scope, params, `${m.path}/key`))
+  } else if (marker) {
+    markerCol = scope.ref(marker.column, `${marker.path}/column`, 'filter', { lookup: 'range' })
+    where.push(dialect.markerFrom(markerCol, params.input('after', MARKER_INPUT[marker.type]), marker.type))
+    markerAlias = cols.add(dialect.markerText(markerCol, marker.type))
   } else {
     where.push(...dateRange(startDate, !!m.start.datetime, scope, params))
   }
@@ -155,7 +177,8 @@ export function compileAppointments (mapping: MappingModel, dialect: Dialect, sh
     const target = f === 'client' ? mapping.client : mapping.lookups[f]
     const type = ref.type ?? (target ? idType(target.key) : 'int')
     inputTypes[f] = type
-    const condition = (): string => `${valueSql(ref, scope, params)} = ${params.input(f, type)}`
+    // A booking reads the professional's and the client's day (compile/index.ts bookingReads): those two are sought.
+    const condition = (): string => `${valueSql(ref, scope, params, false, f === 'professional' || f === 'client' ? 'equal' : undefined)} = ${params.input(f, type)}`
     if (!shape.either) {
       where.push(condition())
       continue
@@ -166,27 +189,27 @@ export function compileAppointments (mapping: MappingModel, dialect: Dialect, sh
   if (alternatives.length > 0) where.push(`(${dialect.or(alternatives)})`)
 
   const hourExpr = m.start.hour && m.start.hour.column !== undefined ? scope.ref(m.start.hour.column, `${m.start.hour.path}/column`, 'filter', { value: m.start.hour }) : undefined
-  const startExpr = scope.ref(startDate.column as string, `${startDate.path}/column`, 'filter', { value: startDate })
-  const orderBy = [startExpr, ...(hourExpr ? [hourExpr] : []), ...keyRefs(m.key, scope, `${m.path}/key`)]
-  const statement: Statement = {
-    name: shapeName(shape),
-    sql: dialect.select({
-      columns: cols.list,
-      from: { table: dialect.table(m.table), alias: 't' },
-      joins: [...scope.joins(params), ...joins],
-      where,
-      orderBy,
-      lock: shape.lock
-    }),
-    params: params.params
-  }
+  const startExpr = scope.ref(startDate.column as string, `${startDate.path}/column`, 'filter', { value: startDate, lookup: 'range' })
+  const orderBy = markerCol !== undefined ? [markerCol, ...keyRefs(m.key, scope, `${m.path}/key`)] : [startExpr, ...(hourExpr ? [hourExpr] : []), ...keyRefs(m.key, scope, `${m.path}/key`)]
+  const rows = dialect.select({
+    columns: cols.list,
+    from: { table: dialect.table(m.table), alias: 't' },
+    joins: [...scope.joins(params), ...joins],
+    where,
+    orderBy: shape.count ? [] : orderBy,
+    lock: shape.lock
+  })
+  // Counted around the very read (its parameters in the same order), so the count is of what a read returns.
+  const sql = shape.count ? dialect.select({ columns: [{ expr: dialect.count(), alias: 'n' }], from: { table: `(${rows})`, alias: 'w' }, joins: [], where: [], orderBy: [] }) : rows
+  const statement: Statement = { name: shapeName(shape), sql, params: params.params }
 
   const bind = (input: AppointmentInput): Bound | undefined => {
     if ('id' in input) {
       const args = keyArgs(m.key, input.id)
       return args && { statement, args }
     }
-    const args = rangeArgs(input.from, input.to)
+    if ('after' in input) return { statement, args: { after: marker?.type === 'int' ? Number(input.after) : input.after } }
+    const args = rangeArgs(input.from, input.to, clock)
     for (const f of shape.filters) {
       const value = input[f]
       if (value === undefined) continue
@@ -209,10 +232,11 @@ export function compileAppointments (mapping: MappingModel, dialect: Dialect, sh
       if (rowId === undefined || d === undefined || h === undefined) return undefined
       // Shapes that read no ref (minimal lists) share one empty, frozen refs object.
       const out: AppointmentRow = { id: rowId, date: d, hour: h, state: state(row) ?? 'UNKNOWN', refs: refReaders.length === 0 ? NO_REFS : {} }
-      const end = endHour(row, h)
+      const end = endHour(row, h, d)
       if (end !== undefined) out.endHour = end
       if (holding?.(row)) out.holding = true
       if (matchFlags.length > 0) out.matches = matchFlags.filter(([, flag]) => Number(row[flag]) === 1).map(([f]) => f)
+      if (markerAlias !== undefined && row[markerAlias] != null) out.marker = String(row[markerAlias])
       const cls = classification(row)
       if (cls !== undefined) out.classification = cls
       for (const [name, read] of refReaders) {
@@ -228,9 +252,12 @@ export function compileAppointments (mapping: MappingModel, dialect: Dialect, sh
   }
 }
 
+/** The type a marker's last value binds with: a rowversion's is its '0x…' text, converted in the statement. */
+const MARKER_INPUT = { datetime: 'datetime', int: 'bigint', rowversion: 'text' } as const
+
 const NO_REFS: AppointmentRow['refs'] = Object.freeze({})
 
-function endReader (end: MappingModel['appointment']['end'], scope: Scope, cols: Columns): (row: Row, start: string) => string | undefined {
+function endReader (end: MappingModel['appointment']['end'], scope: Scope, cols: Columns, clock: StoredClock | undefined): (row: Row, start: string, date: string) => string | undefined {
   if (!end) return () => undefined
   if (end.duration) {
     const minutes = minutesOf(end.duration, valueReader(end.duration, scope, cols))
@@ -251,6 +278,17 @@ function endReader (end: MappingModel['appointment']['end'], scope: Scope, cols:
     }
   }
   const v = (end.hour ?? end.datetime) as Value
-  const read = hourOf(v, valueReader(v, scope, cols), end.datetime ? 'datetime' : 'text')
-  return (row) => read(row)
+  const raw = inClinicTime(valueReader(v, scope, cols), clock)
+  const read = hourOf(v, raw, end.datetime ? 'datetime' : 'text')
+  if (!end.datetime) return (row) => read(row)
+  // An end with its own date says which day it is on: the start's, or the next one's for an
+  // appointment past midnight (endMinutesOf then reads its earlier hour as the next day's).
+  // Any other date (before the start, a day or more after it) is no end that can be told.
+  const endDate = dateOf(v, raw, 'datetime')
+  return (row, start, date) => {
+    const hour = read(row)
+    const day = endDate(row)
+    if (hour === undefined || day === undefined || day === date) return hour !== undefined && hour < start ? undefined : hour
+    return day === addDays(date, 1) && hour < start ? hour : undefined
+  }
 }

@@ -10,36 +10,41 @@ import type { BlockSource, JoinDoc, SqlTypeName, ValueDoc, WhereDoc } from '../s
 import { dateOnOrAfter, dateOnOrBefore, dateRange, dateUnset, EVERY_DATE, rangeArgs } from './date-range.js'
 import type { Bound, DateRange } from './bind.js'
 import { dateOf, hourOf, idOf, minutesOf, numberOf, type Decoder } from './decode.js'
-import { endMinutesOf, minutesOf as minutesOfHour } from '../../normalise/datetime.js'
+import { addMinutes, endMinutesOf, minutesOf as minutesOfHour } from '../../normalise/datetime.js'
 import { bindId, matchesType } from './ids.js'
 import { idType } from './key.js'
 import type { Row } from './entity.js'
 import { scanPlan, type ScanKey, type ScanPlan } from './scan.js'
 import { CompileError, Scope, type ScopeSource } from './scope.js'
 import { Columns, valueReader, valueSql, type Reader } from './value.js'
+import { inClinicTime, sourceClock, type StoredClock } from './stored-clock.js'
+import { readDayPattern, type MinuteSpan } from './day-pattern.js'
 
 export const DEFAULT_SLOT_MINUTES = 30
 
-/** One row of the weekly template: `weekday` 0 = Sunday … 6 = Saturday, whatever the stored base. */
-export interface WeeklyRow {
+/** Hours of a working row: `start` to `end`, or (a `pattern`) only its `bookable` spans within them. */
+interface WorkingHours {
   professional: string
   location?: string
-  weekday: number
   start: string
   end: string
   interval?: number
+  /** A pattern row's runs of bookable slots, in minutes since midnight. */
+  bookable?: MinuteSpan[]
+}
+
+/** One row of the weekly template: `weekday` 0 = Sunday … 6 = Saturday, whatever the stored base. */
+export interface WeeklyRow extends WorkingHours {
+  weekday: number
   validFrom?: string
   validTo?: string
 }
 
 /** One dated schedule row: the professional works `date` from `start` to `end`. */
-export interface DatedRow {
-  professional: string
-  location?: string
+export interface DatedRow extends WorkingHours {
   date: string
-  start: string
-  end: string
-  interval?: number
+  /** An open slot (a free row, `openSlots`): offered whole, at its start, whatever a service's length. */
+  whole?: true
 }
 
 /**
@@ -117,8 +122,8 @@ export interface CompiledAvailability {
   statements: () => Statement[]
 }
 
-function ranged<T> (part: CompiledPart<T>): RangedPart<T> {
-  return { ...part, bind: (range) => ({ statement: part.statement, args: rangeArgs(range.from, range.to) }) }
+function ranged<T> (part: CompiledPart<T>, clock: StoredClock | undefined): RangedPart<T> {
+  return { ...part, bind: (range) => ({ statement: part.statement, args: rangeArgs(range.from, range.to, clock) }) }
 }
 
 type Doc = NonNullable<MappingModel['availability']>
@@ -127,18 +132,25 @@ const PATH = '/availability'
 
 export function compileAvailability (model: MappingModel, dialect: Dialect): CompiledAvailability | undefined {
   const doc = model.availability
-  if (!doc) return undefined
+  const open = model.appointment.openSlots
+  // Open slots are the working hours: the free rows, read as appointments are (services/open-slots.ts).
+  if (open && (doc?.weekly || doc?.dated)) throw new CompileError(`${PATH}/${doc.weekly ? 'weekly' : 'dated'}`, `with ${open.path} the free rows are the working hours: leave out \`weekly\` and \`dated\` (blocks still apply)`)
+  if (!doc && !open) return undefined
   const professionalType = model.lookups.professional ? idType(model.lookups.professional.key) : 'int'
-  const weekly = doc.weekly ? compileWeekly(doc.weekly, dialect) : undefined
-  const weeklyOf = doc.weekly ? compileWeekly(doc.weekly, dialect, professionalType) : undefined
-  const dated = doc.dated ? ranged(compileDated(doc.dated, dialect)) : undefined
-  const datedOf = doc.dated ? compileDated(doc.dated, dialect, professionalType) : undefined
+  const weekly = doc?.weekly ? compileWeekly(doc.weekly, dialect) : undefined
+  const weeklyOf = doc?.weekly ? compileWeekly(doc.weekly, dialect, professionalType) : undefined
+  const datedClock = sourceClock(model, doc?.dated?.storedIn)
+  const dated = doc?.dated ? ranged(compileDated(doc.dated, dialect, datedClock), datedClock) : undefined
+  const datedOf = doc?.dated ? compileDated(doc.dated, dialect, datedClock, professionalType) : undefined
   // One source keeps the statement name it always had; a list numbers them.
-  const sources = doc.blocks === undefined ? [] : Array.isArray(doc.blocks) ? doc.blocks : [doc.blocks]
-  const blocks = sources.map((b, i) => ranged(compileBlocks(b, Array.isArray(doc.blocks) ? i : undefined, dialect)))
-  if (!weekly && !dated) throw new CompileError(PATH, 'availability needs working hours: `weekly`, `dated` or both')
+  const sources = doc?.blocks === undefined ? [] : Array.isArray(doc.blocks) ? doc.blocks : [doc.blocks]
+  const blocks = sources.map((b, i) => {
+    const own = sourceClock(model, b.storedIn)
+    return ranged(compileBlocks(b, Array.isArray(doc?.blocks) ? i : undefined, dialect, own), own)
+  })
+  if (!weekly && !dated && !open) throw new CompileError(PATH, 'availability needs working hours: `weekly`, `dated` or both')
   return {
-    slotMinutes: doc.slotMinutes ?? DEFAULT_SLOT_MINUTES,
+    slotMinutes: doc?.slotMinutes ?? DEFAULT_SLOT_MINUTES,
     weekly,
     dated,
     blocks,
@@ -153,7 +165,7 @@ export function compileAvailability (model: MappingModel, dialect: Dialect): Com
 // scan selects what it always did); a row that cannot be used says why.
 
 function weeklyRows (w: NonNullable<Doc['weekly']>, value: ValueOf, scope: Scope, cols: Columns, full: boolean): (row: Row) => WeeklyRow | ScheduleFault {
-  const common = windowReaders(w, value, scope, cols, full)
+  const common = windowReaders({ ...w, path: `${PATH}/weekly` }, value, scope, cols, full)
   const weekdayValue = value(w.weekday, 'weekday')
   const weekday = numberOf(weekdayValue, valueReader(weekdayValue, scope, cols))
   const dayOf = weekdayOf(w.weekdayBase ?? 0)
@@ -219,12 +231,13 @@ interface SourceRows<T> {
   range?: (scope: Scope, params: ParamList) => string[]
 }
 
-function datedRows (d: NonNullable<Doc['dated']>, path: string, value: ValueOf, scope: Scope, cols: Columns, full: boolean): Required<SourceRows<DatedRow>> {
-  const common = windowReaders(d, value, scope, cols, full)
+function datedRows (d: NonNullable<Doc['dated']>, path: string, value: ValueOf, scope: Scope, cols: Columns, full: boolean, clock: StoredClock | undefined): Required<SourceRows<DatedRow>> {
+  const common = windowReaders({ ...d, path }, value, scope, cols, full, clock)
   // Without `date`, the start is a datetime and says the day too.
-  const dateValue = plainColumn(d.date ? value(d.date, 'date') : value(d.start, 'start'))
+  if (!d.date && !d.start) throw new CompileError(`${path}/date`, 'give the day: `date`, or a `start` stored as datetime')
+  const dateValue = plainColumn(d.date ? value(d.date, 'date') : value(d.start as ValueDoc, 'start'))
   if (!d.date && dateValue.format !== 'datetime') throw new CompileError(`${path}/date`, 'give `date`, or a `start` stored as datetime (`format: datetime`)')
-  const date = dateOf(dateValue, valueReader(dateValue, scope, cols))
+  const date = dateOf(dateValue, inClinicTime(valueReader(dateValue, scope, cols), clock))
   return {
     read (row) {
       const c = common(row)
@@ -236,12 +249,12 @@ function datedRows (d: NonNullable<Doc['dated']>, path: string, value: ValueOf, 
   }
 }
 
-function compileDated (d: NonNullable<Doc['dated']>, dialect: Dialect): CompiledPart<DatedRow>
-function compileDated (d: NonNullable<Doc['dated']>, dialect: Dialect, professionalType: SqlTypeName): ProfessionalPart<DatedRow>
-function compileDated (d: NonNullable<Doc['dated']>, dialect: Dialect, professionalType?: SqlTypeName): CompiledPart<DatedRow> | ProfessionalPart<DatedRow> {
+function compileDated (d: NonNullable<Doc['dated']>, dialect: Dialect, clock: StoredClock | undefined): CompiledPart<DatedRow>
+function compileDated (d: NonNullable<Doc['dated']>, dialect: Dialect, clock: StoredClock | undefined, professionalType: SqlTypeName): ProfessionalPart<DatedRow>
+function compileDated (d: NonNullable<Doc['dated']>, dialect: Dialect, clock: StoredClock | undefined, professionalType?: SqlTypeName): CompiledPart<DatedRow> | ProfessionalPart<DatedRow> {
   const path = `${PATH}/dated`
   const { scope, params, cols, value } = part(d, path, dialect)
-  const { read, range } = datedRows(d, path, value, scope, cols, true)
+  const { read, range } = datedRows(d, path, value, scope, cols, true, clock)
   const where = [...scope.where(params), ...range(scope, params)]
   const one = professionalType === undefined ? undefined : ofProfessional(value(d.professional, 'professional'), professionalType, scope, params, where)
   const compiled = {
@@ -254,13 +267,13 @@ function compileDated (d: NonNullable<Doc['dated']>, dialect: Dialect, professio
     bind (professional: string, range?: DateRange) {
       const args = one(professional)
       if (!args || !range) return undefined
-      return { statement: compiled.statement, args: { ...rangeArgs(range.from, range.to), ...args } }
+      return { statement: compiled.statement, args: { ...rangeArgs(range.from, range.to, clock), ...args } }
     }
   }
 }
 
 /** A block row, or why it blocks nothing: its days or hours cannot be read, or end before they start. */
-function blockRows (b: BlockSourceDoc, path: string, value: ValueOf, scope: Scope, cols: Columns, full: boolean): Required<SourceRows<BlockRow>> {
+function blockRows (b: BlockSourceDoc, path: string, value: ValueOf, scope: Scope, cols: Columns, full: boolean, clock: StoredClock | undefined): Required<SourceRows<BlockRow>> {
   const id = (v: ValueDoc | undefined, field: string): Decoder<string> => full && v ? idOf(valueReader(value(v, field), scope, cols)) : () => undefined
   const professional = id(b.professional, 'professional')
   const location = id(b.location, 'location')
@@ -269,12 +282,15 @@ function blockRows (b: BlockSourceDoc, path: string, value: ValueOf, scope: Scop
   // Datetime bounds block exactly the time between them; date bounds whole days (or hours of each).
   const exact = fromValue.format === 'datetime'
   if (toValue && (toValue.format === 'datetime') !== exact) throw new CompileError(`${path}/to`, '`from` and `to` must both be dates or both datetimes')
+  if (toValue?.inclusive === true && !exact) throw new CompileError(`${path}/to/inclusive`, 'a date `to` already includes its whole day: `inclusive` goes on a datetime `to`, or on `end`')
   if (exact && (b.start || b.end)) throw new CompileError(`${path}/${b.start ? 'start' : 'end'}`, 'datetime bounds carry their hours: `start`/`end` go with date bounds')
-  const from = dateOf(fromValue, valueReader(fromValue, scope, cols))
-  const to = optional(toValue, scope, cols, dateOf)
+  // Datetime bounds are instants, read on the clinic's clock (`storedIn`); whole days are calendar days.
+  const at = exact ? clock : undefined
+  const from = dateOf(fromValue, inClinicTime(valueReader(fromValue, scope, cols), at))
+  const to = optional(toValue, scope, cols, dateOf, at)
   // A datetime's hours are its own (a date typed into a datetime column has none: the whole day).
-  const start = exact ? hourOf(fromValue, valueReader(fromValue, scope, cols)) : optional(maybe(value, b.start, 'start'), scope, cols, hourOf)
-  const end = exact ? (toValue ? hourOf(toValue, valueReader(toValue, scope, cols)) : () => undefined) : optional(maybe(value, b.end, 'end'), scope, cols, hourOf)
+  const start = exact ? hourOf(fromValue, inClinicTime(valueReader(fromValue, scope, cols), at)) : optional(maybe(value, b.start, 'start'), scope, cols, hourOf)
+  const end = exact ? (toValue ? hourOf(toValue, inClinicTime(valueReader(toValue, scope, cols), at)) : () => undefined) : optional(maybe(value, b.end, 'end'), scope, cols, hourOf)
   const read = (row: Row): BlockRow | ScheduleFault => {
     const first = from(row)
     const last = to(row)
@@ -304,10 +320,10 @@ function blockRows (b: BlockSourceDoc, path: string, value: ValueOf, scope: Scop
   return { read, range }
 }
 
-function compileBlocks (b: BlockSourceDoc, index: number | undefined, dialect: Dialect): CompiledPart<BlockRow> {
+function compileBlocks (b: BlockSourceDoc, index: number | undefined, dialect: Dialect, clock: StoredClock | undefined): CompiledPart<BlockRow> {
   const path = index === undefined ? `${PATH}/blocks` : `${PATH}/blocks/${index}`
   const { scope, params, cols, value } = part(b, path, dialect)
-  const { read, range } = blockRows(b, path, value, scope, cols, true)
+  const { read, range } = blockRows(b, path, value, scope, cols, true, clock)
   const where = [...scope.where(params), ...range(scope, params)]
   return {
     statement: select(index === undefined ? 'availability.blocks' : `availability.blocks[${index}]`, dialect, b.table, scope, params, cols, where),
@@ -334,7 +350,7 @@ export function scheduleScans (model: MappingModel, dialect: Dialect): ScheduleS
   const doc = model.availability
   if (!doc) return []
   type Faults = (path: string, value: ValueOf, scope: Scope, cols: Columns) => { fault: (row: Row) => ScheduleFault | undefined, range?: SourceRows<unknown>['range'], weekday?: (row: Row) => number | undefined }
-  const sources: { place: string, kind: ScheduleScan['kind'], doc: PartDoc, faults: Faults }[] = []
+  const sources: { place: string, kind: ScheduleScan['kind'], doc: PartDoc, faults: Faults, clock?: StoredClock }[] = []
   const weekly = doc.weekly
   const dated = doc.dated
   if (weekly) {
@@ -349,21 +365,27 @@ export function scheduleScans (model: MappingModel, dialect: Dialect): ScheduleS
     })
   }
   if (dated) {
+    const clock = sourceClock(model, dated.storedIn)
     sources.push({
       place: `${PATH}/dated`,
       kind: 'dated',
       doc: dated,
-      faults: (path, ...r) => { const rows = datedRows(dated, path, ...r, false); return { fault: faultOf(rows.read), range: rows.range } }
+      clock,
+      faults: (path, ...r) => { const rows = datedRows(dated, path, ...r, false, clock); return { fault: faultOf(rows.read), range: rows.range } }
     })
   }
   const blocks = doc.blocks === undefined ? [] : Array.isArray(doc.blocks) ? doc.blocks : [doc.blocks]
-  blocks.forEach((b, i) => sources.push({
-    place: Array.isArray(doc.blocks) ? `${PATH}/blocks/${i}` : `${PATH}/blocks`,
-    kind: 'blocks',
-    doc: b,
-    faults: (path, ...r) => { const rows = blockRows(b, path, ...r, false); return { fault: faultOf(rows.read, blockHours), range: rows.range } }
-  }))
-  return sources.map(({ place, kind, doc: source, faults }) => {
+  blocks.forEach((b, i) => {
+    const clock = sourceClock(model, b.storedIn)
+    sources.push({
+      place: Array.isArray(doc.blocks) ? `${PATH}/blocks/${i}` : `${PATH}/blocks`,
+      kind: 'blocks',
+      doc: b,
+      clock,
+      faults: (path, ...r) => { const rows = blockRows(b, path, ...r, false, clock); return { fault: faultOf(rows.read, blockHours), range: rows.range } }
+    })
+  })
+  return sources.map(({ place, kind, doc: source, faults, clock }) => {
     const what = `availability ${place.split('/').slice(2).join(' ').replace(/ (\d+)$/, '[$1]')}`
     return {
       place,
@@ -385,7 +407,7 @@ export function scheduleScans (model: MappingModel, dialect: Dialect): ScheduleS
           if (day !== undefined) out.weekday = day
           return out
         }
-      }, rangeArgs(EVERY_DATE.from, EVERY_DATE.to))
+      }, rangeArgs(EVERY_DATE.from, EVERY_DATE.to, clock))
     }
   })
 }
@@ -427,29 +449,54 @@ function plainColumn (v: Value): Value {
   return v
 }
 
-type WindowDoc = Pick<NonNullable<Doc['dated']>, 'professional' | 'location' | 'start' | 'end' | 'interval'>
+type WindowDoc = Pick<NonNullable<Doc['dated']>, 'professional' | 'location' | 'start' | 'end' | 'interval' | 'pattern'> & { path: string }
 
 /** professional, location, start, end and interval (`full`; else only what says whether the row offers anything): what weekly and dated rows share. */
-function windowReaders (doc: WindowDoc, value: ValueOf, scope: Scope, cols: Columns, full: boolean): (row: Row) => Omit<DatedRow, 'date'> | ScheduleFault {
+function windowReaders (doc: WindowDoc, value: ValueOf, scope: Scope, cols: Columns, full: boolean, clock?: StoredClock): (row: Row) => Omit<DatedRow, 'date'> | ScheduleFault {
   const professional = idOf(valueReader(value(doc.professional, 'professional'), scope, cols))
   const location = full && doc.location ? idOf(valueReader(value(doc.location, 'location'), scope, cols)) : () => undefined
-  const hour = (field: 'start' | 'end'): Decoder<string> => {
-    const v = value(doc[field], field)
-    return hourOf(v, valueReader(v, scope, cols))
+  const hour = (field: 'start' | 'end'): Decoder<string> | undefined => {
+    const d = doc[field]
+    if (d === undefined) return undefined
+    const v = value(d, field)
+    return hourOf(v, inClinicTime(valueReader(v, scope, cols), clock))
   }
-  const start = hour('start')
+  const pattern = doc.pattern
+  if (!pattern && (!doc.start || !doc.end)) throw new CompileError(`${doc.path}/${doc.start ? 'end' : 'start'}`, 'give `start` and `end`, or a `pattern`')
+  if (pattern && doc.interval) throw new CompileError(`${doc.path}/interval`, 'a `pattern` says its own slot length: leave out `interval`')
+  if (pattern?.bookable !== undefined && pattern.closed !== undefined) throw new CompileError(`${doc.path}/pattern`, 'give `bookable` or `closed`, not both')
+  for (const [service, codes] of Object.entries(pattern?.services ?? {})) {
+    // A code that is never bookable would offer the service nothing there: a mistyped code.
+    const never = [...codes].filter((c) => pattern?.bookable !== undefined ? !pattern.bookable.includes(c) : (pattern?.closed ?? '_').includes(c))
+    if (never.length > 0) throw new CompileError(`${doc.path}/pattern/services/${service}`, `${never.map((c) => `'${c}'`).join(', ')} ${never.length === 1 ? 'is' : 'are'} never bookable (see \`${pattern?.bookable !== undefined ? 'bookable' : 'closed'}\`): give the characters whose slots take service ${service}`)
+  }
+  // A pattern without hours is the whole day, from midnight to midnight.
+  const start = hour('start') ?? (() => '00:00')
   const end = hour('end')
+  const codes = pattern ? valueReader(value(pattern.codes, 'pattern/codes'), scope, cols) : undefined
   const intervalValue = full && doc.interval ? value(doc.interval, 'interval') : undefined
   const interval = intervalValue ? minutesOf(intervalValue, valueReader(intervalValue, scope, cols)) : () => undefined
+  const sameDay = datetimesOnOneDay(doc, value, scope, cols, clock)
   return (row) => {
     const p = professional(row)
     const s = start(row)
-    const e = end(row)
+    const e = end?.(row)
     // Unreadable rows offer nothing (`ponte check` is where clinic IT sees them).
-    if (p === undefined || s === undefined || e === undefined) return 'unreadable'
-    const length = endMinutesOf(s, e) - minutesOfHour(s)
-    if (length <= 0) return length === 0 ? 'zero' : 'reversed'
-    const out: Omit<DatedRow, 'date'> = { professional: p, start: s, end: e }
+    if (p === undefined || s === undefined || (end !== undefined && e === undefined)) return 'unreadable'
+    // An end earlier than the start is the next day's (a night shift), unless its own date says otherwise.
+    if (e !== undefined && e < s && sameDay?.(row) === true) return 'reversed'
+    const out: Omit<DatedRow, 'date'> = { professional: p, start: s, end: e ?? '00:00' }
+    if (e !== undefined) {
+      const length = endMinutesOf(s, e) - minutesOfHour(s)
+      if (length <= 0) return length === 0 ? 'zero' : 'reversed'
+    }
+    if (pattern && codes) {
+      const day = readDayPattern(codes(row), minutesOfHour(s), e === undefined ? undefined : endMinutesOf(s, e), pattern)
+      if (!day) return 'unreadable'
+      out.end = addMinutes('00:00', day.end % MINUTES_PER_DAY) ?? out.end
+      out.interval = day.interval
+      out.bookable = day.bookable
+    }
     const l = location(row)
     const i = interval(row)
     if (l !== undefined) out.location = l
@@ -458,14 +505,29 @@ function windowReaders (doc: WindowDoc, value: ValueOf, scope: Scope, cols: Colu
   }
 }
 
+const MINUTES_PER_DAY = 24 * 60
+
+/** Where start and end are both datetimes: whether a row's two are on one date (undefined where either cannot be read). */
+function datetimesOnOneDay (doc: WindowDoc, value: ValueOf, scope: Scope, cols: Columns, clock?: StoredClock): ((row: Row) => boolean | undefined) | undefined {
+  if (doc.start === undefined || doc.end === undefined) return undefined
+  const [s, e] = [value(doc.start, 'start'), value(doc.end, 'end')]
+  if (s.format !== 'datetime' || e.format !== 'datetime') return undefined
+  const [first, last] = [s, e].map((v) => dateOf(v, inClinicTime(valueReader(v, scope, cols), clock), 'datetime'))
+  return (row) => {
+    const a = first(row)
+    const b = last(row)
+    return a === undefined || b === undefined ? undefined : a === b
+  }
+}
+
 /**
  * A value that may be left blank: undefined when it is (NULL, a `nullIf` sentinel, spaces),
  * null when it holds something that cannot be read (a bound nobody can tell is no bound).
  */
-function optional<T> (v: Value | undefined, scope: Scope, cols: Columns, decode: (v: Value, read: Reader) => Decoder<T>): (row: Row) => T | undefined | null {
+function optional<T> (v: Value | undefined, scope: Scope, cols: Columns, decode: (v: Value, read: Reader) => Decoder<T>, clock?: StoredClock): (row: Row) => T | undefined | null {
   if (v === undefined) return () => undefined
   const raw = valueReader(v, scope, cols)
-  const read = decode(v, raw)
+  const read = decode(v, inClinicTime(raw, clock))
   return (row) => {
     const x = read(row)
     return x !== undefined ? x : isBlank(raw(row)) ? undefined : null

@@ -3,7 +3,7 @@
 // services never learn the inputs' names. `undefined` from a bind means no row can match
 // (an id its column cannot hold): the caller answers "nothing" without asking the database.
 import type { Statement } from '../../sql/statement.js'
-import type { ColumnValues } from './write.js'
+import type { ColumnValues } from './write-columns.js'
 
 /** A statement with its inputs, ready for `Querier.query`. */
 export interface Bound {
@@ -24,7 +24,7 @@ export function isUnsupported<T> (x: Supported<T>): x is Unsupported {
   return typeof x === 'object' && x !== null && 'unsupported' in x
 }
 
-// Written columns travel as `col:<name>` inputs (write.ts, rows.ts, history.ts): the prefix
+// Written columns travel as `col:<name>` inputs (write-columns.ts, rows.ts, history.ts): the prefix
 // keeps them apart from the key and range inputs sharing a statement.
 const COLUMN = 'col:'
 

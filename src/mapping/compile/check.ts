@@ -1,4 +1,4 @@
-// The plans `ponte check` reads the stored data with (scan.ts says how): keys that repeat,
+// The plans `ponte check` reads the stored data with (check/table-scan.ts says how): keys that repeat,
 // joins that multiply rows, state codes, and every appointment, client and schedule row read
 // as the server reads them. Each plan is compiled when check asks for it: a mapping whose
 // catalog pass failed never has its scans built.
@@ -8,11 +8,15 @@ import { scheduleScans, type ScheduleScan } from './availability.js'
 import { dateOf, hourOf, idOf, textOf } from './decode.js'
 import { keyReader, keyText } from './key.js'
 import { aggregate, scanPlan, type ReadPlan, type ScanPlan } from './scan.js'
+import { freeFlag } from './open-slots.js'
 import { slotChecks, type SlotChecks } from './slot-booking.js'
 import { valueReader, valuesReader } from './value.js'
 import { probes } from './client.js'
+import { codeMatcher, codeRule } from './codes.js'
 import { phoneProbes, probesFind, toE164 } from '../../normalise/phone.js'
-import { cpfProbes, normaliseCpf } from '../../normalise/cpf.js'
+import { cpfProbes, isValidCpf, normaliseCpf } from '../../normalise/cpf.js'
+import { textShape } from '../../normalise/text.js'
+import { inClinicTime, storedClock } from './stored-clock.js'
 
 /** Rows against distinct keys. */
 export interface KeyCount { rows: number, keys: number }
@@ -31,10 +35,16 @@ export interface AppointmentScanRow {
 
 export interface ClientScanRow {
   id?: string
-  /** Every phone the row holds, as stored (blanks left out). */
-  phones: unknown[]
+  /** The phones the row holds per entry of the mapping's `phones`, as stored (blanks left out). */
+  phones: unknown[][]
   /** Whether the stored birthday reads as a date; absent when none is stored. */
   birthday?: boolean
+  /** Whether a stored CPF is one (11 digits, check digits right); absent when none is stored. */
+  cpf?: boolean
+  /** A stored text birthday's shape, each digit as 9 (`99.99.9999`): how the column spells dates, never the date. */
+  birthdayShape?: string
+  /** A birthday kept in three columns: whether a month or day below 10 is stored `07` or `7`; absent when none tells. */
+  birthdayPadded?: boolean
   /** Each readable value of a probed column (ProbedColumn), as stored, and whether a search's probes find it. */
   probed: { path: string, stored: unknown, found: boolean }[]
 }
@@ -58,6 +68,8 @@ export interface CheckPlans {
   schedules: ScheduleScan[]
   /** Slot-based booking's data, where the mapping books into slots. */
   slots?: SlotChecks
+  /** How many rows are open slots (`openSlots.free`), where the mapping keeps them as rows. */
+  openSlots?: () => ReadPlan<number>
 }
 
 const REFS = ['professional', 'location', 'service'] as const
@@ -85,9 +97,10 @@ export function compileCheck (model: MappingModel, d: Dialect): CheckPlans {
       // Read as the lists read them (appointment.ts): a datetime, or a date and an hour.
       const startDate = (a.start.datetime ?? a.start.date) as Value
       const startRead = a.start.datetime ? { ...startDate, format: 'datetime' as const } : startDate
-      const date = dateOf(startRead, valueReader(startDate, scope, cols), a.start.datetime ? 'datetime' : 'date')
+      const clock = storedClock(model)
+      const date = dateOf(startRead, inClinicTime(valueReader(startDate, scope, cols), clock), a.start.datetime ? 'datetime' : 'date')
       const hourValue = (a.start.datetime ?? a.start.hour) as Value
-      const hour = hourOf(a.start.datetime ? startRead : hourValue, valueReader(hourValue, scope, cols), a.start.datetime ? 'datetime' : 'text')
+      const hour = hourOf(a.start.datetime ? startRead : hourValue, inClinicTime(valueReader(hourValue, scope, cols), clock), a.start.datetime ? 'datetime' : 'text')
       // A plain state column is counted code by code in one statement (stateCodes); rules and templates here.
       const named = stateColumn !== undefined ? () => 'mapped' : textOf(valueReader(state, scope, cols, params))
       const refs = REFS.flatMap((k) => a.refs[k] ? [[k, idOf(valueReader(a.refs[k] as Value, scope, cols, params))] as const] : [])
@@ -106,16 +119,30 @@ export function compileCheck (model: MappingModel, d: Dialect): CheckPlans {
       const id = keyReader(c.key, scope, cols, `${c.path}/key`)
       const phones = c.phones.map((p) => valuesReader(p, scope, cols, params))
       const birthdayValue = c.fields.birthday
+      const cpfRaw = c.fields.cpf ? valueReader(c.fields.cpf, scope, cols, params) : undefined
       const birthdayRaw = birthdayValue ? valueReader(birthdayValue, scope, cols, params) : undefined
       const birthday = birthdayValue && birthdayRaw ? dateOf(birthdayValue, birthdayRaw) : undefined
       // The stored text itself, as the probes meet it in SQL (no nullIf, no trimming).
       const storedPhones = probedPhones.map((v) => ({ path: v.path, key: cols.add(scope.ref(v.column as string, `${v.path}/column`)), read: valuesReader(v, scope, cols, params) }))
       const storedCpf = probedCpf && { path: probedCpf.path, key: cols.add(scope.ref(probedCpf.column as string, `${probedCpf.path}/column`)), read: valueReader(probedCpf, scope, cols, params) }
       return (row) => {
-        const out: ClientScanRow = { phones: phones.flatMap((read) => read(row)).filter((x) => !blank(x)), probed: [] }
+        const out: ClientScanRow = { phones: phones.map((read) => read(row).filter((x) => !blank(x))), probed: [] }
         const rowId = id(row)
         if (rowId !== undefined) out.id = rowId
-        if (birthdayRaw && birthday && !blank(birthdayRaw(row))) out.birthday = birthday(row) !== undefined
+        const cpf = cpfRaw?.(row)
+        if (cpf !== undefined && !blank(cpf)) {
+          const digits = normaliseCpf(cpf)
+          out.cpf = digits !== undefined && isValidCpf(digits)
+        }
+        if (birthdayRaw && birthday && !blank(birthdayRaw(row))) {
+          const raw = birthdayRaw(row)
+          out.birthday = birthday(row) !== undefined
+          if (typeof raw === 'string') out.birthdayShape = textShape(raw)
+          if (typeof raw === 'string' && birthdayValue.template !== undefined) {
+            const padded = storedPadding(raw)
+            if (padded !== undefined) out.birthdayPadded = padded
+          }
+        }
         for (const p of storedPhones) {
           for (const raw of p.read(row)) {
             const e164 = toE164(raw, model.phone)
@@ -135,22 +162,41 @@ export function compileCheck (model: MappingModel, d: Dialect): CheckPlans {
     schedules: scheduleScans(model, d),
     slots: slotChecks(model, d)
   }
+  const open = a.openSlots
+  if (open) {
+    plans.openSlots = () => ({
+      statement: aggregate(`${nameOf(a)}.openSlots`, d, a, (scope, params) => ({ columns: [{ expr: d.count(), alias: 'n' }], where: [`${freeFlag(open, scope, params)} = 1`] })),
+      read: (row) => Number(row.n)
+    })
+  }
   if (stateColumn !== undefined) {
-    // Codes compare as the state's `map` compares them: trailing spaces and case aside.
-    const mapped = new Set(Object.keys(state.map ?? {}).map((k) => k.trimEnd().toUpperCase()))
+    // Codes compare as the state's `map` compares them (codes.ts); exact ones are grouped
+    // exactly too, or a case-insensitive column would count `b` and `B` as one.
+    const rule = codeRule(state)
+    const mapped = codeMatcher(Object.keys(state.map ?? {}), rule)
     plans.stateCodes = () => ({
-      statement: aggregate(`${nameOf(a)}.codes`, d, a, (scope) => {
-        const col = scope.ref(stateColumn, a.path)
+      statement: aggregate(`${nameOf(a)}.codes`, d, a, (scope, params) => {
+        const stored = scope.ref(stateColumn, a.path)
+        const col = rule.exact ? d.exact(d.rtrim(stored)) : stored
         const key = scope.ref(a.key.column, a.path)
-        return { columns: [{ expr: col, alias: 'code' }, { expr: d.count(), alias: 'n' }, { expr: d.min(key), alias: 'example' }], groupBy: [col] }
+        // An open slot's code (`free`) is no appointment's state.
+        const where = a.openSlots ? [`${freeFlag(a.openSlots, scope, params)} = 0`] : []
+        return { columns: [{ expr: col, alias: 'code' }, { expr: d.count(), alias: 'n' }, { expr: d.min(key), alias: 'example' }], where, groupBy: [col] }
       }),
       read (row) {
         if (row.code === null || row.code === undefined) return undefined
         const code = String(row.code).trimEnd()
-        if (mapped.has(code.toUpperCase()) || (state.nullIf ?? []).some((s) => String(s) === code)) return undefined
+        if (mapped(code) !== undefined || (state.nullIf ?? []).some((s) => String(s) === code)) return undefined
         return { code, rows: Number(row.n), example: String(row.example) }
       }
     })
   }
   return plans
+}
+
+/** `7/3/1985` → false, `07/03/1985` → true, `12/11/1985` → undefined (nothing below 10 to tell by). */
+function storedPadding (raw: string): boolean | undefined {
+  const small = raw.split(/\D+/).filter((x) => x !== '' && x.length <= 2 && Number(x) < 10)
+  if (small.length === 0) return undefined
+  return small.every((x) => x.length === 2)
 }

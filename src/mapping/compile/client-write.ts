@@ -9,9 +9,11 @@ import type { MappingModel, Value } from '../model.js'
 import { CompileError } from './scope.js'
 import type { SqlTypeName } from '../schema.js'
 import { idType } from './key.js'
-import { fieldWriter, insertPlan, updatePlan, writeValues, uniqueColumns, type FieldWriter, type InsertPlan } from './write.js'
+import { fieldWriter, insertPlan, recordWrites, updatePlan, writeValues, uniqueColumns, type FieldWriter, type InsertPlan } from './write-columns.js'
 import type { NowParts } from '../../normalise/datetime.js'
 import { withSelfKey } from './derived.js'
+import { datePartsWriter } from './date-parts.js'
+import { upperName } from '../../normalise/text.js'
 import { compileRows, joinedFieldWriter, joinedRowUpdates, sharedKeyInsert, writtenRows, type JoinedRowWrite, type RowsPlan } from './rows.js'
 
 export const PATCHABLE = ['name', 'email', 'cpf', 'birthday'] as const
@@ -32,6 +34,8 @@ export interface CompiledClientWrites {
   rowUpdates: (fields: ClientField[]) => JoinedRowWrite[]
   /** Values of the `set` columns for an insert at `now`. */
   constants: (now: NowParts) => Record<string, unknown>
+  /** Values of the `update` columns a correction at `now` writes (a last-change stamp). */
+  touched: (now: NowParts) => Record<string, unknown>
 }
 
 export function compileClientWrites (model: MappingModel, dialect: Dialect): CompiledClientWrites {
@@ -40,12 +44,17 @@ export function compileClientWrites (model: MappingModel, dialect: Dialect): Com
   const format = c.fields.birthday?.format ?? 'date'
   const dateFormat = (format === 'dmy' ? 'text' : format) as DateFormat
   const dateType: SqlTypeName = dateFormat === 'int' ? 'int' : dateFormat === 'text' ? 'text' : dateFormat === 'datetime' ? 'datetime' : 'date'
+  // A name the clinic's system keeps in upper case is written so (`case: upper`).
+  const nameCase = c.fields.name?.case === 'upper' ? (x: unknown) => upperName(String(x)) : undefined
   const writers: Partial<Record<ClientField, FieldWriter>> = {
-    name: fieldWriter(c.fields.name, 'ntext'),
+    name: fieldWriter(c.fields.name, 'ntext', nameCase),
     email: fieldWriter(c.fields.email, 'ntext'),
     cpf: fieldWriter(c.fields.cpf, 'text', (x) => formatCpf(String(x), write?.cpfFormat ?? 'digits')),
-    birthday: fieldWriter(c.fields.birthday, dateType, (x) => toStoredDate(String(x), dateFormat, format === 'dmy' ? 'dmy' : 'iso')),
-    phone: fieldWriter(c.phones[0], 'text', (x) => toStoredPhone(String(x), write?.phoneFormat ?? 'digits', model.phone.defaultCountry))
+    // Day, month and year in columns of their own (a template) are written part by part.
+    birthday: c.fields.birthday?.template !== undefined
+      ? datePartsWriter(c.fields.birthday)
+      : fieldWriter(c.fields.birthday, dateType, (x) => toStoredDate(String(x), dateFormat, format === 'dmy' ? 'dmy' : 'iso', c.fields.birthday?.separator)),
+    phone: fieldWriter(c.phones[0], 'text', (x) => toStoredPhone(String(x), write?.phoneFormat ?? 'digits', model.phone.defaultCountry, write?.foreignPhoneFormat))
   }
   // A client-side relation held in the client's own table (e.g. PACIENTE.ID_CONVENIO) is writable.
   for (const rel of model.relations) {
@@ -65,16 +74,33 @@ export function compileClientWrites (model: MappingModel, dialect: Dialect): Com
     const w = writers[f] ? undefined : joinedFieldWriter(v, type, written, convert)
     if (w) rowWriters[f] = w
   }
-  joined('name', c.fields.name, 'ntext')
+  joined('name', c.fields.name, 'ntext', nameCase)
   joined('email', c.fields.email, 'ntext')
-  joined('birthday', c.fields.birthday, dateType, (x) => toStoredDate(String(x), dateFormat, format === 'dmy' ? 'dmy' : 'iso'))
+  joined('birthday', c.fields.birthday, dateType, (x) => toStoredDate(String(x), dateFormat, format === 'dmy' ? 'dmy' : 'iso', c.fields.birthday?.separator))
   const phoneRow = c.phones.findIndex((p, i) => p.collect !== undefined && written.has(`phones/${i}`))
   if (!writers.phone && phoneRow >= 0) {
     const collect = c.phones[phoneRow].collect as NonNullable<Value['collect']>
-    const w = fieldWriter({ column: collect.column, path: `${c.phones[phoneRow].path}/collect/column` }, 'text', (x) => toStoredPhone(String(x), write?.phoneFormat ?? 'digits', model.phone.defaultCountry))
+    const w = fieldWriter({ column: collect.column, path: `${c.phones[phoneRow].path}/collect/column` }, 'text', (x) => toStoredPhone(String(x), write?.phoneFormat ?? 'digits', model.phone.defaultCountry, write?.foreignPhoneFormat))
     if (w) rowWriters.phone = { columns: w.columns.map((x) => ({ ...x, column: `phones/${phoneRow}.${x.column}` })), encode: (v) => Object.fromEntries(Object.entries(w.encode(v)).map(([k, x]) => [`phones/${phoneRow}.${k}`, x])) }
   }
+  // Each field's table: `alias.column` in the join's table, `phones/<i>.column` in the table its
+  // phones are collected from. A key the database says collided names the field writing it
+  // there, and check reads each column as a write of that table.
+  const tableOf = (column: string): string | undefined => {
+    const alias = column.includes('.') ? column.slice(0, column.indexOf('.')) : undefined
+    if (alias === undefined) return c.table
+    return alias.startsWith('phones/') ? c.phones[Number(alias.slice('phones/'.length))]?.collect?.table : c.joins[alias]?.table
+  }
+  for (const list of [writers, rowWriters]) {
+    for (const w of Object.values(list)) {
+      if (!w) continue
+      w.columns = w.columns.map((x) => ({ ...x, table: tableOf(x.column) }))
+      recordWrites(w, tableOf)
+    }
+  }
   const set = writeValues(model, c.table, write?.set, `${c.path}/write/set`)
+  // Every correction (PATCH) also writes `update` (a last-change stamp); the fields' own columns win.
+  const touched = writeValues(model, c.table, write?.update, `${c.path}/write/update`)
   const fieldColumns = Object.values(writers).flatMap((w) => w?.columns ?? [])
   const rows = compileRows(model, c, write, Object.values(rowWriters).flatMap((w) => w?.columns ?? []), dialect)
   const ownColumns = uniqueColumns([...fieldColumns, ...set, ...(rows?.ownLinks ?? []).map((l) => ({ column: l.column, type: c.key.type }))])
@@ -97,6 +123,7 @@ export function compileClientWrites (model: MappingModel, dialect: Dialect): Com
     rows,
     insert,
     constants: (now) => Object.fromEntries(set.map((s) => [s.column, s.value(now)])),
+    touched: (now) => Object.fromEntries(touched.map((s) => [s.column, s.value(now)])),
     rowUpdates (fields) {
       const key = [...fields].sort().join(',')
       let list = rowUpdateCache.get(key)
@@ -111,7 +138,7 @@ export function compileClientWrites (model: MappingModel, dialect: Dialect): Com
       let s = updates.get(key)
       if (!s) {
         const cols = fields.flatMap((f) => writers[f]?.columns ?? [])
-        s = updatePlan(`client.update[${key}]`, c, cols, dialect)
+        s = updatePlan(`client.update[${key}]`, c, uniqueColumns([...cols, ...touched]), dialect)
         updates.set(key, s)
       }
       return s

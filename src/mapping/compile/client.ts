@@ -252,8 +252,9 @@ export function probes (mapping: Pick<MappingModel, 'searchBy'>, kind: 'phone' |
 function probeSql (kind: 'phone' | 'cpf', v: Value, scope: Scope, params: ParamList, table: string, indexed: IndexedColumns): string {
   const d = scope.dialect
   const column = v.column as string
-  const col = scope.ref(column, `${v.path}/column`, 'filter', { value: v, probe: kind })
-  if (kind === 'cpf' && v.type !== undefined && NUMERIC.includes(v.type)) return `${col} = ${params.input('cpfNumber', 'bigint')}`
+  const numeric = kind === 'cpf' && v.type !== undefined && NUMERIC.includes(v.type)
+  const col = scope.ref(column, `${v.path}/column`, 'filter', { value: v, probe: kind, lookup: numeric ? 'equal' : 'prefix' })
+  if (numeric) return `${col} = ${params.input('cpfNumber', 'bigint')}`
   const type: SqlTypeName = v.type !== undefined && TEXTUAL.includes(v.type) ? v.type : 'text'
   const exactSlots = kind === 'phone' ? PHONE_EXACT_SLOTS : 0
   const prefixSlots = kind === 'phone' ? PHONE_PREFIX_SLOTS : CPF_PREFIX_SLOTS
@@ -286,7 +287,7 @@ function searchPredicate (kind: SearchKind, mapping: MappingModel, scope: Scope,
       if (!f.cpf) return none
       return !scan && probes(mapping, 'cpf', f.cpf) ? probeSql('cpf', f.cpf, scope, params, d.table(model.table), indexed) : d.like(digitsOnly(d, valueSql(f.cpf, scope, params)), params.input('cpfFragment', 'text'))
     case 'email':
-      return f.email ? `${d.lower(d.trim(valueSql(f.email, scope, params)))} = ${params.input('email', 'ntext')}` : none
+      return f.email ? `${d.lower(d.trim(valueSql(f.email, scope, params, false, 'folded')))} = ${params.input('email', 'ntext')}` : none
     case 'name':
       return f.name ? d.foldedLike(valueSql(f.name, scope, params), params.input('namePattern', 'ntext')) : none
   }

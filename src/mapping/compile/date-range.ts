@@ -7,6 +7,7 @@ import type { Value } from '../model.js'
 import type { LiteralValue, SqlTypeName } from '../schema.js'
 import type { DateRange } from './bind.js'
 import type { Scope } from './scope.js'
+import { storedBound, type StoredClock } from './stored-clock.js'
 
 // Closed range [from, to] on the stored date, written so the date column's index is used.
 export function dateRange (v: Value, isDatetime: boolean, scope: Scope, params: ParamList): string[] {
@@ -76,8 +77,10 @@ export const EVERY_DATE: DateRange = { from: FIRST_READ_DATE, to: LAST_DATE }
  * The inputs of a closed date range, in every form `dateRange` may have bound. A range
  * ending on the last date there is (a legacy '9999-12-31' meaning "never") has no day
  * after it: its end is then that day's last second, which every database can hold.
+ * With a `clock` (mapping `storedIn`) the date-time bounds are the instants the clinic's
+ * days start and end, on the stored clock: the column is compared as stored.
  */
-export function rangeArgs (from: string, to: string): Record<string, unknown> {
+export function rangeArgs (from: string, to: string, clock?: StoredClock): Record<string, unknown> {
   const last = to >= LAST_DATE
   const after = last ? undefined : addDays(to, 1)
   return {
@@ -86,7 +89,7 @@ export function rangeArgs (from: string, to: string): Record<string, unknown> {
     after: after ?? `${LAST_DATE} 23:59:59.999`,
     fromInt: Number(from.replace(/-/g, '')),
     toInt: Number(to.replace(/-/g, '')),
-    fromDatetime: `${from} 00:00:00`,
-    afterDatetime: after !== undefined ? `${after} 00:00:00` : `${LAST_DATE} 23:59:59`
+    fromDatetime: storedBound(`${from} 00:00:00`, clock),
+    afterDatetime: after !== undefined ? storedBound(`${after} 00:00:00`, clock) : `${LAST_DATE} 23:59:59`
   }
 }

@@ -5,6 +5,8 @@ import type { Reader } from './value.js'
 import { cleanText } from '../../normalise/text.js'
 import { readDate, readHour } from '../../normalise/datetime.js'
 import { memoText } from './memo.js'
+import { endAfterLastMinute, endDateAfterLastMinute } from './inclusive.js'
+import { patternMinutes } from './length-pattern.js'
 
 export type Decoder<T> = (row: Record<string, unknown>) => T | undefined
 
@@ -38,6 +40,10 @@ const PER_MINUTE = { minutes: 1, seconds: 1 / 60, hours: 60 }
 
 /** A duration in whole minutes; the interface says positive, so zero and less read as none. */
 export function minutesOf (v: Value, read: Reader): Decoder<number> {
+  if (v.pattern) {
+    const per = v.pattern.per
+    return (row) => patternMinutes(read(row), per)
+  }
   const num = numberOf(v, read)
   const factor = PER_MINUTE[v.unit ?? 'minutes']
   return (row) => {
@@ -63,12 +69,16 @@ export function dateOf (v: Value, read: Reader, fallback: 'date' | 'datetime' = 
   // 'dmy' is text too: the reader recognises DD/MM/YYYY on its own.
   const format = (v.format === 'dmy' ? 'text' : v.format ?? fallback) as Parameters<typeof readDate>[1]
   // A list holds few distinct stored dates: each text is read once (memo.ts).
-  const date = memoText((x) => readDate(x, format))
+  // An inclusive date-time end at 23:59 stands for the next day's midnight.
+  const date = v.inclusive === true && format === 'datetime'
+    ? memoText((x) => { const d = readDate(x, format); const h = readHour(x, format); return d === undefined || h === undefined ? d : endDateAfterLastMinute(d, h) })
+    : memoText((x) => readDate(x, format))
   return (row) => date(read(row))
 }
 
 export function hourOf (v: Value, read: Reader, fallback: 'text' | 'datetime' = 'text'): Decoder<string> {
   const format = (v.format ?? fallback) as Parameters<typeof readHour>[1]
-  const hour = memoText((x) => readHour(x, format))
+  const inclusive = v.inclusive === true
+  const hour = memoText((x) => { const h = readHour(x, format); return inclusive && h !== undefined ? endAfterLastMinute(h) : h })
   return (row) => hour(read(row))
 }

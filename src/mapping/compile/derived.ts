@@ -9,7 +9,9 @@ import { endDatetimeOf, toStoredDate, toStoredHour, type NowParts } from '../../
 import type { SqlTypeName, WriteSpecDoc } from '../schema.js'
 import type { TableModel } from '../model.js'
 import { CompileError, Scope } from './scope.js'
+import { toStoredTime, type StoredClock } from './stored-clock.js'
 import { keyMatch } from './key.js'
+import type { Booked, BookedLookup } from './booked-values.js'
 
 type WriteValueDoc = NonNullable<WriteSpecDoc['set']>[string]
 type SlotDoc = Extract<WriteValueDoc, { slot: unknown }>
@@ -21,6 +23,8 @@ export interface WriteContext {
   key?: unknown
   /** The state being entered, as stored. */
   state?: unknown
+  /** The records a booking names, for the columns copying them (booked-values.ts). */
+  booked?: Booked
 }
 
 export interface WrittenValue {
@@ -31,13 +35,15 @@ export interface WrittenValue {
   newKey?: boolean
   /** Follows the slot: rewritten when the appointment moves. */
   fromSlot?: boolean
+  /** Copies the booked client's name or a booked lookup (booked-values.ts). */
+  copies?: 'client' | BookedLookup
 }
 
 export const isDerived = (w: WriteValueDoc): w is SlotDoc | { newKey: true } => 'slot' in w || 'newKey' in w
 
 const PER_MINUTE = { minutes: 1, seconds: 60, hours: 1 / 60 }
 
-export function derivedValue (w: SlotDoc | { newKey: true }, column: string, path: string, keyType: SqlTypeName): WrittenValue {
+export function derivedValue (w: SlotDoc | { newKey: true }, column: string, path: string, keyType: SqlTypeName, clock?: StoredClock): WrittenValue {
   // Bound NULL in the INSERT when the key comes back from it (identity), then set by an UPDATE.
   if ('newKey' in w) return { column, type: keyType, value: () => null, newKey: true }
   if (w.slot === 'length') {
@@ -53,8 +59,14 @@ export function derivedValue (w: SlotDoc | { newKey: true }, column: string, pat
   if (w.repeat !== undefined || w.per !== undefined || w.unit !== undefined || w.edges !== undefined) throw new CompileError(path, '`repeat`, `per`, `edges` and `unit` go with `slot: length`')
   const end = w.slot === 'end'
   const format = w.format ?? 'datetime'
-  const type: SqlTypeName = format === 'date' ? 'date' : format === 'datetime' ? 'datetime' : format === 'time' ? 'time'
-    : format === 'int' || format === 'hhmm' || format === 'minutes' ? 'int' : 'text'
+  if (w.separator !== undefined && format !== 'dmy') throw new CompileError(path, '`separator` goes with `format: dmy`')
+  const type: SqlTypeName = format === 'date'
+    ? 'date'
+    : format === 'datetime'
+      ? 'datetime'
+      : format === 'time'
+        ? 'time'
+        : format === 'int' || format === 'hhmm' || format === 'minutes' ? 'int' : 'text'
   return {
     column,
     type,
@@ -63,12 +75,15 @@ export function derivedValue (w: SlotDoc | { newKey: true }, column: string, pat
       const s = c?.slot
       const hour = end ? s?.endHour : s?.hour
       if (!s || hour === undefined) return null
+      // The instant on the clock the database stores (`storedIn`): its date and hour both may change.
+      const stored = toStoredTime(end ? endDatetimeOf(s.date, s.hour, hour) : `${s.date} ${hour}:00`, clock)
+      const [date, time] = [stored.slice(0, 10), stored.slice(11, 16)]
       switch (format) {
-        case 'datetime': return end ? endDatetimeOf(s.date, s.hour, hour) : `${s.date} ${hour}:00`
-        case 'date': return toStoredDate(s.date, 'date')
-        case 'int': return toStoredDate(s.date, 'int')
-        case 'dmy': return toStoredDate(s.date, 'text', 'dmy')
-        default: return toStoredHour(hour, format)
+        case 'datetime': return stored
+        case 'date': return toStoredDate(date, 'date')
+        case 'int': return toStoredDate(date, 'int')
+        case 'dmy': return toStoredDate(date, 'text', 'dmy', w.separator)
+        default: return toStoredHour(time, format)
       }
     }
   }

@@ -7,7 +7,7 @@ import type { MappingModel } from '../model.js'
 import { whereList } from '../model.js'
 import type { NowParts } from '../../normalise/datetime.js'
 import { Scope } from './scope.js'
-import { uniqueColumns, writeValues } from './write.js'
+import { uniqueColumns, writeValues } from './write-columns.js'
 
 export interface StatusHistory {
   /** UPDATE of the appointment's current rows; inputs `key` and `col:<column>`. */

@@ -11,9 +11,11 @@ import { compileClients, type CompiledClients } from './client.js'
 import { compileLookup, type CompiledLookup } from './lookup.js'
 import { compileRelation, type CompiledEdge } from './relation.js'
 import { CompileError } from './scope.js'
-import { compileWrites, type CompiledWrites } from './writes.js'
+import { compileWrites, type CompiledWrites } from './write-plans.js'
 import { claimStatements } from '../../sql/claims.js'
 import { recording, References } from './references.js'
+import { refuseSplitClock } from './stored-clock.js'
+import { compileChanges, type CompiledChanges } from './changes.js'
 
 // The one entry point services use: the compiled installation, its plans and their types.
 export type { Bound, DateRange, Supported, Unsupported } from './bind.js'
@@ -24,17 +26,20 @@ export { DEFAULT_SLOT_MINUTES, type BlockRow, type CompiledAvailability, type Da
 export type { FoundSlot, SlotBooking, SlotRow } from './slot-booking.js'
 export type { LookupRecord } from './lookup.js'
 export type { CompiledEdge } from './relation.js'
-export type { InsertPlan, WrittenColumn } from './write.js'
+export type { InsertPlan, WrittenColumn } from './write-columns.js'
 export type { AppointmentScanRow, CheckPlans, ClientScanRow, KeyCount, ProbedColumn, StateCode } from './check.js'
+export type { CompiledChanges } from './changes.js'
 export type { ReadPlan, ScanBatch, ScanKey, ScanPlan } from './scan.js'
 export type { ScheduleFault, ScheduleScan, ScheduleScanRow } from './availability.js'
 export type { CapacityFault, SlotChecks } from './slot-booking.js'
 export { isTextType } from './value.js'
 export { storedRow, type StoredRowPlan } from './stored-row.js'
-export type { Reference, References, Use } from './references.js'
-export { isIntegerType, matchesType } from './ids.js'
+export type { Lookup, Reference, References, Use } from './references.js'
+export { bindId, isIntegerType, matchesType } from './ids.js'
 export { idType } from './key.js'
-export { BOOKING_REFS, PATCHABLE, type AppointmentInsert, type AppointmentWritePlans, type BookingRef, type ClientField, type ClientInsert, type ClientPatch, type ClientValues, type ClientWritePlans, type CompiledWrites, type FieldWriter, type HistoryPlan, type JoinedRefPlan, type Reschedule, type Slot, type StateMove } from './writes.js'
+export { CLAIMED_REFS } from './open-slots.js'
+export { largestCounted } from './insert-run.js'
+export { BOOKING_REFS, PATCHABLE, type AppointmentInsert, type AppointmentWritePlans, type Booked, type BookingRef, type ClientField, type ClientInsert, type ClientPatch, type ClientValues, type ClientWritePlans, type CompiledWrites, type FieldWriter, type HistoryPlan, type JoinedRefPlan, type Reschedule, type Slot, type StateMove } from './write-plans.js'
 
 export interface CompiledMapping {
   model: MappingModel
@@ -48,6 +53,8 @@ export interface CompiledMapping {
   writes: CompiledWrites
   /** Working hours and blocks; undefined when the mapping has no `availability` block. */
   availability?: CompiledAvailability
+  /** Change detection's own reads, where the mapping declares `changes` (src/events/detector.ts, check/changes.ts). */
+  changes?: CompiledChanges
   /** What `ponte check` reads the stored data with (compiled as it asks; not among `statements`, which check runs as probes). */
   check: CheckPlans
   /** Every statement shape, for `ponte explain` and the golden tests (writes too, where the mapping has them). */
@@ -59,6 +66,7 @@ export interface CompiledMapping {
 export function compileMapping (model: MappingModel, dialect: Dialect): CompiledMapping {
   const references = new References()
   return located(model, () => recording(references, () => {
+    refuseSplitClock(model)
     const lookups = Object.values(model.lookups).map((l) => compileLookup(l, dialect))
     const edges = model.relations.flatMap((r) => compileRelation(r, model, dialect) ?? [])
     const throughs = model.relations.filter((r): r is RelationModel & { kind: 'through' } => r.kind === 'through')
@@ -79,12 +87,20 @@ export function compileMapping (model: MappingModel, dialect: Dialect): Compiled
     appointments({ filters: usable, minimal: false })
     // Free slots read the working hours and, in one statement, the range's occupancy.
     const availability = compileAvailability(model, dialect)
-    const occupancy: AppointmentShape[] = !availability ? [] : [
-      { filters: [], minimal: false, occupancy: true },
-      ...(model.appointment.refs.professional ? [{ filters: ['professional'], minimal: false, occupancy: true } satisfies AppointmentShape] : [])
-    ]
+    const occupancy: AppointmentShape[] = !availability
+      ? []
+      : [
+          { filters: [], minimal: false, occupancy: true },
+          ...(model.appointment.refs.professional ? [{ filters: ['professional'], minimal: false, occupancy: true } satisfies AppointmentShape] : [])
+        ]
+    // Open slots: the free rows, everybody's (availability) and one professional's (booking).
+    if (model.appointment.openSlots) occupancy.push(...occupancy.map((shape) => ({ ...shape, open: true })))
     occupancy.forEach(appointments)
+    // Change detection's question of a row that reads as no appointment: is it a free row now?
+    const openById: AppointmentShape | undefined = model.appointment.openSlots ? { filters: [], minimal: true, byId: true, open: true } : undefined
+    if (openById) appointments(openById)
     const writes = compileWrites(model, dialect)
+    const changes = located(model, () => recording(references, () => compileChanges(model, dialect, appointments)))
     const compiled: CompiledMapping = {
       references,
       writes,
@@ -96,6 +112,7 @@ export function compileMapping (model: MappingModel, dialect: Dialect): Compiled
       clients,
       appointments,
       availability,
+      changes,
       check: compileCheck(model, dialect),
       statements: () => [
         ...lookups.map((l) => l.all),
@@ -108,13 +125,15 @@ export function compileMapping (model: MappingModel, dialect: Dialect): Compiled
         clients.search(['name']),
         appointments({ filters: [], minimal: false }).statement,
         appointments({ filters: [], minimal: true }).statement,
+        ...(openById ? [appointments(openById).statement] : []),
         ...usable.map((f) => appointments({ filters: [f], minimal: false }).statement),
         appointments({ filters: usable, minimal: false }).statement,
         appointments({ filters: [], minimal: false, byId: true }).statement,
         ...occupancy.map((shape) => appointments(shape).statement),
         ...(availability?.statements() ?? []),
         ...bookingReads(appointments, model, dialect, occupancy),
-        ...writes.statements()
+        ...writes.statements(),
+        ...(changes ? [changes.windowCount.statement, changes.marked?.statement, changes.lastMarker?.statement].filter((x): x is Statement => x !== undefined) : [])
       ]
     }
     // Statements built on first use (slot lookups, corrections of each set of fields) are

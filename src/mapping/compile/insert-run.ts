@@ -2,14 +2,13 @@
 // columns holding the row's own key, and (for a multi-table record, rows.ts) the `before`
 // rows, the resource's own row, then the `after` rows, each taking the keys and columns the
 // rows before it were written with. Inputs are column values; their statement names stay here.
-import type { Querier } from '../../db/database.js'
+import type { Querier, Row } from '../../db/database.js'
 import { KeyGenerationError } from '../../errors.js'
 import type { NowParts } from '../../normalise/datetime.js'
 import { columnInputs, columnOf } from './bind.js'
 import { isIntegerType } from './ids.js'
 import { OWN_ROW, type RowPlan, type RowsPlan } from './rows.js'
-import type { ColumnValues, InsertPlan } from './write.js'
-
+import type { ColumnValues, InsertPlan } from './write-columns.js'
 
 /** Key generation and the INSERT of `columns`; returns the new id as text. */
 export async function runInsert (tx: Querier, plan: InsertPlan, columns: ColumnValues): Promise<string> {
@@ -20,16 +19,17 @@ async function insertRow (tx: Querier, plan: InsertPlan, args: Record<string, un
   let id: unknown
   for (const statement of plan.key.before) {
     const rows = await tx.query(statement)
-    if (rows.length > 0) id = rows[0].id
+    if (rows.length > 0) id = plan.key.counted ? largestCounted(rows, plan.key.counted) : rows[0].id
   }
   if (plan.key.before.length > 0) {
-    if (plan.key.increment) {
-      const largest = Number(id ?? 0)
-      if (!Number.isSafeInteger(largest)) throw new KeyGenerationError(`key generation (${plan.key.before.at(-1)?.name}): the largest key is not a whole number, so the next cannot be made from it (use a keyTable or identity key)`)
-      id = largest + 1
-    }
     // SQL Server says a bumped key through a text table variable (dialect updateReturning): an integer key binds as a number, as it was read before.
-    else if (typeof id === 'string' && isIntegerType(plan.key.keyType) && /^-?\d{1,15}$/.test(id.trim())) id = Number(id)
+    if (plan.key.increment) {
+      const counted = plan.key.counted
+      const read = counted && typeof id === 'string' ? id.trim().slice(counted.prefix.length) : id
+      const largest = Number(read ?? 0)
+      if (!Number.isSafeInteger(largest) || (counted && typeof read === 'string' && !/^\d+$/.test(read))) throw new KeyGenerationError(`key generation (${plan.key.before.at(-1)?.name}): the largest key is not a whole number, so the next cannot be made from it (use a keyTable or identity key)`)
+      id = counted ? counted.prefix + String(largest + 1).padStart(counted.digits, '0') : largest + 1
+    } else if (typeof id === 'string' && isIntegerType(plan.key.keyType) && /^-?\d{1,15}$/.test(id.trim())) id = Number(id)
     if (id === undefined || id === null) throw new KeyGenerationError(`key generation (${plan.key.before.at(-1)?.name}) returned no value: is the key table row there?`)
     // A text key takes the generated number as its digits: bound as a number, SQLite stores '8.0'.
     if (typeof id === 'number' && !isIntegerType(plan.key.keyType)) id = String(id)
@@ -45,6 +45,18 @@ async function insertRow (tx: Querier, plan: InsertPlan, args: Record<string, un
     await tx.query(plan.selfKey.update, { id, ...columnInputs(Object.fromEntries(plan.selfKey.columns.map((c) => [c, id]))) })
   }
   return String(id).trim()
+}
+
+/** Among keys read longest first, the largest of the form prefix + digits; the first read when none is (then refused as not a number). */
+export function largestCounted (rows: Row[], counted: { prefix: string }): unknown {
+  let best: { id: string, n: number } | undefined
+  for (const row of rows) {
+    const id = String(row.id).trim()
+    const digits = id.startsWith(counted.prefix) ? id.slice(counted.prefix.length) : ''
+    const n = /^\d{1,15}$/.test(digits) ? Number(digits) : undefined
+    if (n !== undefined && (best === undefined || n > best.n)) best = { id, n }
+  }
+  return best?.id ?? rows[0].id
 }
 
 /** Values by row name ('' = the resource's own row) and column, as written. */

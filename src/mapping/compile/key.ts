@@ -14,9 +14,10 @@ export function idType (key: KeyModel): SqlTypeName {
   return key.parts.length > 1 ? 'text' : key.type
 }
 
-export function keyRefs (key: KeyModel, scope: Scope, path: string): string[] {
+/** `seek`: rows are looked up by the key, which an index leading with its first column serves. */
+export function keyRefs (key: KeyModel, scope: Scope, path: string, seek = false): string[] {
   // A composite key is a list in the mapping: each column at its own place.
-  return key.parts.map((p, i) => scope.ref(p.column, key.parts.length > 1 ? `${path}/${i}` : path, 'key'))
+  return key.parts.map((p, i) => scope.ref(p.column, key.parts.length > 1 ? `${path}/${i}` : path, 'key', seek && i === 0 ? { lookup: 'equal' } : {}))
 }
 
 /** Selects the key columns into `cols`; the reader gives the id. */
@@ -31,7 +32,7 @@ export function keyReader (key: KeyModel, scope: Scope, cols: Columns, path: str
 
 /** `key = @id` over every key column, bound from the `input` (see keyArgs). */
 export function keyMatch (key: KeyModel, scope: Scope, params: ParamList, path: string, input = 'id'): string {
-  const refs = keyRefs(key, scope, path)
+  const refs = keyRefs(key, scope, path, true)
   return scope.dialect.and(refs.map((ref, i) => `${ref} = ${params.input(refs.length === 1 ? input : `${input}#${i}`, key.parts[i].type)}`))
 }
 

@@ -7,6 +7,15 @@ import type { Value } from '../model.js'
 
 export type Use = 'read' | 'filter' | 'join' | 'write' | 'key'
 
+/**
+ * How a statement seeks rows by a column, so an index leading with it (or, for `folded`, with
+ * its expression) lets the database seek them instead of reading the table: `equal` and
+ * `range` compare it with a request's value, `join` with another row's column, `prefix` with a
+ * search probe's spellings (equality and prefixes), `folded` as LOWER(TRIM(column)) with a
+ * search term.
+ */
+export type Lookup = 'equal' | 'range' | 'join' | 'prefix' | 'folded'
+
 export interface Reference {
   table: string
   /** Absent: the table itself. */
@@ -22,6 +31,8 @@ export interface Reference {
   probe?: 'phone' | 'cpf'
   /** The condition comparing the column with literals. */
   condition?: ConditionLeafDoc
+  /** Rows are sought by this column (check's index advice reads it). */
+  lookup?: Lookup
 }
 
 export class References {

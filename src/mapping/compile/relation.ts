@@ -60,7 +60,7 @@ export function compileRelation (rel: RelationModel, model: MappingModel, dialec
   const readClient = idOf(valueReader(clientValue, scope, cols))
   const where = scope.where(params)
   const clientType = clientValue.type ?? idType(model.client.key)
-  where.push(`${valueSql(clientValue, scope, params)} = ${params.input('client', clientType)}`)
+  where.push(`${valueSql(clientValue, scope, params, false, 'equal')} = ${params.input('client', clientType)}`)
   const forClient: Statement = {
     name: `${name}.forClient`,
     sql: dialect.select({ distinct: true, columns: cols.list, from: { table: dialect.table(source.table), alias: 't' }, joins: scope.joins(params), where, orderBy: [] }),

@@ -9,7 +9,7 @@ import type { MappingModel, TableModel, Value } from '../model.js'
 import type { SqlTypeName, WriteSpecDoc } from '../schema.js'
 import { CompileError, joinMatch, Scope } from './scope.js'
 import { keyMatch } from './key.js'
-import { fieldWriter, insertPlan, uniqueColumns, writesTo, writeValues, type FieldWriter, type InsertPlan } from './write.js'
+import { fieldWriter, insertPlan, uniqueColumns, writesTo, writeValues, type FieldWriter, type InsertPlan } from './write-columns.js'
 import type { WrittenValue } from './derived.js'
 import { reference } from './references.js'
 

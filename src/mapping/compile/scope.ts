@@ -40,7 +40,7 @@ export class Scope {
    * A column of this scope, quoted; `path` names the mapping place (for errors, and in the
    * record of references with its `use`); `value`: the value read from it.
    */
-  ref (column: string, path: string, use: Use = 'read', more: Pick<Reference, 'value' | 'probe' | 'condition'> = {}): string {
+  ref (column: string, path: string, use: Use = 'read', more: Pick<Reference, 'value' | 'probe' | 'condition' | 'lookup'> = {}): string {
     const dot = column.indexOf('.')
     if (dot < 0) {
       reference({ table: this.source.table, column, use, path, ...more })
@@ -136,7 +136,7 @@ export function joinMatch (d: Dialect, j: JoinDoc, alias: string, parentColumn: 
   const matching = (a: string) => {
     const scope = new Scope(d, { table: j.table, joins: {}, where: [], path }, a)
     return [
-      ...Object.entries(j.on).map(([local, remote]) => `${parentColumn(local)} = ${scope.ref(remote, `${path}/on/${segment(local)}`, 'join')}`),
+      ...Object.entries(j.on).map(([local, remote]) => `${parentColumn(local)} = ${scope.ref(remote, `${path}/on/${segment(local)}`, 'join', { lookup: 'join' })}`),
       ...whereList(j.where).map((c, i) => conditionSql(c, scope, params, `${path}/where/${i}`))
     ]
   }

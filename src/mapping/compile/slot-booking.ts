@@ -7,7 +7,7 @@ import type { Dialect } from '../../sql/dialect.js'
 import { inputType, ParamList, type Statement } from '../../sql/statement.js'
 import { bindId, matchesType } from './ids.js'
 import type { Bound, DateRange } from './bind.js'
-import type { ColumnValues } from './write.js'
+import type { ColumnValues } from './write-columns.js'
 import { readDate, readHour } from '../../normalise/datetime.js'
 import type { AppointmentModel, MappingModel, Value } from '../model.js'
 import { whereList } from '../model.js'
@@ -20,6 +20,7 @@ import { conditionSql } from './condition.js'
 import { segment } from './references.js'
 import { dateRange, EVERY_DATE, rangeArgs } from './date-range.js'
 import type { Row } from './entity.js'
+import { onClinicClock, storedClock, toStoredTime, type StoredClock } from './stored-clock.js'
 
 /** Refs a slot can decide (they are read through the slot's joins). */
 export const SLOT_REFS = ['professional', 'location'] as const
@@ -50,6 +51,8 @@ export interface SlotBooking {
   refs: SlotRef[]
   /** Whether blocks declare the services they accept (`write.slot.services`). */
   services: boolean
+  /** `capacity: minutes`: a slot's appointments share its length by their services' durations (its `capacity` is then 1). */
+  byMinutes: boolean
   /** The type a service id binds with. */
   serviceType: SqlTypeName
   /**
@@ -102,8 +105,12 @@ export function compileSlotBooking (model: MappingModel, dialect: Dialect): Slot
   const startColumn = through(startValue?.column)
   if (!startValue || startColumn === undefined) throw new CompileError(`${a.path}/start`, `with slot-based booking the start is a \`datetime\` column of the slot (\`${alias}.…\`)`)
   const textStart = startValue.format === 'text'
+  const clock = storedClock(model)
   const refs = SLOT_REFS.filter((r) => through(a.refs[r]?.column) !== undefined)
   const capacity = capacityOf(doc, path, mustBeThrough)
+  // Minutes come from each appointment's service: without one, every appointment fills its slot.
+  if (capacity.minutes && !a.refs.service) throw new CompileError(`${path}/capacity`, 'capacity in `minutes` needs the appointment\'s `refs.service` (each appointment uses its service\'s `duration`)')
+  if (capacity.minutes && model.lookups.service?.fields.duration === undefined) throw new CompileError(`${path}/capacity`, 'capacity in `minutes` needs the service\'s `duration` field (`resources.service.fields.duration`): it is how many minutes each appointment uses')
   const serviceType: SqlTypeName = a.refs.service?.type ?? (model.lookups.service ? idType(model.lookups.service.key) : 'int')
   const services = servicesOf(doc, path, serviceType, mustBeThrough)
   if (services && !a.refs.service) throw new CompileError(`${path}/services`, 'blocks can accept services only where the appointment has `refs.service`')
@@ -139,8 +146,9 @@ export function compileSlotBooking (model: MappingModel, dialect: Dialect): Slot
     column: { column: pointer, type: 'int' },
     refs,
     services: services !== undefined,
+    byMinutes: capacity.minutes === true,
     serviceType,
-    start: (date, hour) => `${date} ${hour}:00`,
+    start: (date, hour) => toStoredTime(`${date} ${hour}:00`, clock),
     bindLookup (date, hour, given, service) {
       const wanted = refs.filter((r) => given[r] !== undefined)
       const lookup = booking.lookup(wanted, service !== undefined)
@@ -155,7 +163,7 @@ export function compileSlotBooking (model: MappingModel, dialect: Dialect): Slot
     bindRows (range, service) {
       const filtered = services !== undefined && service !== undefined
       if (filtered && !matchesType(service, serviceType)) return undefined
-      return { statement: booking.rows(filtered), args: { ...rangeArgs(range.from, range.to), ...(filtered ? { service: bindId(service, serviceType) } : {}) } }
+      return { statement: booking.rows(filtered), args: { ...rangeArgs(range.from, range.to, clock), ...(filtered ? { service: bindId(service, serviceType) } : {}) } }
     },
     pointer: (slot) => ({ [pointer]: slot.id }),
     lookup (wanted, service = false) {
@@ -192,7 +200,7 @@ export function compileSlotBooking (model: MappingModel, dialect: Dialect): Slot
       return s
     },
     readRow (row) {
-      const start = readSlotStart(row.start, textStart)
+      const start = readSlotStart(row.start, textStart, clock)
       if (start === undefined) return undefined
       const out: SlotRow = { ...start, capacity: capacityIn(row) }
       for (const r of refs) {
@@ -212,7 +220,8 @@ function slotRange (start: Value, column: string, scope: Scope, params: ParamLis
 }
 
 /** A slot's stored start as its date and hour; undefined when either cannot be read. */
-function readSlotStart (stored: unknown, text: boolean): { date: string, hour: string } | undefined {
+function readSlotStart (raw: unknown, text: boolean, clock: StoredClock | undefined): { date: string, hour: string } | undefined {
+  const stored = onClinicClock(raw, clock)
   const date = readDate(stored, text ? 'text' : 'datetime')
   const hour = readHour(stored, text ? 'text' : 'datetime')
   return date === undefined || hour === undefined ? undefined : { date, hour }
@@ -282,7 +291,7 @@ export interface SlotChecks {
   /** Every slot, its stored capacity and start as booking and /availability read them; `keyType`: how the key column binds. */
   slots?: (keyType: SqlTypeName) => ScanPlan<SlotScanRow>
   /** Slots holding more appointments (in states that hold a slot) than they take: `taken` > `seats` (others may come back too). */
-  over: () => ReadPlan<{ slot: string, taken: number, seats: number }>
+  over?: () => ReadPlan<{ slot: string, taken: number, seats: number }>
   /** Where blocks name the services they take and appointments have a service. */
   services?: {
     /** How many blocks (slots, without a services table) there are, how many accept no service, and one of them. */
@@ -331,6 +340,8 @@ export function slotChecks (model: MappingModel, dialect: Dialect): SlotChecks |
       read: (row) => ({ slot: String(row.slot).trim(), taken: Number(row.n), seats: fixed ?? seats(row.seats) })
     })
   }
+  // By minutes a slot's fill is its services' durations, not a count: no count to exceed.
+  if (capacity === 'minutes') delete checks.over
   const startValue = a.start.datetime
   const startColumn = through(startValue?.column)
   if (capacityColumn !== undefined) checks.capacityPath = `${path}/capacity/column`
@@ -347,12 +358,12 @@ export function slotChecks (model: MappingModel, dialect: Dialect): SlotChecks |
         const capacity = stored === undefined ? undefined : capacityFault(row[stored])
         if (capacity) out.capacity = capacity
         if (start !== undefined && startValue) {
-          if (readSlotStart(row[start], startValue.format === 'text') === undefined) out.start = 'unreadable'
+          if (readSlotStart(row[start], startValue.format === 'text', storedClock(model)) === undefined) out.start = 'unreadable'
           else if (reached !== undefined && Number(row[reached]) !== 1) out.start = 'unreached'
         }
         return out
       }
-    }, rangeArgs(EVERY_DATE.from, EVERY_DATE.to))
+    }, rangeArgs(EVERY_DATE.from, EVERY_DATE.to, storedClock(model)))
   }
   const services = doc.services
   if (!services || !a.refs.service) return checks
@@ -385,10 +396,11 @@ export function slotChecks (model: MappingModel, dialect: Dialect): SlotChecks |
   return checks
 }
 
-function capacityOf (doc: SlotDoc, path: string, through: (col: string, at: string) => string): { fixed: number, column?: string } {
+function capacityOf (doc: SlotDoc, path: string, through: (col: string, at: string) => string): { fixed: number, column?: string, minutes?: true } {
   const c = doc.capacity
   if (c === undefined) return { fixed: 1 }
   if (typeof c === 'number') return { fixed: c }
+  if (c === 'minutes') return { fixed: 1, minutes: true }
   return { fixed: 1, column: through(c.column, `${path}/capacity/column`) }
 }
 

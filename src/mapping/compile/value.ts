@@ -5,14 +5,15 @@
 import type { ParamList } from '../../sql/statement.js'
 import { LIST_SEPARATOR } from '../../sql/dialect.js'
 import { dayNumber, minutesOf as minutesOfHour, readDate, readHour } from '../../normalise/datetime.js'
-import { partsOf, ruleOutcome, valueAt, whereList } from '../model.js'
+import { isTextType, partsOf, ruleOutcome, valueAt, whereList } from '../model.js'
 import type { LiteralValue, SqlTypeName } from '../schema.js'
 import type { Value } from '../model.js'
 import { bindLiteral, conditionSql, conditionTest } from './condition.js'
 import { CompileError, type Scope } from './scope.js'
-import { segment } from './references.js'
+import { segment, type Lookup } from './references.js'
 import { memoText } from './memo.js'
 import { columnGetter } from './entity.js'
+import { codeMatcher, codeRule, keysInOrder, mappingCode, storedCodeSql } from './codes.js'
 
 export type Row = Record<string, unknown>
 export type Reader = (row: Row) => unknown
@@ -33,19 +34,20 @@ export class Columns {
   }
 }
 
-const TEXT_TYPES = new Set<SqlTypeName>(['text', 'ntext', 'char', 'nchar'])
-export const isTextType = (t: SqlTypeName): boolean => TEXT_TYPES.has(t)
+export { isTextType }
 
 // ---- SQL ----
 
 /**
  * `single`: the value stands for one value (a coalesce item, a rule's outcome), so a `collect`
- * is its first value, as the reader has it; alone (phones) it is the whole list.
+ * is its first value, as the reader has it; alone (phones) it is the whole list. `lookup`: how a
+ * statement seeks rows by the value (references.ts).
  */
-export function valueSql (v: Value, scope: Scope, params: ParamList, single = false): string {
+export function valueSql (v: Value, scope: Scope, params: ParamList, single = false, lookup?: Lookup): string {
   const d = scope.dialect
   let expr: string
-  if (v.column !== undefined) expr = scope.ref(v.column, `${v.path}/column`, 'read', { value: v })
+  // Only a plain column is a seek an index can serve: what else the value is stays a read.
+  if (v.column !== undefined) expr = scope.ref(v.column, `${v.path}/column`, lookup ? 'filter' : 'read', lookup ? { value: v, lookup } : { value: v })
   else if (v.coalesce) expr = coalesceSql(v, scope, params)
   else if (v.template !== undefined) expr = templateSql(v, scope, params)
   else if (v.rules) {
@@ -59,7 +61,8 @@ export function valueSql (v: Value, scope: Scope, params: ParamList, single = fa
     const textual = rules.some((r, i) => typeof r.value === 'string' || (outcomes[i] !== undefined && yieldsText(outcomes[i] as Value)))
     const branches = rules.map((r, i) => {
       const outcome = outcomes[i]
-      const then = outcome ? (textual ? d.asText(valueSql(outcome, scope, params, true)) : valueSql(outcome, scope, params, true))
+      const then = outcome
+        ? (textual ? d.asText(valueSql(outcome, scope, params, true)) : valueSql(outcome, scope, params, true))
         : r.column !== undefined
           ? (textual ? d.asText(scope.ref(r.column, `${v.path}/rules/${i}/column`)) : scope.ref(r.column, `${v.path}/rules/${i}/column`))
           : r.value !== undefined ? bindLiteral(textual ? String(r.value) : r.value, params) : d.null
@@ -76,14 +79,26 @@ export function valueSql (v: Value, scope: Scope, params: ParamList, single = fa
     expr = d.minutesBetween(valueSql(from, scope, params, true), valueSql(to, scope, params, true))
   } else expr = bindLiteral(v.value as LiteralValue, params)
 
-  if (v.map) {
-    const numeric = v.type !== undefined && !isTextType(v.type)
-    const subject = numeric ? expr : d.upper(d.rtrim(expr))
-    const whens = Object.entries(v.map).map(([k, out]) =>
-      ({ when: numeric ? params.constant(Number(k), v.type as SqlTypeName) : params.constant(k.toUpperCase(), 'text'), then: bindLiteral(out, params) }))
-    expr = d.caseOf(subject, whens)
-  }
+  if (v.map) expr = mapSql(v, v.map, expr, scope, params)
   return expr
+}
+
+/** A stored code → the interface's value, compared as the value's `codes` and `match` say (codes.ts). */
+function mapSql (v: Value, map: Record<string, LiteralValue>, expr: string, scope: Scope, params: ParamList): string {
+  const d = scope.dialect
+  if (v.type !== undefined && !isTextType(v.type)) {
+    return d.caseOf(expr, Object.entries(map).map(([k, out]) => ({ when: params.constant(Number(k), v.type as SqlTypeName), then: bindLiteral(out, params) })))
+  }
+  const rule = codeRule(v)
+  if (!rule.prefix) {
+    return d.caseOf(storedCodeSql(d, expr, rule.exact), Object.entries(map).map(([k, out]) => ({ when: params.constant(mappingCode(k, rule.exact), 'text'), then: bindLiteral(out, params) })))
+  }
+  // Longer keys first: `BS` decides before `B` does.
+  return d.caseWhen(keysInOrder(Object.keys(map), rule).map((k) => {
+    const then = bindLiteral(map[k], params)
+    const stored = storedCodeSql(d, expr, rule.exact, params.constant(k.length, 'int'))
+    return { when: `${stored} = ${params.constant(mappingCode(k, rule.exact), 'text')}`, then }
+  }))
 }
 
 const NOT_TEXT_FORMATS = new Set(['date', 'datetime', 'time', 'int', 'hhmm', 'minutes'])
@@ -160,7 +175,7 @@ function collected (v: Value, scope: Scope, params: ParamList): { c: NonNullable
   const at = `${v.path}/collect`
   const child = scope.child(c.table, at)
   const match = [
-    ...Object.entries(c.on).map(([local, remote]) => `${scope.ref(local, `${at}/on/${segment(local)}`, 'join')} = ${child.ref(remote, `${at}/on/${segment(local)}`, 'join')}`),
+    ...Object.entries(c.on).map(([local, remote]) => `${scope.ref(local, `${at}/on/${segment(local)}`, 'join')} = ${child.ref(remote, `${at}/on/${segment(local)}`, 'join', { lookup: 'join' })}`),
     ...whereList(c.where).map((w, i) => conditionSql(w, child, params, `${at}/where/${i}`))
   ]
   const value = child.ref(c.column, `${at}/column`)
@@ -258,13 +273,17 @@ function minutesBetween (from: unknown, to: unknown): number | undefined {
 
 function withConverters (v: Value, read: Reader): Reader {
   const sentinels = v.nullIf
-  // Stored codes match without regard to case or trailing spaces, as in SQL (condition.ts).
-  const map = v.map ? Object.fromEntries(Object.entries(v.map).map(([k, out]) => [k.toUpperCase(), out])) : undefined
+  // Stored codes match as in SQL (codes.ts): trailing spaces aside, case as `codes` says.
+  const map = v.map
+  const code = map ? codeMatcher(Object.keys(map), codeRule(v)) : undefined
   if (!sentinels && !map) return read
   // A function of the stored value alone: worked out once per distinct stored text.
   const convert = memoText((x: unknown): unknown => {
     if (sentinels && isSentinel(x, sentinels)) x = undefined
-    if (map && x !== null && x !== undefined) x = map[String(x).trimEnd().toUpperCase()]
+    if (map && code && x !== null && x !== undefined) {
+      const key = code(x)
+      x = key === undefined ? undefined : map[key]
+    }
     return x
   })
   return (row) => convert(read(row))

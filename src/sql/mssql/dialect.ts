@@ -27,6 +27,16 @@ export function mssqlDialect (options: MssqlDialectOptions = {}): Dialect {
     trim: (e) => `LTRIM(RTRIM(${e}))`,
     rtrim: (e) => `RTRIM(${e})`,
     lower: (e) => `LOWER(${e})`,
+    // SQL Server indexes an expression as a computed column; the optimizer matches the search's
+    // LOWER(LTRIM(RTRIM(col))) to it. Not PERSISTED: an index on a deterministic column needs none.
+    foldedIndex (name, table, column) {
+      const folded = this.ident(`${column}_folded`)
+      return `ALTER TABLE ${this.table(table)} ADD ${folded} AS ${this.lower(this.trim(this.ident(column)))}; ` +
+        `CREATE INDEX ${this.ident(name)} ON ${this.table(table)} (${folded})`
+    },
+    // Style 1 writes a rowversion as '0x…' hex and reads it back as binary; style 121 keeps a datetime's milliseconds.
+    markerText: (e, type) => type === 'rowversion' ? `CONVERT(VARCHAR(18), ${e}, 1)` : type === 'datetime' ? `CONVERT(VARCHAR(23), ${e}, 121)` : `CAST(${e} AS VARCHAR(20))`,
+    markerFrom: (column, input, type) => type === 'rowversion' ? `${column} >= CONVERT(BINARY(8), ${input}, 1)` : `${column} >= ${input}`,
     charLength: (e) => `LEN(${e})`,
     padsEquality: true,
     asText: (e) => `CAST(${e} AS NVARCHAR(4000))`,
@@ -34,6 +44,9 @@ export function mssqlDialect (options: MssqlDialectOptions = {}): Dialect {
     concat: (parts) => parts.map((p) => `ISNULL(CAST(${p} AS NVARCHAR(4000)), N'')`).join(' + '),
     foldedLike: (e, pattern) => `LTRIM(RTRIM(CAST(${e} AS NVARCHAR(4000)))) COLLATE ${collation} LIKE ${pattern}`,
     minutesBetween: (from, to) => `DATEDIFF(minute, ${from}, ${to})`,
+    // A binary collation: code points compared, case and accents counting (VARCHAR and NVARCHAR alike).
+    exact: (e) => `${e} COLLATE Latin1_General_BIN2`,
+    leading: (e, length) => `SUBSTRING(${e}, 1, ${length})`,
     // FOR XML PATH rather than STRING_AGG (SQL Server 2017+); TYPE … value() undoes XML escaping.
     textList (expr, from, where, orderBy) {
       const w = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''
@@ -60,6 +73,9 @@ export function mssqlDialect (options: MssqlDialectOptions = {}): Dialect {
     update (table, alias, sets, where) {
       const w = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''
       return `UPDATE ${quote(alias)} SET ${sets.map((s) => `${quote(s.column)} = ${s.value}`).join(', ')} FROM ${this.table(table)} ${quote(alias)}${w}`
+    },
+    delete (table, alias, where) {
+      return `DELETE ${quote(alias)} FROM ${this.table(table)} ${quote(alias)} WHERE ${where.join(' AND ')}`
     },
     updateReturning (table, alias, sets, where, returning) {
       const w = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''

@@ -9,10 +9,10 @@ import sql from 'mssql'
 import { mssqlDialect } from './dialect.js'
 import { bindValues, type Statement } from '../statement.js'
 import type { SqlTypeName } from '../../mapping/schema.js'
-import { ConflictError, DatabaseTimeoutError, DatabaseUnavailableError, InvalidInputError, MissingValueError } from '../../errors.js'
+import { DuplicateKeyError, DatabaseTimeoutError, DatabaseUnavailableError, InvalidInputError, MissingValueError } from '../../errors.js'
 import { servedFrom, type Database, type Querier, type Row } from '../../db/database.js'
 import { claimNames, claimStatements, type ClaimStatements } from '../claims.js'
-import { mssqlCatalog, mssqlTextColumns } from './introspect.js'
+import { mssqlCatalog, mssqlReferences } from './introspect.js'
 import { inBlocks, STREAM_BLOCK_ROWS } from '../blocks.js'
 
 export interface MssqlSettings {
@@ -182,7 +182,7 @@ export async function openMssql (url: string): Promise<Database> {
     stream: (statement, args = {}) => streamRows(statement, args),
     introspect: {
       catalog: async (at) => await mssqlCatalog(servedFrom(database, at)),
-      textColumns: async (table, at) => await mssqlTextColumns(servedFrom(database, at), table)
+      references: async () => await mssqlReferences(database)
     },
     pool: () => ({ inUse: pool.borrowed, waiting: pool.pending }),
     dialect: mssqlDialect({ legacyPaging: settings.legacyPaging }),
@@ -242,10 +242,22 @@ async function claim (tx: Querier, name: string): Promise<void> {
   throw new DatabaseUnavailableError('The clinic database refused a booking lock.')
 }
 
+/**
+ * 2627 "Violation of UNIQUE KEY constraint 'UQ_x'. Cannot insert duplicate key in object
+ * 'dbo.T'. The duplicate key value is (…)." and 2601 "Cannot insert duplicate key row in object
+ * 'dbo.T' with unique index 'IX_x'. …": the key's name (a constraint's index has its name) and
+ * table, both before the value, which is never kept.
+ */
+export function duplicateKey (number: 2627 | 2601, message: string): DuplicateKeyError {
+  const head = message.split('The duplicate key value is')[0]
+  const name = (number === 2627 ? /constraint '([^']+)'/ : /unique index '([^']+)'/).exec(head)?.[1]
+  return new DuplicateKeyError({ table: /object '([^']+)'/.exec(head)?.[1], name })
+}
+
 function translate (err: unknown): unknown {
   const number = (err as { number?: number }).number
   if (number === 515) return new MissingValueError(/column '([^']+)'/.exec((err as Error).message)?.[1], err)
-  if (number === 2627 || number === 2601) return new ConflictError('The clinic database already holds a row with that key.')
+  if (number === 2627 || number === 2601) return duplicateKey(number, (err as Error).message)
   if (number === 547) return new InvalidInputError('A related record the clinic database requires does not exist.')
   if (number === 8152 || number === 2628) return new InvalidInputError('A value is longer than the clinic database column allows.')
   // A value the column's type cannot hold (Ponte checks ids and dates first; this is the last

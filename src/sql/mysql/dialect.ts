@@ -24,6 +24,9 @@ export const mysql: Dialect = {
   // PAD SPACE collations ignore trailing spaces in =, MySQL 8's _0900 ones do not: check
   // assumes they count (it may then report a padded value the server would find, never the reverse).
   padsEquality: false,
+  // MariaDB indexes no expression (nor a virtual column the optimizer would match to the
+  // search's): check says the e-mail search reads the whole table instead.
+  foldedIndex: undefined,
   // The protocol's parameters are positional (`?`), but the compiler numbers them in the
   // order it builds a statement, not always the order the text uses them (a CASE writes its
   // WHEN before its THEN). The comment carries the number; the driver binds by it (order.ts).
@@ -47,6 +50,10 @@ export const mysql: Dialect = {
   foldedLike: (e, pattern) => `TRIM(CONVERT(${e} USING utf8mb4)) COLLATE ${SEARCH_COLLATION} LIKE ${pattern} ESCAPE ''`,
   // Whole minutes, truncated: the datetimes Ponte compares are whole minutes.
   minutesBetween: (from, to) => `TIMESTAMPDIFF(MINUTE, ${from}, ${to})`,
+  // Converted first: COLLATE utf8mb4_bin is refused on a latin1 column; BINARY alone would
+  // compare a latin1 column's bytes with the parameter's UTF-8 ones.
+  exact: (e) => `CONVERT(${e} USING utf8mb4) COLLATE utf8mb4_bin`,
+  leading: (e, length) => `SUBSTRING(${e}, 1, ${length})`,
   textList (expr, from, where, orderBy) {
     const w = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''
     const o = orderBy.length > 0 ? ` ORDER BY ${orderBy.join(', ')}` : ''
@@ -67,8 +74,14 @@ export const mysql: Dialect = {
   insert (table, columns, values) {
     return `INSERT INTO ${this.table(table)} (${columns.map(quoteBacktick).join(', ')}) VALUES (${values.join(', ')})`
   },
+  // MariaDB takes an alias in DELETE only in its multi-table form.
+  delete (table, alias, where) {
+    return `DELETE ${quoteBacktick(alias)} FROM ${this.table(table)} AS ${quoteBacktick(alias)} WHERE ${where.join(' AND ')}`
+  },
   // No UPDATE … RETURNING on MySQL or MariaDB: a key table is bumped, then read.
   updateReturning: undefined,
+  // The same connection's last statement: inside the claim's transaction, the claim itself.
+  changedRows: `SELECT ROW_COUNT() AS ${quoteBacktick('n')}`,
   // MariaDB 10.3+ sequences (MySQL has none: there, use identity, max or keyTable keys).
   nextSequenceValue (sequence) {
     return `SELECT NEXT VALUE FOR ${this.table(sequence)} AS ${quoteBacktick('id')}`

@@ -14,7 +14,7 @@ import { toMysqlValue, typeCast } from './values.js'
 import { connectionBroken, DEADLOCK, serverError, translate } from './errors.js'
 import { prepareSession } from './session.js'
 import { inTextOrder } from './order.js'
-import { mysqlCatalog, mysqlTextColumns } from './introspect.js'
+import { mysqlCatalog, mysqlReferences } from './introspect.js'
 import { claimNames, claimStatements, type ClaimStatements } from '../claims.js'
 import { bindValues, type Statement } from '../statement.js'
 import { DatabaseTimeoutError, DatabaseUnavailableError } from '../../errors.js'
@@ -169,7 +169,7 @@ export async function openMysql (url: string): Promise<Database> {
     stats,
     introspect: {
       catalog: async (at) => await mysqlCatalog(servedFrom(database, at)),
-      textColumns: async (table, at) => await mysqlTextColumns(servedFrom(database, at), table)
+      references: async () => await mysqlReferences(database)
     },
     pool: () => connections.gauge(),
     async query (statement, args = {}) {

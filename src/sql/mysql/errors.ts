@@ -1,6 +1,6 @@
 // MariaDB/MySQL failures → Ponte's typed errors. The server's messages quote values and
 // name the schema: they go to the log as the cause, never to the caller.
-import { ConflictError, DatabaseTimeoutError, DatabaseUnavailableError, InvalidInputError, MissingValueError } from '../../errors.js'
+import { DuplicateKeyError, DatabaseTimeoutError, DatabaseUnavailableError, InvalidInputError, MissingValueError } from '../../errors.js'
 
 interface MysqlError { errno?: number, code?: string, fatal?: boolean, message?: string }
 
@@ -24,7 +24,9 @@ export function translate (err: unknown): unknown {
   if (err instanceof DatabaseUnavailableError || err instanceof DatabaseTimeoutError) return err
   const { errno, code } = (err ?? {}) as MysqlError
   if (errno === 1048 || errno === 1364) return new MissingValueError(/(?:Column|Field) '([^']+)'/.exec((err as Error).message)?.[1], err)
-  if (errno === 1062 || errno === 1586) return new ConflictError('The clinic database already holds a row with that key.')
+  // "Duplicate entry '…' for key 'name'" (MySQL 8: 'table.name'): the key's name ends the
+  // message, after the value, which is never kept.
+  if (errno === 1062 || errno === 1586) return new DuplicateKeyError({ name: /for key '([^']*)'$/.exec((err as Error).message ?? '')?.[1] })
   if (errno === 1452 || errno === 1451 || errno === 1216 || errno === 1217) return new InvalidInputError('A related record the clinic database requires does not exist.')
   if (errno === 1406) return new InvalidInputError('A value is longer than the clinic database column allows.')
   if (errno !== undefined && CONVERSION.has(errno)) return new InvalidInputError('A value does not fit the type of the clinic database column it is compared with or written to.')

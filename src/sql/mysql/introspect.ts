@@ -3,20 +3,13 @@
 // Text columns hold Unicode when their character set does (utf8mb4, utf8mb3, ucs2, utf16,
 // utf32); latin1 is SQL Server's Latin1 VARCHAR code page (cp1252). CHARACTER_MAXIMUM_LENGTH
 // counts characters for CHAR/VARCHAR; the TEXT types are bounded in bytes, so no length.
-import { mysql } from './dialect.js'
-import { ParamList, type Statement } from '../statement.js'
+import type { Statement } from '../statement.js'
 import type { Querier, Row } from '../../db/database.js'
-import { columnKind, textColumnsOf, withIndexes, LiveCatalog, type LiveTable, type TextColumn, type TextColumns } from '../../db/columns.js'
+import { columnKind, withIndexes, referencesFromRows, LiveCatalog, type DeclaredReference, type LiveTable, type TextColumn } from '../../db/columns.js'
 
 const COLUMNS = 'SELECT c.`TABLE_NAME` AS `tbl`, c.`COLUMN_NAME` AS `name`, c.`DATA_TYPE` AS `type`, c.`IS_NULLABLE` AS `nullable`, ' +
   'c.`COLUMN_DEFAULT` AS `dflt`, c.`EXTRA` AS `extra`, c.`COLUMN_KEY` AS `colKey`, c.`CHARACTER_MAXIMUM_LENGTH` AS `length`, ' +
   'c.`CHARACTER_SET_NAME` AS `charset` FROM information_schema.`COLUMNS` c WHERE c.`TABLE_SCHEMA` = DATABASE()'
-
-export function mysqlColumnsStatement (table: string): { statement: Statement, args: Record<string, unknown> } {
-  const params = new ParamList(mysql)
-  const sql = `${COLUMNS} AND c.\`TABLE_NAME\` = ${params.input('table', 'ntext')} ORDER BY c.\`ORDINAL_POSITION\``
-  return { statement: { name: 'schema.columns', sql, params: params.params }, args: { table: table.split('.').pop() } }
-}
 
 export function mysqlCatalogStatement (): Statement {
   return { name: 'schema.catalog', sql: `${COLUMNS} ORDER BY c.\`TABLE_NAME\`, c.\`ORDINAL_POSITION\``, params: [] }
@@ -25,7 +18,7 @@ export function mysqlCatalogStatement (): Statement {
 const SIZED = new Set(['char', 'varchar'])
 const TEXT = new Set(['char', 'varchar', 'tinytext', 'text', 'mediumtext', 'longtext'])
 
-/** One row of the statements above; undefined for columns that are not text. */
+/** One row of the statement above as a text column; undefined for columns that are not text. */
 export function mysqlTextColumn (row: Row): TextColumn | undefined {
   const type = String(row.type ?? '').toLowerCase()
   if (!TEXT.has(type)) return undefined
@@ -34,11 +27,6 @@ export function mysqlTextColumn (row: Row): TextColumn | undefined {
     unicode: /^(utf|ucs)/i.test(String(row.charset ?? '')),
     length: SIZED.has(type) && Number.isInteger(length) && length > 0 ? length : undefined
   }
-}
-
-export async function mysqlTextColumns (db: Querier, table: string): Promise<TextColumns> {
-  const { statement, args } = mysqlColumnsStatement(table)
-  return textColumnsOf(await db.query(statement, args), mysqlTextColumn)
 }
 
 /**
@@ -69,6 +57,7 @@ export function mysqlCatalogFromRows (rows: Row[]): LiveCatalog {
       generated: extra.includes('auto_increment') || extra.includes('generated'),
       key: String(row.colKey).toUpperCase() === 'PRI',
       length: mysqlTextColumn(row)?.length,
+      unicode: mysqlTextColumn(row)?.unicode,
       defaultSql
     })
   }
@@ -96,4 +85,16 @@ export async function mysqlCatalog (db: Querier): Promise<LiveCatalog> {
   const catalog = mysqlCatalogFromRows(await db.query(mysqlCatalogStatement()))
   const { indexes, tables } = mysqlIndexStatements()
   return withIndexes(catalog, await db.query(tables), await db.query(indexes))
+}
+
+/** Every declared foreign key of the connection's database, its columns in order. */
+export function mysqlReferencesStatement (): Statement {
+  const sql = 'SELECT k.`TABLE_NAME` AS `tbl`, k.`CONSTRAINT_NAME` AS `fk`, k.`COLUMN_NAME` AS `col`, ' +
+    'k.`REFERENCED_TABLE_NAME` AS `ref_tbl`, k.`REFERENCED_COLUMN_NAME` AS `ref_col` FROM information_schema.`KEY_COLUMN_USAGE` AS k ' +
+    'WHERE k.`TABLE_SCHEMA` = DATABASE() AND k.`REFERENCED_TABLE_NAME` IS NOT NULL ORDER BY k.`TABLE_NAME`, k.`CONSTRAINT_NAME`, k.`ORDINAL_POSITION`'
+  return { name: 'schema.references', sql, params: [] }
+}
+
+export async function mysqlReferences (db: Querier): Promise<DeclaredReference[]> {
+  return referencesFromRows(await db.query(mysqlReferencesStatement()))
 }

@@ -31,6 +31,9 @@ export const postgres: Dialect = {
   // so no extension (unaccent, whose rules differ) is needed (foldSql below). ESCAPE ''
   // because the caller's pattern has no escapes (SQLite's LIKE has none either).
   foldedLike: (e, pattern) => `TRANSLATE(${foldSql(e)}, 'ς', 'σ') LIKE TRANSLATE(${pattern}, 'ς', 'σ') ESCAPE ''`,
+  // As text (a citext column compares in any case) under the C collation (a nondeterministic
+  // one may too): bytes compared.
+  exact: (e) => `CAST(${e} AS TEXT) COLLATE "C"`,
   minutesBetween: (from, to) => `CAST(ROUND(EXTRACT(EPOCH FROM (${to} - ${from})) / 60) AS INTEGER)`,
   textList (expr, from, where, orderBy) {
     const w = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''

@@ -16,9 +16,9 @@ import pg from 'pg'
 import { postgres } from './dialect.js'
 import { bindValues, type Statement } from '../statement.js'
 import type { SqlTypeName } from '../../mapping/schema.js'
-import { PonteError, ConflictError, DatabaseTimeoutError, DatabaseUnavailableError, InvalidInputError, MissingValueError } from '../../errors.js'
+import { PonteError, DuplicateKeyError, DatabaseTimeoutError, DatabaseUnavailableError, InvalidInputError, MissingValueError } from '../../errors.js'
 import { servedFrom, type Arrival, type Database, type Row } from '../../db/database.js'
-import { postgresCatalog, postgresTextColumns } from './introspect.js'
+import { postgresCatalog, postgresReferences } from './introspect.js'
 import { STREAM_BLOCK_ROWS } from '../blocks.js'
 
 export interface PostgresSettings {
@@ -195,7 +195,7 @@ export async function openPostgres (url: string): Promise<Database> {
     stats,
     introspect: {
       catalog: async (at) => await postgresCatalog(servedFrom(database, at)),
-      textColumns: async (table, at) => await postgresTextColumns(servedFrom(database, at), table)
+      references: async () => await postgresReferences(database)
     },
     pool: () => ({ inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount }),
     async query (statement, args = {}) {
@@ -283,7 +283,8 @@ export function translate (err: unknown): unknown {
   if (err instanceof PonteError) return err
   const code = sqlState(err)
   if (code === '23502') return new MissingValueError((err as { column?: string }).column, err)
-  if (code === '23505') return new ConflictError('The clinic database already holds a row with that key.')
+  // pg's DatabaseError names the constraint (a unique index's own name) and its table; its detail quotes the value.
+  if (code === '23505') return new DuplicateKeyError({ table: (err as pg.DatabaseError).table, name: (err as pg.DatabaseError).constraint })
   if (code === '23503') return new InvalidInputError('A related record the clinic database requires does not exist.')
   if (code === '22001') return new InvalidInputError('A value is longer than the clinic database column allows.')
   if (code !== undefined && CONVERSION.has(code)) return new InvalidInputError('A value does not fit the type of the clinic database column it is compared with or written to.')

@@ -2,10 +2,9 @@
 // ('character varying', 'character', 'text', 'integer', 'timestamp without time zone') and
 // character_maximum_length its length in characters. Every text column of a UTF8 database
 // holds Unicode; one in a single-byte encoding (LATIN1, WIN1252) holds that code page only.
-import { postgres } from './dialect.js'
-import { ParamList, type Statement } from '../statement.js'
+import type { Statement } from '../statement.js'
 import type { Querier, Row } from '../../db/database.js'
-import { columnKind, textColumnsOf, withIndexes, LiveCatalog, type LiveTable, type TextColumn, type TextColumns } from '../../db/columns.js'
+import { columnKind, referencesFromRows, withIndexes, LiveCatalog, type DeclaredReference, type LiveTable, type TextColumn } from '../../db/columns.js'
 
 const TEXT = new Set(['character varying', 'character', 'text'])
 
@@ -17,27 +16,7 @@ const TEXT = new Set(['character varying', 'character', 'text'])
 export const CODE_PAGE_COMMENT = 'ponte: code page'
 const UNICODE_ENCODINGS = new Set(['UTF8', 'UNICODE'])
 
-/**
- * `PACIENTE` or `dbo.PACIENTE`, names compared without regard to case as LiveCatalog does.
- * An unqualified table is looked up on the search path, as the statements Ponte runs resolve it.
- */
-export function postgresColumnsStatement (table: string): { statement: Statement, args: Record<string, unknown> } {
-  const parts = table.split('.')
-  const name = parts[parts.length - 1]
-  const schema = parts.length > 1 ? parts[parts.length - 2] : undefined
-  const params = new ParamList(postgres)
-  const where = [`LOWER(c.table_name) = LOWER(${params.input('table', 'text')})`,
-    schema === undefined ? 'c.table_schema = ANY (current_schemas(false))' : `LOWER(c.table_schema) = LOWER(${params.input('schema', 'text')})`]
-  const sql = 'SELECT c.column_name AS "name", c.data_type AS "type", c.character_maximum_length AS "length", ' +
-    'pg_encoding_to_char(d.encoding) AS "encoding", ' +
-    'col_description(CAST(quote_ident(c.table_schema) || \'.\' || quote_ident(c.table_name) AS regclass), ' +
-    '(SELECT a.attnum FROM pg_attribute AS a WHERE a.attrelid = CAST(quote_ident(c.table_schema) || \'.\' || quote_ident(c.table_name) AS regclass) AND a.attname = c.column_name)) AS "comment" ' +
-    'FROM information_schema.columns AS c JOIN pg_database AS d ON d.datname = current_database() ' +
-    `WHERE ${where.join(' AND ')}`
-  return { statement: { name: 'schema.columns', sql, params: params.params }, args: { table: name, schema } }
-}
-
-/** One row of the statement above; undefined for columns that are not text. */
+/** One row of the catalogue statement below as a text column; undefined for columns that are not text. */
 export function postgresTextColumn (row: Row): TextColumn | undefined {
   if (!TEXT.has(String(row.type ?? '').toLowerCase())) return undefined
   const length = Number(row.length)
@@ -45,20 +24,18 @@ export function postgresTextColumn (row: Row): TextColumn | undefined {
   return { unicode, length: Number.isInteger(length) && length > 0 ? length : undefined }
 }
 
-export async function postgresTextColumns (db: Querier, table: string): Promise<TextColumns> {
-  const { statement, args } = postgresColumnsStatement(table)
-  return textColumnsOf(await db.query(statement, args), postgresTextColumn)
-}
-
 /** Every table and view of the database outside the system schemas, with every column. */
 export function postgresCatalogStatement (): Statement {
   const sql = 'SELECT c.table_schema AS "schema", c.table_name AS "tbl", c.column_name AS "name", c.data_type AS "type", ' +
     'c.is_nullable AS "nullable", c.column_default AS "dflt", c.is_identity AS "identity", c.is_generated AS "computed", ' +
-    'c.character_maximum_length AS "length", ' +
+    'c.character_maximum_length AS "length", pg_encoding_to_char(d.encoding) AS "encoding", ' +
+    // ordinal_position is the column's attnum (information_schema defines it so), what col_description takes.
+    'col_description(CAST(quote_ident(c.table_schema) || \'.\' || quote_ident(c.table_name) AS regclass), c.ordinal_position) AS "comment", ' +
     'CASE WHEN EXISTS (SELECT 1 FROM information_schema.table_constraints AS tc JOIN information_schema.key_column_usage AS k ' +
     'ON k.constraint_name = tc.constraint_name AND k.constraint_schema = tc.constraint_schema ' +
     "WHERE tc.constraint_type = 'PRIMARY KEY' AND k.table_schema = c.table_schema AND k.table_name = c.table_name AND k.column_name = c.column_name) THEN 1 ELSE 0 END AS \"pk\" " +
-    "FROM information_schema.columns AS c WHERE c.table_schema NOT IN ('pg_catalog', 'information_schema') AND c.table_schema NOT LIKE 'pg\\_%'"
+    'FROM information_schema.columns AS c JOIN pg_database AS d ON d.datname = current_database() ' +
+    "WHERE c.table_schema NOT IN ('pg_catalog', 'information_schema') AND c.table_schema NOT LIKE 'pg\\_%'"
   return { name: 'schema.catalog', sql, params: [] }
 }
 
@@ -81,19 +58,21 @@ export function postgresCatalogFromRows (rows: Row[]): LiveCatalog {
       generated,
       key: Number(row.pk) === 1,
       length: Number(row.length) > 0 ? Number(row.length) : undefined,
+      unicode: postgresTextColumn(row)?.unicode,
       defaultSql: dflt
     })
   }
   return new LiveCatalog([...tables.values()])
 }
 
-/** Every index's key columns in order (the primary key's included; an expression as ''), and the base tables. */
+/** Every index's key columns in order (the primary key's included; an expression as '', its text in `expr`), and the base tables. */
 export function postgresIndexStatements (): { indexes: Statement, tables: Statement } {
   const system = "NOT IN ('pg_catalog', 'information_schema')"
   return {
     indexes: {
       name: 'schema.indexes',
-      sql: 'SELECT n.nspname AS "schema", t.relname AS "tbl", i.relname AS "idx", a.attname AS "col" FROM pg_index AS x ' +
+      sql: 'SELECT n.nspname AS "schema", t.relname AS "tbl", i.relname AS "idx", a.attname AS "col", ' +
+        'CASE WHEN k.attnum = 0 THEN pg_get_indexdef(x.indexrelid, CAST(k.ord AS INTEGER), true) END AS "expr" FROM pg_index AS x ' +
         'JOIN pg_class AS t ON t.oid = x.indrelid JOIN pg_class AS i ON i.oid = x.indexrelid JOIN pg_namespace AS n ON n.oid = t.relnamespace ' +
         'CROSS JOIN LATERAL unnest(x.indkey) WITH ORDINALITY AS k(attnum, ord) ' +
         'LEFT JOIN pg_attribute AS a ON a.attrelid = t.oid AND a.attnum = k.attnum ' +
@@ -113,4 +92,20 @@ export async function postgresCatalog (db: Querier): Promise<LiveCatalog> {
   const catalog = postgresCatalogFromRows(await db.query(postgresCatalogStatement()))
   const { indexes, tables } = postgresIndexStatements()
   return withIndexes(catalog, await db.query(tables), await db.query(indexes), (row) => `${String(row.schema)}.${String(row.tbl)}`)
+}
+
+/** Every declared foreign key outside the system schemas, its columns in order (pg_constraint's conkey/confkey pairs). */
+export function postgresReferencesStatement (): Statement {
+  const sql = 'SELECT n.nspname AS "schema", t.relname AS "tbl", c.oid AS "fk", a.attname AS "col", ' +
+    'rn.nspname AS "ref_schema", r.relname AS "ref_tbl", ra.attname AS "ref_col" FROM pg_constraint AS c ' +
+    'JOIN pg_class AS t ON t.oid = c.conrelid JOIN pg_namespace AS n ON n.oid = t.relnamespace ' +
+    'JOIN pg_class AS r ON r.oid = c.confrelid JOIN pg_namespace AS rn ON rn.oid = r.relnamespace ' +
+    'CROSS JOIN LATERAL unnest(c.conkey, c.confkey) WITH ORDINALITY AS k(attnum, refnum, ord) ' +
+    'JOIN pg_attribute AS a ON a.attrelid = t.oid AND a.attnum = k.attnum JOIN pg_attribute AS ra ON ra.attrelid = r.oid AND ra.attnum = k.refnum ' +
+    "WHERE c.contype = 'f' AND n.nspname NOT IN ('pg_catalog', 'information_schema') ORDER BY n.nspname, t.relname, c.oid, k.ord"
+  return { name: 'schema.references', sql, params: [] }
+}
+
+export async function postgresReferences (db: Querier): Promise<DeclaredReference[]> {
+  return referencesFromRows(await db.query(postgresReferencesStatement()))
 }

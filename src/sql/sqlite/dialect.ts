@@ -24,6 +24,9 @@ export const sqlite: Dialect = {
   // written (same plan as EXPLAIN QUERY PLAN shows it; OFFSET bound either way).
   constantLimit: true,
   asText: (e) => `CAST(${e} AS TEXT)`,
+  // A column declared COLLATE NOCASE would compare in any case.
+  exact: (e) => `${e} COLLATE BINARY`,
+  leading: (e, length) => `SUBSTR(${e}, 1, ${length})`,
   charLength: (e) => `LENGTH(${e})`,
   // A range, not LIKE (case-insensitive, so no index unless the column is NOCASE) nor GLOB
   // (SQLite plans GLOB ? with the index only once the value is bound): the range seeks an
@@ -44,7 +47,7 @@ export const sqlite: Dialect = {
     const c = `"q".${quote(column)}`
     const join = (low: string, high: string): string => `JOIN ${table} "q" ON ${c} >= ${low} AND ${c} < ${high}`
     const parts = [
-      ...exact.length > 0 ? [`SELECT ${c} FROM (VALUES ${exact.map((v) => `(${v})`).join(', ')}) "r" ${join('"r"."column1"', `"r"."column1" || '!'`)}`] : [],
+      ...exact.length > 0 ? [`SELECT ${c} FROM (VALUES ${exact.map((v) => `(${v})`).join(', ')}) "r" ${join('"r"."column1"', '"r"."column1" || \'!\'')}`] : [],
       ...prefixes.length > 0 ? [`SELECT ${c} FROM (VALUES ${prefixes.map(([low, high]) => `(${low}, ${high})`).join(', ')}) "r" ${join('"r"."column1"', '"r"."column2"')}`] : []
     ]
     return parts.length > 0 ? `${e} IN (${parts.join(' UNION ALL ')})` : this.never

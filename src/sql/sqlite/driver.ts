@@ -13,10 +13,10 @@ import { Worker } from 'node:worker_threads'
 import BetterSqlite3 from 'better-sqlite3'
 import { sqlite } from './dialect.js'
 import { bindValues, type Statement } from '../statement.js'
-import { ConflictError, DatabaseUnavailableError, InvalidInputError, MissingValueError } from '../../errors.js'
+import { DuplicateKeyError, DatabaseUnavailableError, InvalidInputError, MissingValueError } from '../../errors.js'
 import { servedFrom, type Arrival, type Database, type Row } from '../../db/database.js'
 import { canWrite, FileIdentity } from './file.js'
-import { sqliteCatalog, sqliteTextColumns } from './introspect.js'
+import { sqliteCatalog, sqliteReferences } from './introspect.js'
 import { openConnection } from './connection.js'
 import { STREAM_BLOCK_ROWS } from '../blocks.js'
 import { Turns } from './turns.js'
@@ -307,7 +307,7 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
     },
     introspect: {
       catalog: async (at) => await sqliteCatalog(servedFrom(database, at)),
-      textColumns: async (table, at) => await sqliteTextColumns(servedFrom(database, at), table)
+      references: async () => await sqliteReferences(database)
     },
     stats,
     pool: () => ({ inUse: Math.min(turns.busy, 1), waiting: Math.max(turns.busy - 1, 0) }),
@@ -463,7 +463,7 @@ function translate (err: unknown): unknown {
   if (code.startsWith('SQLITE_READONLY')) return new DatabaseUnavailableError('The clinic database cannot be written right now.', err)
   if (UNAVAILABLE.test(code)) return new DatabaseUnavailableError(undefined, err)
   if (code === 'SQLITE_CONSTRAINT_NOTNULL') return missingValue(err)
-  if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return new ConflictError('The clinic database already holds a row with that key.')
+  if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return duplicateKey(err)
   if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return new InvalidInputError('A related record the clinic database requires does not exist.')
   // A value of the wrong type for an INTEGER PRIMARY KEY: SQL Server's conversion errors answer the same.
   if (code === 'SQLITE_MISMATCH') return new InvalidInputError('A value does not fit the type of its clinic database column.')
@@ -483,6 +483,16 @@ function toSqlite (v: unknown): unknown {
 function missingValue (err: unknown): MissingValueError {
   const column = /failed: (?:\S+\.)?(\S+)/.exec((err as Error).message)?.[1]
   return new MissingValueError(column, err)
+}
+
+// "UNIQUE constraint failed: person.email" (or "t.a, t.b"), or "…: index 'ix_name'" for an
+// index on an expression: the key's table and columns, or its name. The value is never in it.
+function duplicateKey (err: unknown): DuplicateKeyError {
+  const said = /constraint failed: (.+)$/.exec((err as Error).message)?.[1] ?? ''
+  const index = /^index '(.+)'$/.exec(said)?.[1]
+  if (index !== undefined) return new DuplicateKeyError({ name: index })
+  const columns = said.split(', ').map((c) => /^(.+)\.([^.]+)$/.exec(c)).filter((m) => m !== null)
+  return new DuplicateKeyError(columns.length === 0 ? {} : { table: columns[0][1], columns: columns.map((m) => m[2]) })
 }
 
 const pad = (n: number): string => String(n).padStart(2, '0')

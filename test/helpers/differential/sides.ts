@@ -3,7 +3,7 @@
 // the reference every other side is compared with.
 import type { FastifyInstance } from 'fastify'
 import { loadConfig } from '../../../src/config.js'
-import { createPonte } from '../../../src/context.js'
+import { createPonte } from '../../../src/ponte.js'
 import { buildApp } from '../../../src/app.js'
 import { openInstallation, openSample, sampleFixture, type Installation } from '../../../src/installation.js'
 import type { Answer } from './compare.js'

@@ -5,11 +5,11 @@
 // server's date filter never returns (they offer or block nothing). Each kind of trouble is
 // counted with the first row's id; no value read from a row is ever said.
 import type { Database } from '../db/database.js'
-import type { MappingModel } from '../mapping/model.js'
+import type { MappingModel, Value } from '../mapping/model.js'
 import type { CheckPlans, ProbedColumn, ScanKey, ScanPlan, ScheduleScan } from '../mapping/compile/index.js'
 import type { LiveCatalog } from '../db/columns.js'
 import { toE164 } from '../normalise/phone.js'
-import { count, scanTable, Tally, type ScanClock, type ScanResult } from './scan.js'
+import { count, scanTable, Tally, type ScanClock, type ScanResult } from './table-scan.js'
 import type { Findings } from './findings.js'
 
 /** A scan and what it says once done (or cut short). */
@@ -89,28 +89,43 @@ class Unprobed {
   }
 }
 
+// What "cannot be read" means for a phone, so nobody corrects a number that is right.
+const PHONE_WHY = ' (read: a number of `phone.defaultCountry` its ranges know, or one written with its country code and the right number of digits for that country)'
+
 export function clientScan (model: MappingModel, plans: CheckPlans): ScanJob {
   const c = model.client
-  const badPhone = new Tally()
-  const withPhone = new Tally()
+  // Per entry of `phones`: a column of unreadable numbers is named, not the first one.
+  const badPhone = c.phones.map(() => new Tally())
+  const withPhone = c.phones.map(() => new Tally())
   const badBirthday = new Tally()
+  const padding = { padded: new Tally(), unpadded: new Tally() }
   const withBirthday = new Tally()
   let noPhone = 0
+  const notCpf = new Tally()
+  let withCpf = 0
   const unprobed = new Map(plans.probedColumns.map((col) => [col.path, new Unprobed()]))
   return {
     place: c.path,
     what: 'clients',
     scan: scanning(plans.clients, (row) => {
       const label = row.id === undefined ? undefined : `id ${row.id}`
-      if (row.phones.length === 0) noPhone++
-      else {
-        withPhone.add(label)
-        if (row.phones.some((x) => toE164(x, model.phone) === undefined)) badPhone.add(label)
-      }
+      // Counted as the server answers: a client whose every stored phone is unreadable gets none.
+      let answered = false
+      row.phones.forEach((held, i) => {
+        if (held.length === 0) return
+        withPhone[i]?.add(label)
+        const read = held.map((x) => toE164(x, model.phone) !== undefined)
+        if (read.includes(false)) badPhone[i]?.add(label)
+        if (read.includes(true)) answered = true
+      })
+      if (!answered) noPhone++
       if (row.birthday !== undefined) {
         withBirthday.add(label)
         if (!row.birthday) badBirthday.add(label)
       }
+      if (row.birthdayPadded !== undefined) padding[row.birthdayPadded ? 'padded' : 'unpadded'].add(label)
+      if (row.cpf !== undefined) withCpf++
+      if (row.cpf === false) notCpf.add(label)
       for (const p of row.probed) unprobed.get(p.path)?.see(p.stored, p.found)
     }),
     report (r, out) {
@@ -120,12 +135,18 @@ export function clientScan (model: MappingModel, plans: CheckPlans): ScanJob {
         if (bad.n === 0) return
         const text = `${count(bad.n)} client${bad.n === 1 ? ' has' : 's have'} ${what} that cannot be read${r.complete ? '' : ` (in the first ${count(r.scanned)} rows)`}${bad.eg}`
         if (fix !== undefined && bad.n * 2 > of.n) out.problem(path, `${text}: most of them (${count(bad.n)} of ${count(of.n)}): ${fix}`)
-        else out.warning(path, `${text}: left out of searches and answers until corrected in the clinic's system`)
+        else out.warning(path, `${text}: left out of searches and answers until corrected in the clinic's system${what === 'a phone' ? PHONE_WHY : ''}`)
       }
-      say(badPhone, withPhone, c.phones[0]?.path ?? `${c.path}/phones`, 'a phone', 'check the column and `phone.defaultCountry`')
+      c.phones.forEach((p, i) => say(badPhone[i], withPhone[i], p.path, 'a phone', 'check the column, `phone.defaultCountry` and `phone.defaultAreaCode`'))
       if (c.fields.birthday) say(badBirthday, withBirthday, c.fields.birthday.path, 'a birthday')
+      if (c.fields.birthday?.template !== undefined) padWarning(c.fields.birthday, padding, out)
+      // Mostly not CPFs: another country's number (a Portuguese NIF), which the interface would give as a CPF.
+      if (c.fields.cpf && notCpf.n * 2 > withCpf) {
+        out.warning(c.fields.cpf.path, `${count(notCpf.n)} of ${count(withCpf)} stored values${r.complete ? '' : ` (in the first ${count(r.scanned)} rows)`} are not valid CPFs${notCpf.eg}: ` +
+          'the interface\'s `cpf` is Brazil\'s taxpayer number (11 digits, check digits), answered, searched and written as one; a column of another number (a Portuguese NIF) should be left unmapped, or mapped as `externalId` (read-only)')
+      }
       for (const col of plans.probedColumns) unprobed.get(col.path)?.report(out, col, r)
-      out.ok(c.path, `${r.complete ? '' : `the first ${count(r.scanned)} of `}${count(r.complete ? r.scanned : r.total)} rows read; ${count(noPhone)} without a phone`)
+      out.ok(c.path, `${r.complete ? '' : `the first ${count(r.scanned)} of `}${count(r.complete ? r.scanned : r.total)} rows read; ${count(noPhone)} answered without a phone (none stored, or none readable)`)
     }
   }
 }
@@ -181,4 +202,15 @@ function shiftedWeekdays (days: number[], place: string, out: Findings): void {
   const spread = days.map((n, d) => `${DAY_NAMES[d].slice(0, 3)} ${count(n)}`).join(', ')
   out.warning(`${place}/weekday`, `more rows are read as ${weekend.map((d) => DAY_NAMES[d]).join(' and ')} than as ${DAY_NAMES[fewest]} (${spread}): is the numbering one day off? ` +
     '`weekdayBase: 0` reads Sunday 0 … Saturday 6, `1` Sunday 1 … Saturday 7, `iso` Monday 1 … Sunday 7')
+}
+
+// A split birthday written in a padding most stored rows do not use: the clinic's program
+// would meet `07` beside `7` (it reads, but its own screens and searches may not).
+function padWarning (birthday: Value, seen: { padded: Tally, unpadded: Tally }, out: Findings): void {
+  const pad = birthday.pad ?? 2
+  const other = pad === 2 ? seen.unpadded : seen.padded
+  const same = pad === 2 ? seen.padded : seen.unpadded
+  if (other.n === 0 || other.n <= same.n) return
+  out.warning(`${birthday.path}${birthday.pad === undefined ? '' : '/pad'}`,
+    `${count(other.n)} of ${count(other.n + same.n)} stored birthdays keep a month or day below 10 ${pad === 2 ? 'unpadded (`7`)' : 'zero-padded (`07`)'}${other.eg}, but writes store it ${pad === 2 ? '`07`' : '`7`'}: give \`pad: ${pad === 2 ? 1 : 2}\``)
 }

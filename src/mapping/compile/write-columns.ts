@@ -14,6 +14,9 @@ import { keyMatch } from './key.js'
 import { derivedValue, isDerived, type SelfKey, type WriteContext, type WrittenValue } from './derived.js'
 import { identifierMaker } from './identifier.js'
 import { segment, reference } from './references.js'
+import { storedClock, storedNow } from './stored-clock.js'
+import { splitName } from './name-split.js'
+import { bookedValue, isBookedCopy } from './booked-values.js'
 
 type WriteValueDoc = NonNullable<WriteSpecDoc['set']>[string]
 
@@ -28,6 +31,10 @@ export interface WrittenColumn {
   /** The type it binds with (the mapping's, else the field's usual one). */
   type: SqlTypeName
   declared: ColumnDeclaration
+  /** The table it is in, where the writer records it (a client's rows): a colliding key is told by table and column. */
+  table?: string
+  /** The mapping place naming the column (where the record of references puts its write). */
+  path?: string
 }
 
 /** How one interface field is written: its columns and the encoder into them. */
@@ -43,18 +50,18 @@ export function fieldWriter (v: Value | undefined, type: SqlTypeName, convert: (
   const none = v.nullIf?.find((s) => s !== undefined) ?? null
   const finalType = v.type ?? type
   const declared: ColumnDeclaration = { type: v.type, length: v.length }
-  const single = (column: string): FieldWriter => ({
-    columns: [{ column, type: finalType, declared }],
+  const single = (column: string, path: string): FieldWriter => ({
+    columns: [{ column, type: finalType, declared, path }],
     encode: (value) => ({ [column]: value === undefined || value === null ? none : storedFromMap(v, convert(value)) })
   })
-  if (v.column !== undefined && !v.column.includes('.')) return single(v.column)
+  if (v.column !== undefined && !v.column.includes('.')) return single(v.column, `${v.path}/column`)
   // A social name over the registered one: the caller's name is the registered one. When
   // the last item is itself composed (a template, rules) there is no one obvious column.
   if (v.coalesce) {
     const last = v.coalesce[v.coalesce.length - 1]
-    return typeof last !== 'string' || last.includes('.') ? undefined : single(last)
+    return typeof last !== 'string' || last.includes('.') ? undefined : single(last, `${v.path}/coalesce/${v.coalesce.length - 1}/column`)
   }
-  if (v.template !== undefined) return templateWriter(v, finalType, declared)
+  if (v.template !== undefined) return templateWriter(v, finalType, declared, convert)
   return undefined
 }
 
@@ -65,35 +72,48 @@ function storedFromMap (v: Value, value: unknown): unknown {
   return v.type && !isTextType(v.type) ? Number(stored) : stored
 }
 
-// `{first_name} {last_name}`: words go to the parts in order, the rest to the last part.
+// `{first_name} {last_name}`: the name cut where the mapping's `split` says (name-split.ts).
 // Templates with other separators (an address) are read-only. The template's `type` and
 // `length` describe each of its columns.
-function templateWriter (v: Value, type: SqlTypeName, declared: ColumnDeclaration): FieldWriter | undefined {
+function templateWriter (v: Value, type: SqlTypeName, declared: ColumnDeclaration, convert: (x: unknown) => unknown): FieldWriter | undefined {
   const parts = templateParts(v.template as string, v.path)
   const columns = parts.filter((p) => p.column !== undefined).map((p) => p.column as string)
   const separators = parts.filter((p) => p.text !== undefined).map((p) => p.text as string)
   if (columns.some((c) => c.includes('.')) || separators.some((s) => s.trim() !== '') || parts[0].text !== undefined) return undefined
   return {
-    columns: columns.map((column) => ({ column, type, declared })),
+    columns: columns.map((column) => ({ column, type, declared, path: `${v.path}/template` })),
     encode (value) {
-      const words = value === undefined || value === null ? [] : String(value).trim().split(/\s+/)
-      const out: ColumnValues = {}
-      columns.forEach((c, i) => {
-        const piece = i < columns.length - 1 ? words[i] : words.slice(i).join(' ')
-        out[c] = piece ?? ''
-      })
-      return out
+      const pieces = splitName(value === undefined || value === null ? '' : String(convert(value)), columns.length, v.split)
+      return Object.fromEntries(columns.map((c, i) => [c, pieces[i]]))
     }
   }
 }
 
-/** `set`, `states.X` and `reschedule` entries: constants, the clinic's `now`, or settings. */
+/**
+ * Records each column a field writer fills as a `write` of the table `tableOf` gives for it
+ * (`alias.column` and `phones/<i>.column` name a row written with the resource's), at the
+ * field's place: what a field writes is checked as what it reads is.
+ */
+export function recordWrites (w: FieldWriter | undefined, tableOf: (column: string) => string | undefined): void {
+  for (const c of w?.columns ?? []) {
+    const table = tableOf(c.column)
+    if (table !== undefined && c.path !== undefined) reference({ table, column: c.column.slice(c.column.lastIndexOf('.') + 1), use: 'write', path: c.path })
+  }
+}
+
+/** `set`, `states.X`, `reschedule` and `update` entries: constants, `now` (on the clock the database stores), settings, copies of what a booking names. */
 export function writeValues (model: MappingModel, table: string, entries: Record<string, WriteValueDoc> | undefined, path: string): WrittenValue[] {
+  const clock = storedClock(model)
   return Object.entries(entries ?? {}).map(([column, w]): WrittenValue => {
     reference({ table, column, use: 'write', path: `${path}/${segment(column)}`, written: w })
     // From the slot or the new row's key (derived.ts).
-    if (isDerived(w)) return derivedValue(w, column, `${path}/${column}`, (path.startsWith(model.client.path) ? model.client : model.appointment).key.type)
-    if ('now' in w) return { column, type: w.now === 'date' ? 'date' as const : w.now === 'time' ? 'time' as const : 'datetime' as const, value: (now: NowParts) => now[w.now] }
+    if (isDerived(w)) return derivedValue(w, column, `${path}/${column}`, (path.startsWith(model.client.path) ? model.client : model.appointment).key.type, clock)
+    if ('now' in w) {
+      // A column keeping its stamps on a clock of its own (`now.storedIn`), else the installation's.
+      const own = w.storedIn === undefined ? clock : storedClock({ timezone: model.timezone, storedIn: w.storedIn })
+      return { column, type: w.now === 'date' ? 'date' as const : w.now === 'time' ? 'time' as const : 'datetime' as const, value: (now: NowParts) => storedNow(now, own)[w.now] }
+    }
+    if (isBookedCopy(w)) return bookedValue(w, column)
     if ('uuid' in w) return { column, type: 'text' as const, value: () => randomUUID() }
     if ('identifier' in w) {
       const make = identifierMaker(w.identifier, `${path}/${column}/identifier`)
@@ -112,11 +132,16 @@ export function writeValues (model: MappingModel, table: string, entries: Record
 
 // ---- statements ----
 
+/** Prefixed keys read to find the largest of the clinic's form among a desk's odd ones. */
+const COUNTED_ROWS = 50
+
 export interface KeyPlan {
   /** Statements run before the insert; the last yields a row with `id` (absent for identity). */
   before: Statement[]
   /** `max`: the id is the value read plus one. */
   increment: boolean
+  /** `max` over text keys written as `prefix` + the number padded to `digits`. */
+  counted?: { prefix: string, digits: number }
   /** identity: the insert returns the new key. */
   returning?: string
   keyColumn: string
@@ -135,11 +160,19 @@ export function keyPlan (table: TableModel, write: WriteSpecDoc | undefined, dia
       const params = new ParamList(dialect)
       const key = dialect.column('t', table.key.column)
       const from = { table: dialect.table(table.table), alias: 't' }
+      const text = isTextType(table.key.type)
+      if (!text && (gen.prefix !== undefined || gen.digits !== undefined)) throw new CompileError(`${path}/${gen.prefix !== undefined ? 'prefix' : 'digits'}`, 'only a text key has a prefix or padded digits: this key is a number')
+      const prefix = gen.prefix ?? ''
+      // The prefix is the mapping's letters and digits (the schema's pattern), never a LIKE wildcard.
+      const where = prefix === '' ? [] : [dialect.like(key, params.constant(`${prefix}%`, 'text'))]
       // Text keys compare as text ('9' > '10'): the largest number is the longest, then the largest, of them.
-      const sql = isTextType(table.key.type)
-        ? dialect.select({ columns: [{ expr: key, alias: 'id' }], from, joins: [], where: [], orderBy: [dialect.descending(dialect.charLength(key)), dialect.descending(key)], first: true, lock: true })
+      // With a prefix, the first few: a desk's odd key (`MA0001`, `M0001204`) is passed over in insert-run.
+      const counting = text && (gen.prefix !== undefined || gen.digits !== undefined)
+      const sql = text
+        ? dialect.select({ columns: [{ expr: key, alias: 'id' }], from, joins: [], where, orderBy: [dialect.descending(dialect.charLength(key)), dialect.descending(key)], ...counting ? { page: { limit: params.constant(COUNTED_ROWS, 'int'), offset: params.constant(0, 'int') } } : { first: true }, lock: true })
         : dialect.select({ columns: [{ expr: dialect.max(key), alias: 'id' }], from, joins: [], where: [], orderBy: [], lock: true })
-      return { ...base, increment: true, before: [{ name: `${name}.max`, sql, params: params.params }] }
+      const counted = counting ? { prefix, digits: gen.digits ?? 1 } : undefined
+      return { ...base, increment: true, ...counted ? { counted } : {}, before: [{ name: `${name}.max`, sql, params: params.params }] }
     }
     case 'keyTable': {
       reference({ table: gen.table, use: 'key', path: `${path}/table` })
@@ -157,7 +190,10 @@ export function keyPlan (table: TableModel, write: WriteSpecDoc | undefined, dia
       const read = new ParamList(dialect)
       const select = dialect.select({
         columns: [{ expr: col(gen.valueColumn), alias: 'id' }],
-        from: { table: dialect.table(gen.table), alias: 'k' }, joins: [], where: [`${col(gen.nameColumn)} = ${read.constant(gen.name, 'text')}`], orderBy: []
+        from: { table: dialect.table(gen.table), alias: 'k' },
+        joins: [],
+        where: [`${col(gen.nameColumn)} = ${read.constant(gen.name, 'text')}`],
+        orderBy: []
       })
       return { ...base, before: [{ name: `${name}.bump`, sql: update, params: bump.params }, { name: `${name}.read`, sql: select, params: read.params }] }
     }

@@ -14,12 +14,15 @@ import { columnInputs, isUnsupported, type Bound, type Supported } from './bind.
 import { compileClientWrites, PATCHABLE, type ClientField, type CompiledClientWrites } from './client-write.js'
 import { compileAppointmentWrites, type BookingRef, type CompiledAppointmentWrites, type JoinedRef, type Slot } from './appointment-write.js'
 import { compileSlotBooking, type SlotBooking } from './slot-booking.js'
-import type { ColumnValues, FieldWriter, InsertPlan } from './write.js'
+import type { OpenSlotWrites } from './open-slots.js'
+import type { ColumnValues, FieldWriter, InsertPlan } from './write-columns.js'
 import { OWN_ROW, type RowPlan, type RowsPlan } from './rows.js'
 import { insertJoinedRow, runInsert, runInsertWithRows } from './insert-run.js'
 import { bindId } from './ids.js'
+import { compileStateRows, type StateRows } from './state-rows.js'
+import type { Booked, ClientNameRead } from './booked-values.js'
 
-export type { BookingRef, ClientField, FieldWriter, Slot }
+export type { Booked, BookingRef, ClientField, ClientNameRead, FieldWriter, Slot }
 export { BOOKING_REFS } from './appointment-write.js'
 export { PATCHABLE }
 
@@ -93,6 +96,12 @@ export interface HistoryPlan {
   bind: (id: string, state: string, now: NowParts, closing: boolean) => Bound[] | undefined
 }
 
+export interface StateRowsPlan {
+  statements: Statement[]
+  /** Clear the rows of an appointment entering `state`, and write those recording it. */
+  bind: (id: string, state: string, now: NowParts) => Bound[] | undefined
+}
+
 export interface AppointmentWritePlans {
   refs: Partial<Record<BookingRef, FieldWriter>>
   joinedRefs: Partial<Record<BookingRef, JoinedRefPlan>>
@@ -100,20 +109,31 @@ export interface AppointmentWritePlans {
   readOnlyRefs: Partial<Record<BookingRef, string>>
   /** Request fields the mapping declares accepted and not stored (`write.ignore`). */
   ignored: ReadonlySet<string>
-  /** A new row's column values: constants at `now`, the slot, and the refs the request gives (ids as strings). */
-  columns: (now: NowParts, slot: Slot, refs: Partial<Record<BookingRef, string>>) => ColumnValues
+  /** A new row's column values: constants at `now`, the slot, the refs the request gives (ids as strings) and copies of what it names (`booked`). */
+  columns: (now: NowParts, slot: Slot, refs: Partial<Record<BookingRef, string>>, booked?: Booked) => ColumnValues
+  /** Reads the booked client's name, where the mapping copies it into the appointment (booked-values.ts). */
+  clientName?: ClientNameRead
   insert: Supported<AppointmentInsert>
   /** One per state of the vocabulary. */
   stateMoves: Record<string, Supported<StateMove>>
   reschedule: Reschedule
   slotBooking?: SlotBooking
+  /** Open slots as rows of the appointment table, booked by claiming them (open-slots.ts). */
+  openSlots?: OpenSlotPlans
   history?: HistoryPlan
+  /** Rows recording a state the status column cannot hold (state-rows.ts). */
+  stateRows?: StateRowsPlan
   /** What each write leaves in the row's own columns (check compares them with the stored row). */
   written: {
     slot: (slot: Slot) => ColumnValues
     state: (state: string, now: NowParts) => ColumnValues
     reschedule: (now: NowParts, slot: Slot) => ColumnValues
   }
+}
+
+export interface OpenSlotPlans extends Omit<OpenSlotWrites, 'freeColumns' | 'freeValues'> {
+  /** `onCancel: reopen`: inserts a new free row at `slot` for the professional and location given; returns its id. */
+  reopen: Supported<{ plan: InsertPlan, run: (tx: Querier, now: NowParts, slot: Slot, refs: Partial<Record<BookingRef, string>>) => Promise<string> }>
 }
 
 export interface CompiledWrites {
@@ -128,6 +148,9 @@ export interface CompiledWrites {
   statements: () => Statement[]
 }
 
+/** Any instant: only which columns a stamp writes is asked of it. */
+const SAMPLE_NOW: NowParts = { date: '2000-01-01', time: '00:00:00', datetime: '2000-01-01 00:00:00', at: new Date(Date.UTC(2000, 0, 1)) }
+
 /** "The mapping cannot express this" as a value, at the place it says so. */
 function supported<T> (fn: () => T): Supported<T> {
   try {
@@ -140,7 +163,9 @@ function supported<T> (fn: () => T): Supported<T> {
 
 export function compileWrites (model: MappingModel, dialect: Dialect): CompiledWrites {
   const client = supported(() => clientPlans(model, compileClientWrites(model, dialect)))
-  const appointment = supported(() => appointmentPlans(model, compileAppointmentWrites(model, dialect)))
+  // A state row the mapping gets wrong refuses the mapping at its line: it is how a state is read.
+  const stateRows = compileStateRows(model, dialect)
+  const appointment = supported(() => appointmentPlans(model, compileAppointmentWrites(model, dialect), stateRows))
   const slots = isUnsupported(appointment) ? supported(() => compileSlotBooking(model, dialect)) : appointment.slotBooking
   return { client, appointment, slots, statements: () => writeStatements(client, appointment, model) }
 }
@@ -173,7 +198,9 @@ function clientPlans (model: MappingModel, c: CompiledClientWrites): ClientWrite
       p = supported((): ClientPatch => {
         const own = fields.filter((f) => writers[f])
         const inRows = fields.filter((f) => !writers[f] && rowWriters[f])
-        const update = own.length > 0 ? c.update(own) : undefined
+        // A stamp (`write.update`) marks the client's row changed even when only joined rows hold the fields.
+        const stamps = Object.keys(c.touched(SAMPLE_NOW)).length > 0
+        const update = own.length > 0 || (stamps && fields.length > 0) ? c.update(own) : undefined
         const joined = inRows.length > 0 ? c.rowUpdates(inRows) : []
         // A joined row a client may not have yet (an e-mail attribute) is inserted as a
         // registration would insert it, where it hangs from the client's key alone.
@@ -189,7 +216,7 @@ function clientPlans (model: MappingModel, c: CompiledClientWrites): ClientWrite
             const columns: ColumnValues = {}
             for (const f of [...own, ...inRows]) Object.assign(columns, (writers[f] ?? rowWriters[f])?.encode(values[f]))
             const args = { ...key, ...columnInputs(columns) }
-            if (update) await tx.query(update, args)
+            if (update) await tx.query(update, { ...key, ...columnInputs({ ...c.touched(now), ...columns }) })
             for (const j of joined) {
               const row = insertable(j.alias)
               if (row && (await tx.query(j.exists, key)).length === 0) await insertJoinedRow(tx, row, columns, { [model.client.key.column]: id }, now)
@@ -206,14 +233,14 @@ function clientPlans (model: MappingModel, c: CompiledClientWrites): ClientWrite
   return { ignored: new Set(model.client.write?.ignore ?? []), writers, rowWriters, insert, patch, constants: c.constants }
 }
 
-function appointmentPlans (model: MappingModel, a: CompiledAppointmentWrites): AppointmentWritePlans {
+function appointmentPlans (model: MappingModel, a: CompiledAppointmentWrites, rows: StateRows | undefined): AppointmentWritePlans {
   const key = (id: string) => keyArgs(model.appointment.key, id)
   const joinedRefs: Partial<Record<BookingRef, JoinedRefPlan>> = {}
   for (const [name, j] of Object.entries(a.joinedRefs) as [BookingRef, JoinedRef][]) {
     joinedRefs[name] = { column: j.column, lookup: j.lookup, type: inputType(j.lookup, 'value'), bind: (id) => ({ statement: j.lookup, args: { value: id } }) }
   }
-  const columns = (now: NowParts, slot: Slot, given: Partial<Record<BookingRef, string>>): ColumnValues => {
-    const columns: ColumnValues = { ...a.constants(now, slot), ...a.slot(slot) }
+  const columns = (now: NowParts, slot: Slot, given: Partial<Record<BookingRef, string>>, booked?: Booked): ColumnValues => {
+    const columns: ColumnValues = { ...a.constants(now, slot, booked), ...a.slot(slot) }
     for (const [name, writer] of Object.entries(a.refs) as [BookingRef, FieldWriter][]) {
       const id = given[name]
       // A ref the request leaves out keeps the mapping's `write.set` value for its column, if any (a default appointment type).
@@ -243,12 +270,27 @@ function appointmentPlans (model: MappingModel, a: CompiledAppointmentWrites): A
     })
   }
   const history = a.history
+  const open = a.openSlots
+  const openSlots: OpenSlotPlans | undefined = open && {
+    onCancel: open.onCancel,
+    claim: open.claim,
+    release: open.release,
+    statements: open.statements,
+    reopen: open.onCancel !== 'reopen'
+      ? { unsupported: { path: `${model.appointment.path}/openSlots/onCancel`, reason: 'slots are reopened only with `onCancel: reopen`' } }
+      : supported(() => {
+        const plan = open.reopen()
+        return { plan, run: async (tx, now, slot, refs) => await runInsert(tx, plan, open.reopenValues(now, slot, refs)) }
+      })
+  }
   return {
+    openSlots,
     refs: a.refs,
     joinedRefs,
     readOnlyRefs: a.readOnlyRefs,
     ignored: new Set(model.appointment.write?.ignore ?? []),
     columns,
+    clientName: a.clientName,
     insert,
     stateMoves,
     slotBooking: a.slotBooking,
@@ -258,6 +300,13 @@ function appointmentPlans (model: MappingModel, a: CompiledAppointmentWrites): A
       bind (id, now, slot, pointer = {}) {
         const k = key(id)
         return k && { statement: a.reschedule, args: { ...k, ...columnInputs({ ...pointer, ...a.rescheduleValues(now, slot), ...a.slot(slot) }) } }
+      }
+    },
+    stateRows: rows && {
+      statements: rows.statements,
+      bind (id, state, now) {
+        const k = key(id)
+        return k && rows.values(Object.values(k)[0], state, now)
       }
     },
     history: history && {
@@ -286,9 +335,13 @@ function writeStatements (client: Supported<ClientWritePlans>, appointment: Supp
   }
   if (!isUnsupported(appointment)) {
     const { insert } = appointment
+    if (appointment.clientName) out.push(appointment.clientName.statement)
     if (!isUnsupported(insert)) out.push(...insert.plan.key.before, ...Object.values(appointment.joinedRefs).map((j) => j.lookup), insert.plan.statement)
     if (appointment.slotBooking) out.push(...appointment.slotBooking.statements())
+    const open = appointment.openSlots
+    if (open) out.push(...open.statements(), ...isUnsupported(open.reopen) ? [] : [...open.reopen.plan.key.before, open.reopen.plan.statement])
     if (appointment.history) out.push(appointment.history.close, appointment.history.open)
+    if (appointment.stateRows) out.push(...appointment.stateRows.statements)
     for (const state of model.states.values) {
       const move = appointment.stateMoves[state]
       if (!isUnsupported(move)) out.push(move.statement)

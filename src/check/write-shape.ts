@@ -48,7 +48,7 @@ export function checkWrites (model: MappingModel, writes: CompiledWrites, catalo
 
 /**
  * A state several stored codes read as is written as one of them: the map's first (what
- * write.ts encodes), unless `write.states` says otherwise. Said, so the clinic sees which.
+ * write-columns.ts encodes), unless `write.states` says otherwise. Said, so the clinic sees which.
  */
 function sharedStateCodes (model: MappingModel, out: Findings): void {
   const { state, write } = model.appointment

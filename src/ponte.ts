@@ -14,9 +14,13 @@ import { Booking } from './services/booking.js'
 import { PonteMetrics } from './metrics/registry.js'
 import { instrumentDatabase } from './metrics/database.js'
 import { fittingWrites } from './db/column-values.js'
+import { KnownCatalog } from './db/known-catalog.js'
+import type { LiveCatalog } from './db/columns.js'
 
 export interface Ponte {
   config: Config
+  /** The database as opened (or guarded when not ready): what a reload builds the next Ponte on. */
+  raw: Database
   /** The database as services see it: every statement timed (metrics/database.ts), written values fitted (db/column-values.ts). */
   db: Database
   /** Outlives a mapping reload: counters keep counting across swaps. */
@@ -34,13 +38,15 @@ export interface Ponte {
   booking: Booking
 }
 
-export function createPonte (config: Config, raw: Database, compiled: CompiledMapping, metrics = new PonteMetrics()): Ponte {
-  // Written values in their live columns' kinds (db/column-values.ts).
-  const db = fittingWrites(raw, (d) => instrumentDatabase(d, metrics))
+/** `schema`: the live catalogue start-up or the reload read for this mapping (read on first need without it). */
+export function createPonte (config: Config, raw: Database, compiled: CompiledMapping, metrics = new PonteMetrics(), schema?: LiveCatalog): Ponte {
+  // Written values in their live columns' kinds, against this mapping's catalogue (db/column-values.ts).
+  const live = new KnownCatalog(raw, schema)
+  const db = fittingWrites(instrumentDatabase(raw, metrics), async (at) => await live.get(at))
   let mappingHash: string | undefined
   try { mappingHash = createHash('sha256').update(readFileSync(compiled.model.file)).digest('hex') } catch { mappingHash = undefined }
   const catalog = new Catalog(compiled, db)
-  const clients = new Clients(compiled, db)
+  const clients = new Clients(compiled, db, live)
   const lookups = new Lookups(compiled, db, catalog, clients)
   const appointments = new Appointments(compiled, db, catalog, lookups, { maxRangeDays: config.maxRangeDays, streamHoldMs: config.streamHoldMs })
   const free = compiled.model.states.free
@@ -52,6 +58,7 @@ export function createPonte (config: Config, raw: Database, compiled: CompiledMa
   })
   return {
     config,
+    raw,
     db,
     metrics,
     mappingHash,
@@ -61,7 +68,7 @@ export function createPonte (config: Config, raw: Database, compiled: CompiledMa
     appointments,
     clients,
     availability,
-    clientWrites: new ClientWrites(compiled, db, catalog, clients),
+    clientWrites: new ClientWrites(compiled, db, catalog, clients, live),
     booking: new Booking(compiled, db, catalog, clients, appointments, availability, { refusePast: !config.allowPastBookings, freeing: free })
   }
 }

@@ -1,0 +1,40 @@
+// `ponte init`: a draft mapping written from a live database's catalogue.
+import { existsSync, writeFileSync } from 'node:fs'
+import type { Command } from 'commander'
+import { connect } from '../db/connect.js'
+import { LiveCatalog, readCatalog } from '../db/columns.js'
+import type { Database } from '../db/database.js'
+import { parseMapping } from '../mapping/load.js'
+import { draftMapping, schemaLink, storedCodes } from '../toolkit/init.js'
+import { readSamples } from '../toolkit/init/sample.js'
+import { UnreachableError, UsageError } from './usage.js'
+
+export function initCommand (cli: Command): void {
+  cli.command('init')
+    .description('write a draft mapping from a live database (every guess commented; then run ponte check)')
+    .requiredOption('-d, --db <url>', 'the clinic database')
+    .option('-o, --out <file>', 'where to write the draft (default: print it)')
+    .option('--installation <name>', 'a name for logs', 'my-clinic')
+    .option('--force', 'replace --out if it exists')
+    .action(async (o: { db: string, out?: string, installation: string, force?: boolean }) => {
+      if (o.out && existsSync(o.out) && !o.force) throw new UsageError(`--out: ${o.out} exists (add --force to replace it)`)
+      let db: Database
+      try { db = await connect(o.db) } catch (err) { throw new UnreachableError(`cannot open the database: ${(err as Error).message}`) }
+      try {
+        const unreadable = (err: unknown): never => { throw new UnreachableError(`cannot read the database catalog: ${(err as Error).message}`) }
+        const tables = (await readCatalog(db).catch(unreadable)).tables
+        const catalog = new LiveCatalog(tables, await db.introspect.references().catch(unreadable))
+        const samples = await readSamples(db, catalog)
+        const draft = await draftMapping(catalog, o.installation, storedCodes(db), schemaLink(o.out), samples)
+        parseMapping(draft.yaml, o.out ?? 'draft.yaml') // the draft must validate: a failure here is ours
+        if (o.out) {
+          writeFileSync(o.out, draft.yaml)
+          process.stderr.write(`wrote ${o.out}: ${Object.entries(draft.tables).map(([r, t]) => `${r} ← ${t}`).join(', ')}\nnext: ponte check -m ${o.out} -d '${o.db}'\n`)
+        } else {
+          process.stdout.write(draft.yaml)
+        }
+      } finally {
+        await db.close()
+      }
+    })
+}

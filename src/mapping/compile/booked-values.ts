@@ -1,0 +1,113 @@
+// Appointment columns copied from the records a booking names: the client's name in the form
+// the clinic's day sheet shows it (OSCAR's `appointment.name`, `SMITH,MARY ANN`), and the
+// booked service's, professional's, location's or health insurance's name or id (OpenEMR's
+// `pc_title`). The client's name is read through the mapping by one statement compiled here,
+// formatted in JS and bound as a parameter like every other written value.
+import type { Dialect } from '../../sql/dialect.js'
+import { ParamList, type Statement } from '../../sql/statement.js'
+import type { MappingModel, Value } from '../model.js'
+import type { WriteSpecDoc } from '../schema.js'
+import { upperName } from '../../normalise/text.js'
+import { Scope } from './scope.js'
+import { Columns, templateParts, valueReader, type Row } from './value.js'
+import { keyArgs, keyMatch } from './key.js'
+import { splitName } from './name-split.js'
+import type { WriteContext, WrittenValue } from './derived.js'
+
+type WriteValueDoc = NonNullable<WriteSpecDoc['set']>[string]
+export type ClientCopyDoc = Extract<WriteValueDoc, { client: unknown }>
+export type LookupCopyDoc = Extract<WriteValueDoc, { service: unknown } | { professional: unknown } | { location: unknown } | { healthInsurance: unknown }>
+export type BookedLookup = 'service' | 'professional' | 'location' | 'healthInsurance'
+
+/** The booked client's name, whole and in its parts. */
+export interface ClientName { name: string, given: string, family: string }
+
+/** What a booking names, as the copies need it: the client's name, and each lookup's id and name. */
+export interface Booked {
+  client?: ClientName
+  lookups?: Partial<Record<BookedLookup, { id: string, name?: string }>>
+}
+
+const LOOKUPS: BookedLookup[] = ['service', 'professional', 'location', 'healthInsurance']
+
+export const isBookedCopy = (w: WriteValueDoc): w is ClientCopyDoc | LookupCopyDoc => 'client' in w || LOOKUPS.some((l) => l in w)
+
+export function bookedValue (w: ClientCopyDoc | LookupCopyDoc, column: string): WrittenValue {
+  const upper = (x: string | undefined): string | undefined => x !== undefined && w.case === 'upper' ? upperName(x) : x
+  if ('client' in w) {
+    const part = w.client
+    return {
+      column,
+      type: 'ntext',
+      copies: 'client',
+      value: (_now, c?: WriteContext) => {
+        const n = c?.booked?.client
+        if (!n) return null
+        const text = part === 'familyFirst'
+          ? [n.family, n.given].filter((s) => s !== '').join(w.separator ?? ', ')
+          : n[part]
+        return upper(text) ?? null
+      }
+    }
+  }
+  const ref = LOOKUPS.find((l) => l in w) as BookedLookup
+  const part = (w as Record<BookedLookup, 'name' | 'id'>)[ref]
+  const otherwise = w.otherwise ?? null
+  return {
+    column,
+    type: part === 'id' && typeof otherwise === 'number' ? 'int' : 'ntext',
+    copies: ref,
+    value: (_now, c?: WriteContext) => {
+      const record = c?.booked?.lookups?.[ref]
+      return record === undefined ? otherwise : upper(part === 'id' ? record.id : record.name) ?? otherwise
+    }
+  }
+}
+
+/** Reads a client's name for the copies: one statement by key. */
+export interface ClientNameRead {
+  statement: Statement
+  /** undefined when no row can have that id. */
+  bind: (id: string) => { statement: Statement, args: Record<string, unknown> } | undefined
+  read: (row: Row) => ClientName
+}
+
+/**
+ * The client's name as the mapping reads it, and its parts: the columns of a `{given} {family}`
+ * template as stored (the last one the family), so a compound given name the clinic typed
+ * stays whole; a name in one column is cut by the mapping's `split` rule.
+ */
+export function compileClientNameRead (model: MappingModel, dialect: Dialect): ClientNameRead | undefined {
+  const c = model.client
+  const name = c.fields.name
+  if (!name) return undefined
+  const scope = new Scope(dialect, c, 't')
+  const params = new ParamList(dialect)
+  const cols = new Columns()
+  const whole = valueReader(name, scope, cols, params)
+  const columns = name.template !== undefined ? templateParts(name.template, `${name.path}/template`).flatMap((p) => p.column === undefined ? [] : [p.column]) : []
+  const parts = columns.length >= 2 ? columns.map((column) => valueReader({ column, path: name.path } satisfies Value, scope, cols, params)) : []
+  const where = [...scope.where(params), keyMatch(c.key, scope, params, `${c.path}/key`)]
+  const statement: Statement = {
+    name: 'appointment.write.clientName',
+    sql: dialect.select({ columns: cols.list, from: { table: dialect.table(c.table), alias: 't' }, joins: scope.joins(params), where, orderBy: [] }),
+    params: params.params
+  }
+  const text = (x: unknown): string => x === undefined || x === null ? '' : String(x).trim()
+  return {
+    statement,
+    bind: (id) => {
+      const args = keyArgs(c.key, id)
+      return args && { statement, args }
+    },
+    read (row) {
+      const full = text(whole(row))
+      if (parts.length > 0) {
+        const values = parts.map((p) => text(p(row)))
+        return { name: full, given: values.slice(0, -1).filter((v) => v !== '').join(' '), family: values[values.length - 1] }
+      }
+      const [given, family] = splitName(full, 2, name.split)
+      return { name: full, given, family }
+    }
+  }
+}

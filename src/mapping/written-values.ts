@@ -1,0 +1,107 @@
+// The semantic checks of what writes put in columns on their own (`write.set`, `update`,
+// `states`, `claim`…): a copy of what a booking names only where a booking writes (the client
+// is read when the appointment is booked, never on a state change), from something the
+// mapping has, and stamps and copies never into a column the mapping reads as something else.
+import type { MappingDoc, WriteSpecDoc } from './schema.js'
+import { isTimeZone } from '../normalise/zones.js'
+
+type WriteValueDoc = NonNullable<WriteSpecDoc['set']>[string]
+type Entries = Record<string, WriteValueDoc> | undefined
+type Fail = (path: string, message: string) => void
+
+const COPIED = ['client', 'service', 'professional', 'location', 'healthInsurance'] as const
+
+/** `column` → what the mapping reads from it, for a table's own columns (lower case). */
+type Readers = Map<string, string>
+
+export function checkWrittenValues (doc: MappingDoc, fail: Fail): void {
+  const r = doc.resources
+  const a = r.appointment
+  const c = r.client
+  const aw = a.write
+  const cw = c.write
+  const ap = '/resources/appointment'
+  const cp = '/resources/client'
+  const own = { appointment: readersOf(a), client: readersOf(c) }
+  // Where a booking writes the row: the insert, and the claim of an open slot.
+  const booking = [{ at: `${ap}/write/set`, entries: aw?.set }, { at: `${ap}/openSlots/claim`, entries: a.openSlots?.claim }]
+  const elsewhere: { at: string, entries: Entries, readers?: Readers }[] = [
+    { at: `${ap}/write/update`, entries: aw?.update, readers: own.appointment },
+    { at: `${ap}/write/reschedule`, entries: aw?.reschedule, readers: own.appointment },
+    ...Object.entries(aw?.states ?? {}).map(([s, e]) => ({ at: `${ap}/write/states/${s}`, entries: e, readers: own.appointment })),
+    { at: `${ap}/openSlots/release`, entries: a.openSlots?.release, readers: own.appointment },
+    { at: `${ap}/write/history/open`, entries: aw?.history?.open },
+    { at: `${ap}/write/history/close`, entries: aw?.history?.close },
+    ...(aw?.stateRows ?? []).flatMap((row, i) => [{ at: `${ap}/write/stateRows/${i}/set`, entries: row.set }, { at: `${ap}/write/stateRows/${i}/clear`, entries: row.clear }]),
+    ...extraRows(aw, `${ap}/write`),
+    { at: `${cp}/write/set`, entries: cw?.set, readers: own.client },
+    { at: `${cp}/write/update`, entries: cw?.update, readers: own.client },
+    ...extraRows(cw, `${cp}/write`)
+  ]
+  for (const { at, entries } of booking) {
+    for (const [column, w] of Object.entries(entries ?? {})) {
+      const path = `${at}/${column}`
+      const from = COPIED.find((k) => k in w)
+      if (from !== undefined) copyProblem(doc, w, from, path, fail)
+      stampProblem(w, column, own.appointment, path, fail)
+    }
+  }
+  for (const { at, entries, readers } of elsewhere) {
+    for (const [column, w] of Object.entries(entries ?? {})) {
+      const path = `${at}/${column}`
+      const from = COPIED.find((k) => k in w)
+      if (from !== undefined) {
+        fail(`${path}/${from}`, `a copy of the booked ${from} is written when an appointment is booked: it goes under the appointment's write.set (or openSlots.claim), not here (a state change or a correction does not name the ${from})`)
+        continue
+      }
+      if (readers) stampProblem(w, column, readers, path, fail)
+    }
+  }
+}
+
+function extraRows (w: WriteSpecDoc | undefined, at: string): { at: string, entries: Entries }[] {
+  return [...(w?.before ?? []).map((row, i) => ({ at: `${at}/before/${i}/set`, entries: row.set })), ...(w?.after ?? []).map((row, i) => ({ at: `${at}/after/${i}/set`, entries: row.set }))]
+}
+
+function copyProblem (doc: MappingDoc, w: WriteValueDoc, from: typeof COPIED[number], path: string, fail: Fail): void {
+  const refs = doc.resources.appointment.refs ?? {}
+  if (refs[from] === undefined) {
+    fail(`${path}/${from}`, `the appointment has no \`refs.${from}\`, so a booking names no ${from} to copy from`)
+    return
+  }
+  if (from !== 'client' && (w as Record<string, unknown>)[from] === 'name' && doc.resources[from] === undefined) {
+    fail(`${path}/${from}`, `no ${from} is mapped under resources, so its name cannot be read (copy its \`id\` instead, or map resources.${from})`)
+  }
+  if ('separator' in w && w.separator !== undefined && (w as { client?: string }).client !== 'familyFirst') {
+    fail(`${path}/separator`, '`separator` goes with `client: familyFirst` (what goes between the family and the given name)')
+  }
+}
+
+function stampProblem (w: WriteValueDoc, column: string, readers: Readers, path: string, fail: Fail): void {
+  const stamp = 'now' in w
+  if (stamp && w.storedIn !== undefined && !isTimeZone(w.storedIn)) fail(`${path}/storedIn`, `\`${w.storedIn}\` is not an IANA time zone (such as UTC, America/Sao_Paulo)`)
+  if (!stamp && !COPIED.some((k) => k in w)) return
+  const read = readers.get(column.toLowerCase())
+  if (read === undefined) return
+  fail(path, `column \`${column}\` holds ${read}: ${stamp ? 'a `now` stamp writes a date or time' : 'a copy writes a name or id'} there, which would overwrite it (name the column that keeps the ${stamp ? 'stamp' : 'copy'})`)
+}
+
+/** The plain columns of a resource's own table the mapping reads as something that is not a stamp or copy. */
+function readersOf (t: MappingDoc['resources']['appointment'] | MappingDoc['resources']['client']): Readers {
+  const out: Readers = new Map()
+  const put = (v: unknown, what: string): void => {
+    const column = typeof v === 'string' ? v : typeof v === 'object' && v !== null ? (v as { column?: unknown }).column : undefined
+    if (typeof column === 'string' && !column.includes('.')) out.set(column.toLowerCase(), what)
+  }
+  for (const k of Array.isArray(t.key) ? t.key : [t.key]) put(k, 'the key')
+  if ('state' in t) {
+    put(t.state, 'the appointment\'s state')
+    for (const [ref, v] of Object.entries(t.refs ?? {})) put(v, `the ${ref}'s id`)
+    put(t.end?.duration, 'the appointment\'s length')
+    put(t.classification, 'the classification')
+  } else {
+    for (const [field, v] of Object.entries(t.fields)) if (field !== 'birthday') put(v, `the client's ${field}`)
+    for (const v of t.phones ?? []) put(v, 'a phone')
+  }
+  return out
+}

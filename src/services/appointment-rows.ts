@@ -1,0 +1,65 @@
+// The appointment row a write leaves, inside its transaction: read as GET reads it, checked to
+// read back as written, its state history recorded. Shared by booking and open-slot claims, so
+// a claimed row is held to the same read-back as an inserted one.
+import type { Querier } from '../db/database.js'
+import { BOOKING_REFS, type AppointmentRow, type AppointmentWritePlans, type BookingRef, type CompiledMapping } from '../mapping/compile/index.js'
+import type { nowIn } from '../normalise/datetime.js'
+import { unknownId } from '../errors.js'
+import { refuseMisstored } from './stored.js'
+import { writable } from './writable.js'
+import { carryingId } from './ids.js'
+
+/** A plan bound for an appointment id; none (no row can have the id) is a 404. */
+export function boundOrUnknown<T> (bound: T | undefined, id: string): T {
+  if (bound === undefined) throw unknownId('appointment', id)
+  return bound
+}
+
+/** The refs an appointment holds that a state move or reschedule must leave as they are. */
+export function heldRefs (a: AppointmentRow): Partial<Record<BookingRef, string>> {
+  return Object.fromEntries(BOOKING_REFS.flatMap((name) => a.refs[name] === undefined ? [] : [[name, a.refs[name]]]))
+}
+
+export class AppointmentRows {
+  constructor (private readonly compiled: CompiledMapping) {}
+
+  private get plans (): AppointmentWritePlans {
+    return writable(this.compiled.writes.appointment, 'appointments')
+  }
+
+  /** Whether a booking stores this ref: the mapping maps it and can write it. */
+  stores (name: BookingRef): boolean {
+    return this.compiled.model.appointment.refs[name] !== undefined && this.plans.readOnlyRefs[name] === undefined
+  }
+
+  /** The refs a booking writes, with the ids they must read back as. */
+  writtenRefs (input: Partial<Record<BookingRef, string>>): Partial<Record<BookingRef, string>> {
+    return Object.fromEntries(BOOKING_REFS.flatMap((name) => input[name] !== undefined && this.stores(name) ? [[name, input[name]]] : []))
+  }
+
+  /** The appointment as GET /appointments/{id} reads it (every ref, not the occupancy read's few), in the write's transaction. */
+  async stored (tx: Querier, id: string): Promise<AppointmentRow | undefined> {
+    const shape = this.compiled.appointments({ filters: [], minimal: false, byId: true })
+    const { statement, args } = boundOrUnknown(shape.bind({ id }), id)
+    return carryingId((await tx.query(statement, args)).flatMap((row) => shape.read(row) ?? []), id, (a) => a.id)[0]
+  }
+
+  /** Inside the write's transaction: the row reads back as sent (date, hour, state, every ref), or everything rolls back. */
+  async readBack (tx: Querier, id: string, expected: { date: string, hour: string, state: string }, refs: Partial<Record<BookingRef, string>>): Promise<void> {
+    const stored = await this.stored(tx, id)
+    if (!stored) refuseMisstored(['date', 'hour', ...Object.keys(refs)], 'appointment (it is not found through the mapping\'s filters)')
+    const wrong: string[] = (['date', 'hour', 'state'] as const).filter((f) => stored[f] !== expected[f])
+    for (const [name, value] of Object.entries(refs)) if (stored.refs[name as BookingRef] !== value) wrong.push(name)
+    if (wrong.length > 0) refuseMisstored(wrong, 'appointment')
+  }
+
+  /**
+   * The rows of a state entered: status history (history.ts: close the current one, open the
+   * new one) and the rows recording a state outside the status column (state-rows.ts).
+   */
+  async recordState (tx: Querier, id: string, state: string, now: ReturnType<typeof nowIn>, closing: boolean): Promise<void> {
+    const { history, stateRows } = this.plans
+    if (history) for (const { statement, args } of boundOrUnknown(history.bind(id, state, now, closing), id)) await tx.query(statement, args)
+    if (stateRows) for (const { statement, args } of boundOrUnknown(stateRows.bind(id, state, now), id)) await tx.query(statement, args)
+  }
+}

@@ -1,0 +1,85 @@
+// Which tables are the appointments, the clients and the lookups, from the schema's structure
+// and data: the appointment table has a start (start.ts) and references to two or more tables;
+// the client is the one it references that holds a person (names, phones, a birthday); the
+// provider another holding names; lookups only tables the appointment or client references.
+import type { LiveCatalog, LiveTable } from '../../db/columns.js'
+import type { Ref } from './refs.js'
+import type { Samples } from './sample.js'
+import { findStart, type Start } from './start.js'
+import { birthdayOf, contactRows, emailColumn, namesOf, namesThrough, phoneColumns } from './people.js'
+import { qualified } from './tables.js'
+
+export type Resource = 'appointment' | 'client' | 'professional' | 'location' | 'service' | 'healthInsurance' | 'specialty'
+
+/** Table names, best first: a bonus where the structure already fits, and the only guide where there are no rows or references. */
+export const TABLES: [Resource, RegExp][] = [
+  ['appointment', /^(tb_?)?(agenda(mento)?s?|consultas?|appointments?|marcac(ao|oes)|atendimentos?|visits?|bookings?)$|agendament|appointment|consulta|calendar_?events?/i],
+  ['client', /^(tb_?)?(pacientes?|patients?|clientes?|clients?)$|pacient|patient|client|demographic/i],
+  ['professional', /^(tb_?)?(medicos?|doctors?|profissionais|profissional|professionals?|providers?|prestador(es)?)$|medico|doctor|profission|provider|clinician|physician|practitioner|healthprof|dentist|staff|^users?$/i],
+  ['location', /^(tb_?)?(locais|local|unidades?|clinics?|locations?|filia(l|is)|sites?|facilit(y|ies))$|unidade|location|local|facilit|institution|room|sala/i],
+  ['service', /^(tb_?)?(servicos?|services?|procedimentos?|treatments?|exames?)$|servic|procediment|treatment|kind|categor|appointment_?type|visit_?type/i],
+  ['healthInsurance', /^(tb_?)?(convenios?|insurers?|insurances?|operadoras?|planos?_?saude)$|convenio|insur/i],
+  ['specialty', /^(tb_?)?(especialidades?|specialt(y|ies))$|especialid|specialt|speciality/i]
+]
+export const named = (r: Resource, t: LiveTable): boolean => (TABLES.find(([x]) => x === r)?.[1] ?? /$^/).test(t.name)
+
+export interface Choice {
+  tables: Partial<Record<Resource, LiveTable>>
+  start?: Start
+  /** Why each table was taken, for the draft's comment at it. */
+  why: Partial<Record<Resource, string>>
+  /** Tables the appointment names that hold names but fit no resource: said in the draft. */
+  unplaced: Ref[]
+}
+
+const holdsNames = (t: LiveTable, refs: Ref[], samples: Samples): boolean => namesOf(t, samples) !== undefined || namesThrough(t, refs, samples) !== undefined
+
+/** How much a table looks like a person's record kept by the clinic: names, phones, a birthday, contact rows. */
+function personScore (t: LiveTable, refs: Ref[], samples: Samples): number {
+  if (!holdsNames(t, refs, samples)) return -1
+  const person = namesThrough(t, refs, samples)?.via.to
+  const traits = [t, ...person ? [person] : []].reduce((n, p) => n + phoneColumns(p, samples).length + (birthdayOf(p, samples) ? 2 : 0) +
+    (emailColumn(p, samples) ? 1 : 0) + (contactRows(p, refs, samples) ? 2 : 0), 0)
+  return traits + (named('client', t) ? 5 : 0) - (named('professional', t) ? 5 : 0)
+}
+
+export function chooseByStructure (catalog: LiveCatalog, refs: Ref[], samples: Samples, today: string): Choice | undefined {
+  const options = catalog.tables.flatMap((t) => {
+    const targets = new Set(refs.filter((r) => r.from === t && r.to !== t).map((r) => r.to))
+    const start = targets.size >= 2 ? findStart(t, samples, today) : undefined
+    return start ? [{ t, start, score: start.score + targets.size + (named('appointment', t) ? 10 : 0) }] : []
+  }).sort((a, b) => b.score - a.score)
+  const best = options[0]
+  if (!best) return undefined
+  const apt = best.t
+  const from = refs.filter((r) => r.from === apt)
+  const targets = [...new Set(from.map((r) => r.to))]
+  const clients = targets.map((t) => ({ t, s: personScore(t, refs, samples) })).filter((x) => x.s >= 0).sort((a, b) => b.s - a.s)
+  const client = clients[0]?.t
+  const tables: Choice['tables'] = { appointment: apt }
+  const why: Choice['why'] = {
+    appointment: `a start (${(best.start.datetime ?? best.start.date)?.name}) and references to ${targets.map(qualified).join(', ')}` +
+      (options.length > 1 ? `; other candidates: ${options.slice(1).map((o) => qualified(o.t)).join(', ')}` : '')
+  }
+  if (client) {
+    tables.client = client
+    why.client = `referenced by the appointment (${from.filter((r) => r.to === client).map((r) => r.column.name).join(', ')}) and holding names` +
+      (clients.length > 1 ? `; other candidates: ${clients.slice(1).map((x) => qualified(x.t)).join(', ')}` : '')
+  }
+  const rest = targets.filter((t) => t !== client && holdsNames(t, refs, samples))
+  const pro = rest.find((t) => named('professional', t)) ?? rest.find((t) => !TABLES.slice(3).some(([r]) => named(r, t)))
+  if (pro) {
+    tables.professional = pro
+    why.professional = named('professional', pro) ? 'referenced by the appointment, holding names' : 'referenced by the appointment, holding names, named like no other lookup: confirm it is the provider'
+  }
+  // Lookups: what the appointment (or the client: an insurance) names, by the table's name.
+  const lookups = [...rest, ...refs.filter((r) => r.from === client && r.to !== apt && holdsNames(r.to, refs, samples)).map((r) => r.to)]
+  const unplaced: Ref[] = []
+  for (const t of new Set(lookups)) {
+    if (t === pro || t === client) continue
+    const r = TABLES.slice(3).find(([r]) => !tables[r] && named(r, t))?.[0]
+    if (r) tables[r] = t
+    else unplaced.push(...refs.filter((x) => x.to === t && (x.from === apt || x.from === client)).slice(0, 1))
+  }
+  return { tables, start: best.start, why, unplaced }
+}

@@ -1,0 +1,124 @@
+// A person's columns, judged by name and by value: given and family names (mostly letters),
+// phones and e-mails in columns or in key/value child rows, a CPF only when the values validate
+// as CPFs, a birthday with the format its values show. Used for clients and providers alike.
+import { parsePhoneNumberFromString } from 'libphonenumber-js'
+import type { LiveColumn, LiveTable } from '../../db/columns.js'
+import type { Ref } from './refs.js'
+import type { Samples } from './sample.js'
+import { columns } from './tables.js'
+import { asText, cpfLike, dateSpelling, emailLike, nameLike, phoneLike, phoneValue, EMAIL_VALUE } from './values.js'
+
+// `_nm`/`_nme`: the abbreviations of US/UK hospital schemas (`first_nm`, `last_nme`).
+const FIRST = /^(first_?(name|nme?)|given(_?(name|nme?))?|fname|primeiro_?nome|forename|nome)$/i
+const LAST = /^(last_?(name|nme?)|lastname|family(_?(name|nme?))?|lname|sobrenome|surname|apelido)$/i
+export const NAME = /^(nome|name|nm|nome_completo|full_?name|display(_?name)?|descr(icao)?|description|label|title|nome_\w+|\w+_?name|\w+_nome)$/i
+const PHONE = /(cel|fone|phone|tel|mobile|whats|wireless)/i
+const MOBILE = /(cel|mobile|wireless|cell|whats|movel)/i
+
+/** How a person's name is read: one column, or given and family names as a template. */
+export interface Names { first?: LiveColumn, last?: LiveColumn, name?: LiveColumn }
+
+/** A column holds names when it is named like one and, where rows were read, its values are mostly letters and spaces. */
+const holdsNames = (t: LiveTable, c: LiveColumn, samples: Samples): boolean =>
+  c.kind !== 'number' && c.kind !== 'date' && nameLike(samples.values(t, c.name) ?? []) !== false
+
+export function namesOf (t: LiveTable, samples: Samples): Names | undefined {
+  const pick = (re: RegExp, not: LiveColumn[] = []): LiveColumn | undefined => columns(t).find((c) => re.test(c.name) && !not.includes(c) && holdsNames(t, c, samples))
+  const first = pick(FIRST)
+  const last = pick(LAST)
+  if (first && last) return { first, last }
+  const name = pick(NAME, last ? [last] : [])
+  if (name && last) return { first: name, last }
+  return name ? { name } : last ? { name: last } : undefined
+}
+
+/** A person's names kept in the table another of its columns names (GNU Health's patient → party). */
+export function namesThrough (t: LiveTable, refs: Ref[], samples: Samples): { via: Ref, names: Names } | undefined {
+  for (const r of refs.filter((r) => r.from === t)) {
+    const names = namesOf(r.to, samples)
+    if (names) return { via: r, names }
+  }
+  return undefined
+}
+
+export function phoneColumns (t: LiveTable, samples: Samples): LiveColumn[] {
+  return columns(t).filter((c) => PHONE.test(c.name) && c.kind !== 'date' && phoneLike(samples.values(t, c.name) ?? []) !== false &&
+    (c.kind !== 'number' || samples.values(t, c.name) !== undefined))
+    .sort((a, b) => Number(MOBILE.test(b.name)) - Number(MOBILE.test(a.name)))
+}
+
+export function emailColumn (t: LiveTable, samples: Samples): LiveColumn | undefined {
+  return columns(t).find((c) => /^(e_?mail|email_?\w*|\w+_email)$/i.test(c.name) && emailLike(samples.values(t, c.name) ?? []) !== false)
+}
+
+/** A CPF column only when its values validate as CPFs; with no rows, only a column named `cpf`, said to be unchecked. */
+export function cpfColumn (t: LiveTable, samples: Samples): { column: LiveColumn, checked: boolean } | undefined {
+  for (const c of columns(t).filter((c) => c.kind === 'text' || c.kind === 'number')) {
+    const values = samples.values(t, c.name) ?? []
+    const valid = cpfLike(values)
+    if (valid === true) return { column: c, checked: true }
+    if (valid === undefined && /^(cpf|nr_?cpf|num_?cpf)$/i.test(c.name)) return { column: c, checked: false }
+  }
+  return undefined
+}
+
+export function birthdayOf (t: LiveTable, samples: Samples): { column: LiveColumn, format: string, note?: string } | undefined {
+  const c = columns(t).find((c) => /(nasc|birth|dob|born)/i.test(c.name))
+  if (!c) return undefined
+  if (c.kind === 'date') return { column: c, format: 'date' }
+  const spelling = dateSpelling(samples.values(t, c.name) ?? [])
+  if (c.kind === 'number') return { column: c, format: 'int' }
+  // Values that are no date (a year alone, as OSCAR's year_of_birth): not a birthday column to guess.
+  if (!spelling && (samples.values(t, c.name) ?? []).length > 0) return undefined
+  if (spelling) return { column: c, format: spelling.format === 'datetime' ? 'datetime' : spelling.format, note: spelling.note ? `${spelling.note} (e.g. ${spelling.example})` : undefined }
+  return { column: c, format: 'text', note: 'no sampled value to tell its spelling: text means YYYY-MM-DD' }
+}
+
+/** Child rows holding a person's contacts: a kind column and a value column, phones under some kinds and e-mails under others. */
+export interface ContactRows {
+  ref: Ref
+  kind: LiveColumn
+  value: LiveColumn
+  phoneKinds: string[]
+  emailKind?: string
+  /** Rows counted per kind, for the comment. */
+  seen: string
+}
+
+export function contactRows (person: LiveTable, refs: Ref[], samples: Samples): ContactRows | undefined {
+  for (const ref of refs.filter((r) => r.to === person)) {
+    const child = ref.from
+    const kinds = columns(child).filter((c) => c !== ref.column && c.kind === 'text')
+    for (const kind of kinds) {
+      const ks = samples.values(child, kind.name)
+      if (!ks || ks.length === 0 || new Set(ks.map(asText)).size > 12) continue
+      // A code column (`COD_TUSS`) is no contact, however its digits look.
+      for (const value of kinds.filter((v) => v !== kind && !/(^|_)(cod|code|id)(_|$)/i.test(v.name))) {
+        const vs = samples.values(child, value.name) ?? []
+        const byKind = new Map<string, string[]>()
+        // Kinds and values read in the same row order, so the two lists pair up.
+        const rowsK = samples.values(child, kind.name) ?? []
+        if (rowsK.length !== vs.length) continue
+        rowsK.forEach((k, i) => { byKind.set(asText(k), [...byKind.get(asText(k)) ?? [], asText(vs[i])]) })
+        // Most rows first (the first is the kind a new phone is written as), then by name: the same draft whatever order rows came in.
+        const phoneKinds = [...byKind].filter(([, v]) => v.filter(phoneValue).length / v.length >= 0.8)
+          .sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0])).map(([k]) => k)
+        const emailKind = [...byKind].find(([, v]) => v.filter((x) => EMAIL_VALUE.test(x)).length / v.length >= 0.8)?.[0]
+        if (phoneKinds.length === 0 && emailKind === undefined) continue
+        return { ref, kind, value, phoneKinds, emailKind, seen: [...byKind].map(([k, v]) => `${k}: ${v.length}`).join(', ') }
+      }
+    }
+  }
+  return undefined
+}
+
+/** The country most sampled phones written with their country code name (`+351 …`, `00351 …`), for `phone.defaultCountry`. */
+export function phoneCountry (values: unknown[]): { country: string, seen: string } | undefined {
+  const counts = new Map<string, number>()
+  for (const v of values.map(asText).filter(phoneValue)) {
+    const country = parsePhoneNumberFromString(v.replace(/^00/, '+'))?.country
+    if (/^(\+|00)/.test(v) && country) counts.set(country, (counts.get(country) ?? 0) + 1)
+  }
+  const top = [...counts].sort((a, b) => b[1] - a[1])[0]
+  return top ? { country: top[0], seen: `${top[1]} of ${values.length} sampled phones carry its country code` } : undefined
+}
