@@ -119,7 +119,8 @@ export class WebhookDelivery {
     // Stopped before their successors start, so no two loops send for one subscriber.
     await Promise.all([...removed, ...changed].map(async (name) => { await before.get(name)!.dispatcher.stop() }))
     this.running = subscribers.map((s) => added.includes(s.name) || changed.includes(s.name) ? this.dispatch(s) : before.get(s.name)!)
-    if (this.started) for (const r of this.running) r.dispatcher.start()
+    // Not after stop(): a reload that ends during shutdown starts nothing.
+    if (this.started && !this.stopping.signal.aborted) for (const r of this.running) r.dispatcher.start()
     return { added, removed, changed, forgotten: removed.length > 0 ? await this.forgetRemoved() : [] }
   }
 
