@@ -96,6 +96,8 @@ export interface Config {
 
 export interface WebhookSettings {
   subscribers: Subscriber[]
+  /** The WEBHOOKS file they were read from, read again on SIGHUP (unset: no webhooks). */
+  file?: string
   /** One attempt's bound: no 2xx within it is a failed attempt (WEBHOOK_TIMEOUT_MS). */
   timeoutMs: number
   /** How long an event is retried after its first attempt before it is dead-lettered (WEBHOOK_RETRY_SECONDS). */
@@ -247,6 +249,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     eventsStore,
     webhooks: {
       subscribers: hooks.subscribers,
+      file: webhooksFile ? resolve(webhooksFile) : undefined,
       timeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 600_000),
       retryForMs: int('WEBHOOK_RETRY_SECONDS', 86_400, 1, 30 * 86_400) * 1000,
       backoffMs,

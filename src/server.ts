@@ -1,5 +1,5 @@
 // Start-up: config → database → app → listen; graceful shutdown on SIGINT/SIGTERM; the
-// mapping reloaded on SIGHUP (reload.ts).
+// mapping (reload.ts) and the webhook subscribers (events/delivery/reload.ts) reloaded on SIGHUP.
 // This process must be the one a supervisor signals: `npm start` execs node in place of its
 // shell (a shell does not pass SIGTERM on) and loads TypeScript with `--import tsx` in this
 // same process (the `tsx` command would run the server in a child of its own). npm itself
@@ -19,6 +19,7 @@ import { listen, StartError } from './listen.js'
 import { startedByNpm, whenParentExits } from './parent.js'
 import { forgetRemovedSubscribers, openWebhooks } from './events/delivery/open.js'
 import { SqliteEventLog } from './events/log.js'
+import { reloadWebhooks } from './events/delivery/reload.js'
 import { ReplicaEvents } from './events/replicas/open.js'
 
 // Dates bound to SQL Server are built from wall-clock parts (sql/mssql/driver.ts): a process time
@@ -54,7 +55,12 @@ async function main (): Promise<void> {
   let reloading: Promise<void> | undefined
   let again = false
   const reload = async (): Promise<void> => {
-    do { again = false; await reloadMapping(app) } while (again)
+    do {
+      again = false
+      await reloadMapping(app)
+      // WEBHOOKS too, apart from the mapping: either may fail and leave the other reloaded.
+      if (webhooks && config.webhooks.file !== undefined) await reloadWebhooks(webhooks, config.webhooks.file, process.env, app.log)
+    } while (again)
   }
   process.on('SIGHUP', () => {
     if (reloading) { again = true; return }

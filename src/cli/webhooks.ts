@@ -23,7 +23,7 @@ export function webhooksCommand (cli: Command, done: Done): void {
       else if (dead.length === 0) process.stdout.write('no dead-lettered deliveries\n')
       else {
         for (const d of dead) {
-          process.stdout.write(`${d.subscriber}\t${d.eventId}\tseq ${d.seq}\t${d.type}\tappointment ${d.appointmentId}\t${d.attempts} attempts\t${d.lastError ?? '-'}\tdead since ${d.deadAt}\n`)
+          process.stdout.write(`${d.subscriber}\t${d.eventId ?? '-'}\tseq ${d.seq}\t${d.type ?? '-'}\tappointment ${d.appointmentId}\t${d.attempts} attempts\t${d.lastError ?? '-'}\tdead since ${d.deadAt}\n`)
         }
       }
       if (dead.length > 0) done(1)

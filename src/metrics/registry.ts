@@ -91,7 +91,14 @@ export class PonteMetrics {
 
   readonly webhookDeadLettered = new Counter({
     name: 'ponte_webhook_dead_lettered_total',
-    help: 'Events given up on after retrying past WEBHOOK_RETRY_SECONDS, by subscriber',
+    help: 'Events given up on (retried past WEBHOOK_RETRY_SECONDS, or their event gone from the log), by subscriber',
+    labelNames: ['subscriber'] as const,
+    registers: [this.registry]
+  })
+
+  readonly webhookEventsMissing = new Counter({
+    name: 'ponte_webhook_events_missing_total',
+    help: 'Owed webhook deliveries whose event was no longer in the log (evicted from Redis), dead-lettered without an attempt, by subscriber',
     labelNames: ['subscriber'] as const,
     registers: [this.registry]
   })

@@ -103,7 +103,14 @@ export class SubscriberDispatcher {
   private async launchDue (): Promise<void> {
     const room = this.settings.concurrency - this.inFlight.size
     if (room <= 0) return
-    const due = await this.store.due(this.subscriber.name, this.now(), room + this.inFlight.size)
+    const { owed: due, lost } = await this.store.due(this.subscriber.name, this.now(), room + this.inFlight.size)
+    for (const gone of lost) {
+      // Evicted from the log by something other than Ponte: nothing to send. The store has
+      // dead-lettered it, so the appointment's later events go on. Ids and seq, never a payload.
+      this.metrics?.webhookDeadLettered.inc({ subscriber: this.subscriber.name })
+      this.metrics?.webhookEventsMissing.inc({ subscriber: this.subscriber.name })
+      this.logger.error({ subscriber: this.subscriber.name, eventId: gone.eventId, seq: gone.seq, reason: 'event-missing' }, 'webhook dead-lettered: its event is no longer in the log (evicted or trimmed outside Ponte); the appointment\'s later events go on')
+    }
     for (const owed of due.filter((o) => !this.inFlight.has(o.event.seq)).slice(0, room)) {
       const seq = owed.event.seq
       this.inFlight.set(seq, this.attempt(owed).finally(() => {

@@ -1,6 +1,6 @@
 // The server's webhook delivery over the process's one event log, with a logger of its own
-// (its lines say `component: webhooks`), and, at start, the subscribers WEBHOOKS no longer lists
-// forgotten.
+// (its lines say `component: webhooks`), and the subscribers WEBHOOKS no longer lists forgotten:
+// at start over the process's file, and with REDIS_URL once no replica serves them.
 import pino from 'pino'
 import type { Config } from '../../config.js'
 import type { PonteMetrics } from '../../metrics/registry.js'
@@ -10,13 +10,30 @@ import type { ReplicaEvents } from '../replicas/open.js'
 import { WebhookDelivery } from './delivery.js'
 import { DeliveryStore } from './store.js'
 
+// With REDIS_URL a subscriber this replica's WEBHOOKS does not list is forgotten once no
+// replica has renewed it for this many leases (each renews every third of one): a replica
+// still started with an older WEBHOOKS keeps serving it meanwhile, and a rolling restart
+// that drops it forgets it soon after the last old replica stops.
+const FORGET_AFTER_LEASES = 2
+
 const webhooksLogger = (config: Config): pino.Logger => pino(loggerOptions(config.logLevel)).child({ component: 'webhooks' })
 
 /** Over the process's own file, or (REDIS_URL) over the state and lease replicas share in Redis. */
 export async function openWebhooks (log: SqliteEventLog | ReplicaEvents, config: Config, metrics: PonteMetrics): Promise<WebhookDelivery> {
   const logger = webhooksLogger(config)
-  if ('deliveryStore' in log) return await WebhookDelivery.openOn(log.deliveryStore, log.log, { ...config.webhooks, leaseMs: config.eventsLeaseMs }, logger, metrics)
-  return await WebhookDelivery.open(log, config.webhooks, logger, metrics)
+  if (!('deliveryStore' in log)) return await WebhookDelivery.open(log, config.webhooks, logger, metrics)
+  const store = log.deliveryStore
+  const delivery = await WebhookDelivery.openOn(store, log.log, { ...config.webhooks, leaseMs: config.eventsLeaseMs }, logger, metrics)
+  const graceMs = FORGET_AFTER_LEASES * config.eventsLeaseMs
+  delivery.upkeep = {
+    tend: async (names) => {
+      const now = Date.now()
+      await store.renew(names, now)
+      const gone = await store.forgetUnseen(names, now, graceMs)
+      if (gone.length > 0) logger.warn({ subscribers: gone }, 'webhook subscribers in no replica\'s WEBHOOKS were forgotten: their owed deliveries are dropped and they no longer hold old events')
+    }
+  }
+  return delivery
 }
 
 /**

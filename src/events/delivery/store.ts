@@ -41,12 +41,23 @@ const FIRST_OF_ITS_APPOINTMENT = `d.state = 'pending' AND NOT EXISTS (
 /** An owed delivery with its event, as the sender needs it. */
 export interface Owed { event: ChangeEvent, attempts: number, firstAttemptAt: number | null }
 
+/**
+ * An owed delivery whose event is no longer in the log (evicted or trimmed from Redis by
+ * something other than Ponte's purge): it cannot be sent, so the store has dead-lettered it
+ * (`event-missing`) and it no longer holds its appointment's later events back.
+ */
+export interface Lost { seq: number, appointmentId: string, eventId: string | null }
+
+/** What is due now: the deliveries to send, and those found without their event. */
+export interface Due { owed: Owed[], lost: Lost[] }
+
 /** A dead-lettered delivery as operators see it: no payload (it names a patient). */
 export interface DeadLetter {
   subscriber: string
-  eventId: string
+  /** Null only for a delivery dead-lettered because its event was gone, recorded before its id was kept. */
+  eventId: string | null
   seq: number
-  type: EventType
+  type: EventType | null
   appointmentId: string
   attempts: number
   lastError: string | null
@@ -120,13 +131,19 @@ export class DeliveryStore {
     return await this.locked(() => this.enqueueTx(subscriber, events, cursor, now))
   }
 
-  /** Up to `limit` owed deliveries due by `now`, each the earliest owed of its appointment, oldest first. */
-  async due (subscriber: string, now: number, limit: number): Promise<Owed[]> {
-    return await this.locked(() => this.statements.due.all(subscriber, now, limit).map((r) => ({
-      event: { seq: r.seq, id: r.id, type: r.type, seenAt: r.seen_at, appointmentId: r.appointment_id, data: JSON.parse(r.data) as Record<string, unknown> },
-      attempts: r.attempts,
-      firstAttemptAt: r.first_attempt_at
-    })))
+  /**
+   * Up to `limit` owed deliveries due by `now`, each the earliest owed of its appointment, oldest
+   * first. None is ever lost here: the file's purge never removes an event still owed.
+   */
+  async due (subscriber: string, now: number, limit: number): Promise<Due> {
+    return await this.locked(() => ({
+      owed: this.statements.due.all(subscriber, now, limit).map((r) => ({
+        event: { seq: r.seq, id: r.id, type: r.type, seenAt: r.seen_at, appointmentId: r.appointment_id, data: JSON.parse(r.data) as Record<string, unknown> },
+        attempts: r.attempts,
+        firstAttemptAt: r.first_attempt_at
+      })),
+      lost: []
+    }))
   }
 
   /** When the next owed delivery falls due (ms), or undefined when nothing is owed. */

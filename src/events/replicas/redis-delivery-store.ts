@@ -3,22 +3,31 @@
 // Per subscriber, a hash of its cursor and last error, and a hash of owed deliveries (seq →
 // state); the event itself is read from the shared log. Copying events in and claiming an
 // attempt are Lua scripts (atomic), so of two replicas that both see a delivery due exactly
-// one sends it, and a cursor never moves back.
+// one sends it, and a cursor never moves back. Each replica renews, in a sorted set, when it
+// last served each of its subscribers; one no replica has served for a grace period and absent
+// from a replica's WEBHOOKS is forgotten, so it stops holding the log's trim.
 import type { Redis } from 'ioredis'
 import type { ChangeEvent } from '../event.js'
-import type { DeadLetter, DeliveryState, Owed, SubscriberCounts } from '../delivery/store.js'
+import type { DeadLetter, DeliveryState, Due, Forgotten, SubscriberCounts } from '../delivery/store.js'
 import { redisCall, type EventKeys, type RedisEventLog } from './redis-log.js'
 
-/** One owed delivery as stored (short names: there may be many). */
-interface Row { a: string, st: 'pending' | 'dead', n: number, next: number, first: number | null, err: string | null, dead: number | null }
+/**
+ * One owed delivery as stored (short names: there may be many). `id` and `t` (the event's id
+ * and type) name it in the dead-letter list should its event be evicted from the stream; rows
+ * written before they were kept lack them.
+ */
+interface Row { a: string, id?: string, t?: string, st: 'pending' | 'dead', n: number, next: number, first: number | null, err: string | null, dead: number | null }
 
-// KEYS: subscriber, owed. ARGV: cursor, now, then (seq, appointment_id) pairs. Returns the cursor now stored.
+/** Why a delivery whose event is no longer in the stream was dead-lettered. */
+export const EVENT_MISSING = 'event-missing'
+
+// KEYS: subscriber, owed. ARGV: cursor, now, then (seq, appointment_id, id, type) per event. Returns the cursor now stored.
 const ENQUEUE = `
 local stored = tonumber(redis.call('HGET', KEYS[1], 'cursor') or '0')
 local now = tonumber(ARGV[2])
-for i = 3, #ARGV, 2 do
+for i = 3, #ARGV, 4 do
   if tonumber(ARGV[i]) > stored then
-    redis.call('HSETNX', KEYS[2], ARGV[i], cjson.encode({ a = ARGV[i + 1], st = 'pending', n = 0, next = now }))
+    redis.call('HSETNX', KEYS[2], ARGV[i], cjson.encode({ a = ARGV[i + 1], id = ARGV[i + 2], t = ARGV[i + 3], st = 'pending', n = 0, next = now }))
   end
 end
 local moved = math.max(stored, tonumber(ARGV[1]))
@@ -57,6 +66,17 @@ const RELEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`
 
+// KEYS: subscribers, seen, subscriber, owed. ARGV: name, cutoff (ms). Forgets the subscriber
+// unless a replica served it after `cutoff`; returns how many deliveries went, or -1 when kept.
+const FORGET = `
+local at = redis.call('ZSCORE', KEYS[2], ARGV[1])
+if at and tonumber(at) > tonumber(ARGV[2]) then return -1 end
+local owed = redis.call('HLEN', KEYS[4])
+redis.call('DEL', KEYS[3], KEYS[4])
+redis.call('SREM', KEYS[1], ARGV[1])
+redis.call('ZREM', KEYS[2], ARGV[1])
+return owed`
+
 export class RedisDeliveryStore implements DeliveryState {
   private readonly keys: EventKeys
 
@@ -67,22 +87,36 @@ export class RedisDeliveryStore implements DeliveryState {
   async cursor (subscriber: string, head: number): Promise<number> {
     return await this.call(async () => {
       await this.redis.sadd(this.keys.subscribers, subscriber)
+      await this.redis.zadd(this.keys.seen, Date.now(), subscriber)
       await this.redis.hsetnx(this.keys.subscriber(subscriber), 'cursor', head)
       return Number(await this.redis.hget(this.keys.subscriber(subscriber), 'cursor') ?? head)
     })
   }
 
   async enqueue (subscriber: string, events: ChangeEvent[], cursor: number, now: number): Promise<number> {
-    return Number(await this.call(async () => await this.redis.eval(ENQUEUE, 2, this.keys.subscriber(subscriber), this.keys.owed(subscriber), cursor, now, ...events.flatMap((e) => [e.seq, e.appointmentId]))))
+    return Number(await this.call(async () => await this.redis.eval(ENQUEUE, 2, this.keys.subscriber(subscriber), this.keys.owed(subscriber), cursor, now, ...events.flatMap((e) => [e.seq, e.appointmentId, e.id, e.type]))))
   }
 
-  async due (subscriber: string, now: number, limit: number): Promise<Owed[]> {
+  /**
+   * The due deliveries with their events. One whose event is no longer in the stream (evicted
+   * or trimmed by hand: Ponte's purge never removes an owed one) cannot be sent and would hold
+   * its appointment's later events for ever: it is dead-lettered (`event-missing`) here and
+   * returned as lost, so the caller says so.
+   */
+  async due (subscriber: string, now: number, limit: number): Promise<Due> {
     const rows = (await this.firsts(subscriber)).filter(([, r]) => r.next <= now).slice(0, limit)
     const events = await this.log.at(rows.map(([seq]) => seq))
-    return rows.flatMap(([seq, r]) => {
+    const due: Due = { owed: [], lost: [] }
+    for (const [seq, r] of rows) {
       const event = events.get(seq)
-      return event === undefined ? [] : [{ event, attempts: r.n, firstAttemptAt: r.first ?? null }]
-    })
+      if (event !== undefined) {
+        due.owed.push({ event, attempts: r.n, firstAttemptAt: r.first ?? null })
+        continue
+      }
+      await this.update(subscriber, seq, (row) => row.st === 'pending' ? { ...row, st: 'dead', err: EVENT_MISSING, dead: now } : row)
+      due.lost.push({ seq, appointmentId: r.a, eventId: r.id ?? null })
+    }
+    return due
   }
 
   async nextDue (subscriber: string): Promise<number | undefined> {
@@ -123,28 +157,58 @@ export class RedisDeliveryStore implements DeliveryState {
     return { pending: pending.length, retrying: pending.filter(([, r]) => r.err != null).length, deadLettered: rows.length - pending.length, lastError }
   }
 
+  /** Every dead letter, those whose event is gone (`event-missing`) included. */
   async deadLetters (subscriber?: string): Promise<DeadLetter[]> {
+    return (await this.dead(subscriber)).map((d) => d.letter)
+  }
+
+  /** Dead letters owed again; not those whose event is gone from the stream: there is nothing left to send. */
+  async replay (now: number, which: { eventId?: string, subscriber?: string }): Promise<number> {
+    let n = 0
+    for (const { letter: dead, inLog } of await this.dead(which.subscriber)) {
+      if (!inLog || (which.eventId !== undefined && dead.eventId !== which.eventId)) continue
+      await this.update(dead.subscriber, dead.seq, (r) => ({ ...r, st: 'pending', n: 0, first: null, dead: null, err: null, next: now }))
+      n++
+    }
+    return n
+  }
+
+  /** Marks `names` as served by this replica now: none of them is forgotten while a replica renews it. */
+  async renew (names: string[], now: number): Promise<void> {
+    if (names.length === 0) return
+    await this.call(async () => await this.redis.zadd(this.keys.seen, ...names.flatMap((name) => [now, name])))
+  }
+
+  /**
+   * Forgets every subscriber Redis knows that `keep` (this replica's non-empty WEBHOOKS) does
+   * not name and no replica has renewed since `now - graceMs`: its cursor and its owed and
+   * dead-lettered deliveries. One never seen renewed (known before renewals were kept) gets the
+   * grace from now. Returns what went (names and counts only).
+   */
+  async forgetUnseen (keep: string[], now: number, graceMs: number): Promise<Forgotten[]> {
+    const absent = (await this.call(async () => await this.redis.smembers(this.keys.subscribers))).filter((name) => !keep.includes(name)).sort()
+    const gone: Forgotten[] = []
+    for (const name of absent) {
+      await this.call(async () => await this.redis.zadd(this.keys.seen, 'NX', now, name))
+      const owed = Number(await this.call(async () => await this.redis.eval(FORGET, 4, this.keys.subscribers, this.keys.seen, this.keys.subscriber(name), this.keys.owed(name), name, now - graceMs)))
+      if (owed >= 0) gone.push({ name, owed })
+    }
+    return gone
+  }
+
+  private async dead (subscriber?: string): Promise<Array<{ letter: DeadLetter, inLog: boolean }>> {
     const names = subscriber !== undefined ? [subscriber] : (await this.call(async () => await this.redis.smembers(this.keys.subscribers))).sort()
-    const out: DeadLetter[] = []
+    const out: Array<{ letter: DeadLetter, inLog: boolean }> = []
     for (const name of names) {
       const dead = (await this.rows(name)).filter(([, r]) => r.st === 'dead')
       const events = await this.log.at(dead.map(([seq]) => seq))
       for (const [seq, r] of dead) {
         const e = events.get(seq)
-        if (e !== undefined) out.push({ subscriber: name, eventId: e.id, seq, type: e.type, appointmentId: r.a, attempts: r.n, lastError: r.err, deadAt: new Date(r.dead ?? 0).toISOString() })
+        const letter = { subscriber: name, eventId: e?.id ?? r.id ?? null, seq, type: e?.type ?? (r.t as DeadLetter['type'] | undefined) ?? null, appointmentId: r.a, attempts: r.n, lastError: r.err, deadAt: new Date(r.dead ?? 0).toISOString() }
+        out.push({ letter, inLog: e !== undefined })
       }
     }
     return out
-  }
-
-  async replay (now: number, which: { eventId?: string, subscriber?: string }): Promise<number> {
-    let n = 0
-    for (const dead of await this.deadLetters(which.subscriber)) {
-      if (which.eventId !== undefined && dead.eventId !== which.eventId) continue
-      await this.update(dead.subscriber, dead.seq, (r) => ({ ...r, st: 'pending', n: 0, first: null, dead: null, err: null, next: now }))
-      n++
-    }
-    return n
   }
 
   /** Owed rows, oldest first. */

@@ -26,6 +26,8 @@ export function eventKeys (prefix: string) {
     deliveryLease: `${prefix}delivery-lease`,
     written: `${prefix}written`,
     subscribers: `${prefix}subscribers`,
+    /** When each subscriber was last served by a replica (ms, a sorted set): who may be forgotten. */
+    seen: `${prefix}subscribers-seen`,
     subscriber: (name: string) => `${prefix}subscriber:${name}`,
     owed: (name: string) => `${prefix}owed:${name}`
   }
@@ -196,10 +198,12 @@ export class RedisEventLog implements EventLog {
   async purge (before: number): Promise<number> {
     const iso = new Date(before).toISOString()
     let bound = (await this.head()) - 1
+    // A delivery whose event is already gone from the stream (evicted) holds nothing back.
+    const gone = await this.oldestCursor()
     for (const name of await this.call(async () => await this.redis.smembers(this.keys.subscribers))) {
       const cursor = await this.call(async () => await this.redis.hget(this.keys.subscriber(name), 'cursor'))
       if (cursor !== null) bound = Math.min(bound, Number(cursor))
-      const owed = (await this.call(async () => await this.redis.hkeys(this.keys.owed(name)))).map(Number)
+      const owed = (await this.call(async () => await this.redis.hkeys(this.keys.owed(name)))).map(Number).filter((seq) => seq > gone)
       if (owed.length > 0) bound = Math.min(bound, Math.min(...owed) - 1)
     }
     // The last event seen before `before`, reading from the oldest a page at a time.
