@@ -98,4 +98,14 @@ for (const dialect of testDialects()) {
       t.notOk(report.findings.some((f) => f.severity === 'problem'), report.lines.filter((l) => l.startsWith('✗')).join('\n'))
     })
   })
+
+  t.test(`check: a state's code longer than the history's column [${dialect}]`, async (t) => {
+    const mapping = historyMapping().replaceAll('Confirmed', 'Confirmed by phone call')
+    const s = await scratchOn(t, dialect, historySchema(dialect, DAY), mapping)
+    const report = await checkInstallation(s.installation, { budgetMs: 2000 })
+    const said = report.findings.filter((f) => f.severity === 'problem' && f.path.endsWith('/write/history/open/status/state/CONFIRMED'))
+    t.equal(said.length, 1, 'said once, at the code, before any move stores it cut or refused')
+    t.match(said[0]?.message, /^`state\.CONFIRMED: "Confirmed by phone call"` writes 23 characters, but column `status` holds 20 \(/i)
+    t.equal(said[0]?.line, mapping.split('\n').findIndex((l) => l.includes('        open: {')) + 1, 'at its line')
+  })
 }
