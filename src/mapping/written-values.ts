@@ -40,7 +40,12 @@ export function checkWrittenValues (doc: MappingDoc, states: string[], fail: Fai
     ...extraRows(cw, `${cp}/write`)
   ]
   for (const { at, entries } of [...booking, ...elsewhere]) {
-    for (const [column, w] of Object.entries(entries ?? {})) if ('state' in w && typeof w.state === 'object') stateCodesProblem(w.state, states, `${at}/${column}/state`, fail)
+    for (const [column, w] of Object.entries(entries ?? {})) {
+      if (!('state' in w) || typeof w.state !== 'object') continue
+      // Only rows written on entering a state know which state it is.
+      if (!/\/write\/(history|stateRows)\//.test(at)) fail(`${at}/${column}/state`, 'a code per state is written where a state is entered: under write.history or write.stateRows (the appointment\'s own columns take write.states)')
+      else stateCodesProblem(w.state, states, `${at}/${column}/state`, fail)
+    }
   }
   for (const { at, entries } of booking) {
     for (const [column, w] of Object.entries(entries ?? {})) {

@@ -62,6 +62,10 @@ t.test('a history the state rules would not read back is refused at its line, sa
   const every = refused(base.replace(/ {8}first: .*\n/, ''))
   t.match(every.said, /joins\/latest: `latest` reads the status history the state rules read: give it `first`/)
 
+  const elsewhere = refused(base.replace('        CANCELED: { status: { value: Cancelled } }', `        CANCELED: { status: { state: ${CODES} } }`))
+  t.match(elsewhere.said, /write\/states\/CANCELED\/status\/state: a code per state is written where a state is entered: under write.history or write.stateRows/, 'not in the appointment\'s own columns')
+  t.equal(elsewhere.line, lineOf('        CANCELED: { status: { value: Cancelled } }'))
+
   const half = refused(base.replace('        open: {', '        current: { column: changed_at, isNull: true }\n        open: {'))
   t.match(half.said, /write\/history\/current: give `current` \(which row is open\) and `close` \(what closes it\) together, or neither/)
 })
