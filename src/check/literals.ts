@@ -26,6 +26,14 @@ export function checkWrittenConstants (model: MappingModel, catalog: LiveCatalog
       if (!col || typeof written !== 'object' || written === null) continue // a missing column is the catalog pass's to say
       const problem = misfit(written as Record<string, unknown>, col)
       if (problem) out.problem(`${path}/${column}`, problem)
+      // A code per state (a status history's) is a constant for each state.
+      const codes = (written as { state?: unknown }).state
+      if (typeof codes === 'object' && codes !== null) {
+        for (const [state, code] of Object.entries(codes)) {
+          const wrong = misfit({ value: code }, col, `state.${state}: ${JSON.stringify(code)}`)
+          if (wrong) out.problem(`${path}/${column}/state/${state}`, wrong)
+        }
+      }
     }
   }
   at(a.table, `${a.path}/write/set`, aw?.set)
@@ -41,13 +49,15 @@ export function checkWrittenConstants (model: MappingModel, catalog: LiveCatalog
   at(c.table, `${c.path}/write/update`, cw?.update)
 }
 
-function misfit (written: Record<string, unknown>, col: LiveColumn): string | undefined {
+/** `said`: how the constant is named in the message (`value: "x"` unless a state's code). */
+function misfit (written: Record<string, unknown>, col: LiveColumn, said?: string): string | undefined {
   const where = `column \`${col.name}\` holds ${col.kind === 'number' ? 'numbers' : 'dates and times'} (${col.declared})`
   if ('value' in written) {
     const v = written.value
     if (typeof v !== 'string') return undefined
-    if (col.kind === 'number' && !/^\s*-?\d+(\.\d+)?\s*$/.test(v)) return `\`value: ${JSON.stringify(v)}\` is text, but ${where}: write the number the legacy system stores`
-    if (col.kind === 'date' && !/^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2})?)?$|^\d{2}:\d{2}(:\d{2})?$/.test(v)) return `\`value: ${JSON.stringify(v)}\` is not a date or time, but ${where}`
+    const named = said ?? `value: ${JSON.stringify(v)}`
+    if (col.kind === 'number' && !/^\s*-?\d+(\.\d+)?\s*$/.test(v)) return `\`${named}\` is text, but ${where}: write the number the legacy system stores`
+    if (col.kind === 'date' && !/^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2})?)?$|^\d{2}:\d{2}(:\d{2})?$/.test(v)) return `\`${named}\` is not a date or time, but ${where}`
   }
   if ('now' in written && col.kind === 'number') return `\`now\` writes a date or time, but ${where}`
   // A copy of a name (the client's, a service's) is text; a copied id may be a number.
@@ -59,7 +69,7 @@ function misfit (written: Record<string, unknown>, col: LiveColumn): string | un
       ? written.value
       : 'now' in written ? NOW_TEXT[String(written.now)] : undefined
     if (written_ !== undefined && written_.length > col.length) {
-      return `${'now' in written ? `\`now: ${String(written.now)}\`` : `\`value: ${JSON.stringify(written_)}\``} writes ${written_.length} characters, but column \`${col.name}\` holds ${col.length} (${col.declared})`
+      return `${'now' in written ? `\`now: ${String(written.now)}\`` : `\`${said ?? `value: ${JSON.stringify(written_)}`}\``} writes ${written_.length} characters, but column \`${col.name}\` holds ${col.length} (${col.declared})`
     }
   }
   return undefined

@@ -218,7 +218,12 @@ export function buildModel (source: SourceDoc): MappingModel {
     if (source.storedIn !== undefined && !isTimeZone(source.storedIn)) fail(`${at}/storedIn`, `\`${source.storedIn}\` is not an IANA time zone (such as UTC, America/Chicago)`)
   }
 
-  checkWrittenValues(doc, fail)
+  checkWrittenValues(doc, states.values, fail)
+  // A current row is found to be closed: one without the other says half of how.
+  const history = doc.resources.appointment.write?.history
+  if (history && (history.current === undefined) !== (history.close === undefined)) {
+    fail(`${apptPath}/write/history/${history.current === undefined ? 'close' : 'current'}`, 'give `current` (which row is open) and `close` (what closes it) together, or neither: rows are then only added, the latest deciding')
+  }
 
   if (issues.length > 0) {
     throw new MappingError(issues.map((i) => ({ file: source.file, ...source.locate(i.path), ...i })))

@@ -84,7 +84,7 @@ export const Join = Type.Object({
     by: Type.Optional(Type.Array(Type.Union([Type.String(), Type.Object({
       column: Type.String({ description: 'A column of the joined table.' }),
       desc: Type.Optional(Type.Boolean({ description: 'true: the largest value first (the latest date). Default false.' }))
-    }, { additionalProperties: false })]), { description: 'Order deciding which row is first (the key breaks ties).', examples: [[{ column: 'updated_at', desc: true }]] }))
+    }, { additionalProperties: false })]), { description: 'Order deciding which row is first; the key breaks ties, lowest first unless `by` names it (the latest history row: `[{ column: changed_at, desc: true }, { column: id, desc: true }]`).', examples: [[{ column: 'updated_at', desc: true }]] }))
   }, {
     additionalProperties: false,
     description: 'Of the rows matching `on` and `where`, join only the first by `by` (a person\'s preferred name): the parent row is never repeated.'
@@ -260,7 +260,11 @@ export const WriteValue = Type.Union([
       digits: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, description: 'The number left-padded with zeros to this many digits.' }))
     }, { additionalProperties: false }), 'How the identifier is made: the check, its alphabet, a prefix and the digits.', [{ check: 'luhn', prefix: 'P', digits: 6 }])
   }, { additionalProperties: false, description: 'An identifier made from the new record\'s key followed by its check character.' }),
-  Type.Object({ state: Type.Literal(true, { description: 'The new state as stored (through the state\'s `map`).' }) }, { additionalProperties: false }),
+  Type.Object({
+    state: Type.Union([Type.Literal(true), Type.Record(Type.String(), Literal)], {
+      description: 'The new state: `true` as the appointment stores it (through the state\'s `map`), or the code written for each state, by interface state (`{ WAITING: Scheduled, CONFIRMED: Confirmed }`), every state given one: where the state is read by `rules`, which have no codes to write (a status history the rules read).'
+    })
+  }, { additionalProperties: false }),
   Type.Object({
     client: Type.Union([Type.Literal('name'), Type.Literal('given'), Type.Literal('family'), Type.Literal('familyFirst')], { description: 'Which part of the booked client\'s name, as the mapping reads it at booking time: `name` (the whole name), `given`, `family`, or `familyFirst` (family, `separator`, given: OSCAR\'s `SMITH,MARY ANN`). Given and family are the columns of a `{given} {family}` name template (the last column the family), else the name cut by its `split` rule.' }),
     separator: Type.Optional(Type.String({ minLength: 1, maxLength: 5, description: 'With `familyFirst`, what goes between family and given. Default `, `.', examples: [','] })),
@@ -302,10 +306,10 @@ export const ExtraRow = Type.Object({
 export const StatusHistory = Type.Object({
   table: about(TableName, 'The status-history table.'),
   key: Type.String({ description: 'The column holding the appointment\'s key.' }),
-  current: about(Where, 'Which of an appointment\'s history rows is the current one (`{ column: DT_FIM, isNull: true }`).'),
-  open: Type.Record(Type.String(), WriteValue, { description: 'Columns of the row opened for the new state (on booking too).' }),
-  close: Type.Record(Type.String(), WriteValue, { description: 'Columns set on the current row(s) when the state changes.' })
-}, { additionalProperties: false, title: 'StatusHistory', description: 'A status-history table: each state change closes the current row and opens a new one, in the same transaction.' })
+  current: Type.Optional(about(Where, 'Which of an appointment\'s history rows is the current one (`{ column: DT_FIM, isNull: true }`), closed by `close`. Without `current` and `close`, rows are only added: the latest decides.')),
+  open: Type.Record(Type.String(), WriteValue, { description: 'Columns of the row opened for the new state (on booking too): the state\'s code (`status: { state: true }`, or a code per state where the state rules read this row), a date (`changed_at: { now: datetime }`).' }),
+  close: Type.Optional(Type.Record(Type.String(), WriteValue, { description: 'Columns set on the current row(s) when the state changes. Given with `current`.' }))
+}, { additionalProperties: false, title: 'StatusHistory', description: 'A status-history table: each state change (a booking too) opens a new row, in the same transaction, after closing the `current` one where given. The state rules may read the latest row through a join of the appointment (`first` by its date, then its key, both descending).' })
 
 export const StateRow = Type.Object({
   join: Type.String({ description: 'A join of the appointment (under `joins`, on the appointment\'s key alone) whose row records the state: the row its state rules read (`confirmation.value`).', examples: ['confirmation'] }),

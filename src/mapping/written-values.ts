@@ -14,7 +14,8 @@ const COPIED = ['client', 'service', 'professional', 'location', 'healthInsuranc
 /** `column` → what the mapping reads from it, for a table's own columns (lower case). */
 type Readers = Map<string, string>
 
-export function checkWrittenValues (doc: MappingDoc, fail: Fail): void {
+/** `states`: the installation's states, each of which a code per state (`{ state: { … } }`) must name. */
+export function checkWrittenValues (doc: MappingDoc, states: string[], fail: Fail): void {
   const r = doc.resources
   const a = r.appointment
   const c = r.client
@@ -38,6 +39,14 @@ export function checkWrittenValues (doc: MappingDoc, fail: Fail): void {
     { at: `${cp}/write/update`, entries: cw?.update, readers: own.client },
     ...extraRows(cw, `${cp}/write`)
   ]
+  for (const { at, entries } of [...booking, ...elsewhere]) {
+    for (const [column, w] of Object.entries(entries ?? {})) {
+      if (!('state' in w) || typeof w.state !== 'object') continue
+      // Only rows written on entering a state know which state it is.
+      if (!/\/write\/(history|stateRows)\//.test(at)) fail(`${at}/${column}/state`, 'a code per state is written where a state is entered: under write.history or write.stateRows (the appointment\'s own columns take write.states)')
+      else stateCodesProblem(w.state, states, `${at}/${column}/state`, fail)
+    }
+  }
   for (const { at, entries } of booking) {
     for (const [column, w] of Object.entries(entries ?? {})) {
       const path = `${at}/${column}`
@@ -57,6 +66,13 @@ export function checkWrittenValues (doc: MappingDoc, fail: Fail): void {
       if (readers) stampProblem(w, column, readers, path, fail)
     }
   }
+}
+
+// A state with no code would leave its column without one, and a key no state has is a typo.
+function stateCodesProblem (codes: Record<string, unknown>, states: string[], path: string, fail: Fail): void {
+  for (const key of Object.keys(codes)) if (!states.includes(key)) fail(`${path}/${key}`, `\`${key}\` is not one of the states (${states.join(', ')})`)
+  const missing = states.filter((s) => !(s in codes))
+  if (missing.length > 0) fail(path, `no code for ${missing.join(', ')}: every state an appointment can enter writes one`)
 }
 
 function extraRows (w: WriteSpecDoc | undefined, at: string): { at: string, entries: Entries }[] {

@@ -23,6 +23,8 @@ export interface WriteContext {
   key?: unknown
   /** The state being entered, as stored. */
   state?: unknown
+  /** The state being entered, in the interface's words (a code per state: `{ state: { CONFIRMED: Confirmed } }`). */
+  entering?: string
   /** The records a booking names, for the columns copying them (booked-values.ts). */
   booked?: Booked
 }

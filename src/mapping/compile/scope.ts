@@ -129,7 +129,7 @@ export class Scope {
 /**
  * The condition that picks a join's row(s) under `alias`: its `on` pairs (the parent's side
  * given by `parentColumn`) and its `where`; with `first`, only the first matching row by
- * `by` (the key breaks ties), found by a correlated subquery (TOP 1 / LIMIT 1) so the parent
+ * `by` (the key breaks ties unless `by` names it), found by a correlated subquery (TOP 1 / LIMIT 1) so the parent
  * row is never repeated. Also what an UPDATE of that row uses (client-write.ts).
  */
 export function joinMatch (d: Dialect, j: JoinDoc, alias: string, parentColumn: (local: string) => string, params: ParamList, path: string): string {
@@ -151,7 +151,8 @@ export function joinMatch (d: Dialect, j: JoinDoc, alias: string, parentColumn: 
     from: { table: d.table(j.table), alias: pick },
     joins: [],
     where: matching(pick),
-    orderBy: [...order, key],
+    // SQL Server refuses a column twice in ORDER BY: a key `by` names already orders as it says.
+    orderBy: (j.first.by ?? []).some((b) => (typeof b === 'string' ? b : b.column).toLowerCase() === j.first?.key.toLowerCase()) ? order : [...order, key],
     first: true
   })
   return `${d.column(alias, j.first.key)} = (${first})`

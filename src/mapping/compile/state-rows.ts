@@ -10,6 +10,7 @@ import type { WriteSpecDoc } from '../schema.js'
 import { columnInputs } from './bind.js'
 import { decided, requiredValues } from './row-conditions.js'
 import { reference } from './references.js'
+import { storedState } from './history.js'
 import { CompileError, joinMatch } from './scope.js'
 import { uniqueColumns, writesTo, writeValues, type ColumnValues } from './write-columns.js'
 
@@ -65,13 +66,13 @@ export function compileStateRows (model: MappingModel, dialect: Dialect): StateR
       params: ip.params,
       ...writesTo(j.table, set)
     }
-    const values = (list: typeof set, now: NowParts): ColumnValues => Object.fromEntries(list.map((c) => [c.column, c.value(now)]))
+    const values = (list: typeof set, now: NowParts, state: string): ColumnValues => Object.fromEntries(list.map((c) => [c.column, c.value(now, { state: storedState(model, state), entering: state })]))
     return {
       statements: [clearStatement, insert],
       values (key: unknown, state: string, now: NowParts) {
-        const cleared = { statement: clearStatement, args: { key, ...columnInputs(clear ? values(clear, now) : {}) } }
+        const cleared = { statement: clearStatement, args: { key, ...columnInputs(clear ? values(clear, now, state) : {}) } }
         if (!r.states.includes(state)) return [cleared]
-        return [cleared, { statement: insert, args: columnInputs({ ...values(set, now), [link]: key }) }]
+        return [cleared, { statement: insert, args: columnInputs({ ...values(set, now, state), [link]: key }) }]
       }
     }
   })

@@ -119,7 +119,12 @@ export function writeValues (model: MappingModel, table: string, entries: Record
       const make = identifierMaker(w.identifier, `${path}/${column}/identifier`)
       return { column, type: 'text' as const, value: (_now: NowParts, c?: WriteContext) => c?.key === undefined || c.key === null ? null : make(String(c.key)) }
     }
-    if ('state' in w) return { column, type: 'text' as const, value: (_now: NowParts, c?: WriteContext) => c?.state ?? null }
+    if ('state' in w) {
+      const codes = w.state
+      if (codes === true) return { column, type: 'text' as const, value: (_now: NowParts, c?: WriteContext) => c?.state ?? null }
+      const types = new Set(Object.values(codes).map(literalType))
+      return { column, type: types.size === 1 ? [...types][0] : 'text', value: (_now: NowParts, c?: WriteContext) => c?.entering === undefined ? null : codes[c.entering] ?? null }
+    }
     if ('setting' in w) {
       const setting = model.settings[w.setting]
       if (setting === undefined) throw new CompileError(`${path}/${column}/setting`, `no setting called \`${w.setting}\` under settings`)

@@ -20,6 +20,7 @@ import { OWN_ROW, type RowPlan, type RowsPlan } from './rows.js'
 import { insertJoinedRow, runInsert, runInsertWithRows } from './insert-run.js'
 import { bindId } from './ids.js'
 import { compileStateRows, type StateRows } from './state-rows.js'
+import { checkHistoryRead } from './history-read.js'
 import type { Booked, ClientNameRead } from './booked-values.js'
 
 export type { Booked, BookingRef, ClientField, ClientNameRead, FieldWriter, Slot }
@@ -90,7 +91,8 @@ export interface Reschedule {
 }
 
 export interface HistoryPlan {
-  close: Statement
+  /** None where history rows are only added (no `current`). */
+  close?: Statement
   open: Statement
   /** Close the current rows (when `closing`) and open one for `state`. */
   bind: (id: string, state: string, now: NowParts, closing: boolean) => Bound[] | undefined
@@ -163,8 +165,9 @@ function supported<T> (fn: () => T): Supported<T> {
 
 export function compileWrites (model: MappingModel, dialect: Dialect): CompiledWrites {
   const client = supported(() => clientPlans(model, compileClientWrites(model, dialect)))
-  // A state row the mapping gets wrong refuses the mapping at its line: it is how a state is read.
+  // A state row or read history the mapping gets wrong refuses the mapping at its line: it is how a state is read.
   const stateRows = compileStateRows(model, dialect)
+  checkHistoryRead(model)
   const appointment = supported(() => appointmentPlans(model, compileAppointmentWrites(model, dialect), stateRows))
   const slots = isUnsupported(appointment) ? supported(() => compileSlotBooking(model, dialect)) : appointment.slotBooking
   return { client, appointment, slots, statements: () => writeStatements(client, appointment, model) }
@@ -316,7 +319,8 @@ function appointmentPlans (model: MappingModel, a: CompiledAppointmentWrites, ro
         const k = key(id)
         if (!k) return undefined
         const values = history.values(Object.values(k)[0], state, now)
-        return [...closing ? [{ statement: history.close, args: values.close }] : [], { statement: history.open, args: values.open }]
+        const close = closing ? history.close : undefined
+        return [...close ? [{ statement: close, args: values.close }] : [], { statement: history.open, args: values.open }]
       }
     }
   }
@@ -340,7 +344,7 @@ function writeStatements (client: Supported<ClientWritePlans>, appointment: Supp
     if (appointment.slotBooking) out.push(...appointment.slotBooking.statements())
     const open = appointment.openSlots
     if (open) out.push(...open.statements(), ...isUnsupported(open.reopen) ? [] : [...open.reopen.plan.key.before, open.reopen.plan.statement])
-    if (appointment.history) out.push(appointment.history.close, appointment.history.open)
+    if (appointment.history) out.push(...appointment.history.close ? [appointment.history.close] : [], appointment.history.open)
     if (appointment.stateRows) out.push(...appointment.stateRows.statements)
     for (const state of model.states.values) {
       const move = appointment.stateMoves[state]

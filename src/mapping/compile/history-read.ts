@@ -1,0 +1,79 @@
+// Where the state rules read the latest status-history row (a join of the appointment on the
+// history table), the row a state change writes there must be the row read and must read as
+// the state entered: otherwise every move answers 501. Refused at the mapping's line instead.
+import type { ConditionDoc, JoinDoc } from '../schema.js'
+import type { MappingModel } from '../model.js'
+import { decided } from './row-conditions.js'
+import { storedState } from './history.js'
+import { CompileError } from './scope.js'
+import type { ColumnValues } from './write-columns.js'
+
+export function checkHistoryRead (model: MappingModel): void {
+  const a = model.appointment
+  const h = a.write?.history
+  const rules = a.state.rules
+  if (!h || !rules) return
+  const read = new Set(rules.flatMap((r) => [...r.when ? columnsOf(r.when) : [], ...r.column ? [r.column] : []]).flatMap((c) => c.includes('.') ? [c.split('.')[0]] : []))
+  const same = (x: string, y: string): boolean => x.toLowerCase() === y.toLowerCase()
+  const readers = Object.entries(a.joins).filter(([alias, j]) => read.has(alias) && j.from === undefined && same(j.table, h.table) &&
+    Object.entries(j.on).some(([local, remote]) => same(local, a.key.column) && same(remote, h.key)))
+  const path = `${a.path}/write/history`
+  const stateColumn = Object.entries(h.open).find(([, w]) => 'state' in w)?.[0]
+  for (const [alias, j] of readers) {
+    latestIsWritten(alias, j, h.current !== undefined, a.path)
+    for (const state of model.states.values) {
+      // What decides the rules before anything runs: the constants the appointment row and the history row get.
+      const values: ColumnValues = constants(a.write?.states?.[state])
+      for (const [column, w] of Object.entries(h.open)) {
+        if ('value' in w) values[`${alias}.${column}`] = w.value
+        if ('state' in w) values[`${alias}.${column}`] = w.state === true ? storedState(model, state) : w.state[state] ?? null
+      }
+      const at = stateColumn === undefined ? `${path}/open` : `${path}/open/${stateColumn}`
+      const written = stateColumn === undefined ? 'the row it opens' : `\`${String(values[`${alias}.${stateColumn}`])}\` in ${stateColumn}`
+      const outcome = readAs(rules, values)
+      if (outcome === undefined) continue // depends on what only the database holds: the move's read-back says
+      if (outcome === null) throw new CompileError(at, `entering ${state} writes ${written}, which no state rule reads: the appointment would read as no state`)
+      if (!same(String(outcome.value), state)) {
+        throw new CompileError(at, `entering ${state} writes ${written}, which the state rules read as ${String(outcome.value)} (${a.state.path}/rules/${outcome.rule}): write the code the rules read for ${state}`)
+      }
+    }
+  }
+}
+
+// The just-written row must be the first `first` picks: the latest by date, and of two written in
+// one second (a booking confirmed at once) the newer, by a key ordered descending.
+function latestIsWritten (alias: string, j: JoinDoc, hasCurrent: boolean, at: string): void {
+  const path = `${at}/joins/${alias}`
+  if (!j.first) {
+    if (hasCurrent) return // its `where` picks the open row, the only one
+    throw new CompileError(path, `\`${alias}\` reads the status history the state rules read: give it \`first\` (the latest row: \`by: [{ column: <date>, desc: true }, { column: <key>, desc: true }]\`), or an appointment with several rows is read several times`)
+  }
+  const key = j.first.key
+  const byKey = (j.first.by ?? []).map((b) => typeof b === 'string' ? { column: b, desc: false } : b).find((b) => b.column.toLowerCase() === key.toLowerCase())
+  if (byKey?.desc !== true) {
+    throw new CompileError(`${path}/first`, `\`${alias}\` reads the latest status-history row: end \`by\` with \`{ column: ${key}, desc: true }\`, or of two rows written in the same second the older is read`)
+  }
+}
+
+/** The first rule deciding: its index and constant outcome; null when none holds; undefined when the constants cannot tell. */
+function readAs (rules: NonNullable<MappingModel['appointment']['state']['rules']>, values: ColumnValues): { rule: number, value: unknown } | null | undefined {
+  for (const [i, r] of rules.entries()) {
+    const holds = r.when === undefined ? true : decided(r.when, values)
+    if (holds === undefined) return undefined
+    if (!holds) continue
+    const value = r.value ?? (typeof r.then === 'object' && r.then !== null ? r.then.value : undefined)
+    return value === undefined ? undefined : { rule: i, value }
+  }
+  return null
+}
+
+function columnsOf (c: ConditionDoc): string[] {
+  if ('all' in c) return c.all.flatMap(columnsOf)
+  if ('any' in c) return c.any.flatMap(columnsOf)
+  if ('not' in c) return columnsOf(c.not)
+  return [c.column]
+}
+
+function constants (entries: Record<string, object> | undefined): ColumnValues {
+  return Object.fromEntries(Object.entries(entries ?? {}).flatMap(([c, w]) => 'value' in w ? [[c, (w as { value: unknown }).value]] : []))
+}
