@@ -244,7 +244,7 @@ export const WriteValue = Type.Union([
       fixedLine: about(Literal, 'The code a fixed-line (landline) number is written with.', ['H']),
       fixedLineOrMobile: Type.Optional(about(Literal, 'The code of a number whose plan does not tell mobiles from landlines (the United States and Canada: every geographic number). Default: `otherwise`.', ['C'])),
       otherwise: about(Literal, 'The code of any other number (toll-free, VoIP, pager, one the phone library cannot place). Required.', ['W'])
-    }, { additionalProperties: false })
+    }, { additionalProperties: false, description: 'The code each line of number is written with: `mobile`, `fixedLine`, `otherwise`, and `fixedLineOrMobile` where the plan cannot tell (every geographic +1 number).', examples: [{ mobile: 'C', fixedLine: 'H', otherwise: 'W' }] })
   }, {
     additionalProperties: false,
     description: 'Only in an `after` row of `phones`: the code of the line the written phone is, as the phone library\'s numbering plan for its country places it (`kind: { phoneLine: { mobile: C, fixedLine: H, otherwise: W } }`). Every code must be one the collect\'s `where` accepts, so the phone reads back.'

@@ -68,6 +68,7 @@ for (const dialect of testDialects()) {
     const s = await scratchOn(t, dialect, SCHEMA, mapping())
     const fits = await checkOf(t, s.url, mapping())
     t.notOk(fits.lines.some((l) => l.includes('phoneLine')), 'codes of one character fit CHAR(1)')
+    t.ok(fits.ok, `check passes, its write probe included: ${fits.lines.filter((l) => l.startsWith('✗')).join('; ')}`)
     const long = await checkOf(t, s.url, mapping('{ mobile: C, fixedLine: H, otherwise: WORK }', '{ column: kind, in: [C, H, WORK] }'))
     t.ok(long.lines.some((l) => /phoneLine.otherwise: code "WORK" has 4 characters/.test(l)), `a code longer than the column is a problem: ${long.lines.join('\n')}`)
     t.notOk(long.ok, 'and check fails')
