@@ -256,13 +256,17 @@ SELECT MAX([t].[seq]) AS [id] FROM [chart_phone] [t] WITH (UPDLOCK, HOLDLOCK) WH
 -- @p4 text = input:col:kind
 INSERT INTO [chart_phone] ([seq], [chart_no], [num], [kind]) VALUES (@p1, @p2, @p3, @p4)
 
+-- appointment.key.max
+SELECT MAX([t].[visit_id]) AS [id] FROM [visit] [t] WITH (UPDLOCK, HOLDLOCK)
+
 -- appointment.insert
--- @p1 date = input:col:vdate
--- @p2 text = input:col:vtime
--- @p3 int = input:col:chart_no
--- @p4 int = input:col:doc_id
--- @p5 int = input:col:st
-DECLARE @ponte_ids TABLE ([id] NVARCHAR(450)); INSERT INTO [visit] ([vdate], [vtime], [chart_no], [doc_id], [st]) OUTPUT INSERTED.[visit_id] INTO @ponte_ids ([id]) VALUES (@p1, @p2, @p3, @p4, @p5); SELECT [id] FROM @ponte_ids
+-- @p1 int = input:col:visit_id
+-- @p2 date = input:col:vdate
+-- @p3 text = input:col:vtime
+-- @p4 int = input:col:chart_no
+-- @p5 int = input:col:doc_id
+-- @p6 int = input:col:st
+INSERT INTO [visit] ([visit_id], [vdate], [vtime], [chart_no], [doc_id], [st]) VALUES (@p1, @p2, @p3, @p4, @p5, @p6)
 
 -- appointment.state[WAITING]
 -- @p1 int = input:col:st

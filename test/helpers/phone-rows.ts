@@ -24,6 +24,7 @@ resources:
       hour: { column: vtime, format: text }
     state: { column: st, type: int, map: { '0': WAITING, '1': CONFIRMED, '2': CANCELED } }
     refs: { client: chart_no, professional: doc_id }
+    write: { key: { generate: max } }
   professional:
     table: doctor
     key: doc_id
