@@ -141,6 +141,13 @@ function generatedFit (wv: WriteValueDoc, live: LiveColumn, path: string, out: F
     if (live.kind === 'number') out.problem(`${path}/uuid`, `a UUID is text, but column \`${live.name}\` holds numbers (${live.declared})`)
     else if (live.length !== undefined && live.length < 36) out.problem(`${path}/uuid`, `a UUID has 36 characters, but column \`${live.name}\` holds at most ${live.length} (${live.declared})`)
   }
+  if ('phoneLine' in wv) {
+    // Each code of a phone's line goes in as it is written: a code the column cannot hold fails the insert.
+    for (const [line, code] of Object.entries(wv.phoneLine)) {
+      if (live.kind === 'number' && typeof code === 'string' && !/^\s*-?\d+\s*$/.test(code)) out.problem(`${path}/phoneLine/${line}`, `code ${JSON.stringify(code)} is text, but column \`${live.name}\` holds numbers (${live.declared})`)
+      else if (live.kind === 'text' && live.length !== undefined && String(code).length > live.length) out.problem(`${path}/phoneLine/${line}`, `code ${JSON.stringify(code)} has ${String(code).length} characters, but column \`${live.name}\` holds at most ${live.length} (${live.declared})`)
+    }
+  }
   if ('identifier' in wv) {
     const id = wv.identifier
     const letters = /[^0-9]/.test(id.characters ?? '0123456789') || (id.prefix ?? '') !== ''

@@ -239,6 +239,17 @@ export const WriteValue = Type.Union([
   }, { additionalProperties: false }),
   Type.Object({ setting: Type.String({ description: 'A value from the installation settings, e.g. `userId`.' }) }, { additionalProperties: false }),
   Type.Object({
+    phoneLine: Type.Object({
+      mobile: about(Literal, 'The code a mobile number is written with.', ['C']),
+      fixedLine: about(Literal, 'The code a fixed-line (landline) number is written with.', ['H']),
+      fixedLineOrMobile: Type.Optional(about(Literal, 'The code of a number whose plan does not tell mobiles from landlines (the United States and Canada: every geographic number). Default: `otherwise`.', ['C'])),
+      otherwise: about(Literal, 'The code of any other number (toll-free, VoIP, pager, one the phone library cannot place). Required.', ['W'])
+    }, { additionalProperties: false, description: 'The code each line of number is written with: `mobile`, `fixedLine`, `otherwise`, and `fixedLineOrMobile` where the plan cannot tell (every geographic +1 number).', examples: [{ mobile: 'C', fixedLine: 'H', otherwise: 'W' }] })
+  }, {
+    additionalProperties: false,
+    description: 'Only in an `after` row of `phones`: the code of the line the written phone is, as the phone library\'s numbering plan for its country places it (`kind: { phoneLine: { mobile: C, fixedLine: H, otherwise: W } }`). Every code must be one the collect\'s `where` accepts, so the phone reads back.'
+  }),
+  Type.Object({
     slot: Type.Union([Type.Literal('start'), Type.Literal('end'), Type.Literal('length')], { description: 'Which part of the booked slot: its start, its end or its length.' }),
     format: Type.Optional(about(ValueFormat, 'How `start`/`end` are stored. Default: datetime.')),
     separator: Type.Optional(Type.Union([Type.Literal('/'), Type.Literal('.'), Type.Literal('-')], { description: 'With `format: dmy`, the character between day, month and year (`03.04.2031`). Default `/`.' })),
@@ -280,6 +291,8 @@ export const KeyGeneration = Type.Union([
   Type.Object({ generate: Type.Literal('identity', { description: GENERATE }) }, { additionalProperties: false }),
   Type.Object({
     generate: Type.Literal('max', { description: GENERATE }),
+    column: Type.Optional(Type.String({ description: 'Only with `per`, in an `after` row: the column counted (`seq`), which with `per` is the row\'s key.', examples: ['seq'] })),
+    per: Type.Optional(Type.String({ description: 'Only in an `after` row: a column of the row filled from the row it hangs from (one of its join\'s `on` columns, `patient_id`): `column` counts 1, 2, 3 per value of it, the largest for that parent plus one, read in the insert\'s transaction with the parent bound as a parameter.', examples: ['patient_id'] })),
     prefix: Type.Optional(Type.String({ minLength: 1, maxLength: 20, pattern: '^[A-Za-z0-9./-]+$', description: 'A text key\'s letters before its number (`M` in `M001204`): only keys starting with it are counted, and the next is written with it. Letters, digits, `.`, `/` and `-`.', examples: ['M'] })),
     digits: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, description: 'A text key\'s number left-padded with zeros to this many digits (`M001205` with 6).', examples: [6] }))
   }, { additionalProperties: false }),
@@ -299,7 +312,7 @@ export const KeyGeneration = Type.Union([
 export const ExtraRow = Type.Object({
   join: Type.Optional(Type.String({ description: 'A join of the resource: a row of its table is inserted, the columns of its `on` shared with the row it hangs from.' })),
   phones: Type.Optional(Type.Integer({ minimum: 0, description: 'An entry of `phones` that collects from a child table: a row holding the phone is inserted there.' })),
-  key: Type.Optional(about(KeyGeneration, 'How this row\'s key is made (as the resource\'s `write.key`).')),
+  key: Type.Optional(about(KeyGeneration, 'How this row\'s key is made (as the resource\'s `write.key`); an `after` row keyed by its parent and a number counted per parent takes `{ generate: max, column: seq, per: patient_id }`.')),
   set: Type.Optional(Type.Record(Type.String(), WriteValue, { description: 'Other columns of the row.' }))
 }, { additionalProperties: false, title: 'ExtraRow', description: 'One more row written with the resource\'s, in the same transaction: give `join` or `phones`. A `before` row\'s `key` makes the key its join\'s `on` shares (a person\'s id, which the patient row takes as its own).' })
 

@@ -14,6 +14,8 @@ import type { NowParts } from '../../normalise/datetime.js'
 import { withSelfKey } from './derived.js'
 import { datePartsWriter } from './date-parts.js'
 import { upperName } from '../../normalise/text.js'
+import { phoneLineColumns } from './phone-line.js'
+import { literalType } from './condition.js'
 import { compileRows, joinedFieldWriter, joinedRowUpdates, sharedKeyInsert, writtenRows, type JoinedRowWrite, type RowsPlan } from './rows.js'
 
 export const PATCHABLE = ['name', 'email', 'cpf', 'birthday'] as const
@@ -81,7 +83,20 @@ export function compileClientWrites (model: MappingModel, dialect: Dialect): Com
   if (!writers.phone && phoneRow >= 0) {
     const collect = c.phones[phoneRow].collect as NonNullable<Value['collect']>
     const w = fieldWriter({ column: collect.column, path: `${c.phones[phoneRow].path}/collect/column` }, 'text', (x) => toStoredPhone(String(x), write?.phoneFormat ?? 'digits', model.phone.defaultCountry, write?.foreignPhoneFormat))
-    if (w) rowWriters.phone = { columns: w.columns.map((x) => ({ ...x, column: `phones/${phoneRow}.${x.column}` })), encode: (v) => Object.fromEntries(Object.entries(w.encode(v)).map(([k, x]) => [`phones/${phoneRow}.${k}`, x])) }
+    // The row's kind code following the number (`phoneLine`), written beside it.
+    const after = (write?.after ?? []).findIndex((r) => r.join === undefined && (r.phones ?? 0) === phoneRow)
+    const lines = after < 0 ? [] : phoneLineColumns(write?.after?.[after].set, collect, `${c.path}/write/after/${after}/set`, `${c.phones[phoneRow].path}/collect/where`)
+    const lineColumns = lines.map((l) => ({ column: l.column, type: literalType(l.code('+0')), declared: {}, path: l.path }))
+    const inRow = (column: string) => `phones/${phoneRow}.${column}`
+    if (w) {
+      rowWriters.phone = {
+        columns: [...w.columns, ...lineColumns].map((x) => ({ ...x, column: inRow(x.column) })),
+        encode: (v) => Object.fromEntries([
+          ...Object.entries(w.encode(v)),
+          ...lines.map((l) => [l.column, v === undefined || v === null ? null : l.code(String(v))])
+        ].map(([k, x]) => [inRow(k as string), x]))
+      }
+    }
   }
   // Each field's table: `alias.column` in the join's table, `phones/<i>.column` in the table its
   // phones are collected from. A key the database says collided names the field writing it

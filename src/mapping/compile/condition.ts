@@ -121,3 +121,18 @@ function leafTest (c: ConditionLeafDoc, key: string): RowTest {
   const stored = columnGetter(key)
   return (row) => test(stored(row))
 }
+
+/**
+ * Whether a row holding `value` in `column` can meet the condition, whatever its other
+ * columns hold: false only when the tests on `column` alone rule it out (a written code the
+ * row's own filter would drop); undefined when other columns decide.
+ */
+export function admits (c: ConditionDoc, path: string, column: string, value: LiteralValue): boolean | undefined {
+  const row = { v: value }
+  return fold<boolean | undefined>(c, path, {
+    leaf: (leaf) => leaf.column === column ? leafTest(leaf, 'v')(row) : undefined,
+    all: (parts) => parts.includes(false) ? false : parts.every((p) => p === true) ? true : undefined,
+    any: (parts) => parts.includes(true) ? true : parts.every((p) => p === false) ? false : undefined,
+    not: (part) => part === undefined ? undefined : !part
+  })
+}

@@ -18,7 +18,8 @@ export async function runInsert (tx: Querier, plan: InsertPlan, columns: ColumnV
 async function insertRow (tx: Querier, plan: InsertPlan, args: Record<string, unknown>): Promise<string> {
   let id: unknown
   for (const statement of plan.key.before) {
-    const rows = await tx.query(statement)
+    // A key counted per parent binds the parent from the row's own inputs.
+    const rows = await tx.query(statement, args)
     if (rows.length > 0) id = plan.key.counted ? largestCounted(rows, plan.key.counted) : rows[0].id
   }
   if (plan.key.before.length > 0) {

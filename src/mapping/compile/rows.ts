@@ -12,6 +12,7 @@ import { keyMatch } from './key.js'
 import { fieldWriter, insertPlan, uniqueColumns, writesTo, writeValues, type FieldWriter, type InsertPlan } from './write-columns.js'
 import type { WrittenValue } from './derived.js'
 import { reference } from './references.js'
+import { isPhoneLine } from './phone-line.js'
 
 /** The resource's own row in `links`. */
 export const OWN_ROW = ''
@@ -112,15 +113,18 @@ export function compileRows (model: MappingModel, table: TableModel & { phones?:
       else if (done.has(parent)) links.push({ column: remote, from: parent, fromColumn: parentColumn })
       else throw new CompileError(at, `\`${name}\` hangs from \`${parent}\`, which is not written before it`)
     }
-    const set = writeValues(model, target.table, r.set, `${at}/set`)
+    // A phone row's `phoneLine` columns are written with its phone (client-write.ts).
+    const own = r.join === undefined ? Object.fromEntries(Object.entries(r.set ?? {}).filter(([, w]) => !isPhoneLine(w))) : r.set
+    const set = writeValues(model, target.table, own, `${at}/set`)
     const prefix = `${name}.`
     const fields = fieldColumns.filter((c) => c.column.startsWith(prefix)).map((c) => ({ ...c, column: c.column.slice(prefix.length) }))
     const columns = uniqueColumns([...links.map((l) => ({ column: l.column, type: 'int' as SqlTypeName })), ...fields, ...set])
     done.add(name)
     if (r.key) {
-      const keyColumn = Object.values(target.on)[0]
+      const per = perParent(r.key, when, links, columns, target.table, `${at}/key`)
+      const keyColumn = per && r.key.generate === 'max' && r.key.column !== undefined ? r.key.column : Object.values(target.on)[0]
       const rowTable: TableModel = { table: target.table, key: { column: keyColumn, type: 'int', parts: [{ column: keyColumn, type: 'int' }], separator: '-' }, where: [], joins: {}, path: at }
-      return { name, links, set, columns, fieldColumns: fields.map((f) => f.column), keyed: { plan: insertPlan(`${table.path.split('/').pop() ?? 'row'}.${name}.insert`, rowTable, { key: r.key }, columns, dialect, `${at}/key`), column: keyColumn } }
+      return { name, links, set, columns, fieldColumns: fields.map((f) => f.column), keyed: { plan: insertPlan(`${table.path.split('/').pop() ?? 'row'}.${name}.insert`, rowTable, { key: r.key }, columns, dialect, `${at}/key`, per), column: keyColumn } }
     }
     if (columns.length === 0) throw new CompileError(at, `nothing to insert into ${target.table}`)
     const params = new ParamList(dialect)
@@ -131,6 +135,22 @@ export function compileRows (model: MappingModel, table: TableModel & { phones?:
   const before = (write.before ?? []).map((r, i) => plan(r, i, 'before'))
   const after = (write.after ?? []).map((r, i) => plan(r, i, 'after'))
   return { before, after, ownLinks }
+}
+
+/**
+ * A `max` key counted per parent (`{ generate: max, column: seq, per: patient_id }`): `per`
+ * must be a column the row takes from the row it hangs from, so the parent binds as the
+ * insert's own input. undefined for any other key.
+ */
+function perParent (key: NonNullable<Row['key']>, when: 'before' | 'after', links: Link[], columns: { column: string, type: SqlTypeName }[], table: string, path: string): { column: string, type: SqlTypeName } | undefined {
+  if (key.generate !== 'max' || (key.per === undefined && key.column === undefined)) return undefined
+  if (when !== 'after') throw new CompileError(`${path}/per`, 'a key counted per parent is for an `after` row: a `before` row has no parent written yet')
+  if (key.per === undefined || key.column === undefined) throw new CompileError(`${path}/${key.per === undefined ? 'per' : 'column'}`, 'a key counted per parent takes both `column` (the number counted) and `per` (the parent\'s column)')
+  const link = links.find((l) => l.column.toLowerCase() === key.per?.toLowerCase())
+  if (!link) throw new CompileError(`${path}/per`, `\`${key.per}\` is not filled from the row this one hangs from (its join's \`on\` fills ${links.map((l) => `\`${l.column}\``).join(', ') || 'nothing'}): the number is counted per value of one of those`)
+  reference({ table, column: key.column, use: 'key', path: `${path}/column` })
+  reference({ table, column: link.column, use: 'filter', path: `${path}/per`, lookup: 'equal' })
+  return { column: link.column, type: columns.find((c) => c.column === link.column)?.type ?? 'int' }
 }
 
 /** The resource row's INSERT when its key comes from a `before` row: every column an input, no key generation. */

@@ -133,12 +133,13 @@ export class Scope {
  * row is never repeated. Also what an UPDATE of that row uses (client-write.ts).
  */
 export function joinMatch (d: Dialect, j: JoinDoc, alias: string, parentColumn: (local: string) => string, params: ParamList, path: string): string {
+  const onPairs = (a: string) => {
+    const scope = new Scope(d, { table: j.table, joins: {}, where: [], path }, a)
+    return Object.entries(j.on).map(([local, remote]) => `${parentColumn(local)} = ${scope.ref(remote, `${path}/on/${segment(local)}`, 'join', { lookup: 'join' })}`)
+  }
   const matching = (a: string) => {
     const scope = new Scope(d, { table: j.table, joins: {}, where: [], path }, a)
-    return [
-      ...Object.entries(j.on).map(([local, remote]) => `${parentColumn(local)} = ${scope.ref(remote, `${path}/on/${segment(local)}`, 'join', { lookup: 'join' })}`),
-      ...whereList(j.where).map((c, i) => conditionSql(c, scope, params, `${path}/where/${i}`))
-    ]
+    return [...onPairs(a), ...whereList(j.where).map((c, i) => conditionSql(c, scope, params, `${path}/where/${i}`))]
   }
   if (!j.first) return d.and(matching(alias))
   const pick = `${alias}_1`
@@ -155,5 +156,7 @@ export function joinMatch (d: Dialect, j: JoinDoc, alias: string, parentColumn: 
     orderBy: (j.first.by ?? []).some((b) => (typeof b === 'string' ? b : b.column).toLowerCase() === j.first?.key.toLowerCase()) ? order : [...order, key],
     first: true
   })
-  return `${d.column(alias, j.first.key)} = (${first})`
+  // The parent's columns as well: a key unique only among the parent's rows (a phone's
+  // (patient, seq)) then still picks the parent's own row.
+  return d.and([...onPairs(alias), `${d.column(alias, j.first.key)} = (${first})`])
 }

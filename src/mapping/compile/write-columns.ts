@@ -17,6 +17,7 @@ import { segment, reference } from './references.js'
 import { storedClock, storedNow } from './stored-clock.js'
 import { splitName } from './name-split.js'
 import { bookedValue, isBookedCopy } from './booked-values.js'
+import { isPhoneLine } from './phone-line.js'
 
 type WriteValueDoc = NonNullable<WriteSpecDoc['set']>[string]
 
@@ -115,6 +116,8 @@ export function writeValues (model: MappingModel, table: string, entries: Record
     }
     if (isBookedCopy(w)) return bookedValue(w, column)
     if ('uuid' in w) return { column, type: 'text' as const, value: () => randomUUID() }
+    // Only a phone row knows its number (rows.ts takes these entries out before this).
+    if (isPhoneLine(w)) throw new CompileError(`${path}/${segment(column)}/phoneLine`, '`phoneLine` is written only in an `after` row of `phones` (`- phones: 0`), whose phone it follows')
     if ('identifier' in w) {
       const make = identifierMaker(w.identifier, `${path}/${column}/identifier`)
       return { column, type: 'text' as const, value: (_now: NowParts, c?: WriteContext) => c?.key === undefined || c.key === null ? null : make(String(c.key)) }
@@ -153,7 +156,11 @@ export interface KeyPlan {
   keyType: SqlTypeName
 }
 
-export function keyPlan (table: TableModel, write: WriteSpecDoc | undefined, dialect: Dialect, path = `${table.path}/write/key`): KeyPlan {
+/**
+ * `per`: the column (and type) of a child row's parent that a `max` key with `per` counts
+ * within (rows.ts checks the mapping's spelling); the key is then `table.key`, counted per parent.
+ */
+export function keyPlan (table: TableModel, write: WriteSpecDoc | undefined, dialect: Dialect, path = `${table.path}/write/key`, per?: { column: string, type: SqlTypeName }): KeyPlan {
   const gen = write?.key ?? { generate: 'identity' as const }
   if (table.key.parts.length > 1) throw new CompileError(`${table.path}/key`, 'rows with a composite key cannot be created through Ponte (their key is not generated)')
   const base = { keyColumn: table.key.column, keyType: table.key.type, increment: false, before: [] as Statement[] }
@@ -162,6 +169,10 @@ export function keyPlan (table: TableModel, write: WriteSpecDoc | undefined, dia
     case 'identity':
       return { ...base, returning: table.key.column }
     case 'max': {
+      if (gen.per !== undefined || gen.column !== undefined) {
+        if (per === undefined) throw new CompileError(`${path}/${gen.per !== undefined ? 'per' : 'column'}`, '`per` and `column` count a child row\'s number per parent: only in an `after` row, both given')
+        return perParentMax(table, per, dialect, name)
+      }
       const params = new ParamList(dialect)
       const key = dialect.column('t', table.key.column)
       const from = { table: dialect.table(table.table), alias: 't' }
@@ -214,6 +225,16 @@ export function keyPlan (table: TableModel, write: WriteSpecDoc | undefined, dia
   }
 }
 
+// The largest number among the parent's rows plus one (1 for its first), read under the same
+// lock as any `max` key in the insert's transaction, the parent bound from the row's own input.
+function perParentMax (table: TableModel, per: { column: string, type: SqlTypeName }, dialect: Dialect, name: string): KeyPlan {
+  const params = new ParamList(dialect)
+  const key = dialect.column('t', table.key.column)
+  const where = [`${dialect.column('t', per.column)} = ${params.input(`col:${per.column}`, per.type)}`]
+  const sql = dialect.select({ columns: [{ expr: dialect.max(key), alias: 'id' }], from: { table: dialect.table(table.table), alias: 't' }, joins: [], where, orderBy: [], lock: true })
+  return { keyColumn: table.key.column, keyType: table.key.type, increment: true, before: [{ name: `${name}.max`, sql, params: params.params }] }
+}
+
 export interface InsertPlan {
   statement: Statement
   key: KeyPlan
@@ -224,8 +245,9 @@ export interface InsertPlan {
 }
 
 /** One INSERT with every column the mapping writes; values come as `col:<name>` inputs. */
-export function insertPlan (name: string, table: TableModel, write: WriteSpecDoc | undefined, columns: { column: string, type: SqlTypeName }[], dialect: Dialect, keyPath?: string): InsertPlan {
-  const key = keyPlan(table, write, dialect, keyPath)
+export function insertPlan (name: string, table: TableModel, write: WriteSpecDoc | undefined, columns: { column: string, type: SqlTypeName }[], dialect: Dialect, keyPath?: string,
+  per?: { column: string, type: SqlTypeName }): InsertPlan {
+  const key = keyPlan(table, write, dialect, keyPath, per)
   const all = key.returning ? columns.filter((c) => c.column !== key.keyColumn) : uniqueColumns([{ column: key.keyColumn, type: key.keyType }, ...columns])
   if (all.length === 0) throw new CompileError(`${table.path}/write`, `nothing to insert into ${table.table}: no mapped field is a plain column of it and \`write.set\` names none`)
   const params = new ParamList(dialect)
