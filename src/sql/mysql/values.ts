@@ -3,6 +3,9 @@
 import mysql from 'mysql2/promise'
 import type { SqlTypeName } from '../../mapping/schema.js'
 
+// Read once: mysql2's `TypedParameter` is a getter that require()s its module at every use.
+const TYPED = mysql.TypedParameter
+
 const INTEGER = new Set<SqlTypeName>(['int', 'bigint', 'smallint'])
 const TEXT = new Set<SqlTypeName>(['text', 'char', 'ntext', 'nchar'])
 
@@ -19,12 +22,12 @@ export function toMysqlValue (value: unknown, type: SqlTypeName): unknown {
   // Bytes for a binary column (a UUID fitted to BINARY(16): db/column-values.ts), whatever the mapping's type.
   if (Buffer.isBuffer(value)) return value
   if (INTEGER.has(type)) {
-    if (typeof value === 'number' && Number.isSafeInteger(value)) return mysql.TypedParameter.LONGLONG(value)
-    if (typeof value === 'string' && /^-?\d{1,18}$/.test(value)) return mysql.TypedParameter.LONGLONG(value)
+    if (typeof value === 'number' && Number.isSafeInteger(value)) return TYPED.LONGLONG(value)
+    if (typeof value === 'string' && /^-?\d{1,18}$/.test(value)) return TYPED.LONGLONG(value)
     return typeof value === 'number' ? value : String(value)
   }
   if (TEXT.has(type)) return String(value)
-  if (type === 'decimal' && (typeof value === 'number' || typeof value === 'string')) return mysql.TypedParameter.DECIMAL(String(value))
+  if (type === 'decimal' && (typeof value === 'number' || typeof value === 'string')) return TYPED.DECIMAL(String(value))
   return value
 }
 
