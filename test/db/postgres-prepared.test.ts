@@ -87,14 +87,20 @@ t.test('names the server forgot (DEALLOCATE ALL, as a pooler does) are prepared 
   t.same(db.pool?.(), { inUse: 0, waiting: 0 }, 'no connection left out of the pool')
 })
 
-t.test('a reload makes every connection forget its names before its next statement', async (t) => {
+t.test('a reload retires every connection: its names go with it', async (t) => {
   const db = await openPostgres(`${url}?poolMax=1`)
   t.teardown(db.close)
+  const backend = stmt('SELECT pg_backend_pid() AS pid')
   await db.query(penById, { pen: 1 })
   await db.query(stmt('SELECT "DOG" FROM "KENNEL" ORDER BY "PEN"'))
-  t.equal(Number((await db.query(preparedHere))[0].n), 3, 'three statements prepared')
+  const [before] = await db.query(backend)
+  t.equal(Number((await db.query(preparedHere))[0].n), 4, 'four statements prepared')
   db.forgetPrepared?.()
-  t.equal(Number((await db.query(preparedHere))[0].n), 1, 'only the statement that counts them is prepared now')
+  const [last] = await db.query(backend)
+  t.equal(last.pid, before.pid, 'the connection in hand finishes its statement, unnamed')
+  const [after] = await db.query(backend)
+  t.not(after.pid, before.pid, 'then it is closed, and the next statement runs on a new one')
+  t.equal(Number((await db.query(preparedHere))[0].n), 2, 'holding only the names prepared since')
 })
 
 t.test('preparedStatements=false (PgBouncer in transaction mode) prepares nothing by name', async (t) => {
@@ -107,23 +113,19 @@ t.test('preparedStatements=false (PgBouncer in transaction mode) prepares nothin
   t.equal(Number((await db.query(preparedHere))[0].n), 0, 'no statement prepared on the connection')
 })
 
-t.test('a connection keeps at most its limit of names, the least recently used dropped first', async (t) => {
+t.test('a connection keeps at most its limit of names; texts past it run unnamed', async (t) => {
   const pool = new pg.Pool({ connectionString: url, max: 1 })
   t.teardown(async () => { await pool.end() })
   const client = await pool.connect()
   t.teardown(() => { client.release() })
   const names = new PreparedNames(2)
-  const run = async (sql: string): Promise<void> => {
-    await names.prepare(client, sql)
-    await client.query({ name: names.nameFor(client, sql), text: sql })
-  }
+  const run = async (sql: string): Promise<void> => { await client.query({ name: names.nameFor(client, sql), text: sql }) }
   const texts = ['SELECT 1 AS a', 'SELECT 2 AS b', 'SELECT 3 AS c']
-  await run(texts[0])
-  await run(texts[1])
-  await run(texts[0])
-  await run(texts[2])
+  for (const text of [...texts, ...texts]) await run(text)
   const { rows } = await client.query('SELECT statement FROM pg_prepared_statements ORDER BY statement')
-  t.same(rows.map((r) => r.statement), [texts[0], texts[2]], 'the least recently used text was deallocated')
-  await run(texts[1])
-  t.equal((await client.query('SELECT count(*) AS n FROM pg_prepared_statements')).rows[0].n, '2', 'still two')
+  t.same(rows.map((r) => r.statement), [texts[0], texts[1]], 'the first two texts prepared, the third run unnamed each time')
+  t.equal(names.retired(client), false, 'the connection stays in use')
+  names.forgetAll()
+  t.equal(names.retired(client), true, 'until a reload retires it')
+  t.equal(names.nameFor(client, texts[0]), undefined, 'and it runs every text unnamed meanwhile')
 })

@@ -154,28 +154,32 @@ export async function openPostgres (url: string): Promise<Database> {
   }
   // A connection that failed below SQL (reset, terminated, timed out) is closed, not reused,
   // and the next request checks the server is back before more connections are opened.
+  const prepared = settings.preparedStatements ? new PreparedNames(PREPARED_PER_CONNECTION) : undefined
+  // A connection holding a statement the server can no longer run, or names from before a
+  // reload, is closed too (release(true)): what pg remembers of it goes with it.
   const release = (client: pg.PoolClient, err?: unknown): void => {
     const broken = err !== undefined && isConnectionLevel(err)
     if (broken) reachable = false
-    client.release(broken ? err as Error : undefined)
+    const spent = isStalePlan(err) || err instanceof StalePlanError || prepared?.retired(client) === true
+    client.release(broken ? err as Error : spent ? true : undefined)
   }
-  const prepared = settings.preparedStatements ? new PreparedNames(PREPARED_PER_CONNECTION) : undefined
   const run = async (client: pg.PoolClient, statement: Statement, args: Record<string, unknown>): Promise<Row[]> => {
     const values = bindValues(statement, args).map((v, i) => toPostgres(v, statement.params[i].type))
     stats.statements++
     const result = await client.query({ name: prepared?.nameFor(client, statement.sql), text: statement.sql, values })
     return result.rows as Row[]
   }
-  /** A statement outside a transaction; a stale prepared statement is forgotten and the statement run once more. */
-  const runAlone = async (client: pg.PoolClient, statement: Statement, args: Record<string, unknown>): Promise<Row[]> => {
-    if (prepared === undefined) return await run(client, statement, args)
-    await prepared.prepare(client, statement.sql)
+  /** A statement outside a transaction on a connection of its own; a stale prepared statement closes it and the statement runs once more on another. */
+  const runAlone = async (statement: Statement, args: Record<string, unknown>, again = true): Promise<Row[]> => {
+    const client = await acquire()
     try {
-      return await run(client, statement, args)
+      const rows = await run(client, statement, args)
+      release(client)
+      return rows
     } catch (err) {
-      if (!isStalePlan(err)) throw err
-      await prepared.forget(client)
-      return await run(client, statement, args)
+      release(client, err)
+      if (again && isStalePlan(err)) return await runAlone(statement, args, false)
+      throw translate(err)
     }
   }
 
@@ -221,15 +225,7 @@ export async function openPostgres (url: string): Promise<Database> {
     },
     pool: () => ({ inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount }),
     async query (statement, args = {}) {
-      const client = await acquire()
-      try {
-        const rows = await runAlone(client, statement, args)
-        release(client)
-        return rows
-      } catch (err) {
-        release(client, err)
-        throw translate(err)
-      }
+      return await runAlone(statement, args)
     },
     async transaction (fn, at: Arrival) {
       // Retries stop at the statement bound counted from the request's arrival, so a request
@@ -241,17 +237,16 @@ export async function openPostgres (url: string): Promise<Database> {
         const fail = (err: unknown): never => { throw translate(err) }
         let result: Awaited<ReturnType<typeof fn>>
         try {
-          await prepared?.prepare(client).catch(fail)
           await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE').catch(fail)
           result = await fn({ query: async (statement, args = {}) => await run(client, statement, args).catch(fail) })
           await client.query('COMMIT').catch(fail)
         } catch (err) {
           // A connection that cannot even roll back is closed rather than handed to the next
           // request; nor one holding a prepared statement the server can no longer use.
-          let clean = await client.query('ROLLBACK').then(() => true, () => false)
-          if (clean && err instanceof StalePlanError) clean = await prepared?.forget(client).then(() => true, () => false) ?? true
-          client.release(clean ? undefined : new Error('rollback failed'))
-          // Rolled back whole, the transaction runs once more on statements prepared afresh.
+          const clean = await client.query('ROLLBACK').then(() => true, () => false)
+          const spent = err instanceof StalePlanError || prepared?.retired(client) === true
+          client.release(clean ? spent : new Error('rollback failed'))
+          // Rolled back whole, the transaction runs once more on a new connection.
           if (err instanceof StalePlanError && !staleRetried && performance.now() < deadline) {
             staleRetried = true
             continue
@@ -290,7 +285,7 @@ export async function openPostgres (url: string): Promise<Database> {
 /** A serialization failure or deadlock: the transaction lost a race that a retry usually wins. */
 class ConcurrentChangeError extends DatabaseUnavailableError {}
 
-/** A prepared statement the server no longer has or can use (prepared.ts): its connection forgets its names, and the work is run again once. */
+/** A prepared statement the server no longer has or can use (prepared.ts): its connection is closed, and the work is run again once on another. */
 class StalePlanError extends DatabaseUnavailableError {}
 
 /** The SQLSTATE of an error the server sent; undefined for failures below SQL. */
