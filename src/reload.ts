@@ -24,6 +24,9 @@ export async function reloadMapping (app: FastifyInstance): Promise<ReloadOutcom
     const compiled = compileMapping(model, current.db.dialect)
     // Not ready: the database behind the refusals, checked against the new mapping.
     const guarded = await guardedBy(current.raw)
+    // A reload often follows a change to the schema: statements are prepared afresh.
+    const served = guarded ?? current.raw
+    served.forgetPrepared?.()
     let next: Ponte
     if (guarded) {
       const { findings, catalog } = await mismatchOf(compiled, guarded)

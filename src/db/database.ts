@@ -57,6 +57,12 @@ export interface Database extends Querier {
    * The connection may be the stream's until it is read to its end or the loop is left.
    */
   stream?: (statement: Statement, args?: Record<string, unknown>, at?: Arrival) => AsyncIterable<Row[]>
+  /**
+   * Makes every connection forget the statements it prepared by name, before its next one
+   * (a reload: the schema may have changed under them). Absent where nothing is kept prepared
+   * across requests by name, or where the database replans by itself.
+   */
+  forgetPrepared?: () => void
   /** Connections in use and callers waiting for one (metrics): a pool's, or SQLite's one connection and its queue. */
   pool?: () => { inUse: number, waiting: number }
 }

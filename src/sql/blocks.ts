@@ -1,7 +1,7 @@
 // A driver's row stream (mysql2's and mssql's object-mode Readables) as the blocks
 // Database.stream gives. The Readable's buffer is one block, so the driver pauses its socket
 // while a block waits to be sent: the server's rows stay on the server, not in our memory.
-import type { Readable } from 'node:stream'
+import { finished, type Readable } from 'node:stream'
 import type { Row } from '../db/database.js'
 
 /**
@@ -11,15 +11,43 @@ import type { Row } from '../db/database.js'
  */
 export const STREAM_BLOCK_ROWS = 1000
 
+/**
+ * The rows in blocks of `size`, taken from the Readable's buffer as they arrive: what Node's
+ * own async iterator does, less its await per row (a 1,000-row block cost ~1,000 promises).
+ * Leaving the loop early (the caller's break or throw) destroys the Readable, as it does.
+ */
 export async function * inBlocks (rows: Readable, size = STREAM_BLOCK_ROWS): AsyncGenerator<Row[]> {
+  let wake = (): void => undefined
+  const onReadable = (): void => { const w = wake; wake = () => undefined; w() }
+  rows.on('readable', onReadable)
+  // undefined: not finished; null: ended; an error: failed or destroyed before its end.
+  let outcome: Error | null | undefined
+  const stopWatching = finished(rows, { writable: false }, (err) => {
+    outcome = err ?? null
+    onReadable()
+  })
   let block: Row[] = []
-  // Leaving this loop early (the caller's break or throw) destroys the Readable.
-  for await (const row of rows) {
-    block.push(row as Row)
-    if (block.length >= size) {
-      yield block
-      block = []
+  try {
+    for (;;) {
+      const row: unknown = rows.destroyed ? null : rows.read()
+      if (row !== null) {
+        block.push(row as Row)
+        if (block.length >= size) {
+          yield block
+          block = []
+        }
+      } else if (outcome instanceof Error) {
+        throw outcome
+      } else if (outcome === null) {
+        break
+      } else {
+        await new Promise<void>((resolve) => { wake = resolve })
+      }
     }
+    if (block.length > 0) yield block
+  } finally {
+    rows.off('readable', onReadable)
+    stopWatching()
+    if (outcome !== null) rows.destroy()
   }
-  if (block.length > 0) yield block
 }

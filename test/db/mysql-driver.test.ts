@@ -70,6 +70,11 @@ t.test('values round-trip in the shapes the readers expect; an insert yields its
   const [got] = await db.query(read, { id: String(id) })
   t.same(got, { DAY: '2026-03-15', AT: '2026-03-15 09:30:00', HOUR: '09:30:00', PRICE: 12.5, BIG: '1234567890123456789012.25', FLAG: 1, BITS: 1, PAD: 'ab' },
     'dates as text, never shifted; a decimal a double holds as a number, a longer one as text; bit as 0/1')
+  const streamedRows = []
+  for await (const block of db.stream!(read, { id: String(id) })) streamedRows.push(...block)
+  t.same(streamedRows, [got], 'a streamed read gives the same values as a whole one')
+  const nulls = stmt((p) => `SELECT NULL + \`PRICE\` AS \`PRICE\`, IF(\`ID\` < 0, \`BITS\`, NULL) AS \`BITS\` FROM \`ITEM\` WHERE \`ID\` = ${p('id', 'int')}`)
+  t.same(await db.query(nulls, { id: String(id) }), [{ PRICE: null, BITS: null }], 'a null decimal or bit stays null')
   // Bound as text, a text id is compared as text: '1' does not find '01' (as a number it would).
   const byCode = stmt((p) => `SELECT \`ID\` FROM \`ITEM\` WHERE \`CODE\` = ${p('code', 'text')}`)
   t.equal((await db.query(byCode, { code: '1' })).length, 0, "'1' is not '01'")

@@ -10,7 +10,7 @@ import mysql, { type Pool, type PoolConnection } from 'mysql2/promise'
 import type { Connection as CallbackConnection } from 'mysql2'
 import { mysql as mysqlDialect } from './dialect.js'
 import { parseMysqlUrl, type MysqlSettings } from './settings.js'
-import { toMysqlValue, typeCast } from './values.js'
+import { rowFixer, toMysqlValue, type ResultField } from './values.js'
 import { connectionBroken, DEADLOCK, serverError, translate } from './errors.js'
 import { prepareSession } from './session.js'
 import { inTextOrder } from './order.js'
@@ -38,7 +38,6 @@ export async function openMysql (url: string): Promise<Database> {
   const settings = parseMysqlUrl(url)
   const pool = mysql.createPool({
     ...settings.connection,
-    typeCast,
     connectionLimit: settings.poolMax,
     maxIdle: settings.poolMax,
     idleTimeout: 30_000,
@@ -91,13 +90,17 @@ export async function openMysql (url: string): Promise<Database> {
     // that stopped answering altogether (a second more, so the server's own 504 comes first).
     const timeout = settings.statementTimeoutMs > 0 ? settings.statementTimeoutMs + 1000 : undefined
     let result: unknown
+    let fields: unknown
     try {
-      [result] = await conn.execute({ sql: statement.sql, timeout }, values as never[])
+      [result, fields] = await conn.execute({ sql: statement.sql, timeout }, values as never[])
     } catch (err) {
       // At once, inside a transaction too: a service tells a missing value from a conflict.
       throw translate(err)
     }
-    if (Array.isArray(result)) return result as Row[]
+    if (Array.isArray(result)) {
+      rowFixer(fields as ResultField[] | undefined)?.(result as Row[])
+      return result as Row[]
+    }
     // An insert answers with its AUTO_INCREMENT key, as INSERT … RETURNING would (dialect.ts).
     const id = (result as { insertId?: number | string }).insertId
     return id !== undefined && id !== 0 && id !== '0' ? [{ id }] : []
@@ -136,6 +139,9 @@ export async function openMysql (url: string): Promise<Database> {
     try {
       stats.statements++
       rows = core.execute(statement.sql, values as never[]).stream({ highWaterMark: STREAM_HIGH_WATER })
+      // The columns arrive before the first row.
+      let fix: ReturnType<typeof rowFixer>
+      rows.once('fields', (fields: ResultField[]) => { fix = rowFixer(fields) })
       if (lost !== undefined) rows.destroy(lost)
       // The server bounds the statement (max_statement_time) and a paused socket
       // (net_write_timeout), but a server or network gone silent answers nothing at all: a socket
@@ -147,6 +153,7 @@ export async function openMysql (url: string): Promise<Database> {
       socket?.setTimeout(idleMs)
       for await (const block of inBlocks(rows)) {
         socket?.setTimeout(0)
+        fix?.(block)
         yield block
         socket?.setTimeout(idleMs)
       }

@@ -20,14 +20,20 @@ import { PonteError, DuplicateKeyError, DatabaseTimeoutError, DatabaseUnavailabl
 import { servedFrom, type Arrival, type Database, type Row } from '../../db/database.js'
 import { postgresCatalog, postgresReferences } from './introspect.js'
 import { STREAM_BLOCK_ROWS } from '../blocks.js'
+import { isStalePlan, PreparedNames } from './prepared.js'
 
 export interface PostgresSettings {
   config: pg.PoolConfig
   statementTimeoutMs: number
   connectTimeoutMs: number
+  /** Whether statements are prepared by name on each connection (prepared.ts); off behind a pooler that cannot keep them (PgBouncer before 1.21 in transaction mode). */
+  preparedStatements: boolean
 }
 
-const OPTIONS = ['poolMax', 'connectTimeoutMs', 'statementTimeoutMs', 'requestTimeoutMs', 'sslmode'] as const
+const OPTIONS = ['poolMax', 'connectTimeoutMs', 'statementTimeoutMs', 'requestTimeoutMs', 'sslmode', 'preparedStatements'] as const
+
+/** Prepared statements kept per connection at most: more than a mapping's statements, so a busy server's are all kept. */
+const PREPARED_PER_CONNECTION = 256
 
 /** `postgres://user:password@host:5432/database?poolMax=5&connectTimeoutMs=5000&statementTimeoutMs=15000&sslmode=require` */
 export function parsePostgresUrl (url: string): PostgresSettings {
@@ -48,9 +54,12 @@ export function parsePostgresUrl (url: string): PostgresSettings {
   const statementTimeoutMs = q.has('statementTimeoutMs') ? int('statementTimeoutMs', 15000, 1) : int('requestTimeoutMs', 15000, 1)
   const sslmode = q.get('sslmode') ?? 'disable'
   if (!['disable', 'require', 'verify-full'].includes(sslmode)) throw new Error('DATABASE_URL: sslmode must be disable, require or verify-full')
+  const prepared = q.get('preparedStatements') ?? 'true'
+  if (!['true', 'false'].includes(prepared)) throw new Error('DATABASE_URL: preparedStatements must be true or false')
   return {
     statementTimeoutMs,
     connectTimeoutMs,
+    preparedStatements: prepared === 'true',
     config: {
       host: u.hostname.replace(/^\[|\]$/g, '') || '127.0.0.1',
       port: u.port ? Number(u.port) : 5432,
@@ -145,16 +154,33 @@ export async function openPostgres (url: string): Promise<Database> {
   }
   // A connection that failed below SQL (reset, terminated, timed out) is closed, not reused,
   // and the next request checks the server is back before more connections are opened.
+  const prepared = settings.preparedStatements ? new PreparedNames(PREPARED_PER_CONNECTION) : undefined
+  // A connection holding a statement the server can no longer run, or names from before a
+  // reload, is closed too (release(true)): what pg remembers of it goes with it.
   const release = (client: pg.PoolClient, err?: unknown): void => {
     const broken = err !== undefined && isConnectionLevel(err)
     if (broken) reachable = false
-    client.release(broken ? err as Error : undefined)
+    const spent = isStalePlan(err) || err instanceof StalePlanError || prepared?.retired(client) === true
+    client.release(broken ? err as Error : spent ? true : undefined)
   }
   const run = async (client: pg.PoolClient, statement: Statement, args: Record<string, unknown>): Promise<Row[]> => {
     const values = bindValues(statement, args).map((v, i) => toPostgres(v, statement.params[i].type))
     stats.statements++
-    const result = await client.query({ text: statement.sql, values })
+    const result = await client.query({ name: prepared?.nameFor(client, statement.sql), text: statement.sql, values })
     return result.rows as Row[]
+  }
+  /** A statement outside a transaction on a connection of its own; a stale prepared statement closes it and the statement runs once more on another. */
+  const runAlone = async (statement: Statement, args: Record<string, unknown>, again = true): Promise<Row[]> => {
+    const client = await acquire()
+    try {
+      const rows = await run(client, statement, args)
+      release(client)
+      return rows
+    } catch (err) {
+      release(client, err)
+      if (again && isStalePlan(err)) return await runAlone(statement, args, false)
+      throw translate(err)
+    }
   }
 
   /**
@@ -199,20 +225,13 @@ export async function openPostgres (url: string): Promise<Database> {
     },
     pool: () => ({ inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount }),
     async query (statement, args = {}) {
-      const client = await acquire()
-      try {
-        const rows = await run(client, statement, args)
-        release(client)
-        return rows
-      } catch (err) {
-        release(client, err)
-        throw translate(err)
-      }
+      return await runAlone(statement, args)
     },
     async transaction (fn, at: Arrival) {
       // Retries stop at the statement bound counted from the request's arrival, so a request
       // that keeps losing races answers 503 in bounded time.
       const deadline = (at ?? performance.now()) + settings.statementTimeoutMs
+      let staleRetried = false
       for (let attempt = 1; ; attempt++) {
         const client = await acquire()
         const fail = (err: unknown): never => { throw translate(err) }
@@ -222,9 +241,16 @@ export async function openPostgres (url: string): Promise<Database> {
           result = await fn({ query: async (statement, args = {}) => await run(client, statement, args).catch(fail) })
           await client.query('COMMIT').catch(fail)
         } catch (err) {
-          // A connection that cannot even roll back is closed rather than handed to the next request.
+          // A connection that cannot even roll back is closed rather than handed to the next
+          // request; nor one holding a prepared statement the server can no longer use.
           const clean = await client.query('ROLLBACK').then(() => true, () => false)
-          client.release(clean ? undefined : new Error('rollback failed'))
+          const spent = err instanceof StalePlanError || prepared?.retired(client) === true
+          client.release(clean ? spent : new Error('rollback failed'))
+          // Rolled back whole, the transaction runs once more on a new connection.
+          if (err instanceof StalePlanError && !staleRetried && performance.now() < deadline) {
+            staleRetried = true
+            continue
+          }
           if (err instanceof ConcurrentChangeError && attempt < MAX_ATTEMPTS && performance.now() < deadline) {
             // Jitter: the losers of one race should not meet again at the same instant.
             await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt))
@@ -247,6 +273,7 @@ export async function openPostgres (url: string): Promise<Database> {
         throw translate(err)
       }
     },
+    forgetPrepared: () => { prepared?.forgetAll() },
     async close () {
       await opening?.catch(() => undefined)
       await pool.end()
@@ -257,6 +284,9 @@ export async function openPostgres (url: string): Promise<Database> {
 
 /** A serialization failure or deadlock: the transaction lost a race that a retry usually wins. */
 class ConcurrentChangeError extends DatabaseUnavailableError {}
+
+/** A prepared statement the server no longer has or can use (prepared.ts): its connection is closed, and the work is run again once on another. */
+class StalePlanError extends DatabaseUnavailableError {}
 
 /** The SQLSTATE of an error the server sent; undefined for failures below SQL. */
 const sqlState = (err: unknown): string | undefined => err instanceof pg.DatabaseError ? err.code : undefined
@@ -291,6 +321,7 @@ export function translate (err: unknown): unknown {
   // 57014: statement_timeout cancelled it (a 504); the server shutting down or killing the
   // connection (57P01–57P03), a lost connection (08), no room for one (53): a 503.
   if (code === '57014') return new DatabaseTimeoutError(undefined, err)
+  if (isStalePlan(err)) return new StalePlanError('A statement prepared before a change to the clinic database\'s schema could not run; retry.', err)
   if (code !== undefined && RETRYABLE.has(code)) return new ConcurrentChangeError('The clinic database kept refusing this change because of concurrent changes; retry.', err)
   if (code !== undefined && (code.startsWith('08') || code.startsWith('57P') || code.startsWith('53') || code.startsWith('28') || code === '3D000')) return new DatabaseUnavailableError(undefined, err)
   if (code === undefined && err instanceof Error) {
