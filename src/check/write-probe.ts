@@ -206,7 +206,7 @@ async function book (compiled: CompiledMapping, plans: AppointmentWritePlans, db
       return id !== undefined && stored(r) ? [[r, id]] : []
     })) as Partial<Record<BookingRef, string>>
     // The copies of what the booking names (the client's name, the service's…), as the booking read them.
-    const copies = await bookedRecords(plans, db, snap, { ...refs, client: client.id })
+    const copies = await bookedRecords(plans, db, { ...refs, client: client.id })
     // A claim writes the client, the refs sent and the initial state into the row; the rest is the slot's.
     const expected = plans.openSlots
       ? steady((now) => Object.assign({ ...plans.written.state(model.states.initial, now) }, ...(['client', ...CLAIMED_REFS] as const).flatMap((r) => {

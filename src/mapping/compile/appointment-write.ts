@@ -18,7 +18,8 @@ import { lastMinuteDatetimeOf, lastMinuteOf } from './inclusive.js'
 import { storedPattern } from './length-pattern.js'
 import { NotWritableError } from '../../errors.js'
 import { compileOpenSlots, type OpenSlotWrites } from './open-slots.js'
-import { compileClientNameRead, type Booked, type ClientNameRead } from './booked-values.js'
+import { compileClientNameRead, type Booked, type BookedLookup, type ClientNameRead } from './booked-values.js'
+import { compileLookup, type LookupById } from './lookup.js'
 
 export const BOOKING_REFS = ['client', 'professional', 'service', 'healthInsurance', 'plan', 'location'] as const
 export type BookingRef = typeof BOOKING_REFS[number]
@@ -53,6 +54,10 @@ export interface CompiledAppointmentWrites {
   constants: (now: NowParts, slot?: Slot, booked?: Booked) => Encoded
   /** Reads the booked client's name, where `write.set` copies it (booked-values.ts). */
   clientName?: ClientNameRead
+  /** Reads by id, inside the booking's transaction, each lookup whose name a write copies. */
+  copiedLookups: Partial<Record<BookedLookup, LookupById>>
+  /** Reads the service by id inside a reschedule's transaction, where services have a duration (the appointment's length). */
+  serviceById?: LookupById
   /** Columns written to put an appointment in a state. */
   state: (state: string, now: NowParts) => Encoded
   stateUpdate: (state: string) => Statement
@@ -139,6 +144,8 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
     slot: slotWriter.encode,
     constants: (now, slot, booked) => ({ ...values(set, now, slot, booked), ...values(initial, now) }),
     clientName: Object.values({ ...a.write?.set, ...a.openSlots?.claim }).some((w) => 'client' in w) ? compileClientNameRead(model, dialect) : undefined,
+    copiedLookups: copiedLookups(model, dialect),
+    serviceById: model.lookups.service?.fields.duration ? compileLookup(model.lookups.service, dialect).byId : undefined,
     state: (state, now) => values(states.get(state) ?? changeWrites(state), now),
     stateUpdate (state) {
       let s = updates.get(state)
@@ -291,4 +298,16 @@ function patternOf (minutes: number, pattern: { per: number, repeat?: string, ed
 
 function hourType (f: HourFormat): SqlTypeName {
   return f === 'hhmm' || f === 'minutes' ? 'int' : f === 'time' ? 'time' : f === 'datetime' ? 'datetime' : 'text'
+}
+
+/** The lookups whose name a write copies (`{ service: name }`), each read by id in the booking's transaction. */
+function copiedLookups (model: MappingModel, dialect: Dialect): Partial<Record<BookedLookup, LookupById>> {
+  const a = model.appointment
+  const copies = Object.values({ ...a.write?.set, ...a.openSlots?.claim }) as Partial<Record<BookedLookup, unknown>>[]
+  const out: Partial<Record<BookedLookup, LookupById>> = {}
+  for (const name of ['service', 'professional', 'location', 'healthInsurance'] as const) {
+    const lookup = model.lookups[name]
+    if (lookup && copies.some((w) => w[name] === 'name')) out[name] = compileLookup(lookup, dialect).byId
+  }
+  return out
 }

@@ -20,7 +20,8 @@ import { OWN_ROW, type RowPlan, type RowsPlan } from './rows.js'
 import { insertJoinedRow, runInsert, runInsertWithRows } from './insert-run.js'
 import { bindId } from './ids.js'
 import { compileStateRows, type StateRows } from './state-rows.js'
-import type { Booked, ClientNameRead } from './booked-values.js'
+import type { Booked, BookedLookup, ClientNameRead } from './booked-values.js'
+import type { LookupById } from './lookup.js'
 
 export type { Booked, BookingRef, ClientField, ClientNameRead, FieldWriter, Slot }
 export { BOOKING_REFS } from './appointment-write.js'
@@ -113,6 +114,10 @@ export interface AppointmentWritePlans {
   columns: (now: NowParts, slot: Slot, refs: Partial<Record<BookingRef, string>>, booked?: Booked) => ColumnValues
   /** Reads the booked client's name, where the mapping copies it into the appointment (booked-values.ts). */
   clientName?: ClientNameRead
+  /** Reads by id, inside the booking's transaction, each lookup whose name a write copies. */
+  copiedLookups: Partial<Record<BookedLookup, LookupById>>
+  /** Reads the service by id inside a reschedule's transaction, where services have a duration. */
+  serviceById?: LookupById
   insert: Supported<AppointmentInsert>
   /** One per state of the vocabulary. */
   stateMoves: Record<string, Supported<StateMove>>
@@ -291,6 +296,8 @@ function appointmentPlans (model: MappingModel, a: CompiledAppointmentWrites, ro
     ignored: new Set(model.appointment.write?.ignore ?? []),
     columns,
     clientName: a.clientName,
+    copiedLookups: a.copiedLookups,
+    serviceById: a.serviceById,
     insert,
     stateMoves,
     slotBooking: a.slotBooking,
@@ -336,6 +343,8 @@ function writeStatements (client: Supported<ClientWritePlans>, appointment: Supp
   if (!isUnsupported(appointment)) {
     const { insert } = appointment
     if (appointment.clientName) out.push(appointment.clientName.statement)
+    const lookupReads = [...Object.values(appointment.copiedLookups), ...appointment.serviceById ? [appointment.serviceById] : []]
+    out.push(...[...new Map(lookupReads.map((r) => [r.statement.name, r.statement])).values()])
     if (!isUnsupported(insert)) out.push(...insert.plan.key.before, ...Object.values(appointment.joinedRefs).map((j) => j.lookup), insert.plan.statement)
     if (appointment.slotBooking) out.push(...appointment.slotBooking.statements())
     const open = appointment.openSlots
