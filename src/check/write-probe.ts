@@ -202,7 +202,8 @@ async function book (compiled: CompiledMapping, plans: AppointmentWritePlans, db
     // A booking without a location takes the one of the professional's hours (or only workplace).
     const location = request.location ?? (record.location as { id?: string } | undefined)?.id
     const refs = Object.fromEntries(BOOKING_REFS.flatMap((r) => {
-      const id = r === 'location' ? location : request[r]
+      // A ref left out is stored as the mapping's default for it (`write.refs.<ref>.otherwise`).
+      const id = r === 'location' ? location : request[r] ?? (r === 'client' ? undefined : plans.defaults[r])
       return id !== undefined && stored(r) ? [[r, id]] : []
     })) as Partial<Record<BookingRef, string>>
     // The copies of what the booking names (the client's name, the service's…), as the booking read them.

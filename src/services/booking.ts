@@ -85,14 +85,17 @@ export class Booking {
   async book (request: NewAppointment, at: Arrival): Promise<Stored<AppointmentT>> {
     writable(this.compiled.writes.appointment, 'appointments', request)
     const ignored = this.unstored(request)
-    const input = { ...request, ...this.normaliseTime(request) }
+    // A ref left out takes the mapping's default (`write.refs.<ref>.otherwise`) as if sent; a location only once the hours do not tell it.
+    const { location: defaultLocation, ...defaults } = this.plans.defaults
+    const defaulted = Object.fromEntries(Object.entries(defaults).filter(([name]) => request[name as keyof NewAppointment] === undefined))
+    const input: NewAppointment = { ...request, ...defaulted, ...this.normaliseTime(request) }
     const issues: FieldIssue[] = []
     this.checkTimeInput(input.date, input.hour, issues)
     // An open slot is a professional's row: the one to claim is found by whose it is.
     if (this.plans.openSlots && input.professional === undefined && this.compiled.model.appointment.refs.professional) issues.push({ path: '/body/professional', message: 'is required: this installation books by claiming a professional\'s open slot' })
     const snap = await this.catalog.snapshot(at)
     await this.checkRefs(input, snap, issues, at)
-    if (issues.length > 0) throw new InvalidInputError(describe(issues), issues)
+    if (issues.length > 0) throw new InvalidInputError(describe(issues), issues.map((i) => defaultedIssue(i, defaulted)))
 
     // The same length /availability offers: the service's duration, else the window's step.
     const day = input.professional ? await this.hours?.day(input.date, input.professional, at) : undefined
@@ -111,6 +114,11 @@ export class Booking {
       if (input.location === undefined && this.compiled.model.appointment.refs.location) {
         input.location = window?.location ?? onlyOne(snap.related('professional', input.professional, 'location'))
       }
+    }
+    if (input.location === undefined && defaultLocation !== undefined) {
+      const problem = this.refProblem('location', defaultLocation, snap)
+      if (problem !== undefined) throw new InvalidInputError(`The mapping's default location is refused: ${problem}.`, [defaultedIssue({ path: '/body/location', message: problem }, { location: defaultLocation })])
+      input.location = defaultLocation
     }
 
     const now = nowIn(this.compiled.model.timezone)
@@ -470,6 +478,13 @@ function takesService (window: WindowAt | undefined, service: string | undefined
   issues: FieldIssue[] = [{ path: '/body/service', message: 'is not taken by the slot at that time' }]): void {
   if (service === undefined || window?.refuses?.has(service) !== true) return
   throw new ConflictError(`The slot at ${hour} on ${date} does not take service ${service}: its template code is for other services (/availability?service=${service} lists the slots that do).`, issues)
+}
+
+/** An issue about a ref the caller left out is about the mapping's default for it: said so. */
+function defaultedIssue (issue: FieldIssue, defaulted: Record<string, string | undefined>): FieldIssue {
+  const name = issue.path.replace('/body/', '')
+  const id = defaulted[name]
+  return id === undefined ? issue : { path: issue.path, message: `was not sent, and the mapping's default (write.refs.${name}.otherwise: "${id}") is refused: ${issue.message}` }
 }
 
 function onlyOne (ids: Set<string> | undefined): string | undefined {

@@ -7,7 +7,7 @@ import type { SqlTypeName } from '../schema.js'
 import { CompileError } from './scope.js'
 import { reference } from './references.js'
 import { idType } from './key.js'
-import { bindId } from './ids.js'
+import { bindId, matchesType } from './ids.js'
 import { fieldWriter, insertPlan, recordWrites, updatePlan, uniqueColumns, writeValues, type FieldWriter, type InsertPlan } from './write-columns.js'
 import type { NowParts } from '../../normalise/datetime.js'
 import { withSelfKey, type WriteContext } from './derived.js'
@@ -23,6 +23,9 @@ import { compileLookup, type LookupById } from './lookup.js'
 
 export const BOOKING_REFS = ['client', 'professional', 'service', 'healthInsurance', 'plan', 'location'] as const
 export type BookingRef = typeof BOOKING_REFS[number]
+
+/** The refs a mapping can name a default for (`write.refs.<ref>.otherwise`): every one but the client. */
+export type DefaultedRef = Exclude<BookingRef, 'client'>
 
 export interface Slot { date: string, hour: string, endHour?: string, minutes?: number }
 
@@ -46,6 +49,8 @@ export interface CompiledAppointmentWrites {
   openSlots?: OpenSlotWrites & { reopen: () => InsertPlan, reopenValues: (now: NowParts, slot: Slot, refs: Partial<Record<BookingRef, string>>) => Encoded }
   refs: Partial<Record<BookingRef, FieldWriter>>
   joinedRefs: Partial<Record<BookingRef, JoinedRef>>
+  /** The id a booking takes for a ref the caller leaves out (`write.refs.<ref>.otherwise`). */
+  defaults: Partial<Record<DefaultedRef, string>>
   /** Refs the mapping reads but cannot write, with the reason (a booking sending one is refused unless `write.ignore` lists it). */
   readOnlyRefs: Partial<Record<BookingRef, string>>
   /** Columns for a slot (start, and end where the mapping stores one). */
@@ -75,6 +80,7 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
   const refs: Partial<Record<BookingRef, FieldWriter>> = {}
   const joinedRefs: Partial<Record<BookingRef, JoinedRef>> = {}
   const readOnlyRefs: Partial<Record<BookingRef, string>> = {}
+  const defaults: Partial<Record<DefaultedRef, string>> = {}
   for (const name of BOOKING_REFS) {
     const v = a.refs[name]
     if (!v || slotBooking?.refs.includes(name as SlotRef)) continue
@@ -83,8 +89,12 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
     const declared = name === 'client' ? undefined : a.write?.refs?.[name]
     recordWrites(writer, () => a.table)
     if (writer) refs[name] = writer
-    else if (declared) joinedRefs[name] = joinedRef(model, v, type, declared.firstOf, `${path}/refs/${name}`, dialect)
+    else if (declared?.firstOf !== undefined) joinedRefs[name] = joinedRef(model, v, type, declared.firstOf, `${path}/refs/${name}`, dialect)
     else readOnlyRefs[name] = readOnlyReason(v, name)
+    if (declared?.otherwise !== undefined) defaults[name as DefaultedRef] = bookingDefault(declared.otherwise, type, refs[name] !== undefined || joinedRefs[name] !== undefined, `${path}/refs/${name}/otherwise`)
+  }
+  for (const name of Object.keys(a.write?.refs ?? {})) {
+    if (!a.refs[name as BookingRef]) throw new CompileError(`${path}/refs/${name}`, `the appointment has no ${name} (refs.${name}) to write`)
   }
   refuseSharedColumns(slotWriter, refs, joinedRefs, path)
   const stateWrites = (state: string) => {
@@ -140,6 +150,7 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
     },
     refs,
     joinedRefs,
+    defaults,
     readOnlyRefs,
     slot: slotWriter.encode,
     constants: (now, slot, booked) => ({ ...values(set, now, slot, booked), ...values(initial, now) }),
@@ -310,4 +321,12 @@ function copiedLookups (model: MappingModel, dialect: Dialect): Partial<Record<B
     if (lookup && copies.some((w) => w[name] === 'name')) out[name] = compileLookup(lookup, dialect).byId
   }
   return out
+}
+
+/** A ref's default as the id a request would send: one its column can hold, of a ref the booking writes. */
+function bookingDefault (otherwise: string | number, type: SqlTypeName, written: boolean, path: string): string {
+  const id = String(otherwise)
+  if (!written) throw new CompileError(path, 'the booking does not write this ref (it is read through a join without `firstOf`, or booked through the slot), so it cannot take a default')
+  if (!matchesType(id, type)) throw new CompileError(path, `"${id}" cannot be stored in the ref's ${type} column`)
+  return id
 }

@@ -12,7 +12,7 @@ import { CompileError } from './scope.js'
 import { keyArgs } from './key.js'
 import { columnInputs, isUnsupported, type Bound, type Supported } from './bind.js'
 import { compileClientWrites, PATCHABLE, type ClientField, type CompiledClientWrites } from './client-write.js'
-import { compileAppointmentWrites, type BookingRef, type CompiledAppointmentWrites, type JoinedRef, type Slot } from './appointment-write.js'
+import { compileAppointmentWrites, type BookingRef, type DefaultedRef, type CompiledAppointmentWrites, type JoinedRef, type Slot } from './appointment-write.js'
 import { compileSlotBooking, type SlotBooking } from './slot-booking.js'
 import type { OpenSlotWrites } from './open-slots.js'
 import type { ColumnValues, FieldWriter, InsertPlan } from './write-columns.js'
@@ -106,6 +106,8 @@ export interface StateRowsPlan {
 export interface AppointmentWritePlans {
   refs: Partial<Record<BookingRef, FieldWriter>>
   joinedRefs: Partial<Record<BookingRef, JoinedRefPlan>>
+  /** The id a booking takes for a ref the caller leaves out (`write.refs.<ref>.otherwise`). */
+  defaults: Partial<Record<DefaultedRef, string>>
   /** Refs read but not writable, with the reason. */
   readOnlyRefs: Partial<Record<BookingRef, string>>
   /** Request fields the mapping declares accepted and not stored (`write.ignore`). */
@@ -292,6 +294,7 @@ function appointmentPlans (model: MappingModel, a: CompiledAppointmentWrites, ro
     openSlots,
     refs: a.refs,
     joinedRefs,
+    defaults: a.defaults,
     readOnlyRefs: a.readOnlyRefs,
     ignored: new Set(model.appointment.write?.ignore ?? []),
     columns,
