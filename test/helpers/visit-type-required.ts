@@ -50,6 +50,8 @@ ${refsLine}
     fields:
       name: tutor_name
     phones: [phone]
+    write:
+      key: { generate: max }
   professional:
     table: vet
     key: vet_id
