@@ -2,8 +2,9 @@
 // keys that repeat, joins that multiply rows, state codes nobody mapped, dates and ids the
 // readers cannot use. Only counts, codes and ids are printed: never a patient's value.
 import type { Database, Row } from '../db/database.js'
-import type { CompiledMapping, ReadPlan } from '../mapping/compile/index.js'
-import type { TableModel } from '../mapping/model.js'
+import { isUnsupported, type CompiledMapping, type ReadPlan } from '../mapping/compile/index.js'
+import type { LookupName, TableModel } from '../mapping/model.js'
+import { planExists } from '../services/plans.js'
 import type { Statement } from '../sql/statement.js'
 import type { LiveCatalog } from '../db/columns.js'
 import { Catalog } from '../services/catalog.js'
@@ -122,6 +123,16 @@ export async function checkData (compiled: CompiledMapping, db: Database, out: F
     const unknown = listed.filter((id) => !snap.record('service', id))
     if (unknown.length > 0) out.warning(place, `${unknown.length === 1 ? 'service' : 'services'} ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not in the services table: ${unknown.length === 1 ? 'its' : 'their'} codes restrict nothing`)
     else out.ok(place, `${listed.length} service${listed.length === 1 ? '' : 's'}, each in the services table`)
+  }
+
+  // A ref's default (`write.refs.<ref>.otherwise`) names a row of its lookup, or every booking without that ref is refused.
+  const writes = compiled.writes.appointment
+  for (const [name, id] of Object.entries(isUnsupported(writes) ? {} : writes.defaults)) {
+    const place = `${model.appointment.path}/write/refs/${name}/otherwise`
+    const exists = !snap ? undefined : name === 'plan' ? planExists(model, snap, id) : model.lookups[name as LookupName] ? snap.record(name as LookupName, id) !== undefined : undefined
+    if (exists === undefined || out.covers(place)) continue
+    if (exists) out.ok(place, `${name} ${id} exists`)
+    else out.problem(place, `no ${name} has id ${id}: every booking sent without a ${name} would be refused`)
   }
 
   // Whole tables, in key order, batch by batch, until the time given runs out.

@@ -202,11 +202,12 @@ async function book (compiled: CompiledMapping, plans: AppointmentWritePlans, db
     // A booking without a location takes the one of the professional's hours (or only workplace).
     const location = request.location ?? (record.location as { id?: string } | undefined)?.id
     const refs = Object.fromEntries(BOOKING_REFS.flatMap((r) => {
-      const id = r === 'location' ? location : request[r]
+      // A ref left out is stored as the mapping's default for it (`write.refs.<ref>.otherwise`).
+      const id = r === 'location' ? location : request[r] ?? (r === 'client' ? undefined : plans.defaults[r])
       return id !== undefined && stored(r) ? [[r, id]] : []
     })) as Partial<Record<BookingRef, string>>
     // The copies of what the booking names (the client's name, the service's…), as the booking read them.
-    const copies = await bookedRecords(plans, db, snap, { ...refs, client: client.id })
+    const copies = await bookedRecords(plans, db, { ...refs, client: client.id })
     // A claim writes the client, the refs sent and the initial state into the row; the rest is the slot's.
     const expected = plans.openSlots
       ? steady((now) => Object.assign({ ...plans.written.state(model.states.initial, now) }, ...(['client', ...CLAIMED_REFS] as const).flatMap((r) => {

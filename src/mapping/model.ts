@@ -10,6 +10,8 @@ import type { SourceDoc } from './load.js'
 import { isTimeZone } from '../normalise/zones.js'
 import { codeRule, sameCodes } from './compile/codes.js'
 import { checkWrittenValues } from './written-values.js'
+import { matchesType } from './compile/ids.js'
+import { idType } from './compile/key.js'
 
 export const LOOKUPS = ['professional', 'location', 'service', 'healthInsurance', 'specialty'] as const
 export type LookupName = typeof LOOKUPS[number]
@@ -219,6 +221,7 @@ export function buildModel (source: SourceDoc): MappingModel {
   }
 
   checkWrittenValues(doc, states.values, fail)
+  checkRefDefaults(appointment, lookups, fail)
   // A current row is found to be closed: one without the other says half of how.
   const history = doc.resources.appointment.write?.history
   if (history && (history.current === undefined) !== (history.close === undefined)) {
@@ -468,4 +471,17 @@ function markerOf (m: NonNullable<MappingDoc['resources']['appointment']['change
   if (m === undefined) return undefined
   const inserts = m.inserts ?? false
   return { column: m.column, type: m.type ?? (inserts ? 'int' : 'datetime'), inserts, windowEvery: m.windowEvery ?? 10, path }
+}
+
+/** A ref's default (`write.refs.<ref>.otherwise`) is an id of a ref the appointment maps, one its column can hold. */
+function checkRefDefaults (appointment: AppointmentModel, lookups: MappingModel['lookups'], fail: Fail): void {
+  for (const [name, entry] of Object.entries(appointment.write?.refs ?? {})) {
+    if (entry?.otherwise === undefined) continue
+    const at = `${appointment.path}/write/refs/${name}/otherwise`
+    const ref = appointment.refs[name as EntityName]
+    if (!ref) { fail(at, `the appointment has no ${name} (refs.${name}) for a default to be stored in`); continue }
+    const lookup = name === 'plan' ? undefined : lookups[name as LookupName]
+    const type = ref.type ?? (name === 'plan' ? 'text' : lookup ? idType(lookup.key) : 'int')
+    if (!matchesType(String(entry.otherwise), type)) fail(at, `"${String(entry.otherwise)}" cannot be stored in the ref's ${type} column`)
+  }
 }

@@ -65,17 +65,21 @@ export class Availability {
     return this.mapped !== undefined
   }
 
-  async freeSlots (q: AvailabilityQuery, at: Arrival): Promise<Slot[]> {
+  async freeSlots (asked: AvailabilityQuery, at: Arrival): Promise<Slot[]> {
     const av = this.mapped
     if (!av) throw new NotFoundError('Availability is not mapped for this installation.')
     const { timezone } = this.compiled.model
-    const { start, end } = queryDateRange(q, timezone, this.maxRangeDays)
+    const { start, end } = queryDateRange(asked, timezone, this.maxRangeDays)
     const now = this.now()
     const today = todayIn(timezone, now)
     const from = start < today ? today : start
     if (from > end) return []
 
     const snap = await this.catalog.snapshot(at)
+    // Without ?service=, the service a booking would take (`write.refs.service.otherwise`), where it exists: what a booking of the slot then takes.
+    const writes = this.compiled.writes.appointment
+    const otherwise = isUnsupported(writes) || asked.service !== undefined ? undefined : writes.defaults.service
+    const q = otherwise !== undefined && snap.record('service', otherwise) ? { ...asked, service: otherwise } : asked
     const professionals = this.candidates(snap, q)
     if (professionals.size === 0) return []
     let service: { id: string, name: string, duration?: number } | undefined

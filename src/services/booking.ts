@@ -85,14 +85,17 @@ export class Booking {
   async book (request: NewAppointment, at: Arrival): Promise<Stored<AppointmentT>> {
     writable(this.compiled.writes.appointment, 'appointments', request)
     const ignored = this.unstored(request)
-    const input = { ...request, ...this.normaliseTime(request) }
+    // A ref left out takes the mapping's default (`write.refs.<ref>.otherwise`) as if sent; a location only once the hours do not tell it.
+    const { location: defaultLocation, ...defaults } = this.plans.defaults
+    const defaulted = Object.fromEntries(Object.entries(defaults).filter(([name]) => request[name as keyof NewAppointment] === undefined))
+    const input: NewAppointment = { ...request, ...defaulted, ...this.normaliseTime(request) }
     const issues: FieldIssue[] = []
     this.checkTimeInput(input.date, input.hour, issues)
     // An open slot is a professional's row: the one to claim is found by whose it is.
     if (this.plans.openSlots && input.professional === undefined && this.compiled.model.appointment.refs.professional) issues.push({ path: '/body/professional', message: 'is required: this installation books by claiming a professional\'s open slot' })
     const snap = await this.catalog.snapshot(at)
     await this.checkRefs(input, snap, issues, at)
-    if (issues.length > 0) throw new InvalidInputError(describe(issues), issues)
+    if (issues.length > 0) throw new InvalidInputError(describe(issues), issues.map((i) => defaultedIssue(i, defaulted)))
 
     // The same length /availability offers: the service's duration, else the window's step.
     const day = input.professional ? await this.hours?.day(input.date, input.professional, at) : undefined
@@ -112,6 +115,11 @@ export class Booking {
         input.location = window?.location ?? onlyOne(snap.related('professional', input.professional, 'location'))
       }
     }
+    if (input.location === undefined && defaultLocation !== undefined) {
+      const problem = this.refProblem('location', defaultLocation, snap)
+      if (problem !== undefined) throw new InvalidInputError(`The mapping's default location is refused: ${problem}.`, [defaultedIssue({ path: '/body/location', message: problem }, { location: defaultLocation })])
+      input.location = defaultLocation
+    }
 
     const now = nowIn(this.compiled.model.timezone)
     const booked = { date: input.date, hour: input.hour, endHour, minutes }
@@ -120,24 +128,25 @@ export class Booking {
     const writers = { ...this.plans.refs, ...Object.fromEntries(Object.entries(this.plans.joinedRefs).map(([k, j]) => [k, { columns: [j.column] }])), date: timeColumns, hour: timeColumns }
     // A key the database already holds is, for an appointment, most likely its booked time (a unique index on it).
     const stores = ['date', 'hour', ...Object.keys(this.rows.writtenRefs(input))]
-    // What the row copies from the client and lookups it names (a name for the day sheet), read now.
-    const copies = await bookedRecords(this.plans, servedFrom(this.db, at), snap, input)
+    // What the row copies from the client and lookups it names (a name for the day sheet) is
+    // read on the transaction that writes it: a rename committed before the insert is stored.
     if (this.plans.openSlots) {
-      const id = await requiring(writers, stores, async () => await this.db.transaction(async (tx) => await this.openSlots.claim(tx, { date: input.date, hour: input.hour, endHour, step }, input, now, copies), at, dayClaims(input.date, input, { hour: input.hour, endHour })))
+      const id = await requiring(writers, stores, async () => await this.db.transaction(async (tx) => await this.openSlots.claim(tx, { date: input.date, hour: input.hour, endHour, step }, input, now, await bookedRecords(this.plans, tx, input)), at, dayClaims(input.date, input, { hour: input.hour, endHour })))
       return { record: await this.appointments.get(id, at), ignored }
     }
-    const columns = this.plans.columns(now, booked, input, copies)
+    const pointers: Record<string, unknown> = {}
     for (const [name, joined] of Object.entries(this.plans.joinedRefs) as [BookingRef, NonNullable<AppointmentWritePlans['joinedRefs'][BookingRef]>][]) {
       const id = input[name]
-      if (id === undefined) { columns[joined.column.column] = null; continue }
+      if (id === undefined) { pointers[joined.column.column] = null; continue }
       const { statement, args } = joined.bind(id)
       const [row] = await this.db.query(statement, args, at)
       if (row?.id === undefined || row.id === null) throw new InvalidInputError(`The ${name} "${id}" cannot hold appointments (nothing in the mapped ${joined.lookup.name} table refers to it).`, [{ path: `/body/${name}`, message: 'cannot be booked' }])
-      columns[joined.column.column] = row.id
+      pointers[joined.column.column] = row.id
     }
 
     const insert = writable(this.plans.insert, 'appointments', request)
     const id = await requiring(writers, stores, async () => await this.db.transaction(async (tx) => {
+      const columns = { ...this.plans.columns(now, booked, input, await bookedRecords(this.plans, tx, input)), ...pointers }
       // The slot row first (where the mapping books into one): how many appointments it takes
       // decides whether the time is free. Without a service in the request, the one the mapping
       // writes must be accepted too.
@@ -237,25 +246,31 @@ export class Booking {
     const snap = await this.catalog.snapshot(at)
     const uses = this.minutesUsed(snap)
     // An open slot keeps its own length; in a slot shared by minutes, its service's (its stored end is the slot's).
-    const minutes = window?.whole ? step : before.endHour && !uses ? minutesBetween(before.hour, before.endHour) : this.serviceMinutes(before.refs.service, snap) ?? step
-    const endHour = endHourAfter(time.hour, minutes)
-    if (endHour === undefined) throw new InvalidInputError(`A ${minutes}-minute appointment cannot be moved: an appointment lasts less than a day.`, [{ path: '/body/hour', message: 'cannot start an appointment a day or more long' }])
-    this.refuseSkippedEnd(time.date, time.hour, endHour)
-    if (before.refs.professional) {
-      this.checkHours(day, time.date, time.hour, endHour, before.refs.location)
-      takesService(window, before.refs.service, time.date, time.hour, named(TIME_FIELDS, 'is a slot whose template code does not take the appointment\'s service'))
+    const bySlot = window?.whole ? step : before.endHour && !uses ? minutesBetween(before.hour, before.endHour) : undefined
+    const lengthAt = (duration: number | undefined): { minutes: number, endHour: string } => {
+      const minutes = bySlot ?? duration ?? step
+      const endHour = endHourAfter(time.hour, minutes)
+      if (endHour === undefined) throw new InvalidInputError(`A ${minutes}-minute appointment cannot be moved: an appointment lasts less than a day.`, [{ path: '/body/hour', message: 'cannot start an appointment a day or more long' }])
+      this.refuseSkippedEnd(time.date, time.hour, endHour)
+      if (before.refs.professional) this.checkHours(day, time.date, time.hour, endHour, before.refs.location)
+      return { minutes, endHour }
     }
+    // Checked first with the catalogue's duration, so a move the hours refuse claims nothing.
+    const { endHour: cataloguedEnd } = lengthAt(this.serviceMinutes(before.refs.service, snap))
+    if (before.refs.professional) takesService(window, before.refs.service, time.date, time.hour, named(TIME_FIELDS, 'is a slot whose template code does not take the appointment\'s service'))
 
-    const claims = dayClaims(time.date, before.refs, { hour: time.hour, endHour })
+    const claims = dayClaims(time.date, before.refs, { hour: time.hour, endHour: cataloguedEnd })
     return await requiring({}, ['date', 'hour'], async () => await this.db.transaction(async (tx) => {
       const current = await this.current(tx, id)
+      // The length is the service's as the transaction reads it (a duration changed since the catalogue was read counts).
+      const { minutes, endHour } = bySlot !== undefined ? lengthAt(undefined) : lengthAt(await this.serviceDuration(tx, current.refs.service, snap))
       // Its hours were checked, and its new day claimed, for the professional and client read before.
-      if (current.refs.professional !== before.refs.professional || !covers(claims, time.date, current.refs)) throw new ConflictError('The appointment changed while it was being rescheduled; try again.', CHANGED_MEANWHILE)
+      if (current.refs.professional !== before.refs.professional || !dayClaims(time.date, current.refs, { hour: time.hour, endHour }).every((c) => claims.includes(c))) throw new ConflictError('The appointment changed while it was being rescheduled; try again.', CHANGED_MEANWHILE)
       const target = states.onReschedule === 'keep' ? current.state : states.onReschedule
       if (this.frees(current.state) || (target !== current.state && !(states.moves[current.state] ?? []).includes(target))) {
         throw new ConflictError(`An appointment in state ${current.state} cannot be rescheduled.`, [{ path: '/params/id', message: `is ${current.state}, which cannot be rescheduled` }])
       }
-      if (this.plans.openSlots) return await this.openSlots.move(tx, current, { ...time, endHour, step }, target, async (refs) => await bookedRecords(this.plans, tx, snap, refs))
+      if (this.plans.openSlots) return await this.openSlots.move(tx, current, { ...time, endHour, step }, target, async (refs) => await bookedRecords(this.plans, tx, refs))
       const slotRow = await this.findSlotRow(tx, time.date, time.hour, current.refs)
       await checkFree(tx, this.compiled, this.options.freeing, { date: time.date, hour: time.hour, endHour, step, professional: current.refs.professional, client: current.refs.client, except: id, capacity: slotRow.capacity, uses }, TIME_FIELDS)
       const now = nowIn(timezone)
@@ -417,6 +432,16 @@ export class Booking {
     return serviceUses(snap, service)
   }
 
+  /** A service's duration as `tx` reads it (the catalogue's where the mapping cannot read one service by id). */
+  private async serviceDuration (tx: Querier, service: string | undefined, snap: Snapshot): Promise<number | undefined> {
+    const read = this.plans.serviceById
+    if (service === undefined || !read) return this.serviceMinutes(service, snap)
+    const bound = read.bind(service)
+    const [row] = bound ? await tx.query(bound.statement, bound.args) : []
+    const duration = row === undefined ? undefined : read.read(row)?.entity.duration
+    return typeof duration === 'number' && duration > 0 ? duration : undefined
+  }
+
   /** Where slots are shared by minutes (`capacity: minutes`): the minutes each appointment in one uses, by its service. */
   private minutesUsed (snap: Snapshot): ((a: { refs: Partial<Record<string, string>> }) => number | undefined) | undefined {
     return this.plans.slotBooking?.byMinutes === true ? (a) => serviceUses(snap, a.refs.service) : undefined
@@ -453,6 +478,13 @@ function takesService (window: WindowAt | undefined, service: string | undefined
   issues: FieldIssue[] = [{ path: '/body/service', message: 'is not taken by the slot at that time' }]): void {
   if (service === undefined || window?.refuses?.has(service) !== true) return
   throw new ConflictError(`The slot at ${hour} on ${date} does not take service ${service}: its template code is for other services (/availability?service=${service} lists the slots that do).`, issues)
+}
+
+/** An issue about a ref the caller left out is about the mapping's default for it: said so. */
+function defaultedIssue (issue: FieldIssue, defaulted: Record<string, string | undefined>): FieldIssue {
+  const name = issue.path.replace('/body/', '')
+  const id = defaulted[name]
+  return id === undefined ? issue : { path: issue.path, message: `was not sent, and the mapping's default (write.refs.${name}.otherwise: "${id}") is refused: ${issue.message}` }
 }
 
 function onlyOne (ids: Set<string> | undefined): string | undefined {

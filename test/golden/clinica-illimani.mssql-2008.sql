@@ -367,6 +367,10 @@ INSERT INTO [patient_identifier] ([patient_id], [identifier], [identifier_type],
 -- @p7 datetime = input:col:date_created
 INSERT INTO [person_attribute] ([person_id], [value], [person_attribute_type_id], [voided], [uuid], [creator], [date_created]) VALUES (@p1, @p2, @p3, @p4, @p5, @p6, @p7)
 
+-- service.byId
+-- @p1 int = input:id
+SELECT [t].[appointment_type_id] AS [c0], [t].[name] AS [c1], [t].[duration] AS [c2], [t].[retired] AS [c3] FROM [appointmentscheduling_appointment_type] [t] WHERE [t].[appointment_type_id] = @p1
+
 -- appointment.insert
 -- @p1 int = input:col:time_slot_id
 -- @p2 int = input:col:patient_id

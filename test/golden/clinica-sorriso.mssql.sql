@@ -482,6 +482,10 @@ DECLARE @ponte_ids TABLE ([id] NVARCHAR(450)); UPDATE [k] SET [ULTIMO] = [k].[UL
 -- @p9 text = input:col:USUARIO_CAD
 INSERT INTO [dbo].[PACIENTE] ([ID_PACIENTE], [NOME], [EMAIL], [CPF], [DT_NASC], [CELULAR], [TIPO], [DT_CADASTRO], [USUARIO_CAD]) VALUES (@p1, @p2, @p3, @p4, @p5, @p6, @p7, @p8, @p9)
 
+-- service.byId
+-- @p1 int = input:id
+SELECT [t].[ID_PROCEDIMENTO] AS [c0], [t].[DESCRICAO] AS [c1], [t].[VALOR] AS [c2], [t].[DURACAO_MIN] AS [c3], [t].[OBS] AS [c4], [t].[PREPARO] AS [c5], [t].[INATIVO] AS [c6] FROM [dbo].[PROCEDIMENTO] [t] WHERE [t].[ID_PROCEDIMENTO] = @p1
+
 -- appointment.key.bump
 -- @p1 text = "AGENDA"
 DECLARE @ponte_ids TABLE ([id] NVARCHAR(450)); UPDATE [k] SET [ULTIMO] = [k].[ULTIMO] + 1 OUTPUT INSERTED.[ULTIMO] INTO @ponte_ids ([id]) FROM [dbo].[SEQUENCIAL] [k] WHERE [k].[TABELA] = @p1; SELECT [id] FROM @ponte_ids

@@ -478,6 +478,10 @@ UPDATE "dbo"."SEQUENCIAL" AS "k" SET "ULTIMO" = "k"."ULTIMO" + 1 WHERE "k"."TABE
 -- @p9 text = input:col:USUARIO_CAD
 INSERT INTO "dbo"."PACIENTE" ("ID_PACIENTE", "NOME", "EMAIL", "CPF", "DT_NASC", "CELULAR", "TIPO", "DT_CADASTRO", "USUARIO_CAD") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
 
+-- service.byId
+-- @p1 int = input:id
+SELECT "t"."ID_PROCEDIMENTO" AS "c0", "t"."DESCRICAO" AS "c1", "t"."VALOR" AS "c2", "t"."DURACAO_MIN" AS "c3", "t"."OBS" AS "c4", "t"."PREPARO" AS "c5", "t"."INATIVO" AS "c6" FROM "dbo"."PROCEDIMENTO" "t" WHERE "t"."ID_PROCEDIMENTO" = $1
+
 -- appointment.key.bump
 -- @p1 text = "AGENDA"
 UPDATE "dbo"."SEQUENCIAL" AS "k" SET "ULTIMO" = "k"."ULTIMO" + 1 WHERE "k"."TABELA" = $1 RETURNING "ULTIMO" AS "id"

@@ -221,6 +221,14 @@ INSERT INTO [patient_rec] ([pat_no], [forenames], [surname], [tel], [changed_at]
 -- @p1 int = input:id
 SELECT [t].[forenames] AS [c0], [t].[surname] AS [c1] FROM [patient_rec] [t] WHERE [t].[pat_no] = @p1
 
+-- service.byId
+-- @p1 int = input:id
+SELECT [t].[kind_id] AS [c0], [t].[title] AS [c1], [t].[mins] AS [c2] FROM [visit_kind] [t] WHERE [t].[kind_id] = @p1
+
+-- professional.byId
+-- @p1 text = input:id
+SELECT [t].[doc_code] AS [c0], [t].[doc_name] AS [c1] FROM [doc] [t] WHERE [t].[doc_code] = @p1
+
 -- appointment.key.max
 SELECT MAX([t].[booking_no]) AS [id] FROM [booking] [t] WITH (UPDLOCK, HOLDLOCK)
 

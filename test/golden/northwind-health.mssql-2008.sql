@@ -373,6 +373,10 @@ UPDATE [t] SET [first_name] = @p1, [last_name] = @p2, [email] = @p3, [national_i
 -- @p7 datetime = input:col:created_at
 DECLARE @ponte_ids TABLE ([id] NVARCHAR(450)); INSERT INTO [patients] ([first_name], [last_name], [email], [national_id], [birth_date], [mobile], [created_at]) OUTPUT INSERTED.[id] INTO @ponte_ids ([id]) VALUES (@p1, @p2, @p3, @p4, @p5, @p6, @p7); SELECT [id] FROM @ponte_ids
 
+-- service.byId
+-- @p1 int = input:id
+SELECT [t].[id] AS [c0], [t].[name] AS [c1], [t].[price_cents] AS [c2], [t].[duration_seconds] AS [c3], [t].[description] AS [c4], [t].[preparation_notes] AS [c5], [t].[is_hidden] AS [c6] FROM [treatments] [t] WHERE [t].[id] = @p1
+
 -- appointment.insert
 -- @p1 datetime = input:col:starts_at
 -- @p2 datetime = input:col:ends_at

@@ -369,6 +369,10 @@ UPDATE "patients" AS "t" SET "first_name" = $1, "last_name" = $2, "email" = $3, 
 -- @p7 datetime = input:col:created_at
 INSERT INTO "patients" ("first_name", "last_name", "email", "national_id", "birth_date", "mobile", "created_at") VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING "id" AS "id"
 
+-- service.byId
+-- @p1 int = input:id
+SELECT "t"."id" AS "c0", "t"."name" AS "c1", "t"."price_cents" AS "c2", "t"."duration_seconds" AS "c3", "t"."description" AS "c4", "t"."preparation_notes" AS "c5", "t"."is_hidden" AS "c6" FROM "treatments" "t" WHERE "t"."id" = $1
+
 -- appointment.insert
 -- @p1 datetime = input:col:starts_at
 -- @p2 datetime = input:col:ends_at

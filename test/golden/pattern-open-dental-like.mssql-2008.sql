@@ -159,6 +159,10 @@ UPDATE [t] SET [fname] = @p1, [lname] = @p2 FROM [patient] [t] WHERE [t].[patnum
 -- @p2 ntext = input:col:lname
 DECLARE @ponte_ids TABLE ([id] NVARCHAR(450)); INSERT INTO [patient] ([fname], [lname]) OUTPUT INSERTED.[patnum] INTO @ponte_ids ([id]) VALUES (@p1, @p2); SELECT [id] FROM @ponte_ids
 
+-- service.byId
+-- @p1 int = input:id
+SELECT [t].[codenum] AS [c0], [t].[descript] AS [c1], [t].[proctime] AS [c2] FROM [procedurecode] [t] WHERE [t].[codenum] = @p1
+
 -- appointment.key.max
 SELECT MAX([t].[aptnum]) AS [id] FROM [appointment] [t] WITH (UPDLOCK, HOLDLOCK)
 

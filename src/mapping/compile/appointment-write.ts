@@ -7,7 +7,7 @@ import type { SqlTypeName } from '../schema.js'
 import { CompileError } from './scope.js'
 import { reference } from './references.js'
 import { idType } from './key.js'
-import { bindId } from './ids.js'
+import { bindId, matchesType } from './ids.js'
 import { fieldWriter, insertPlan, recordWrites, updatePlan, uniqueColumns, writeValues, type FieldWriter, type InsertPlan } from './write-columns.js'
 import type { NowParts } from '../../normalise/datetime.js'
 import { withSelfKey, type WriteContext } from './derived.js'
@@ -18,10 +18,14 @@ import { lastMinuteDatetimeOf, lastMinuteOf } from './inclusive.js'
 import { storedPattern } from './length-pattern.js'
 import { NotWritableError } from '../../errors.js'
 import { compileOpenSlots, type OpenSlotWrites } from './open-slots.js'
-import { compileClientNameRead, type Booked, type ClientNameRead } from './booked-values.js'
+import { compileClientNameRead, type Booked, type BookedLookup, type ClientNameRead } from './booked-values.js'
+import { compileLookup, type LookupById } from './lookup.js'
 
 export const BOOKING_REFS = ['client', 'professional', 'service', 'healthInsurance', 'plan', 'location'] as const
 export type BookingRef = typeof BOOKING_REFS[number]
+
+/** The refs a mapping can name a default for (`write.refs.<ref>.otherwise`): every one but the client. */
+export type DefaultedRef = Exclude<BookingRef, 'client'>
 
 export interface Slot { date: string, hour: string, endHour?: string, minutes?: number }
 
@@ -45,6 +49,8 @@ export interface CompiledAppointmentWrites {
   openSlots?: OpenSlotWrites & { reopen: () => InsertPlan, reopenValues: (now: NowParts, slot: Slot, refs: Partial<Record<BookingRef, string>>) => Encoded }
   refs: Partial<Record<BookingRef, FieldWriter>>
   joinedRefs: Partial<Record<BookingRef, JoinedRef>>
+  /** The id a booking takes for a ref the caller leaves out (`write.refs.<ref>.otherwise`). */
+  defaults: Partial<Record<DefaultedRef, string>>
   /** Refs the mapping reads but cannot write, with the reason (a booking sending one is refused unless `write.ignore` lists it). */
   readOnlyRefs: Partial<Record<BookingRef, string>>
   /** Columns for a slot (start, and end where the mapping stores one). */
@@ -53,6 +59,10 @@ export interface CompiledAppointmentWrites {
   constants: (now: NowParts, slot?: Slot, booked?: Booked) => Encoded
   /** Reads the booked client's name, where `write.set` copies it (booked-values.ts). */
   clientName?: ClientNameRead
+  /** Reads by id, inside the booking's transaction, each lookup whose name a write copies. */
+  copiedLookups: Partial<Record<BookedLookup, LookupById>>
+  /** Reads the service by id inside a reschedule's transaction, where services have a duration (the appointment's length). */
+  serviceById?: LookupById
   /** Columns written to put an appointment in a state. */
   state: (state: string, now: NowParts) => Encoded
   stateUpdate: (state: string) => Statement
@@ -70,6 +80,7 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
   const refs: Partial<Record<BookingRef, FieldWriter>> = {}
   const joinedRefs: Partial<Record<BookingRef, JoinedRef>> = {}
   const readOnlyRefs: Partial<Record<BookingRef, string>> = {}
+  const defaults: Partial<Record<DefaultedRef, string>> = {}
   for (const name of BOOKING_REFS) {
     const v = a.refs[name]
     if (!v || slotBooking?.refs.includes(name as SlotRef)) continue
@@ -78,8 +89,12 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
     const declared = name === 'client' ? undefined : a.write?.refs?.[name]
     recordWrites(writer, () => a.table)
     if (writer) refs[name] = writer
-    else if (declared) joinedRefs[name] = joinedRef(model, v, type, declared.firstOf, `${path}/refs/${name}`, dialect)
+    else if (declared?.firstOf !== undefined) joinedRefs[name] = joinedRef(model, v, type, declared.firstOf, `${path}/refs/${name}`, dialect)
     else readOnlyRefs[name] = readOnlyReason(v, name)
+    if (declared?.otherwise !== undefined) defaults[name as DefaultedRef] = bookingDefault(declared.otherwise, type, refs[name] !== undefined || joinedRefs[name] !== undefined, `${path}/refs/${name}/otherwise`)
+  }
+  for (const name of Object.keys(a.write?.refs ?? {})) {
+    if (!a.refs[name as BookingRef]) throw new CompileError(`${path}/refs/${name}`, `the appointment has no ${name} (refs.${name}) to write`)
   }
   refuseSharedColumns(slotWriter, refs, joinedRefs, path)
   const stateWrites = (state: string) => {
@@ -135,10 +150,13 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
     },
     refs,
     joinedRefs,
+    defaults,
     readOnlyRefs,
     slot: slotWriter.encode,
     constants: (now, slot, booked) => ({ ...values(set, now, slot, booked), ...values(initial, now) }),
     clientName: Object.values({ ...a.write?.set, ...a.openSlots?.claim }).some((w) => 'client' in w) ? compileClientNameRead(model, dialect) : undefined,
+    copiedLookups: copiedLookups(model, dialect),
+    serviceById: model.lookups.service?.fields.duration ? compileLookup(model.lookups.service, dialect).byId : undefined,
     state: (state, now) => values(states.get(state) ?? changeWrites(state), now),
     stateUpdate (state) {
       let s = updates.get(state)
@@ -291,4 +309,24 @@ function patternOf (minutes: number, pattern: { per: number, repeat?: string, ed
 
 function hourType (f: HourFormat): SqlTypeName {
   return f === 'hhmm' || f === 'minutes' ? 'int' : f === 'time' ? 'time' : f === 'datetime' ? 'datetime' : 'text'
+}
+
+/** The lookups whose name a write copies (`{ service: name }`), each read by id in the booking's transaction. */
+function copiedLookups (model: MappingModel, dialect: Dialect): Partial<Record<BookedLookup, LookupById>> {
+  const a = model.appointment
+  const copies = Object.values({ ...a.write?.set, ...a.openSlots?.claim }) as Partial<Record<BookedLookup, unknown>>[]
+  const out: Partial<Record<BookedLookup, LookupById>> = {}
+  for (const name of ['service', 'professional', 'location', 'healthInsurance'] as const) {
+    const lookup = model.lookups[name]
+    if (lookup && copies.some((w) => w[name] === 'name')) out[name] = compileLookup(lookup, dialect).byId
+  }
+  return out
+}
+
+/** A ref's default as the id a request would send: one its column can hold, of a ref the booking writes. */
+function bookingDefault (otherwise: string | number, type: SqlTypeName, written: boolean, path: string): string {
+  const id = String(otherwise)
+  if (!written) throw new CompileError(path, 'the booking does not write this ref (it is read through a join without `firstOf`, or booked through the slot), so it cannot take a default')
+  if (!matchesType(id, type)) throw new CompileError(path, `"${id}" cannot be stored in the ref's ${type} column`)
+  return id
 }

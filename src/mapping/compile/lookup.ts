@@ -4,7 +4,7 @@ import type { Dialect } from '../../sql/dialect.js'
 import { ParamList, type Statement } from '../../sql/statement.js'
 import type { LookupModel, LookupName, Value } from '../model.js'
 import { booleanOf, minutesOf, numberOf, textOf, type Decoder } from './decode.js'
-import { keyReader, keyRefs } from './key.js'
+import { keyArgs, keyMatch, keyReader, keyRefs } from './key.js'
 import { objectReader, type Row } from './entity.js'
 import { Scope } from './scope.js'
 import { Columns, valueReader, type Reader } from './value.js'
@@ -18,6 +18,15 @@ export interface LookupRecord {
 export interface CompiledLookup {
   name: LookupName
   all: Statement
+  read: (row: Row) => LookupRecord | undefined
+  /** One record by its id, read where a write needs it as it is now (inside the write's transaction), not as the catalogue cached it. */
+  byId: LookupById
+}
+
+export interface LookupById {
+  statement: Statement
+  /** undefined when no row can have that id. */
+  bind: (id: string) => { statement: Statement, args: Record<string, unknown> } | undefined
   read: (row: Row) => LookupRecord | undefined
 }
 
@@ -46,15 +55,37 @@ export function compileLookup (model: LookupModel, dialect: Dialect): CompiledLo
     params: params.params
   }
   const required = REQUIRED[model.name]
+  const read = (row: Row): LookupRecord | undefined => {
+    const rowId = id(row)
+    if (rowId === undefined) return undefined
+    const e: Record<string, unknown> & { id: string } = { id: rowId, ...entity(row) }
+    if (e[required] === undefined) e[required] = ''
+    return { id: rowId, enabled: enabled(row) ?? true, entity: e }
+  }
+  // The same columns and rows, one key: its own parameter list, the key's input added last.
+  const byIdParams = new ParamList(dialect)
+  const byIdScope = new Scope(dialect, model, 't')
+  const byIdCols = new Columns()
+  keyReader(model.key, byIdScope, byIdCols, `${model.path}/key`)
+  for (const value of Object.values(model.fields)) valueReader(value, byIdScope, byIdCols, byIdParams)
+  if (model.enabled) valueReader(model.enabled, byIdScope, byIdCols, byIdParams)
+  const byIdWhere = [...byIdScope.where(byIdParams), keyMatch(model.key, byIdScope, byIdParams, `${model.path}/key`)]
+  const byIdStatement: Statement = {
+    name: `${model.name}.byId`,
+    sql: dialect.select({ columns: byIdCols.list, from: { table: dialect.table(model.table), alias: 't' }, joins: byIdScope.joins(byIdParams), where: byIdWhere, orderBy: [] }),
+    params: byIdParams.params
+  }
   return {
     name: model.name,
     all,
-    read (row) {
-      const rowId = id(row)
-      if (rowId === undefined) return undefined
-      const e: Record<string, unknown> & { id: string } = { id: rowId, ...entity(row) }
-      if (e[required] === undefined) e[required] = ''
-      return { id: rowId, enabled: enabled(row) ?? true, entity: e }
+    read,
+    byId: {
+      statement: byIdStatement,
+      bind: (key) => {
+        const args = keyArgs(model.key, key)
+        return args && { statement: byIdStatement, args }
+      },
+      read
     }
   }
 }

@@ -12,7 +12,7 @@ import { CompileError } from './scope.js'
 import { keyArgs } from './key.js'
 import { columnInputs, isUnsupported, type Bound, type Supported } from './bind.js'
 import { compileClientWrites, PATCHABLE, type ClientField, type CompiledClientWrites } from './client-write.js'
-import { compileAppointmentWrites, type BookingRef, type CompiledAppointmentWrites, type JoinedRef, type Slot } from './appointment-write.js'
+import { compileAppointmentWrites, type BookingRef, type DefaultedRef, type CompiledAppointmentWrites, type JoinedRef, type Slot } from './appointment-write.js'
 import { compileSlotBooking, type SlotBooking } from './slot-booking.js'
 import type { OpenSlotWrites } from './open-slots.js'
 import type { ColumnValues, FieldWriter, InsertPlan } from './write-columns.js'
@@ -21,7 +21,8 @@ import { insertJoinedRow, runInsert, runInsertWithRows } from './insert-run.js'
 import { bindId } from './ids.js'
 import { compileStateRows, type StateRows } from './state-rows.js'
 import { checkHistoryRead } from './history-read.js'
-import type { Booked, ClientNameRead } from './booked-values.js'
+import type { Booked, BookedLookup, ClientNameRead } from './booked-values.js'
+import type { LookupById } from './lookup.js'
 
 export type { Booked, BookingRef, ClientField, ClientNameRead, FieldWriter, Slot }
 export { BOOKING_REFS } from './appointment-write.js'
@@ -107,6 +108,8 @@ export interface StateRowsPlan {
 export interface AppointmentWritePlans {
   refs: Partial<Record<BookingRef, FieldWriter>>
   joinedRefs: Partial<Record<BookingRef, JoinedRefPlan>>
+  /** The id a booking takes for a ref the caller leaves out (`write.refs.<ref>.otherwise`). */
+  defaults: Partial<Record<DefaultedRef, string>>
   /** Refs read but not writable, with the reason. */
   readOnlyRefs: Partial<Record<BookingRef, string>>
   /** Request fields the mapping declares accepted and not stored (`write.ignore`). */
@@ -115,6 +118,10 @@ export interface AppointmentWritePlans {
   columns: (now: NowParts, slot: Slot, refs: Partial<Record<BookingRef, string>>, booked?: Booked) => ColumnValues
   /** Reads the booked client's name, where the mapping copies it into the appointment (booked-values.ts). */
   clientName?: ClientNameRead
+  /** Reads by id, inside the booking's transaction, each lookup whose name a write copies. */
+  copiedLookups: Partial<Record<BookedLookup, LookupById>>
+  /** Reads the service by id inside a reschedule's transaction, where services have a duration. */
+  serviceById?: LookupById
   insert: Supported<AppointmentInsert>
   /** One per state of the vocabulary. */
   stateMoves: Record<string, Supported<StateMove>>
@@ -290,10 +297,13 @@ function appointmentPlans (model: MappingModel, a: CompiledAppointmentWrites, ro
     openSlots,
     refs: a.refs,
     joinedRefs,
+    defaults: a.defaults,
     readOnlyRefs: a.readOnlyRefs,
     ignored: new Set(model.appointment.write?.ignore ?? []),
     columns,
     clientName: a.clientName,
+    copiedLookups: a.copiedLookups,
+    serviceById: a.serviceById,
     insert,
     stateMoves,
     slotBooking: a.slotBooking,
@@ -340,6 +350,8 @@ function writeStatements (client: Supported<ClientWritePlans>, appointment: Supp
   if (!isUnsupported(appointment)) {
     const { insert } = appointment
     if (appointment.clientName) out.push(appointment.clientName.statement)
+    const lookupReads = [...Object.values(appointment.copiedLookups), ...appointment.serviceById ? [appointment.serviceById] : []]
+    out.push(...[...new Map(lookupReads.map((r) => [r.statement.name, r.statement])).values()])
     if (!isUnsupported(insert)) out.push(...insert.plan.key.before, ...Object.values(appointment.joinedRefs).map((j) => j.lookup), insert.plan.statement)
     if (appointment.slotBooking) out.push(...appointment.slotBooking.statements())
     const open = appointment.openSlots
