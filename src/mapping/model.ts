@@ -10,6 +10,7 @@ import type { SourceDoc } from './load.js'
 import { isTimeZone } from '../normalise/zones.js'
 import { codeRule, sameCodes } from './compile/codes.js'
 import { checkWrittenValues } from './written-values.js'
+import { checkAddress } from './location-address.js'
 
 export const LOOKUPS = ['professional', 'location', 'service', 'healthInsurance', 'specialty'] as const
 export type LookupName = typeof LOOKUPS[number]
@@ -192,8 +193,8 @@ export function buildModel (source: SourceDoc): MappingModel {
     const fields = mapValues(l.fields as Record<string, ValueDoc>, (v, k) => value(v, `${path}/fields/${k}`))
     const enabled = 'enabled' in l && l.enabled ? value(l.enabled as ValueDoc, `${path}/enabled`) : undefined
     lookups[name] = { ...table(l, path), name, fields, enabled }
-    const required = name === 'location' ? 'address' : 'name'
-    if (!fields[required]) fail(`${path}/fields`, `a ${name} needs \`${required}\``)
+    if (name === 'location') checkAddress(fields.address, path, fail)
+    else if (!fields.name) fail(`${path}/fields`, `a ${name} needs \`name\``)
   }
 
   const states = stateSettings(doc, fail)
