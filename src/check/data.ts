@@ -96,9 +96,13 @@ export async function checkData (compiled: CompiledMapping, db: Database, out: F
     if (out.covers(place) || !inTime(lookup.name)) continue
     const rows = await run(lookup.all)
     if (!rows) continue
-    const unreadable = rows.filter((r) => lookup.read(r) === undefined).length
+    const read = rows.map((r) => lookup.read(r))
+    const unreadable = read.filter((r) => r === undefined).length
     if (unreadable > 0) out.problem(place, `${unreadable} of ${rows.length} rows have no readable id`)
     else out.ok(place, `${rows.length} rows`)
+    // A blank address is answered with the location's name (else its id): said, so it is no surprise.
+    const stoodIn = read.filter((r) => r?.stoodIn !== undefined).length
+    if (stoodIn > 0) out.warning(`/resources/${lookup.name}/fields/address`, `${stoodIn} of ${rows.length} rows read a blank address: answered with the location's name (or its id where it has none); to say another, see docs/mapping.md#a-location-without-an-address`)
   }
 
   let snap: Awaited<ReturnType<Catalog['snapshot']>> | undefined

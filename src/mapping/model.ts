@@ -12,6 +12,7 @@ import { codeRule, sameCodes } from './compile/codes.js'
 import { checkWrittenValues } from './written-values.js'
 import { matchesType } from './compile/ids.js'
 import { idType } from './compile/key.js'
+import { checkAddress } from './location-address.js'
 
 export const LOOKUPS = ['professional', 'location', 'service', 'healthInsurance', 'specialty'] as const
 export type LookupName = typeof LOOKUPS[number]
@@ -194,8 +195,8 @@ export function buildModel (source: SourceDoc): MappingModel {
     const fields = mapValues(l.fields as Record<string, ValueDoc>, (v, k) => value(v, `${path}/fields/${k}`))
     const enabled = 'enabled' in l && l.enabled ? value(l.enabled as ValueDoc, `${path}/enabled`) : undefined
     lookups[name] = { ...table(l, path), name, fields, enabled }
-    const required = name === 'location' ? 'address' : 'name'
-    if (!fields[required]) fail(`${path}/fields`, `a ${name} needs \`${required}\``)
+    if (name === 'location') checkAddress(fields.address, path, fail)
+    else if (!fields.name) fail(`${path}/fields`, `a ${name} needs \`name\``)
   }
 
   const states = stateSettings(doc, fail)

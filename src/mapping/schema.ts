@@ -513,7 +513,7 @@ export const Professional = Lookup('professional', {
 })
 export const Location = Lookup('location', {
   name: 'The location\'s name.',
-  address: 'The street address (a `template` of its parts). Required.',
+  address: 'The street address (a `template` of its parts). Required: where the clinic keeps none, a constant (`{ value: \'One clinic, no address kept\' }`) or the name column. A row whose address reads blank is answered with its name, else its id.',
   city: 'The city.',
   state: 'The state (UF).',
   cep: 'The postal code (CEP).',

@@ -251,7 +251,8 @@ export class Availability {
 
   private locationOf (snap: Snapshot, id: string): NonNullable<Slot['location']> {
     const e = snap.record('location', id)?.entity as Record<string, unknown> | undefined
-    const out: NonNullable<Slot['location']> = { id, address: String(e?.address ?? '') }
+    // A location the mapping does not read: its id stands in for the address, never blank.
+    const out: NonNullable<Slot['location']> = { id, address: String(e?.address ?? id) }
     if (typeof e?.name === 'string') out.name = e.name
     return out
   }

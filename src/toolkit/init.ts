@@ -55,7 +55,7 @@ const STATE_WORDS: [RegExp, string][] = [
   [/^(ag|agendad[oa]|marcad[oa]|scheduled|booked|pending|waiting|aguardando)$/i, 'WAITING'],
   [/^(conf|confirmad[oa]|confirmed)$/i, 'CONFIRMED'],
   [/^(canc|cancelad[oa]|cancell?ed|desmarcad[oa])$/i, 'CANCELED'],
-  [/^(falt(a|ou)|no_?show|missed|ausente)$/i, 'MISSED'],
+  [/^(falt(a|ou)|no[ _-]?show|missed|ausente)$/i, 'MISSED'],
   [/^(realizad[oa]|atendid[oa]|done|completed|finished|conclu[ií]d[oa])$/i, 'DONE']
 ]
 
@@ -379,8 +379,10 @@ const CONTACT = /(cel|fone|phone|tel|mobile|e_?mail|contact|contato|value|valor|
 
 function lookupYaml (r: Resource, t: LiveTable, ctx: Context): string[] {
   const out = [`  ${r}:`, `    table: ${ident(qualified(t))}`, ...keyYaml(t, ctx)]
-  const direct = namesOf(t, ctx.samples)
-  const through = direct ? undefined : namesThrough(t, ctx.refs, ctx.samples)
+  // A provider's name is a person's; the rest are labels (`Urgent Care (24h)`).
+  const labels = r !== 'professional'
+  const direct = namesOf(t, ctx.samples, labels)
+  const through = direct ? undefined : namesThrough(t, ctx.refs, ctx.samples, labels)
   if (through) out.push('    joins:', `      person: { table: ${ident(qualified(through.via.to))}, on: { ${ident(through.via.column.name)}: ${ident(through.via.key.name)} } }   # guess: the names are kept there`)
   out.push('    fields:')
   const name = direct ?? through?.names
@@ -399,6 +401,10 @@ function lookupYaml (r: Resource, t: LiveTable, ctx: Context): string[] {
     out.push(`      ${f}: ${value}   # guess`)
   }
   const label = name?.name ?? name?.first
-  if (!hasRequired) out.push(`      ${required}: ${label && required === 'address' ? `${through ? 'person.' : ''}${ident(label.name)}` : `TODO_${required.toUpperCase()}_COLUMN`}   # TODO: no ${required} column recognised`)
+  const standIn = label && required === 'address'
+  if (!hasRequired) {
+    out.push(`      ${required}: ${standIn ? `${through ? 'person.' : ''}${ident(label.name)}` : `TODO_${required.toUpperCase()}_COLUMN`}   # TODO: no ${required} column recognised` +
+      (standIn ? ': the name stands in; or a constant, `{ value: \'…\' }` (docs/mapping.md#a-location-without-an-address)' : ''))
+  }
   return out
 }

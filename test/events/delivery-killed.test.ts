@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { SqliteEventLog } from '../../src/events/log.js'
 import type { NewEvent } from '../../src/events/event.js'
-import { testSecret, WebhookReceiver } from '../helpers/webhook-receiver.js'
+import { receiverFor, testSecret } from '../helpers/webhook-receiver.js'
 import { childEnv } from '../helpers/child-env.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'ponte-delivery-kill-'))
@@ -27,8 +27,7 @@ async function startDelivery (env: Record<string, string>): Promise<ChildProcess
 
 t.test('SIGKILL mid-delivery, then a restart: nothing lost, repeats only with the same webhook-id', async (t) => {
   const secret = testSecret()
-  const receiver = await WebhookReceiver.start(secret)
-  t.teardown(async () => { await receiver.close() })
+  const receiver = await receiverFor(t, secret)
   const file = join(dir, 'events.sqlite')
   const log = await SqliteEventLog.open(file)
   t.teardown(() => { log.close() })

@@ -21,7 +21,7 @@ import { loadConfig } from '../../src/config.js'
 import { openSample } from '../../src/installation.js'
 import { createPonte } from '../../src/ponte.js'
 import { buildApp } from '../../src/app.js'
-import { testSecret, WebhookReceiver, type Received } from '../helpers/webhook-receiver.js'
+import { receiverFor, testSecret, WebhookReceiver, type Received } from '../helpers/webhook-receiver.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'ponte-delivery-'))
 t.teardown(() => { rmSync(dir, { recursive: true, force: true }) })
@@ -70,10 +70,8 @@ const increasing = (seqs: number[]): boolean => seqs.every((s, i) => i === 0 || 
 
 t.test('appended events arrive signed, in order, as Standard Webhooks payloads; only the types subscribed', async (t) => {
   const secret = testSecret()
-  const receiver = await WebhookReceiver.start(secret)
-  t.teardown(async () => { await receiver.close() })
-  const cancels = await WebhookReceiver.start(secret)
-  t.teardown(async () => { await cancels.close() })
+  const receiver = await receiverFor(t, secret)
+  const cancels = await receiverFor(t, secret)
   const { log, metrics, delivery } = await deliver(t, [subscriber('crm', receiver.url, secret), subscriber('cancels', cancels.url, secret, ['appointment.canceled'])])
   await new Promise((resolve) => setTimeout(resolve, 100))
   const appended = await log.append([change('10', 'appointment.created'), change('11', 'appointment.created'), change('10'), change('10', 'appointment.canceled'), change('11')])
@@ -94,8 +92,7 @@ t.test('appended events arrive signed, in order, as Standard Webhooks payloads; 
 
 t.test('a 500 is retried with the same webhook-id until a 200', async (t) => {
   const secret = testSecret()
-  const receiver = await WebhookReceiver.start(secret)
-  t.teardown(async () => { await receiver.close() })
+  const receiver = await receiverFor(t, secret)
   let calls = 0
   receiver.answer = () => ++calls <= 2 ? 500 : 200
   const { log, delivery, metrics } = await deliver(t, [subscriber('crm', receiver.url, secret)])
@@ -123,8 +120,7 @@ t.test('a receiver down for a while gets every event afterwards, each appointmen
   t.equal(status.lastError, 'connection', '/ready\'s kind for a refused connection')
   t.equal(status.pending, 8, 'all owed meanwhile')
 
-  const receiver = await WebhookReceiver.start(secret, port)
-  t.teardown(async () => { await receiver.close() })
+  const receiver = await receiverFor(t, secret, port)
   await receiver.until(() => receiver.delivered.length >= 8)
   t.same(new Set(receiver.delivered.map((r) => r.webhookId)), new Set(appended.map((e) => e.id)), 'every event arrived')
   for (const [id, seqs] of Object.entries(orderPerAppointment(receiver.delivered))) t.ok(increasing(seqs), `appointment ${id} in order: ${seqs.join(', ')}`)
@@ -132,8 +128,7 @@ t.test('a receiver down for a while gets every event afterwards, each appointmen
 
 t.test('one appointment failing does not hold back another\'s events; its own wait behind its first', async (t) => {
   const secret = testSecret()
-  const receiver = await WebhookReceiver.start(secret)
-  t.teardown(async () => { await receiver.close() })
+  const receiver = await receiverFor(t, secret)
   let failing = true
   receiver.answer = (r) => r.appointmentId === '40' && failing ? 503 : 200
   const { log } = await deliver(t, [subscriber('crm', receiver.url, secret)])
@@ -150,8 +145,7 @@ t.test('one appointment failing does not hold back another\'s events; its own wa
 
 t.test('past the retry period: dead-lettered, shown in /ready, metrics and the CLI, replayed and delivered', async (t) => {
   const secret = testSecret()
-  const receiver = await WebhookReceiver.start(secret)
-  t.teardown(async () => { await receiver.close() })
+  const receiver = await receiverFor(t, secret)
   let down = true
   receiver.answer = (r) => r.body.seq === 1 && down ? 500 : 200
   const { log, delivery, metrics, file } = await deliver(t, [subscriber('crm', receiver.url, secret)], { retryForMs: 300 })
@@ -220,8 +214,7 @@ t.test('two processes\' stores on one file: of two claims of one due delivery ex
 
 t.test('two deliveries on one events file: one holds the lease, each event delivered once, the other takes over at stop', async (t) => {
   const secret = testSecret()
-  const receiver = await WebhookReceiver.start(secret)
-  t.teardown(async () => { await receiver.close() })
+  const receiver = await receiverFor(t, secret)
   const file = join(dir, `events-${++files}.sqlite`)
   const settings = { subscribers: [subscriber('crm', receiver.url, secret)], timeoutMs: 10_000, retryForMs: 60_000, backoffMs: 20, backoffMaxMs: 100, concurrency: 4, pollMs: 50, leaseMs: 300 }
   const logs = [await SqliteEventLog.open(file, { pollMs: 20 }), await SqliteEventLog.open(file, { pollMs: 20 })]
@@ -258,8 +251,7 @@ t.test('two deliveries on one events file: one holds the lease, each event deliv
 
 t.test('stop aborts a request in flight, which stays owed', async (t) => {
   const secret = testSecret()
-  const receiver = await WebhookReceiver.start(secret)
-  t.teardown(async () => { await receiver.close() })
+  const receiver = await receiverFor(t, secret)
   receiver.answer = () => 'hold'
   const file = join(dir, 'stop.sqlite')
   const log = await SqliteEventLog.open(file, { pollMs: 20 })
@@ -283,8 +275,7 @@ t.test('stop aborts a request in flight, which stays owed', async (t) => {
 
 t.test('an events file locked by another process: delivery waits, says so, and goes on', async (t) => {
   const secret = testSecret()
-  const receiver = await WebhookReceiver.start(secret)
-  t.teardown(async () => { await receiver.close() })
+  const receiver = await receiverFor(t, secret)
   const file = join(dir, 'locked.sqlite')
   const log = await SqliteEventLog.open(file, { pollMs: 20 })
   t.teardown(() => { log.close() })

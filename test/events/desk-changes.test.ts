@@ -5,6 +5,7 @@
 // through the feed's long-poll and /ready's poll count, never by timing.
 import t, { type Test } from 'tap'
 import { testDialects } from '../helpers/contract.js'
+import { deskMapping } from '../helpers/desk-agenda.js'
 import { scratchOn, type ServerScratch } from '../helpers/scratch-servers.js'
 import { addDays, todayIn } from '../../src/normalise/datetime.js'
 import { pino } from 'pino'
@@ -15,7 +16,7 @@ import { loadConfig } from '../../src/config.js'
 import { WebhookDelivery } from '../../src/events/delivery/delivery.js'
 import { EVENT_TYPES } from '../../src/events/event.js'
 import { eventsAfter, head, morePolls, polls, type Ev } from '../helpers/event-feed.js'
-import { testSecret, WebhookReceiver } from '../helpers/webhook-receiver.js'
+import { receiverFor, testSecret } from '../helpers/webhook-receiver.js'
 
 const ZONE = 'America/Sao_Paulo'
 const today = todayIn(ZONE)
@@ -33,37 +34,20 @@ INSERT INTO booking_slot (bid, on_day, at_hour, person, dentist, st, note) VALUE
 INSERT INTO booking_slot (bid, on_day, at_hour, person, dentist, st, note) VALUES (5, '${day(5)}', '08:00', 1, 7, 'A', NULL);
 `
 
-const mapping = (changes: boolean, pollSeconds = 0.2): string => `version: 1
-installation: desk-events
-timezone: ${ZONE}
-states:
-  values: [WAITING, CONFIRMED, CANCELED]
-resources:
-  appointment:
-    table: booking_slot
-    key: bid
-    start:
-      date: { column: on_day, format: date }
-      hour: { column: at_hour, format: text }
-    state: { column: st, map: { A: WAITING, C: CONFIRMED, X: CANCELED } }
-    classification: note
-    refs: { client: person, professional: dentist }
-    write:
-      key: { generate: max }
-      states:
-        WAITING: { st: { value: A } }
-        CONFIRMED: { st: { value: C } }
-        CANCELED: { st: { value: X } }
-${changes ? `    changes:\n      window: { daysBefore: 1, daysAfter: 30 }\n      pollSeconds: ${pollSeconds}\n` : ''}  client:
-    table: person
-    key: pid
-    fields: { name: full_name }
-    phones: [tel]
-  professional:
-    table: dentist
-    key: did
-    fields: { name: label }
-`
+const mapping = (changes: boolean, pollSeconds = 0.2): string => deskMapping({
+  installation: 'desk-events',
+  zone: ZONE,
+  table: 'booking_slot',
+  key: 'bid',
+  date: 'on_day',
+  hour: 'at_hour',
+  state: 'st',
+  codes: ['A', 'C', 'X'],
+  more: ['    classification: note', '    refs: { client: person, professional: dentist }'],
+  changes: changes ? ['window: { daysBefore: 1, daysAfter: 30 }', `pollSeconds: ${pollSeconds}`] : undefined,
+  client: { table: 'person', key: 'pid', name: 'full_name', more: ['    phones: [tel]'] },
+  professional: { table: 'dentist', key: 'did', name: 'label' }
+})
 
 async function asAnswered (s: ServerScratch, id: string): Promise<unknown> {
   return (await s.call('GET', `/appointments/${id}`)).body
@@ -169,9 +153,8 @@ const BOUND_MS = 2 * POLL_MS
 async function withinTwoPolls (t: Test, dialect: string): Promise<void> {
   const secret = testSecret()
   const arrived = new Map<string, number>()
-  const receiver = await WebhookReceiver.start(secret)
+  const receiver = await receiverFor(t, secret)
   receiver.answer = (r) => { arrived.set(r.webhookId, Date.now()); return 200 }
-  t.teardown(async () => { await receiver.close() })
   const log = await SqliteEventLog.open(':memory:', { pollMs: 20 })
   t.teardown(() => { log.close() })
   const s = await scratchOn(t, dialect as any, SCHEMA, mapping(true, POLL_MS / 1000), { pollChanges: 'ready', eventLog: log })

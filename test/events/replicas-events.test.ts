@@ -13,9 +13,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Redis } from 'ioredis'
 import { testDialects } from '../helpers/contract.js'
+import { deskMapping } from '../helpers/desk-agenda.js'
 import { scratchOn } from '../helpers/scratch-servers.js'
-import { startServer, type ServerProcess } from '../helpers/server-process.js'
-import { testSecret, WebhookReceiver } from '../helpers/webhook-receiver.js'
+import { callServer, startServer, type ServerProcess } from '../helpers/server-process.js'
+import { receiverFor, testSecret, webhooksFile, type WebhookReceiver } from '../helpers/webhook-receiver.js'
 import { addDays, todayIn } from '../../src/normalise/datetime.js'
 
 const ZONE = 'America/Sao_Paulo'
@@ -32,38 +33,20 @@ INSERT INTO patient VALUES (1, 'Ilse Brandt');
 INSERT INTO chair VALUES (4, 'Dr. Teodor Lind');
 INSERT INTO visit VALUES (1, '${day(2)}', '09:00', 1, 4, 'W');
 `
-const MAPPING = `version: 1
-installation: replica-desk
-timezone: ${ZONE}
-states:
-  values: [WAITING, CONFIRMED, CANCELED]
-resources:
-  appointment:
-    table: visit
-    key: vno
-    start:
-      date: { column: vday, format: date }
-      hour: { column: vtime, format: text }
-    state: { column: flag, map: { W: WAITING, K: CONFIRMED, Z: CANCELED } }
-    refs: { client: pno, professional: cno }
-    write:
-      key: { generate: max }
-      states:
-        WAITING: { flag: { value: W } }
-        CONFIRMED: { flag: { value: K } }
-        CANCELED: { flag: { value: Z } }
-    changes:
-      window: { daysBefore: 1, daysAfter: 30 }
-      pollSeconds: 0.3
-  client:
-    table: patient
-    key: pno
-    fields: { name: pname }
-  professional:
-    table: chair
-    key: cno
-    fields: { name: cname }
-`
+const MAPPING = deskMapping({
+  installation: 'replica-desk',
+  zone: ZONE,
+  table: 'visit',
+  key: 'vno',
+  date: 'vday',
+  hour: 'vtime',
+  state: 'flag',
+  codes: ['W', 'K', 'Z'],
+  more: ['    refs: { client: pno, professional: cno }'],
+  changes: ['window: { daysBefore: 1, daysAfter: 30 }', 'pollSeconds: 0.3'],
+  client: { table: 'patient', key: 'pno', name: 'pname' },
+  professional: { table: 'chair', key: 'cno', name: 'cname' }
+})
 
 const redis = new Redis('redis://127.0.0.1:6379', { maxRetriesPerRequest: 1 })
 t.teardown(async () => { await redis.quit() })
@@ -80,13 +63,7 @@ async function cleanRedis (prefix: string): Promise<void> {
 
 interface Event { seq: number, id: string, type: string, appointmentId: string, data: Record<string, any> }
 
-async function call (server: ServerProcess, method: string, path: string, body?: unknown): Promise<{ status: number, body: any }> {
-  const r = await fetch(server.url(path), { method, headers: { authorization: `Bearer ${KEY}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) })
-  const text = await r.text()
-  let parsed: unknown = text
-  try { parsed = JSON.parse(text) } catch {}
-  return { status: r.status, body: parsed }
-}
+const call = async (server: ServerProcess, method: string, path: string, body?: unknown): Promise<{ status: number, body: any }> => await callServer(server, KEY, method, path, body)
 
 const feed = async (server: ServerProcess): Promise<Event[]> => (await call(server, 'GET', '/events?after=0&limit=500')).body.events as Event[]
 
@@ -141,18 +118,11 @@ for (const dialect of testDialects()) {
     writeFileSync(mapping, MAPPING)
     // Two subscribers, each its own receiver and secret; the second takes only some types.
     const secrets = [testSecret(), testSecret()]
-    const [chat, crm] = await Promise.all(secrets.map(async (s) => await WebhookReceiver.start(s)))
-    t.teardown(async () => { await Promise.all([chat.close(), crm.close()]) })
-    const webhooks = join(dir, 'webhooks.yaml')
-    writeFileSync(webhooks, `subscribers:
-  - name: chat
-    url: ${chat.url}
-    secretEnv: CHAT_SECRET
-  - name: crm
-    url: ${crm.url}
-    secretEnv: CRM_SECRET
-    events: [${CRM_TYPES.join(', ')}]
-`)
+    const [chat, crm] = await Promise.all(secrets.map(async (s) => await receiverFor(t, s)))
+    const webhooks = webhooksFile(join(dir, 'webhooks.yaml'), [
+      { name: 'chat', url: chat.url, secretEnv: 'CHAT_SECRET' },
+      { name: 'crm', url: crm.url, secretEnv: 'CRM_SECRET', events: CRM_TYPES }
+    ])
     const prefix = `ponte-test:replica-events:${randomUUID()}:`
     const unusedStore = join(dir, 'events-not-used.sqlite')
     const env = {

@@ -3,31 +3,23 @@
 // through Ponte arrive signed, in order, carrying the appointment as GET answers it, and the
 // pull feed holds the same events under the same ids.
 import t from 'tap'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startServer } from '../helpers/server-process.js'
-import { testSecret, WebhookReceiver } from '../helpers/webhook-receiver.js'
+import { callServer, startServer } from '../helpers/server-process.js'
+import { receiverFor, testSecret, webhooksFile } from '../helpers/webhook-receiver.js'
 
 const KEY = 'end-to-end-key-0123456789abcdef0123'
 const dir = mkdtempSync(join(tmpdir(), 'ponte-hooks-e2e-'))
 t.teardown(() => { rmSync(dir, { recursive: true, force: true }) })
 
 const secret = testSecret()
-const receiver = await WebhookReceiver.start(secret)
-t.teardown(async () => { await receiver.close() })
-const webhooks = join(dir, 'webhooks.yaml')
-writeFileSync(webhooks, `subscribers:\n  - name: chat\n    url: ${receiver.url}\n    secretEnv: CHAT_SECRET\n`)
+const receiver = await receiverFor(t, secret)
+const webhooks = webhooksFile(join(dir, 'webhooks.yaml'), [{ name: 'chat', url: receiver.url, secretEnv: 'CHAT_SECRET' }])
 const server = await startServer({ API_KEYS: KEY, WEBHOOKS: webhooks, CHAT_SECRET: secret, EVENTS_STORE: join(dir, 'events.sqlite'), IDEMPOTENCY_STORE: ':memory:', RATE_LIMIT_PER_MINUTE: '0' })
 t.teardown(async () => { await server.stop() })
 
-const call = async (method: string, path: string, body?: unknown): Promise<{ status: number, body: any }> => {
-  const r = await fetch(server.url(path), { method, headers: { authorization: `Bearer ${KEY}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) })
-  const text = await r.text()
-  let parsed: unknown = text
-  try { parsed = JSON.parse(text) } catch {}
-  return { status: r.status, body: parsed }
-}
+const call = async (method: string, path: string, body?: unknown): Promise<{ status: number, body: any }> => await callServer(server, KEY, method, path, body)
 
 t.test('a booking and its cancellation through Ponte arrive as signed webhooks and in the feed', async (t) => {
   const professionals = (await call('GET', '/professionals?enabled=true')).body as Array<{ id: string }>

@@ -113,3 +113,28 @@ ${rows('booking', 'bk, attending, booked_for, starts, ends, st', [...Array(9).ke
 }
 
 export const SHAPES = [openemr, oscar, gnuHealth, lisbon]
+
+/**
+ * The Chicago clinic's: its locations a `site` table holding only names, with parentheses,
+ * digits and an ampersand (`Urgent Care (24h)`), and visit types labelled alike; a status in
+ * words, phones in NANP spellings.
+ */
+export const chicago: Shape = {
+  name: 'Chicago (sites)',
+  states: { Scheduled: 'WAITING', Confirmed: 'CONFIRMED', Cancelled: 'CANCELED', 'No Show': 'MISSED', Completed: 'DONE' },
+  country: 'US',
+  schema: (d) => `
+CREATE TABLE site (site_id INTEGER PRIMARY KEY, site_name VARCHAR(60) NOT NULL);
+CREATE TABLE provider (provider_id INTEGER PRIMARY KEY, first_name VARCHAR(40) NOT NULL, last_name VARCHAR(40) NOT NULL, npi VARCHAR(10));
+CREATE TABLE visit_type (visit_type_id INTEGER PRIMARY KEY, label VARCHAR(60) NOT NULL);
+CREATE TABLE patient (patient_id INTEGER PRIMARY KEY, first_name VARCHAR(40) NOT NULL, last_name VARCHAR(40) NOT NULL, dob DATE, cell_phone VARCHAR(20));
+CREATE TABLE appt (appt_id INTEGER PRIMARY KEY, patient_id INTEGER, provider_id INTEGER NOT NULL, site_id INTEGER NOT NULL, visit_type_id INTEGER, starts_at ${stamp(d)} NOT NULL, ends_at ${stamp(d)}, status VARCHAR(12) NOT NULL, created_at ${stamp(d)});
+${rows('site', 'site_id, site_name', ["1, 'Urgent Care (24h)'", "2, 'Main Street Family Practice'", "3, 'Pilsen Clinic #2'", "4, 'Women''s Health & Pediatrics (Hyde Park)'"])}
+${rows('provider', 'provider_id, first_name, last_name, npi', ["1, 'Maria', 'Gonzalez', '1234567893'", "2, 'David', 'Kim', '1245319599'", "3, 'Aisha', 'Johnson', '1982746350'"])}
+${rows('visit_type', 'visit_type_id, label', ["1, 'New Patient (30 min)'", "2, 'Follow-up 15'", "3, 'Flu Shot'"])}
+${rows('patient', 'patient_id, first_name, last_name, dob, cell_phone', [1, 2, 3, 4, 5, 6].map((i) =>
+  `${i}, '${['James', 'Patricia', 'Robert', 'Jennifer', 'Michael', 'Linda'][i - 1]}', '${['Williams', 'Brown', 'Garcia', 'Miller', 'Wilson', 'Taylor'][i - 1]}', '197${i}-0${i}-2${i}', '(312) 555-01${i}${i}'`))}
+${rows('appt', 'appt_id, patient_id, provider_id, site_id, visit_type_id, starts_at, ends_at, status, created_at', [...Array(12).keys()].map((i) =>
+  `${i + 1}, ${(i % 6) + 1}, ${(i % 3) + 1}, ${(i % 4) + 1}, ${(i % 3) + 1}, '${day(i * 2 - 8)} ${String(8 + (i % 9)).padStart(2, '0')}:${i % 2 ? '30' : '00'}:00', '${day(i * 2 - 8)} ${String(8 + (i % 9)).padStart(2, '0')}:${i % 2 ? '45' : '15'}:00', '${['Scheduled', 'Confirmed', 'Cancelled', 'No Show', 'Completed'][i % 5]}', '${day(-50 + i)} 12:00:00'`))}
+`
+}

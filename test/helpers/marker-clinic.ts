@@ -4,6 +4,7 @@
 // marker tests (check and the poller) run on it.
 import type { TestDialect } from './app.js'
 import { addDays, todayIn } from '../../src/normalise/datetime.js'
+import { deskMapping } from './desk-agenda.js'
 
 export const ZONE = 'America/Sao_Paulo'
 export const today = todayIn(ZONE)
@@ -35,32 +36,18 @@ ${TRIGGER[dialect]}${rows.map((r) => `INSERT INTO visit (vid, on_day, at_hour, s
 `
 }
 
-/** The mapping: `changes` as given (YAML under `changes:`, indented six spaces). */
+/** The mapping: `changes` as given (YAML under `changes:`, a line each). */
 export function markerMapping (changes: string): string {
-  return `version: 1
-installation: marker-clinic
-timezone: ${ZONE}
-states:
-  values: [WAITING, CONFIRMED, CANCELED]
-resources:
-  appointment:
-    table: visit
-    key: vid
-    start:
-      date: { column: on_day, format: date }
-      hour: { column: at_hour, format: text }
-    state: { column: st, map: { A: WAITING, C: CONFIRMED, X: CANCELED } }
-    write:
-      key: { generate: max }
-      states:
-        WAITING: { st: { value: A } }
-        CONFIRMED: { st: { value: C } }
-        CANCELED: { st: { value: X } }
-    changes:
-${changes.split('\n').filter((l) => l !== '').map((l) => `      ${l}`).join('\n')}
-  client:
-    table: person
-    key: pid
-    fields: { name: full_name }
-`
+  return deskMapping({
+    installation: 'marker-clinic',
+    zone: ZONE,
+    table: 'visit',
+    key: 'vid',
+    date: 'on_day',
+    hour: 'at_hour',
+    state: 'st',
+    codes: ['A', 'C', 'X'],
+    changes: changes.split('\n').filter((l) => l !== ''),
+    client: { table: 'person', key: 'pid', name: 'full_name' }
+  })
 }

@@ -5,10 +5,8 @@
 // One appointment runs until midnight too. A holiday table keeps its days as YYYYMMDD numbers.
 // Mondays of March 2031 are the 10th, 17th, 24th and 31st; doctor 1 also works their mornings,
 // which the old readings of midnight never touched: what blocks them is the absences alone.
-import type { Fixture, FixtureColumn } from '../../src/fixtures/format.js'
-
-const col = (name: string, type: FixtureColumn['type'], nullable = true, length?: number): FixtureColumn =>
-  ({ name, type, nullable, ...length ? { length } : {} })
+import type { Fixture } from '../../src/fixtures/format.js'
+import { col } from './fixture-columns.js'
 
 /** Who works when, and what blocks them, as the tests expect it to act. */
 export const NIGHT = {

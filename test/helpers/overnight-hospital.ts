@@ -3,10 +3,8 @@
 // row 22:00 → 06:00), appointments kept as a date, a start time and an end time earlier than
 // the start (23:00 → 00:30: the next day), a service longer than a slot (90 minutes) and a
 // handover block from 23:00 to 01:00. Wednesdays of March 2032 are the 3rd, 10th, 17th, 24th.
-import type { Fixture, FixtureColumn } from '../../src/fixtures/format.js'
-
-const col = (name: string, type: FixtureColumn['type'], nullable = true, length?: number): FixtureColumn =>
-  ({ name, type, nullable, ...length ? { length } : {} })
+import type { Fixture } from '../../src/fixtures/format.js'
+import { col } from './fixture-columns.js'
 
 export const HOSPITAL = {
   /** Both doctors work Wednesday nights 22:00 → Thursday 06:00 (weekday 3 in the template). */

@@ -71,3 +71,12 @@ export async function hup (server: ServerProcess): Promise<any> {
   }
   throw new Error('no reload line in 20 s')
 }
+
+/** A request to `server` with API key `key`: the status and the body, JSON parsed where it is JSON. */
+export async function callServer (server: ServerProcess, key: string, method: string, path: string, body?: unknown): Promise<{ status: number, body: any }> {
+  const r = await fetch(server.url(path), { method, headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) })
+  const text = await r.text()
+  let parsed: unknown = text
+  try { parsed = JSON.parse(text) } catch {}
+  return { status: r.status, body: parsed }
+}

@@ -1,8 +1,10 @@
 // A webhook receiver for the delivery tests: a real HTTP server that verifies every request
 // with standardwebhooks' own verifier and answers as the test decides (a status, or never).
+import { writeFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Webhook } from 'standardwebhooks'
+import type { Test } from 'tap'
 
 export interface Received {
   webhookId: string
@@ -98,4 +100,21 @@ export class WebhookReceiver {
 /** A Standard Webhooks secret for tests: `whsec_` and 32 random bytes in base64. */
 export function testSecret (): string {
   return `whsec_${Buffer.from(Array.from({ length: 32 }, () => Math.floor(Math.random() * 256))).toString('base64')}`
+}
+
+/** A receiver for `t`'s subscriber, closed when `t` ends; `port` to listen again where one was (0: any free one). */
+export async function receiverFor (t: Test, secret: string, port = 0): Promise<WebhookReceiver> {
+  const receiver = await WebhookReceiver.start(secret, port)
+  t.teardown(async () => { await receiver.close() })
+  return receiver
+}
+
+/** A subscriber as a server's WEBHOOKS file names it: its secret read from `secretEnv`. */
+export interface FileSubscriber { name: string, url: string, secretEnv: string, events?: string[] }
+
+/** Writes the WEBHOOKS file for `subscribers` at `file`, and gives `file` back for the server's env. */
+export function webhooksFile (file: string, subscribers: FileSubscriber[]): string {
+  writeFileSync(file, `subscribers:\n${subscribers.map((s) =>
+    `  - name: ${s.name}\n    url: ${s.url}\n    secretEnv: ${s.secretEnv}\n${s.events ? `    events: [${s.events.join(', ')}]\n` : ''}`).join('')}`)
+  return file
 }

@@ -13,6 +13,8 @@ export interface LookupRecord {
   id: string
   enabled: boolean
   entity: Record<string, unknown> & { id: string }
+  /** The required field read blank on this row and answered with a stand-in (for `ponte check` to count). */
+  stoodIn?: string
 }
 
 export interface CompiledLookup {
@@ -32,9 +34,16 @@ export interface LookupById {
 
 type FieldKind = 'text' | 'number' | 'minutes'
 const KINDS: Partial<Record<string, FieldKind>> = { lat: 'number', long: 'number', price: 'number', duration: 'minutes' }
-/** Fields the interface requires: a row without them still appears, with empty text. */
+/** Fields the interface requires: a row without them still appears, with a stand-in or empty text. */
 const REQUIRED: Record<LookupName, string> = {
   professional: 'name', location: 'address', service: 'name', healthInsurance: 'name', specialty: 'name'
+}
+/**
+ * A location's address read blank (a NULL column, a blank row) is answered with its name, which
+ * callers show first anyway, else its id: the interface requires a non-empty address.
+ */
+const STAND_INS: Partial<Record<LookupName, (e: Record<string, unknown> & { id: string }) => string>> = {
+  location: (e) => typeof e.name === 'string' && e.name !== '' ? e.name : e.id
 }
 
 export function compileLookup (model: LookupModel, dialect: Dialect): CompiledLookup {
@@ -55,12 +64,14 @@ export function compileLookup (model: LookupModel, dialect: Dialect): CompiledLo
     params: params.params
   }
   const required = REQUIRED[model.name]
+  const standIn = STAND_INS[model.name]
   const read = (row: Row): LookupRecord | undefined => {
     const rowId = id(row)
     if (rowId === undefined) return undefined
     const e: Record<string, unknown> & { id: string } = { id: rowId, ...entity(row) }
-    if (e[required] === undefined) e[required] = ''
-    return { id: rowId, enabled: enabled(row) ?? true, entity: e }
+    const blank = e[required] === undefined || e[required] === ''
+    if (blank) e[required] = standIn ? standIn(e) : ''
+    return { id: rowId, enabled: enabled(row) ?? true, entity: e, ...blank && standIn ? { stoodIn: required } : {} }
   }
   // The same columns and rows, one key: its own parameter list, the key's input added last.
   const byIdParams = new ParamList(dialect)

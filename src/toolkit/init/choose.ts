@@ -1,7 +1,8 @@
 // Which tables are the appointments, the clients and the lookups, from the schema's structure
 // and data: the appointment table has a start (start.ts) and references to two or more tables;
 // the client is the one it references that holds a person (names, phones, a birthday); the
-// provider another holding names; lookups only tables the appointment or client references.
+// provider another holding names; lookups only tables the appointment or client references,
+// their names labels that may carry digits and brackets.
 import type { LiveCatalog, LiveTable } from '../../db/columns.js'
 import type { Ref } from './refs.js'
 import type { Samples } from './sample.js'
@@ -33,6 +34,8 @@ export interface Choice {
 }
 
 const holdsNames = (t: LiveTable, refs: Ref[], samples: Samples): boolean => namesOf(t, samples) !== undefined || namesThrough(t, refs, samples) !== undefined
+/** Names of things, not only of people: a site's `Urgent Care (24h)`, a visit type's `Follow-up 15`. */
+const holdsLabels = (t: LiveTable, refs: Ref[], samples: Samples): boolean => namesOf(t, samples, true) !== undefined || namesThrough(t, refs, samples, true) !== undefined
 
 /** How much a table looks like a person's record kept by the clinic: names, phones, a birthday, contact rows. */
 function personScore (t: LiveTable, refs: Ref[], samples: Samples): number {
@@ -66,14 +69,15 @@ export function chooseByStructure (catalog: LiveCatalog, refs: Ref[], samples: S
     why.client = `referenced by the appointment (${from.filter((r) => r.to === client).map((r) => r.column.name).join(', ')}) and holding names` +
       (clients.length > 1 ? `; other candidates: ${clients.slice(1).map((x) => qualified(x.t)).join(', ')}` : '')
   }
-  const rest = targets.filter((t) => t !== client && holdsNames(t, refs, samples))
-  const pro = rest.find((t) => named('professional', t)) ?? rest.find((t) => !TABLES.slice(3).some(([r]) => named(r, t)))
+  const rest = targets.filter((t) => t !== client && holdsLabels(t, refs, samples))
+  // Unnamed, the provider is the table holding people's names: one of labels is a place or a service.
+  const pro = rest.find((t) => named('professional', t)) ?? rest.find((t) => holdsNames(t, refs, samples) && !TABLES.slice(3).some(([r]) => named(r, t)))
   if (pro) {
     tables.professional = pro
     why.professional = named('professional', pro) ? 'referenced by the appointment, holding names' : 'referenced by the appointment, holding names, named like no other lookup: confirm it is the provider'
   }
   // Lookups: what the appointment (or the client: an insurance) names, by the table's name.
-  const lookups = [...rest, ...refs.filter((r) => r.from === client && r.to !== apt && holdsNames(r.to, refs, samples)).map((r) => r.to)]
+  const lookups = [...rest, ...refs.filter((r) => r.from === client && r.to !== apt && holdsLabels(r.to, refs, samples)).map((r) => r.to)]
   const unplaced: Ref[] = []
   for (const t of new Set(lookups)) {
     if (t === pro || t === client) continue

@@ -6,7 +6,7 @@ import type { LiveColumn, LiveTable } from '../../db/columns.js'
 import type { Ref } from './refs.js'
 import type { Samples } from './sample.js'
 import { columns } from './tables.js'
-import { asText, cpfLike, dateSpelling, emailLike, nameLike, phoneLike, phoneValue, EMAIL_VALUE } from './values.js'
+import { asText, cpfLike, dateSpelling, emailLike, labelLike, nameLike, phoneLike, phoneValue, EMAIL_VALUE } from './values.js'
 
 // `_nm`/`_nme`: the abbreviations of US/UK hospital schemas (`first_nm`, `last_nme`).
 const FIRST = /^(first_?(name|nme?)|given(_?(name|nme?))?|fname|primeiro_?nome|forename|nome)$/i
@@ -18,12 +18,17 @@ const MOBILE = /(cel|mobile|wireless|cell|whats|movel)/i
 /** How a person's name is read: one column, or given and family names as a template. */
 export interface Names { first?: LiveColumn, last?: LiveColumn, name?: LiveColumn }
 
-/** A column holds names when it is named like one and, where rows were read, its values are mostly letters and spaces. */
-const holdsNames = (t: LiveTable, c: LiveColumn, samples: Samples): boolean =>
-  c.kind !== 'number' && c.kind !== 'date' && nameLike(samples.values(t, c.name) ?? []) !== false
+/**
+ * A column holds names when it is named like one and, where rows were read, its values are
+ * mostly letters and spaces: a person's; or, for `labels` (a site, a service), words that may
+ * carry digits and signs (`Urgent Care (24h)`).
+ */
+const holdsNames = (t: LiveTable, c: LiveColumn, samples: Samples, labels: boolean): boolean =>
+  c.kind !== 'number' && c.kind !== 'date' && (labels ? labelLike : nameLike)(samples.values(t, c.name) ?? []) !== false
 
-export function namesOf (t: LiveTable, samples: Samples): Names | undefined {
-  const pick = (re: RegExp, not: LiveColumn[] = []): LiveColumn | undefined => columns(t).find((c) => re.test(c.name) && !not.includes(c) && holdsNames(t, c, samples))
+/** `labels`: the names of things (places, services), which digits and brackets do not disqualify. */
+export function namesOf (t: LiveTable, samples: Samples, labels = false): Names | undefined {
+  const pick = (re: RegExp, not: LiveColumn[] = []): LiveColumn | undefined => columns(t).find((c) => re.test(c.name) && !not.includes(c) && holdsNames(t, c, samples, labels))
   const first = pick(FIRST)
   const last = pick(LAST)
   if (first && last) return { first, last }
@@ -33,9 +38,9 @@ export function namesOf (t: LiveTable, samples: Samples): Names | undefined {
 }
 
 /** A person's names kept in the table another of its columns names (GNU Health's patient → party). */
-export function namesThrough (t: LiveTable, refs: Ref[], samples: Samples): { via: Ref, names: Names } | undefined {
+export function namesThrough (t: LiveTable, refs: Ref[], samples: Samples, labels = false): { via: Ref, names: Names } | undefined {
   for (const r of refs.filter((r) => r.from === t)) {
-    const names = namesOf(r.to, samples)
+    const names = namesOf(r.to, samples, labels)
     if (names) return { via: r, names }
   }
   return undefined

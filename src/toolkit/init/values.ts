@@ -23,6 +23,16 @@ export function nameLike (values: unknown[]): boolean | undefined {
   return s === undefined ? undefined : s >= 0.8
 }
 
+/**
+ * A place's or a service's label: letters with digits and signs (`Urgent Care (24h)`, `Pilsen
+ * Clinic #2`, `Women's Health & Pediatrics`), still words and not codes, numbers, phones or dates.
+ */
+export const LABEL_VALUE = /^[\p{L}\p{N}(][\p{L}\p{N}\s.,;:'’()&#/+°ºª-]*$/u
+export function labelLike (values: unknown[]): boolean | undefined {
+  const s = share(values, (t) => LABEL_VALUE.test(t) && /\p{L}{2}/u.test(t) && !phoneValue(t) && dateSpelling([t]) === undefined)
+  return s === undefined ? undefined : s >= 0.8
+}
+
 const PHONE_VALUE = /^\+?[\d\s().\-/]+(\s*(x|ext\.?|ramal|#)\s*\d{1,6})?$/i
 export function phoneValue (t: string): boolean {
   const digits = t.replace(/(x|ext\.?|ramal|#)\s*\d+$/i, '').replace(/\D/g, '')
