@@ -182,6 +182,8 @@ export class PonteMetrics {
       registers: [this.registry],
       async collect () {
         const all = await self.webhooks?.().catch(() => undefined)
+        // A subscriber a reload removed leaves no series behind (an alert on it would never clear).
+        this.reset()
         for (const s of all ?? []) {
           this.set({ subscriber: s.name, state: 'pending' }, s.pending)
           this.set({ subscriber: s.name, state: 'retrying' }, s.retrying)

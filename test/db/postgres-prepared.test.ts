@@ -74,6 +74,17 @@ t.test('a column\'s type changed under the pool: the same read succeeds, alone a
   t.same(db.pool?.(), { inUse: 0, waiting: 0 }, 'no connection left out of the pool')
 })
 
+t.test('every pooled connection held the stale plan: one failure retires them all, no request fails', async (t) => {
+  const db = await openPostgres(`${url}?poolMax=3`)
+  t.teardown(db.close)
+  // Three connections at once, each preparing the read by name.
+  await Promise.all([1, 2, 3].map(async () => await db.transaction(async (tx) => { await tx.query(penById, { pen: 1 }); await tx.query(stmt('SELECT pg_sleep(0.05)')) })))
+  await elsewhere('ALTER TABLE "KENNEL" ALTER COLUMN "NIGHTS" TYPE NUMERIC(6)')
+  for (let i = 0; i < 6; i++) t.same(await db.query(penById, { pen: 2 }), [{ PEN: 2, DOG: 'Bolt', NIGHTS: '5' }], `read ${i + 1} after the change`)
+  for (let i = 0; i < 3; i++) await db.transaction(async (tx) => { await tx.query(penById, { pen: 1 }) })
+  t.same(db.pool?.(), { inUse: 0, waiting: 0 }, 'no connection left out of the pool')
+})
+
 t.test('names the server forgot (DEALLOCATE ALL, as a pooler does) are prepared again', async (t) => {
   const db = await openPostgres(`${url}?poolMax=1`)
   t.teardown(db.close)

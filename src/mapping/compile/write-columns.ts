@@ -226,13 +226,14 @@ export function keyPlan (table: TableModel, write: WriteSpecDoc | undefined, dia
 }
 
 // The largest number among the parent's rows plus one (1 for its first), read under the same
-// lock as any `max` key in the insert's transaction, the parent bound from the row's own input.
+// lock as any `max` key in the insert's transaction, the parent bound from the row's own input
+// and fitted to its column as the insert's copy is (`writes`), or a UUID parent never matches.
 function perParentMax (table: TableModel, per: { column: string, type: SqlTypeName }, dialect: Dialect, name: string): KeyPlan {
   const params = new ParamList(dialect)
   const key = dialect.column('t', table.key.column)
   const where = [`${dialect.column('t', per.column)} = ${params.input(`col:${per.column}`, per.type)}`]
   const sql = dialect.select({ columns: [{ expr: dialect.max(key), alias: 'id' }], from: { table: dialect.table(table.table), alias: 't' }, joins: [], where, orderBy: [], lock: true })
-  return { keyColumn: table.key.column, keyType: table.key.type, increment: true, before: [{ name: `${name}.max`, sql, params: params.params }] }
+  return { keyColumn: table.key.column, keyType: table.key.type, increment: true, before: [{ name: `${name}.max`, sql, params: params.params, writes: table.table }] }
 }
 
 export interface InsertPlan {

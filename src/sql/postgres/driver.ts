@@ -160,7 +160,7 @@ export async function openPostgres (url: string): Promise<Database> {
   const release = (client: pg.PoolClient, err?: unknown): void => {
     const broken = err !== undefined && isConnectionLevel(err)
     if (broken) reachable = false
-    const spent = isStalePlan(err) || err instanceof StalePlanError || prepared?.retired(client) === true
+    const spent = isStalePlan(err) || prepared?.retired(client) === true
     client.release(broken ? err as Error : spent ? true : undefined)
   }
   const run = async (client: pg.PoolClient, statement: Statement, args: Record<string, unknown>): Promise<Row[]> => {
@@ -178,6 +178,9 @@ export async function openPostgres (url: string): Promise<Database> {
       return rows
     } catch (err) {
       release(client, err)
+      // Every pooled connection prepared the same names: retire them all, or the retry would
+      // meet the next stale one. The retry runs unnamed; new connections prepare afresh.
+      if (isStalePlan(err)) prepared?.forgetAll()
       if (again && isStalePlan(err)) return await runAlone(statement, args, false)
       throw translate(err)
     }
@@ -244,6 +247,7 @@ export async function openPostgres (url: string): Promise<Database> {
           // A connection that cannot even roll back is closed rather than handed to the next
           // request; nor one holding a prepared statement the server can no longer use.
           const clean = await client.query('ROLLBACK').then(() => true, () => false)
+          if (err instanceof StalePlanError) prepared?.forgetAll()
           const spent = err instanceof StalePlanError || prepared?.retired(client) === true
           client.release(clean ? spent : new Error('rollback failed'))
           // Rolled back whole, the transaction runs once more on a new connection.
