@@ -27,7 +27,7 @@ export async function openWebhooks (log: SqliteEventLog | ReplicaEvents, config:
   const graceMs = FORGET_AFTER_LEASES * config.eventsLeaseMs
   delivery.upkeep = {
     tend: async (names) => {
-      const now = Date.now()
+      const now = await store.clock()
       await store.renew(names, now)
       const gone = await store.forgetUnseen(names, now, graceMs)
       if (gone.length > 0) logger.warn({ subscribers: gone }, 'webhook subscribers in no replica\'s WEBHOOKS were forgotten: their owed deliveries are dropped and they no longer hold old events')

@@ -84,10 +84,20 @@ export class RedisDeliveryStore implements DeliveryState {
     this.keys = log.keys
   }
 
+  /**
+   * Now on Redis's clock (ms): renewals and the forgetting cut-off are compared on one clock,
+   * so a replica whose own clock runs ahead cannot forget a subscriber another still serves.
+   */
+  async clock (): Promise<number> {
+    const [seconds, micros] = await this.call(async () => await this.redis.time())
+    return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000)
+  }
+
   async cursor (subscriber: string, head: number): Promise<number> {
+    const now = await this.clock()
     return await this.call(async () => {
       await this.redis.sadd(this.keys.subscribers, subscriber)
-      await this.redis.zadd(this.keys.seen, Date.now(), subscriber)
+      await this.redis.zadd(this.keys.seen, now, subscriber)
       await this.redis.hsetnx(this.keys.subscriber(subscriber), 'cursor', head)
       return Number(await this.redis.hget(this.keys.subscriber(subscriber), 'cursor') ?? head)
     })
