@@ -321,7 +321,7 @@ export const StatusHistory = Type.Object({
   key: Type.String({ description: 'The column holding the appointment\'s key.' }),
   current: Type.Optional(about(Where, 'Which of an appointment\'s history rows is the current one (`{ column: DT_FIM, isNull: true }`), closed by `close`. Without `current` and `close`, rows are only added: the latest decides.')),
   open: Type.Record(Type.String(), WriteValue, { description: 'Columns of the row opened for the new state (on booking too): the state\'s code (`status: { state: true }`, or a code per state where the state rules read this row), a date (`changed_at: { now: datetime }`).' }),
-  close: Type.Optional(Type.Record(Type.String(), WriteValue, { description: 'Columns set on the current row(s) when the state changes. Given with `current`.' }))
+  close: Type.Optional(Type.Record(Type.String(), WriteValue, { minProperties: 1, description: 'Columns set on the current row(s) when the state changes (at least one: a `close` setting nothing would leave every row current). Given with `current`.' }))
 }, { additionalProperties: false, title: 'StatusHistory', description: 'A status-history table: each state change (a booking too) opens a new row, in the same transaction, after closing the `current` one where given. The state rules may read the latest row through a join of the appointment (`first` by its date, then its key, both descending).' })
 
 export const StateRow = Type.Object({

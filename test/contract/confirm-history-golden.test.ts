@@ -68,4 +68,13 @@ t.test('a history the state rules would not read back is refused at its line, sa
 
   const half = refused(base.replace('        open: {', '        current: { column: changed_at, isNull: true }\n        open: {'))
   t.match(half.said, /write\/history\/current: give `current` \(which row is open\) and `close` \(what closes it\) together, or neither/)
+
+  // With `current`, a join without `first` reads one row only where its `where` holds `current`.
+  const closing = base.replace('        open: {', '        current: { column: ended_at, isNull: true }\n        close: { ended_at: { now: datetime } }\n        open: {')
+  t.equal(refused(closing).said, 'accepted', 'current and close with a `first` join')
+  const unpicked = refused(closing.replace(/ {8}first: .*\n/, ''))
+  t.match(unpicked.said, /joins\/latest: `latest` reads the status history the state rules read: give it `first`.* or a `where` holding the history's `current`/, 'a join of every history row is refused even with `current`')
+  t.equal(refused(closing.replace(/ {8}first: .*\n/, '        where: { column: ENDED_AT, isNull: true }\n')).said, 'accepted', 'a join whose `where` holds `current` reads the open row')
+  const nothingClosed = refused(base.replace('        open: {', '        current: { column: ended_at, isNull: true }\n        close: {}\n        open: {'))
+  t.match(nothingClosed.said, /history\/close/, 'a `close` setting nothing is refused')
 })

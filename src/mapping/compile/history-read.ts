@@ -20,7 +20,7 @@ export function checkHistoryRead (model: MappingModel): void {
   const path = `${a.path}/write/history`
   const stateColumn = Object.entries(h.open).find(([, w]) => 'state' in w)?.[0]
   for (const [alias, j] of readers) {
-    latestIsWritten(alias, j, h.current !== undefined, a.path)
+    latestIsWritten(alias, j, h.current, a.path)
     for (const state of model.states.values) {
       // What decides the rules before anything runs: the constants the appointment row and the history row get.
       const values: ColumnValues = constants(a.write?.states?.[state])
@@ -42,17 +42,25 @@ export function checkHistoryRead (model: MappingModel): void {
 
 // The just-written row must be the first `first` picks: the latest by date, and of two written in
 // one second (a booking confirmed at once) the newer, by a key ordered descending.
-function latestIsWritten (alias: string, j: JoinDoc, hasCurrent: boolean, at: string): void {
+function latestIsWritten (alias: string, j: JoinDoc, current: ConditionDoc | ConditionDoc[] | undefined, at: string): void {
   const path = `${at}/joins/${alias}`
   if (!j.first) {
-    if (hasCurrent) return // its `where` picks the open row, the only one
-    throw new CompileError(path, `\`${alias}\` reads the status history the state rules read: give it \`first\` (the latest row: \`by: [{ column: <date>, desc: true }, { column: <key>, desc: true }]\`), or an appointment with several rows is read several times`)
+    // Without `first` only a `where` holding `current` picks one row: the open one.
+    if (current !== undefined && holds(j.where, current)) return
+    throw new CompileError(path, `\`${alias}\` reads the status history the state rules read: give it \`first\` (the latest row: \`by: [{ column: <date>, desc: true }, { column: <key>, desc: true }]\`) or a \`where\` holding the history's \`current\`, or an appointment with several rows is read several times`)
   }
   const key = j.first.key
   const byKey = (j.first.by ?? []).map((b) => typeof b === 'string' ? { column: b, desc: false } : b).find((b) => b.column.toLowerCase() === key.toLowerCase())
   if (byKey?.desc !== true) {
     throw new CompileError(`${path}/first`, `\`${alias}\` reads the latest status-history row: end \`by\` with \`{ column: ${key}, desc: true }\`, or of two rows written in the same second the older is read`)
   }
+}
+
+/** Whether the join's `where` requires every condition of `current` (the same conditions, columns in any case). */
+function holds (where: ConditionDoc | ConditionDoc[] | undefined, current: ConditionDoc | ConditionDoc[]): boolean {
+  const key = (c: ConditionDoc): string => JSON.stringify(c, (k, v: unknown) => k === 'column' && typeof v === 'string' ? v.toLowerCase() : v)
+  const have = new Set((where === undefined ? [] : Array.isArray(where) ? where : [where]).map(key))
+  return (Array.isArray(current) ? current : [current]).every((c) => have.has(key(c)))
 }
 
 /** The first rule deciding: its index and constant outcome; null when none holds; undefined when the constants cannot tell. */
