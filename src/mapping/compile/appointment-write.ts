@@ -7,7 +7,7 @@ import type { SqlTypeName } from '../schema.js'
 import { CompileError } from './scope.js'
 import { reference } from './references.js'
 import { idType } from './key.js'
-import { bindId, matchesType } from './ids.js'
+import { bindId } from './ids.js'
 import { fieldWriter, insertPlan, recordWrites, updatePlan, uniqueColumns, writeValues, type FieldWriter, type InsertPlan } from './write-columns.js'
 import type { NowParts } from '../../normalise/datetime.js'
 import { withSelfKey, type WriteContext } from './derived.js'
@@ -91,7 +91,7 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
     if (writer) refs[name] = writer
     else if (declared?.firstOf !== undefined) joinedRefs[name] = joinedRef(model, v, type, declared.firstOf, `${path}/refs/${name}`, dialect)
     else readOnlyRefs[name] = readOnlyReason(v, name)
-    if (declared?.otherwise !== undefined) defaults[name as DefaultedRef] = bookingDefault(declared.otherwise, type, refs[name] !== undefined || joinedRefs[name] !== undefined, `${path}/refs/${name}/otherwise`)
+    if (declared?.otherwise !== undefined) defaults[name as DefaultedRef] = bookingDefault(declared.otherwise, refs[name] !== undefined || joinedRefs[name] !== undefined, `${path}/refs/${name}/otherwise`)
   }
   for (const name of Object.keys(a.write?.refs ?? {})) {
     if (!a.refs[name as BookingRef]) throw new CompileError(`${path}/refs/${name}`, `the appointment has no ${name} (refs.${name}) to write`)
@@ -323,10 +323,8 @@ function copiedLookups (model: MappingModel, dialect: Dialect): Partial<Record<B
   return out
 }
 
-/** A ref's default as the id a request would send: one its column can hold, of a ref the booking writes. */
-function bookingDefault (otherwise: string | number, type: SqlTypeName, written: boolean, path: string): string {
-  const id = String(otherwise)
+/** A ref's default as the id a request would send, of a ref the booking writes (that its column holds it: model.ts). */
+function bookingDefault (otherwise: string | number, written: boolean, path: string): string {
   if (!written) throw new CompileError(path, 'the booking does not write this ref (it is read through a join without `firstOf`, or booked through the slot), so it cannot take a default')
-  if (!matchesType(id, type)) throw new CompileError(path, `"${id}" cannot be stored in the ref's ${type} column`)
-  return id
+  return String(otherwise)
 }
