@@ -2,12 +2,10 @@
 // clinic's database: appended in one transaction per batch, read by cursor (`seq`) by the pull
 // feed and by each webhook subscriber. A waiter learns of new events at once in this process
 // and by polling the file when another process appends.
-import { chmodSync, existsSync, mkdirSync } from 'node:fs'
-import { dirname } from 'node:path'
 import { randomUUID } from 'node:crypto'
 import BetterSqlite3 from 'better-sqlite3'
 import { EventStoreUnavailableError } from '../errors.js'
-import { isBusy, whileLocked } from '../sql/sqlite/while-locked.js'
+import { openPrivateStore, unlockedOr } from '../sql/sqlite/private-store.js'
 import type { ChangeEvent, EventType, NewEvent } from './event.js'
 import { Appends, purgeEvery } from './appends.js'
 
@@ -66,19 +64,7 @@ export class SqliteEventLog implements EventLog {
   /** Opens (creating if need be) the log at `file`; ':memory:' for a private one. */
   static async open (file: string, options: EventLogOptions = {}): Promise<SqliteEventLog> {
     // Events carry appointments (a patient's name): only this user may read them.
-    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
-    const db = new BetterSqlite3(file, { timeout: 0 })
-    if (file !== ':memory:') for (const f of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(f)) chmodSync(f, 0o600)
-    try {
-      await unlocked(() => {
-        db.pragma('journal_mode = WAL')
-        db.pragma('synchronous = NORMAL')
-        db.exec(SCHEMA)
-      }, options.busyTimeoutMs ?? 2000)
-    } catch (err) {
-      db.close()
-      throw err
-    }
+    const db = await openPrivateStore(file, SCHEMA, options.busyTimeoutMs ?? 2000, unavailable)
     return new SqliteEventLog(file, db, options)
   }
 
@@ -164,10 +150,5 @@ export class SqliteEventLog implements EventLog {
   }
 }
 
-async function unlocked<T> (statement: () => T, waitMs: number): Promise<T> {
-  try {
-    return await whileLocked(async () => statement(), performance.now() + waitMs)
-  } catch (err) {
-    throw isBusy(err) ? new EventStoreUnavailableError(err) : err
-  }
-}
+const unavailable = (err: unknown): Error => new EventStoreUnavailableError(err)
+const unlocked = async <T>(statement: () => T, waitMs: number): Promise<T> => await unlockedOr(statement, waitMs, unavailable)

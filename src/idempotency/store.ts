@@ -9,12 +9,10 @@
 // up to busyTimeoutMs, then KeyStoreUnavailableError (503). Within one process each statement
 // is serial; begin() runs in a BEGIN IMMEDIATE transaction so that two processes sharing the
 // file cannot both claim the same key.
-import { chmodSync, existsSync, mkdirSync } from 'node:fs'
-import { dirname } from 'node:path'
 import { randomUUID } from 'node:crypto'
 import BetterSqlite3 from 'better-sqlite3'
 import { KeyStoreUnavailableError } from '../errors.js'
-import { isBusy, whileLocked } from '../sql/sqlite/while-locked.js'
+import { openPrivateStore, unlockedOr } from '../sql/sqlite/private-store.js'
 
 export interface StoredResponse {
   status: number
@@ -108,19 +106,7 @@ export class IdempotencyStore implements KeyStore {
   /** Opens (creating if need be) the store at `file`; ':memory:' for a private in-memory one. */
   static async open (file: string, options: IdempotencyStoreOptions = {}): Promise<IdempotencyStore> {
     // Replayed responses hold patient data (a created client): only this user may read them.
-    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
-    const db = new BetterSqlite3(file, { timeout: 0 })
-    if (file !== ':memory:') for (const f of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(f)) chmodSync(f, 0o600)
-    try {
-      await unlocked(() => {
-        db.pragma('journal_mode = WAL')
-        db.pragma('synchronous = NORMAL')
-        db.exec(SCHEMA)
-      }, busyTimeout(options))
-    } catch (err) {
-      db.close()
-      throw err
-    }
+    const db = await openPrivateStore(file, SCHEMA, busyTimeout(options), unavailable)
     return new IdempotencyStore(file, db, options)
   }
 
@@ -213,10 +199,5 @@ export class IdempotencyStore implements KeyStore {
 const busyTimeout = (options: IdempotencyStoreOptions): number => Math.max(0, Math.trunc(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS))
 
 /** `statement` run now, or again on timers while another process holds the file locked, for up to `waitMs`. */
-async function unlocked<T> (statement: () => T, waitMs: number): Promise<T> {
-  try {
-    return await whileLocked(async () => statement(), performance.now() + waitMs)
-  } catch (err) {
-    throw isBusy(err) ? new KeyStoreUnavailableError(err, LOCKED) : err
-  }
-}
+const unavailable = (err: unknown): Error => new KeyStoreUnavailableError(err, LOCKED)
+const unlocked = async <T>(statement: () => T, waitMs: number): Promise<T> => await unlockedOr(statement, waitMs, unavailable)

@@ -1,6 +1,6 @@
 // Waiting for another process's lock without holding the event loop: the connection never waits
 // inside SQLite (busy_timeout 0), and a statement that meets a lock is tried again on timers
-// here. Used by the clinic's driver (driver.ts) and the Idempotency-Key store (idempotency/store.ts).
+// here. Used by the clinic's driver (driver.ts) and Ponte's own stores (private-store.ts).
 
 const sqliteCode = (err: unknown): string => (err as { code?: unknown }).code as string ?? ''
 
