@@ -165,7 +165,8 @@ t.test('past the retry period: dead-lettered, shown in /ready, metrics and the C
   t.teardown(async () => { await app.close() })
   const ready = await app.inject('/ready')
   t.same(ready.json().webhooks, { delivering: true, subscribers: [{ name: 'crm', pending: 0, retrying: 0, deadLettered: 1, lastError: 'http-500' }] }, '/ready: per subscriber, by name')
-  t.notMatch(ready.body, new RegExp(`${secret.slice(6, 20)}|127\\.0\\.0\\.1|${PATIENT}`), 'no secret, URL or payload in /ready')
+  // the secret is random base64, so plain substrings, never a pattern built from it
+  t.same([secret.slice(6, 20), '127.0.0.1', PATIENT].filter((held) => ready.body.includes(held)), [], 'no secret, URL or payload in /ready')
   const text = await metrics.text()
   t.match(text, /ponte_webhook_dead_lettered_total\{subscriber="crm"\} 1/, 'dead letters counted')
   t.match(text, /ponte_webhook_events\{subscriber="crm",state="dead-lettered"\} 1/, 'and gauged')
