@@ -124,7 +124,7 @@ export class Booking {
     const now = nowIn(this.compiled.model.timezone)
     const booked = { date: input.date, hour: input.hour, endHour, minutes }
     // The booked time's columns are the date's and the hour's alike (one datetime column may hold both).
-    const timeColumns = { columns: Object.keys(this.plans.written.slot(booked)).map((column) => ({ column })) }
+    const timeColumns = { columns: Object.keys(this.plans.written.time(booked)).map((column) => ({ column })) }
     const writers = { ...this.plans.refs, ...Object.fromEntries(Object.entries(this.plans.joinedRefs).map(([k, j]) => [k, { columns: [j.column] }])), date: timeColumns, hour: timeColumns }
     // A key the database already holds is, for an appointment, most likely its booked time (a unique index on it).
     const stores = ['date', 'hour', ...Object.keys(this.rows.writtenRefs(input))]
