@@ -3,7 +3,7 @@
 // interval. A call costs one statement per source (hours, dated rows, each block source,
 // occupancy: each once for the whole range) plus the cached catalogue, however long the range.
 import { servedFrom, type Arrival, type Database } from '../db/database.js'
-import { isUnsupported, type CompiledAvailability, type CompiledMapping, type DatedRow, type SlotBooking, type SlotRow, type WeeklyRow } from '../mapping/compile/index.js'
+import { isUnsupported, type CompiledAvailability, type CompiledMapping, type DatedRow, type SlotRowBooking, type SlotRow, type WeeklyRow } from '../mapping/compile/index.js'
 import type { EntityName, LookupName } from '../mapping/model.js'
 import type { SlotT } from '../schemas/resources.js'
 import { addDaysWithin, dateOfDay, dayNumber, endMinutesOf, isCalendarDate, isClockHour, minutesOf, nowHourIn, todayIn } from '../normalise/datetime.js'
@@ -106,7 +106,7 @@ export class Availability {
 
     const nowMinutes = minutesOf(nowHourIn(timezone, now))
     // A slot shared by minutes (`capacity: minutes`): each appointment in it uses its service's.
-    const byMinutes = this.slotBooking()?.byMinutes === true
+    const byMinutes = this.slotRowBooking()?.byMinutes === true
     const byKey = new Map<string, Slot>()
     // Day numbers, not dates as text: the loop's bound is fixed before it starts (the range
     // is at most maxRangeDays, checked by queryDateRange).
@@ -283,7 +283,7 @@ export class Availability {
    * whole range; undefined where appointments hold their own time.
    */
   private async readSlotRows (from: string, to: string, service: string | undefined, at: Arrival): Promise<SlotRows | undefined> {
-    const booking = this.slotBooking()
+    const booking = this.slotRowBooking()
     if (!booking) return undefined
     const out: SlotRows = new Map()
     const bound = booking.bindRows({ from, to }, service)
@@ -291,7 +291,7 @@ export class Availability {
     for (const row of await this.db.query(bound.statement, bound.args, at)) {
       const r = booking.readRow(row)
       if (r?.professional === undefined) continue
-      const key = slotKey(r.professional, r.date, r.hour)
+      const key = slotRowKey(r.professional, r.date, r.hour)
       let list = out.get(key)
       if (!list) out.set(key, list = [])
       list.push(r)
@@ -300,8 +300,8 @@ export class Availability {
   }
 
   // A slot declaration the compiler refuses leaves booking to say so (501): here, no slots.
-  private slotBooking (): SlotBooking | undefined {
-    const slots = this.compiled.writes.slots
+  private slotRowBooking (): SlotRowBooking | undefined {
+    const slots = this.compiled.writes.slotRows
     return isUnsupported(slots) ? undefined : slots
   }
 
@@ -353,14 +353,14 @@ function windowHolding (windows: Window[], hour: string, slotMinutes: number): W
 const NOWHERE: WorkingDay = { windowAt: () => undefined, offers: () => false }
 
 type SlotRows = Map<string, SlotRow[]>
-const slotKey = (professional: string, date: string, hour: string): string => `${professional}|${date}|${hour}`
+const slotRowKey = (professional: string, date: string, hour: string): string => `${professional}|${date}|${hour}`
 
 /**
  * How many appointments the slot row starting then takes (the first by key, as booking finds
  * it; at `location` when both say one); 0 when no slot row starts then: nothing to book.
  */
 function capacityOf (rows: SlotRows, professional: string, date: string, hour: string, location: string | undefined): number {
-  const row = (rows.get(slotKey(professional, date, hour)) ?? []).find((r) => location === undefined || r.location === undefined || r.location === location)
+  const row = (rows.get(slotRowKey(professional, date, hour)) ?? []).find((r) => location === undefined || r.location === undefined || r.location === location)
   return row?.capacity ?? 0
 }
 

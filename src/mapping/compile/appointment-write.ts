@@ -11,7 +11,7 @@ import { bindId } from './ids.js'
 import { fieldWriter, insertPlan, recordWrites, updatePlan, uniqueColumns, writeValues, type FieldWriter, type InsertPlan } from './write-columns.js'
 import type { NowParts } from '../../normalise/datetime.js'
 import { withSelfKey, type WriteContext } from './derived.js'
-import { compileSlotBooking, type SlotBooking, type SlotRef } from './slot-booking.js'
+import { compileSlotRowBooking, type SlotRowBooking, type SlotRowRef } from './slot-rows.js'
 import { compileHistory, type StatusHistory } from './history.js'
 import { storedClock, toStoredTime, type StoredClock } from './stored-clock.js'
 import { lastMinuteDatetimeOf, lastMinuteOf } from './inclusive.js'
@@ -41,8 +41,8 @@ export interface JoinedRef {
 export interface CompiledAppointmentWrites {
   /** Compiled on first use: a table whose key Ponte cannot generate still takes state moves. */
   insert: () => InsertPlan
-  /** Slot-based booking (slot-booking.ts), where the mapping declares it. */
-  slotBooking?: SlotBooking
+  /** Slot-based booking (slot-rows.ts), where the mapping declares it. */
+  slotRowBooking?: SlotRowBooking
   /** The status-history rows written with each state change (history.ts). */
   history?: StatusHistory
   /** Open slots as rows of the table (open-slots.ts): claims, releases, and the insert of a reopened slot (compiled on first use). */
@@ -74,16 +74,16 @@ export interface CompiledAppointmentWrites {
 export function compileAppointmentWrites (model: MappingModel, dialect: Dialect): CompiledAppointmentWrites {
   const a = model.appointment
   const path = `${a.path}/write`
-  const slotBooking = compileSlotBooking(model, dialect)
+  const slotRowBooking = compileSlotRowBooking(model, dialect)
   // Booking into a slot row writes only the pointer to it: the time is the row's.
-  const timeWriter: TimeWriter = slotBooking ? { columns: [slotBooking.column], durationColumns: [], encode: () => ({}) } : compileTime(model, storedClock(model))
+  const timeWriter: TimeWriter = slotRowBooking ? { columns: [slotRowBooking.column], durationColumns: [], encode: () => ({}) } : compileTime(model, storedClock(model))
   const refs: Partial<Record<BookingRef, FieldWriter>> = {}
   const joinedRefs: Partial<Record<BookingRef, JoinedRef>> = {}
   const readOnlyRefs: Partial<Record<BookingRef, string>> = {}
   const defaults: Partial<Record<DefaultedRef, string>> = {}
   for (const name of BOOKING_REFS) {
     const v = a.refs[name]
-    if (!v || slotBooking?.refs.includes(name as SlotRef)) continue
+    if (!v || slotRowBooking?.refs.includes(name as SlotRowRef)) continue
     const type = v.type ?? keyType(model, name)
     const writer = fieldWriter(defaultColumn(v), type)
     const declared = name === 'client' ? undefined : a.write?.refs?.[name]
@@ -137,7 +137,7 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
 
   return {
     insert,
-    slotBooking,
+    slotRowBooking,
     history: compileHistory(model, dialect),
     openSlots: open && {
       ...open,

@@ -13,7 +13,7 @@ import { keyArgs } from './key.js'
 import { columnInputs, isUnsupported, type Bound, type Supported } from './bind.js'
 import { compileClientWrites, PATCHABLE, type ClientField, type CompiledClientWrites } from './client-write.js'
 import { compileAppointmentWrites, type BookingRef, type DefaultedRef, type CompiledAppointmentWrites, type JoinedRef, type BookedTime } from './appointment-write.js'
-import { compileSlotBooking, type SlotBooking } from './slot-booking.js'
+import { compileSlotRowBooking, type SlotRowBooking } from './slot-rows.js'
 import type { OpenSlotWrites } from './open-slots.js'
 import type { ColumnValues, FieldWriter, InsertPlan } from './write-columns.js'
 import { OWN_ROW, type RowPlan, type RowsPlan } from './rows.js'
@@ -126,7 +126,7 @@ export interface AppointmentWritePlans {
   /** One per state of the vocabulary. */
   stateMoves: Record<string, Supported<StateMove>>
   reschedule: Reschedule
-  slotBooking?: SlotBooking
+  slotRowBooking?: SlotRowBooking
   /** Open slots as rows of the appointment table, booked by claiming them (open-slots.ts). */
   openSlots?: OpenSlotPlans
   history?: HistoryPlan
@@ -149,10 +149,10 @@ export interface CompiledWrites {
   client: Supported<ClientWritePlans>
   appointment: Supported<AppointmentWritePlans>
   /**
-   * Slot-based booking on its own, for /availability: which slots exist does not depend on
+   * Slot-based booking on its own, for /availability: which slot rows exist does not depend on
    * the rest of the appointment's writes being expressible.
    */
-  slots: Supported<SlotBooking | undefined>
+  slotRows: Supported<SlotRowBooking | undefined>
   /** Every write statement the mapping has, for `explain`, `check` and the golden tests. */
   statements: () => Statement[]
 }
@@ -176,8 +176,8 @@ export function compileWrites (model: MappingModel, dialect: Dialect): CompiledW
   const stateRows = compileStateRows(model, dialect)
   checkHistoryRead(model)
   const appointment = supported(() => appointmentPlans(model, compileAppointmentWrites(model, dialect), stateRows))
-  const slots = isUnsupported(appointment) ? supported(() => compileSlotBooking(model, dialect)) : appointment.slotBooking
-  return { client, appointment, slots, statements: () => writeStatements(client, appointment, model) }
+  const slotRows = isUnsupported(appointment) ? supported(() => compileSlotRowBooking(model, dialect)) : appointment.slotRowBooking
+  return { client, appointment, slotRows, statements: () => writeStatements(client, appointment, model) }
 }
 
 function clientPlans (model: MappingModel, c: CompiledClientWrites): ClientWritePlans {
@@ -306,7 +306,7 @@ function appointmentPlans (model: MappingModel, a: CompiledAppointmentWrites, ro
     serviceById: a.serviceById,
     insert,
     stateMoves,
-    slotBooking: a.slotBooking,
+    slotRowBooking: a.slotRowBooking,
     written: { time: a.time, state: a.state, reschedule: (now, time) => ({ ...a.rescheduleValues(now, time), ...a.time(time) }) },
     reschedule: {
       statement: a.reschedule,
@@ -353,7 +353,7 @@ function writeStatements (client: Supported<ClientWritePlans>, appointment: Supp
     const lookupReads = [...Object.values(appointment.copiedLookups), ...appointment.serviceById ? [appointment.serviceById] : []]
     out.push(...[...new Map(lookupReads.map((r) => [r.statement.name, r.statement])).values()])
     if (!isUnsupported(insert)) out.push(...insert.plan.key.before, ...Object.values(appointment.joinedRefs).map((j) => j.lookup), insert.plan.statement)
-    if (appointment.slotBooking) out.push(...appointment.slotBooking.statements())
+    if (appointment.slotRowBooking) out.push(...appointment.slotRowBooking.statements())
     const open = appointment.openSlots
     if (open) out.push(...open.statements(), ...isUnsupported(open.reopen) ? [] : [...open.reopen.plan.key.before, open.reopen.plan.statement])
     if (appointment.history) out.push(...appointment.history.close ? [appointment.history.close] : [], appointment.history.open)
