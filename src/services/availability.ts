@@ -11,6 +11,7 @@ import { queryDateRange } from './date-range.js'
 import { skippedOnWallClock } from '../normalise/zones.js'
 import { NotFoundError } from '../errors.js'
 import type { Catalog, Snapshot } from './catalog.js'
+import { offered } from './bookable.js'
 // The arithmetic and what holds a slot: slots.ts (booking uses them too).
 import { openRows, openWindows } from './open-slots.js'
 import { around, blockedOn, DAY_MINUTES, endHourOfMinutes, fitsIn, hasRoom, heldRows, heldSpan, hourOfMinutes, readAll, readBlocks, serviceUses, slotsIn, windowsAround, windowsOn, type Window } from './slots.js'
@@ -215,16 +216,17 @@ export class Availability {
    * leaves nobody; a relation the mapping does not hold restricts nothing (as in lookups).
    */
   private candidates (snap: Snapshot, q: AvailabilityQuery): Set<string> {
-    let ids = snap.list('professional').filter((r) => r.enabled).map((r) => r.id)
+    let ids = snap.list('professional').filter(offered).map((r) => r.id)
     if (q.professional !== undefined) ids = ids.filter((id) => id === q.professional)
     for (const name of ['service', 'specialty', 'healthInsurance', 'location'] as const satisfies LookupName[]) {
       const id = q[name]
       if (id === undefined) continue
       const rec = snap.record(name, id)
-      // A disabled service, specialty or health insurance is offered nothing new.
-      if (!rec || (name !== 'location' && !rec.enabled)) return new Set()
+      if (!rec) return new Set()
       // Locations restrict through the windows' rows (slotLocation), not here.
       if (name === 'location') continue
+      // A disabled service, specialty or health insurance is offered nothing new (bookable.ts).
+      if (!offered(rec)) return new Set()
       const related = snap.related(name as EntityName, id, 'professional')
       if (related) ids = ids.filter((p) => related.has(p))
     }
@@ -241,7 +243,7 @@ export class Availability {
       if (wanted !== undefined && w.location !== wanted) return null
       // A location the catalogue does not hold (closed, deleted) offers nothing.
       // A disabled one (retired) neither: it still shows on the past appointments that name it.
-      if (this.compiled.model.lookups.location && !snap.record('location', w.location)?.enabled) return null
+      if (this.compiled.model.lookups.location && !offered(snap.record('location', w.location))) return null
       return w.location
     }
     const related = snap.related('professional', w.professional, 'location')

@@ -24,6 +24,7 @@ import { AppointmentRows, boundOrUnknown, heldRefs } from './appointment-rows.js
 import { noOpenSlot, OpenSlotClaims } from './open-slot-claims.js'
 import type { WindowAt, WorkingDay } from './availability.js'
 import { bookedRecords } from './booked.js'
+import { refusesBooking } from './bookable.js'
 
 export interface NewAppointment {
   date: string
@@ -412,9 +413,8 @@ export class Booking {
     if (name !== 'plan' && this.compiled.model.lookups[name]) {
       const rec = snap.record(name, id)
       if (!rec) return `no ${name} with id "${id}"`
-      // Retired places and insurances take no new appointments (professionals and services
-      // keep their own rules: /availability leaves the disabled ones out).
-      return (name === 'location' || name === 'healthInsurance') && !rec.enabled ? `${name} "${id}" is not enabled for new appointments` : undefined
+      // Who may be booked: bookable.ts (retired places and insurances take no new appointments).
+      return refusesBooking(name, rec) ? `${name} "${id}" is not enabled for new appointments` : undefined
     }
     if (name === 'plan' && planExists(this.compiled.model, snap, id) === false) return `no plan with id "${id}"`
     const type = this.writtenType(name)
