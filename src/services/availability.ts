@@ -3,7 +3,7 @@
 // interval. A call costs one statement per source (hours, dated rows, each block source,
 // occupancy: each once for the whole range) plus the cached catalogue, however long the range.
 import { servedFrom, type Arrival, type Database } from '../db/database.js'
-import { isUnsupported, type CompiledAvailability, type CompiledMapping, type DatedRow, type SlotRowBooking, type SlotRow, type WeeklyRow } from '../mapping/compile/index.js'
+import { isUnsupported, standInAddress, type CompiledAvailability, type CompiledMapping, type DatedRow, type SlotRowBooking, type SlotRow, type WeeklyRow } from '../mapping/compile/index.js'
 import type { EntityName, LookupName } from '../mapping/model.js'
 import type { SlotT } from '../schemas/resources.js'
 import { addDaysWithin, dateOfDay, dayNumber, endMinutesOf, isCalendarDate, isClockHour, minutesOf, nowHourIn, todayIn } from '../normalise/datetime.js'
@@ -253,8 +253,8 @@ export class Availability {
 
   private locationOf (snap: Snapshot, id: string): NonNullable<Slot['location']> {
     const e = snap.record('location', id)?.entity as Record<string, unknown> | undefined
-    // A location the mapping does not read: its id stands in for the address, never blank.
-    const out: NonNullable<Slot['location']> = { id, address: String(e?.address ?? id) }
+    // A location the mapping does not read has the stand-in address (compile/lookup.ts), never blank.
+    const out: NonNullable<Slot['location']> = { id, address: e ? String(e.address) : standInAddress({ id }) }
     if (typeof e?.name === 'string') out.name = e.name
     return out
   }

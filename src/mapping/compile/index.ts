@@ -24,7 +24,7 @@ export { NESTED_REFS, type AppointmentFilter, type AppointmentInput, type Appoin
 export { probes, SEARCH_CANDIDATES, type IndexedColumns } from './client.js'
 export { DEFAULT_SLOT_MINUTES, type BlockRow, type CompiledAvailability, type DatedRow, type WeeklyRow } from './availability.js'
 export type { FoundSlotRow, SlotRowBooking, SlotRow } from './slot-rows.js'
-export type { LookupRecord } from './lookup.js'
+export { standInAddress, type LookupRecord } from './lookup.js'
 export type { CompiledEdge } from './relation.js'
 export type { InsertPlan, WrittenColumn } from './write-columns.js'
 export type { AppointmentScanRow, CheckPlans, ClientScanRow, KeyCount, ProbedColumn, StateCode } from './check.js'
