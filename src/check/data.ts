@@ -11,7 +11,7 @@ import { Catalog } from '../services/catalog.js'
 import type { Findings } from './findings.js'
 import { missingName, placeOf } from './probes.js'
 import { count, type ScanClock, type ScanResult } from './table-scan.js'
-import { checkSlots } from './slots.js'
+import { checkSlotRows } from './slot-rows.js'
 import { appointmentScan, availabilityScan, clientScan, type ScanJob } from './scan-findings.js'
 
 export interface DataOptions {
@@ -161,5 +161,5 @@ export async function checkData (compiled: CompiledMapping, db: Database, out: F
       out.warning(job.place, `scanned ${count(result.scanned)} of ${count(result.total)} rows before the time ran out (${seconds}); the rest was not checked`)
     }
   }
-  await checkSlots(compiled, db, opts.catalog, out, clock, inTime)
+  await checkSlotRows(compiled, db, opts.catalog, out, clock, inTime)
 }

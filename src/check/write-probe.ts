@@ -6,7 +6,7 @@
 // mapping says the write puts there. A difference is a problem at the mapping line that writes it.
 import type { Database } from '../db/database.js'
 import type { LiveCatalog } from '../db/columns.js'
-import { BOOKING_REFS, CLAIMED_REFS, bindId, isUnsupported, storedRow, type AppointmentWritePlans, type BookingRef, type ClientField, type ClientWritePlans, type CompiledMapping, type FieldWriter, type Slot } from '../mapping/compile/index.js'
+import { BOOKING_REFS, CLAIMED_REFS, bindId, isUnsupported, storedRow, type AppointmentWritePlans, type BookingRef, type ClientField, type ClientWritePlans, type CompiledMapping, type FieldWriter, type BookedTime } from '../mapping/compile/index.js'
 import type { TableModel } from '../mapping/model.js'
 import { parsePhoneInput } from '../normalise/phone.js'
 import { endMinutesOf, minutesOf } from '../normalise/datetime.js'
@@ -165,7 +165,7 @@ async function patchClient (compiled: CompiledMapping, plans: ClientWritePlans, 
   return `read back as sent by the mapping${writer ? ' and as stored' : ''}`
 }
 
-interface Booked { id: string, slot: Slot, said: string, professional: string, client: string }
+interface Booked { id: string, time: BookedTime, said: string, professional: string, client: string }
 
 /** Books the first free slot that takes it (another booking or the client's day may hold some). */
 async function book (compiled: CompiledMapping, plans: AppointmentWritePlans, db: Database, catalog: LiveCatalog, today: string, everyRef: boolean, skip = 0, clientAt = 0): Promise<Booked> {
@@ -198,7 +198,7 @@ async function book (compiled: CompiledMapping, plans: AppointmentWritePlans, db
       throw err
     }
     const endHour = record.endHour ?? slot.hour
-    const booked: Slot = { date: record.date, hour: record.hour, endHour, minutes: Math.max(endMinutesOf(record.hour, endHour) - minutesOf(record.hour), 0) }
+    const booked: BookedTime = { date: record.date, hour: record.hour, endHour, minutes: Math.max(endMinutesOf(record.hour, endHour) - minutesOf(record.hour), 0) }
     // A booking without a location takes the one of the professional's hours (or only workplace).
     const location = request.location ?? (record.location as { id?: string } | undefined)?.id
     const refs = Object.fromEntries(BOOKING_REFS.flatMap((r) => {
@@ -226,7 +226,7 @@ async function book (compiled: CompiledMapping, plans: AppointmentWritePlans, db
     }
     await compareStored(db, compiled, a, record.id, expected, places, catalog, 'POST /appointments')
     const sentRefs = Object.keys(refs).join(', ')
-    return { id: record.id, slot: booked, professional: slot.professional, client: client.id, said: `date, hour, ${sentRefs} written, read back as sent by the mapping and as stored` }
+    return { id: record.id, time: booked, professional: slot.professional, client: client.id, said: `date, hour, ${sentRefs} written, read back as sent by the mapping and as stored` }
   }
   throw new NotProven('no free slot in the next four weeks took a booking')
 }
@@ -251,7 +251,7 @@ async function reschedule (compiled: CompiledMapping, plans: AppointmentWritePla
   const s = services(compiled, db)
   const snap = await s.catalog.snapshot(undefined)
   // Another free slot of the same professional, later than the booked one: a later one on each attempt.
-  const later = (await freeSlots(s.availability, snap, today)).filter((x) => x.professional === booked.professional && `${x.date} ${x.hour}` > `${booked.slot.date} ${booked.slot.hour}`)
+  const later = (await freeSlots(s.availability, snap, today)).filter((x) => x.professional === booked.professional && `${x.date} ${x.hour}` > `${booked.time.date} ${booked.time.hour}`)
   if (later.length === 0) throw new NotProven('no second free slot of the professional to move the booking to')
   const to = later[Math.floor(attempt / MOVE_CLIENTS) % later.length]
   const said = await s.booking.reschedule(booked.id, { date: to.date, hour: to.hour }, undefined)
@@ -259,7 +259,7 @@ async function reschedule (compiled: CompiledMapping, plans: AppointmentWritePla
   if (plans.openSlots) return `${said.replace(/\.$/, '')}: claimed and read back at the new time, the old row per onCancel: ${plans.openSlots.onCancel}`
   const record = await s.appointments.get(booked.id, undefined)
   const endHour = record.endHour ?? to.hour
-  const moved: Slot = { date: record.date, hour: record.hour, endHour, minutes: Math.max(endMinutesOf(record.hour, endHour) - minutesOf(record.hour), 0) }
+  const moved: BookedTime = { date: record.date, hour: record.hour, endHour, minutes: Math.max(endMinutesOf(record.hour, endHour) - minutesOf(record.hour), 0) }
   if (moved.date !== to.date || moved.hour !== to.hour) throw new NotProven('the appointment does not read back at the new time')
   const expected = steady((now) => plans.written.reschedule(now, moved))
   const places = placesOf(compiled, plans, moved, expected, 'reschedule')
@@ -294,7 +294,7 @@ function compareSpelling (compiled: CompiledMapping, plans: ClientWritePlans, bi
 }
 
 /** The mapping place that writes each column of a new or moved appointment row. */
-function placesOf (compiled: CompiledMapping, plans: AppointmentWritePlans, slot: Slot, expected: Columns, own: 'set' | 'reschedule'): Record<string, string> {
+function placesOf (compiled: CompiledMapping, plans: AppointmentWritePlans, time: BookedTime, expected: Columns, own: 'set' | 'reschedule'): Record<string, string> {
   const a = compiled.model.appointment
   const places: Record<string, string> = {}
   const doc = (a.write?.[own] ?? {}) as Record<string, unknown>
@@ -304,7 +304,7 @@ function placesOf (compiled: CompiledMapping, plans: AppointmentWritePlans, slot
     else if (own === 'set' && c in initial) places[c] = `${a.path}/write/states/${compiled.model.states.initial}/${c}`
   }
   const start = a.start.datetime ?? a.start.date
-  for (const c of Object.keys(plans.written.slot(slot))) {
+  for (const c of Object.keys(plans.written.time(time))) {
     const v = Object.values({ ...a.start, ...a.end }).find((x) => (x as { column?: string } | undefined)?.column === c)
     places[c] ??= v?.path ?? start?.path ?? `${a.path}/start`
   }

@@ -3,7 +3,7 @@
 // interval. A call costs one statement per source (hours, dated rows, each block source,
 // occupancy: each once for the whole range) plus the cached catalogue, however long the range.
 import { servedFrom, type Arrival, type Database } from '../db/database.js'
-import { isUnsupported, type CompiledAvailability, type CompiledMapping, type DatedRow, type SlotBooking, type SlotRow, type WeeklyRow } from '../mapping/compile/index.js'
+import { isUnsupported, standInAddress, type CompiledAvailability, type CompiledMapping, type DatedRow, type SlotRowBooking, type SlotRow, type WeeklyRow } from '../mapping/compile/index.js'
 import type { EntityName, LookupName } from '../mapping/model.js'
 import type { SlotT } from '../schemas/resources.js'
 import { addDaysWithin, dateOfDay, dayNumber, endMinutesOf, isCalendarDate, isClockHour, minutesOf, nowHourIn, todayIn } from '../normalise/datetime.js'
@@ -11,6 +11,7 @@ import { queryDateRange } from './date-range.js'
 import { skippedOnWallClock } from '../normalise/zones.js'
 import { NotFoundError } from '../errors.js'
 import type { Catalog, Snapshot } from './catalog.js'
+import { offered } from './bookable.js'
 // The arithmetic and what holds a slot: slots.ts (booking uses them too).
 import { openRows, openWindows } from './open-slots.js'
 import { around, blockedOn, DAY_MINUTES, endHourOfMinutes, fitsIn, hasRoom, heldRows, heldSpan, hourOfMinutes, readAll, readBlocks, serviceUses, slotsIn, windowsAround, windowsOn, type Window } from './slots.js'
@@ -106,7 +107,7 @@ export class Availability {
 
     const nowMinutes = minutesOf(nowHourIn(timezone, now))
     // A slot shared by minutes (`capacity: minutes`): each appointment in it uses its service's.
-    const byMinutes = this.slotBooking()?.byMinutes === true
+    const byMinutes = this.slotRowBooking()?.byMinutes === true
     const byKey = new Map<string, Slot>()
     // Day numbers, not dates as text: the loop's bound is fixed before it starts (the range
     // is at most maxRangeDays, checked by queryDateRange).
@@ -215,16 +216,17 @@ export class Availability {
    * leaves nobody; a relation the mapping does not hold restricts nothing (as in lookups).
    */
   private candidates (snap: Snapshot, q: AvailabilityQuery): Set<string> {
-    let ids = snap.list('professional').filter((r) => r.enabled).map((r) => r.id)
+    let ids = snap.list('professional').filter(offered).map((r) => r.id)
     if (q.professional !== undefined) ids = ids.filter((id) => id === q.professional)
     for (const name of ['service', 'specialty', 'healthInsurance', 'location'] as const satisfies LookupName[]) {
       const id = q[name]
       if (id === undefined) continue
       const rec = snap.record(name, id)
-      // A disabled service, specialty or health insurance is offered nothing new.
-      if (!rec || (name !== 'location' && !rec.enabled)) return new Set()
+      if (!rec) return new Set()
       // Locations restrict through the windows' rows (slotLocation), not here.
       if (name === 'location') continue
+      // A disabled service, specialty or health insurance is offered nothing new (bookable.ts).
+      if (!offered(rec)) return new Set()
       const related = snap.related(name as EntityName, id, 'professional')
       if (related) ids = ids.filter((p) => related.has(p))
     }
@@ -241,7 +243,7 @@ export class Availability {
       if (wanted !== undefined && w.location !== wanted) return null
       // A location the catalogue does not hold (closed, deleted) offers nothing.
       // A disabled one (retired) neither: it still shows on the past appointments that name it.
-      if (this.compiled.model.lookups.location && !snap.record('location', w.location)?.enabled) return null
+      if (this.compiled.model.lookups.location && !offered(snap.record('location', w.location))) return null
       return w.location
     }
     const related = snap.related('professional', w.professional, 'location')
@@ -251,8 +253,8 @@ export class Availability {
 
   private locationOf (snap: Snapshot, id: string): NonNullable<Slot['location']> {
     const e = snap.record('location', id)?.entity as Record<string, unknown> | undefined
-    // A location the mapping does not read: its id stands in for the address, never blank.
-    const out: NonNullable<Slot['location']> = { id, address: String(e?.address ?? id) }
+    // A location the mapping does not read has the stand-in address (compile/lookup.ts), never blank.
+    const out: NonNullable<Slot['location']> = { id, address: e ? String(e.address) : standInAddress({ id }) }
     if (typeof e?.name === 'string') out.name = e.name
     return out
   }
@@ -283,7 +285,7 @@ export class Availability {
    * whole range; undefined where appointments hold their own time.
    */
   private async readSlotRows (from: string, to: string, service: string | undefined, at: Arrival): Promise<SlotRows | undefined> {
-    const booking = this.slotBooking()
+    const booking = this.slotRowBooking()
     if (!booking) return undefined
     const out: SlotRows = new Map()
     const bound = booking.bindRows({ from, to }, service)
@@ -291,7 +293,7 @@ export class Availability {
     for (const row of await this.db.query(bound.statement, bound.args, at)) {
       const r = booking.readRow(row)
       if (r?.professional === undefined) continue
-      const key = slotKey(r.professional, r.date, r.hour)
+      const key = slotRowKey(r.professional, r.date, r.hour)
       let list = out.get(key)
       if (!list) out.set(key, list = [])
       list.push(r)
@@ -300,8 +302,8 @@ export class Availability {
   }
 
   // A slot declaration the compiler refuses leaves booking to say so (501): here, no slots.
-  private slotBooking (): SlotBooking | undefined {
-    const slots = this.compiled.writes.slots
+  private slotRowBooking (): SlotRowBooking | undefined {
+    const slots = this.compiled.writes.slotRows
     return isUnsupported(slots) ? undefined : slots
   }
 
@@ -353,14 +355,14 @@ function windowHolding (windows: Window[], hour: string, slotMinutes: number): W
 const NOWHERE: WorkingDay = { windowAt: () => undefined, offers: () => false }
 
 type SlotRows = Map<string, SlotRow[]>
-const slotKey = (professional: string, date: string, hour: string): string => `${professional}|${date}|${hour}`
+const slotRowKey = (professional: string, date: string, hour: string): string => `${professional}|${date}|${hour}`
 
 /**
  * How many appointments the slot row starting then takes (the first by key, as booking finds
  * it; at `location` when both say one); 0 when no slot row starts then: nothing to book.
  */
 function capacityOf (rows: SlotRows, professional: string, date: string, hour: string, location: string | undefined): number {
-  const row = (rows.get(slotKey(professional, date, hour)) ?? []).find((r) => location === undefined || r.location === undefined || r.location === location)
+  const row = (rows.get(slotRowKey(professional, date, hour)) ?? []).find((r) => location === undefined || r.location === undefined || r.location === location)
   return row?.capacity ?? 0
 }
 

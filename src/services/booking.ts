@@ -2,7 +2,7 @@
 // or a half-written row, so every check that depends on other rows runs inside the same
 // transaction as the write, which claims the days it checks (see Database.transaction).
 import { servedFrom, type Arrival, type Database, type Querier } from '../db/database.js'
-import { BOOKING_REFS, DEFAULT_SLOT_MINUTES, isIntegerType, matchesType, type AppointmentRow, type AppointmentWritePlans, type BookingRef, type CompiledMapping, type FoundSlot } from '../mapping/compile/index.js'
+import { BOOKING_REFS, DEFAULT_SLOT_MINUTES, isIntegerType, matchesType, type AppointmentRow, type AppointmentWritePlans, type BookingRef, type CompiledMapping, type FoundSlotRow } from '../mapping/compile/index.js'
 import type { EntityName, LookupName } from '../mapping/model.js'
 import { planExists } from './plans.js'
 import type { SqlTypeName } from '../mapping/schema.js'
@@ -24,6 +24,7 @@ import { AppointmentRows, boundOrUnknown, heldRefs } from './appointment-rows.js
 import { noOpenSlot, OpenSlotClaims } from './open-slot-claims.js'
 import type { WindowAt, WorkingDay } from './availability.js'
 import { bookedRecords } from './booked.js'
+import { refusesBooking } from './bookable.js'
 
 export interface NewAppointment {
   date: string
@@ -124,7 +125,7 @@ export class Booking {
     const now = nowIn(this.compiled.model.timezone)
     const booked = { date: input.date, hour: input.hour, endHour, minutes }
     // The booked time's columns are the date's and the hour's alike (one datetime column may hold both).
-    const timeColumns = { columns: Object.keys(this.plans.written.slot(booked)).map((column) => ({ column })) }
+    const timeColumns = { columns: Object.keys(this.plans.written.time(booked)).map((column) => ({ column })) }
     const writers = { ...this.plans.refs, ...Object.fromEntries(Object.entries(this.plans.joinedRefs).map(([k, j]) => [k, { columns: [j.column] }])), date: timeColumns, hour: timeColumns }
     // A key the database already holds is, for an appointment, most likely its booked time (a unique index on it).
     const stores = ['date', 'hour', ...Object.keys(this.rows.writtenRefs(input))]
@@ -188,7 +189,7 @@ export class Booking {
     // Working hours are read before the transaction: SQLite serves one transaction at a time.
     const before = await this.current(servedFrom(this.db, at), id, false)
     const step = await this.stepOf(before, at)
-    const uses = this.plans.slotBooking?.byMinutes === true ? this.minutesUsed(await this.catalog.snapshot(at)) : undefined
+    const uses = this.plans.slotRowBooking?.byMinutes === true ? this.minutesUsed(await this.catalog.snapshot(at)) : undefined
     // Back from a state that freed the time, its day is checked, and so claimed, as for a booking.
     const claims = this.frees(before.state) && !this.frees(state) ? dayClaims(before.date, before.refs, { hour: before.hour, endHour: before.endHour ?? endHourAfter(before.hour, step) }) : []
     return await requiring({}, ['state'], async () => await this.db.transaction(async (tx) => {
@@ -283,14 +284,14 @@ export class Booking {
   }
 
   /**
-   * Booking into a slot table (`slotBooking`): the pointer to the slot row starting then, of
+   * Booking into a slot table (`slotRowBooking`): the pointer to the slot row starting then, of
    * this professional (and location), as column values, and how many appointments the row
    * takes; where the appointment row holds its own time, nothing and 1. A slot row whose block
    * does not accept the service is refused here. Inside the transaction, before checkFree, so
    * the row checked free is the one written.
    */
   private async findSlotRow (tx: Querier, date: string, hour: string, refs: Partial<Record<string, string>>): Promise<{ pointer: Record<string, unknown>, capacity: number }> {
-    const booking = this.plans.slotBooking
+    const booking = this.plans.slotRowBooking
     if (!booking) return { pointer: {}, capacity: 1 }
     const service = booking.services ? refs.service : undefined
     const found = await this.lookupSlotRow(tx, date, hour, refs, service)
@@ -315,8 +316,8 @@ export class Booking {
     return (await this.lookupSlotRow(tx, date, hour, refs, undefined))?.capacity ?? 1
   }
 
-  private async lookupSlotRow (tx: Querier, date: string, hour: string, refs: Partial<Record<string, string>>, service: string | undefined): Promise<FoundSlot | undefined> {
-    const booking = this.plans.slotBooking
+  private async lookupSlotRow (tx: Querier, date: string, hour: string, refs: Partial<Record<string, string>>, service: string | undefined): Promise<FoundSlotRow | undefined> {
+    const booking = this.plans.slotRowBooking
     if (!booking) return undefined
     const bound = booking.bindLookup(date, hour, refs, service)
     // A service id its column cannot hold is accepted by no block.
@@ -412,9 +413,8 @@ export class Booking {
     if (name !== 'plan' && this.compiled.model.lookups[name]) {
       const rec = snap.record(name, id)
       if (!rec) return `no ${name} with id "${id}"`
-      // Retired places and insurances take no new appointments (professionals and services
-      // keep their own rules: /availability leaves the disabled ones out).
-      return (name === 'location' || name === 'healthInsurance') && !rec.enabled ? `${name} "${id}" is not enabled for new appointments` : undefined
+      // Who may be booked: bookable.ts (retired places and insurances take no new appointments).
+      return refusesBooking(name, rec) ? `${name} "${id}" is not enabled for new appointments` : undefined
     }
     if (name === 'plan' && planExists(this.compiled.model, snap, id) === false) return `no plan with id "${id}"`
     const type = this.writtenType(name)
@@ -444,7 +444,7 @@ export class Booking {
 
   /** Where slots are shared by minutes (`capacity: minutes`): the minutes each appointment in one uses, by its service. */
   private minutesUsed (snap: Snapshot): ((a: { refs: Partial<Record<string, string>> }) => number | undefined) | undefined {
-    return this.plans.slotBooking?.byMinutes === true ? (a) => serviceUses(snap, a.refs.service) : undefined
+    return this.plans.slotRowBooking?.byMinutes === true ? (a) => serviceUses(snap, a.refs.service) : undefined
   }
 
   private defaultMinutes (): number {

@@ -3,11 +3,9 @@
 // `confirmed_at` flag column, or in a `confirmed` row of a key/value attribute table. Portable
 // SQL for `scratchOn`; the mappings are also compiled for SQL Server by the golden test.
 import type { TestDialect } from './app.js'
+import { DATETIME, endOf, IDENTITY, openmrsMapping, openmrsSchema } from './openmrs-like.js'
 
 export const DAY = '2031-03-03' // a Monday
-
-const DATETIME: Record<TestDialect, string> = { sqlite: 'DATETIME', mysql: 'DATETIME', postgres: 'TIMESTAMP' }
-const IDENTITY: Record<TestDialect, string> = { sqlite: 'INTEGER PRIMARY KEY', mysql: 'INTEGER AUTO_INCREMENT PRIMARY KEY', postgres: 'SERIAL PRIMARY KEY' }
 
 /**
  * Provider 7's Monday: id, hour, status, whether a confirmation is recorded, and the state
@@ -25,26 +23,18 @@ export const ROWS: [id: number, hour: string, status: string, confirmed: boolean
 
 export function confirmSchema (dialect: TestDialect): string {
   const dt = DATETIME[dialect]
-  const end = (hour: string): string => `${hour.slice(0, 3)}${hour.endsWith('00') ? '30' : '59'}`
-  const appointments = ROWS.map(([id, hour, status, confirmed]) =>
-    `INSERT INTO appointment (appointment_id, patient_id, provider_id, start_date_time, end_date_time, status, confirmed_at) VALUES (${id}, ${id % 2 + 1}, 7, '${DAY} ${hour}:00', '${DAY} ${end(hour)}:00', '${status}', ${confirmed ? '\'2031-03-01 10:00:00\'' : 'NULL'});`)
-  const attributes = ROWS.filter((r) => r[3]).map(([id]) =>
-    `INSERT INTO appointment_attribute (appointment_id, attribute_type, value, voided) VALUES (${id}, 'confirmed', 'true', 0);`)
-  const hours = [1, 2, 3, 4, 5].map((d) => `INSERT INTO provider_hours (provider_id, weekday, start_hour, end_hour) VALUES (7, ${d}, '08:00', '12:00');`)
-  return `
-CREATE TABLE patient (patient_id INTEGER PRIMARY KEY, given_name VARCHAR(50) NOT NULL, family_name VARCHAR(50) NOT NULL);
-CREATE TABLE provider (provider_id INTEGER PRIMARY KEY, name VARCHAR(60) NOT NULL);
-CREATE TABLE provider_hours (provider_id INTEGER NOT NULL, weekday INTEGER NOT NULL, start_hour VARCHAR(5) NOT NULL, end_hour VARCHAR(5) NOT NULL);
-CREATE TABLE appointment (appointment_id INTEGER PRIMARY KEY, patient_id INTEGER, provider_id INTEGER NOT NULL, start_date_time ${dt} NOT NULL, end_date_time ${dt}, status VARCHAR(20) NOT NULL, confirmed_at ${dt});
-CREATE TABLE appointment_attribute (appointment_attribute_id ${IDENTITY[dialect]}, appointment_id INTEGER NOT NULL, attribute_type VARCHAR(20) NOT NULL, value VARCHAR(20) NOT NULL, voided INTEGER NOT NULL, date_created ${dt});
-CREATE TABLE appointment_note (appointment_id INTEGER NOT NULL, attribute_type VARCHAR(20) NOT NULL);
-INSERT INTO patient (patient_id, given_name, family_name) VALUES (1, 'Amara', 'Okafor');
-INSERT INTO patient (patient_id, given_name, family_name) VALUES (2, 'Lucas', 'Pereira');
-INSERT INTO provider (provider_id, name) VALUES (7, 'Dr. Silva');
-${hours.join('\n')}
-${appointments.join('\n')}
-${attributes.join('\n')}
-`
+  return openmrsSchema(dialect, {
+    appointmentColumns: `, confirmed_at ${dt}`,
+    tables: [
+      `CREATE TABLE appointment_attribute (appointment_attribute_id ${IDENTITY[dialect]}, appointment_id INTEGER NOT NULL, attribute_type VARCHAR(20) NOT NULL, value VARCHAR(20) NOT NULL, voided INTEGER NOT NULL, date_created ${dt});`,
+      'CREATE TABLE appointment_note (appointment_id INTEGER NOT NULL, attribute_type VARCHAR(20) NOT NULL);'
+    ],
+    weekdays: [1, 2, 3, 4, 5],
+    appointments: ROWS.map(([id, hour, status, confirmed]) =>
+      `INSERT INTO appointment (appointment_id, patient_id, provider_id, start_date_time, end_date_time, status, confirmed_at) VALUES (${id}, ${id % 2 + 1}, 7, '${DAY} ${hour}:00', '${DAY} ${endOf(hour)}:00', '${status}', ${confirmed ? '\'2031-03-01 10:00:00\'' : 'NULL'});`),
+    rows: ROWS.filter((r) => r[3]).map(([id]) =>
+      `INSERT INTO appointment_attribute (appointment_id, attribute_type, value, voided) VALUES (${id}, 'confirmed', 'true', 0);`)
+  })
 }
 
 /** How the confirmation is kept: the state rules' confirmed line and what `write` adds. */
@@ -94,49 +84,10 @@ export type ConfirmForm = keyof typeof FORMS | 'voided'
 
 export function confirmMapping (form: ConfirmForm): string {
   const f = form === 'voided' ? VOIDED : FORMS[form]
-  return `version: 1
-installation: openmrs-like-${form}
-timezone: America/Sao_Paulo
-phone: { defaultCountry: BR }
-search: [name]
-resources:
-  appointment:
-    table: appointment
-    key: appointment_id
-${f.joins}    start: { datetime: { column: start_date_time, format: datetime } }
-    end: { datetime: { column: end_date_time, format: datetime } }
-    state:
-      rules:
-        - { when: { column: status, eq: Cancelled }, value: CANCELED }
-        - { when: { column: status, eq: Missed }, value: MISSED }
-        - { when: { column: status, eq: Completed }, value: DONE }
-        - { when: { column: status, eq: CheckedIn }, value: CONFIRMED }
-${f.confirmed}
-        - { when: { column: status, eq: Scheduled }, value: WAITING }
-    refs:
-      client: patient_id
-      professional: provider_id
-    write:
-      key: { generate: max }
-${f.states}  client:
-    table: patient
-    key: patient_id
-    fields:
-      name: { template: '{given_name} {family_name}' }
-    write:
-      key: { generate: max }
-  professional:
-    table: provider
-    key: provider_id
-    fields: { name: name }
-availability:
-  slotMinutes: 30
-  weekly:
-    table: provider_hours
-    professional: provider_id
-    weekday: weekday
-    weekdayBase: iso
-    start: { column: start_hour, format: text }
-    end: { column: end_hour, format: text }
-`
+  return openmrsMapping({
+    installation: `openmrs-like-${form}`,
+    joins: f.joins,
+    rules: ['        - { when: { column: status, eq: CheckedIn }, value: CONFIRMED }', f.confirmed],
+    write: f.states
+  })
 }

@@ -11,7 +11,7 @@ import { bindId } from './ids.js'
 import { fieldWriter, insertPlan, recordWrites, updatePlan, uniqueColumns, writeValues, type FieldWriter, type InsertPlan } from './write-columns.js'
 import type { NowParts } from '../../normalise/datetime.js'
 import { withSelfKey, type WriteContext } from './derived.js'
-import { compileSlotBooking, type SlotBooking, type SlotRef } from './slot-booking.js'
+import { compileSlotRowBooking, type SlotRowBooking, type SlotRowRef } from './slot-rows.js'
 import { compileHistory, type StatusHistory } from './history.js'
 import { storedClock, toStoredTime, type StoredClock } from './stored-clock.js'
 import { lastMinuteDatetimeOf, lastMinuteOf } from './inclusive.js'
@@ -27,7 +27,7 @@ export type BookingRef = typeof BOOKING_REFS[number]
 /** The refs a mapping can name a default for (`write.refs.<ref>.otherwise`): every one but the client. */
 export type DefaultedRef = Exclude<BookingRef, 'client'>
 
-export interface Slot { date: string, hour: string, endHour?: string, minutes?: number }
+export interface BookedTime { date: string, hour: string, endHour?: string, minutes?: number }
 
 type Columned = { column: string, type: SqlTypeName }
 type Encoded = Record<string, unknown>
@@ -41,22 +41,22 @@ export interface JoinedRef {
 export interface CompiledAppointmentWrites {
   /** Compiled on first use: a table whose key Ponte cannot generate still takes state moves. */
   insert: () => InsertPlan
-  /** Slot-based booking (slot-booking.ts), where the mapping declares it. */
-  slotBooking?: SlotBooking
+  /** Slot-based booking (slot-rows.ts), where the mapping declares it. */
+  slotRowBooking?: SlotRowBooking
   /** The status-history rows written with each state change (history.ts). */
   history?: StatusHistory
   /** Open slots as rows of the table (open-slots.ts): claims, releases, and the insert of a reopened slot (compiled on first use). */
-  openSlots?: OpenSlotWrites & { reopen: () => InsertPlan, reopenValues: (now: NowParts, slot: Slot, refs: Partial<Record<BookingRef, string>>) => Encoded }
+  openSlots?: OpenSlotWrites & { reopen: () => InsertPlan, reopenValues: (now: NowParts, time: BookedTime, refs: Partial<Record<BookingRef, string>>) => Encoded }
   refs: Partial<Record<BookingRef, FieldWriter>>
   joinedRefs: Partial<Record<BookingRef, JoinedRef>>
   /** The id a booking takes for a ref the caller leaves out (`write.refs.<ref>.otherwise`). */
   defaults: Partial<Record<DefaultedRef, string>>
   /** Refs the mapping reads but cannot write, with the reason (a booking sending one is refused unless `write.ignore` lists it). */
   readOnlyRefs: Partial<Record<BookingRef, string>>
-  /** Columns for a slot (start, and end where the mapping stores one). */
-  slot: (slot: Slot) => Encoded
-  /** `set` columns (those derived from the slot, from `slot`; copies, from `booked`) and the initial state's columns, at `now`. */
-  constants: (now: NowParts, slot?: Slot, booked?: Booked) => Encoded
+  /** Columns for a booked time (start, and end where the mapping stores one). */
+  time: (time: BookedTime) => Encoded
+  /** `set` columns (those derived from the booked time, from `time`; copies, from `booked`) and the initial state's columns, at `now`. */
+  constants: (now: NowParts, time?: BookedTime, booked?: Booked) => Encoded
   /** Reads the booked client's name, where `write.set` copies it (booked-values.ts). */
   clientName?: ClientNameRead
   /** Reads by id, inside the booking's transaction, each lookup whose name a write copies. */
@@ -67,23 +67,23 @@ export interface CompiledAppointmentWrites {
   state: (state: string, now: NowParts) => Encoded
   stateUpdate: (state: string) => Statement
   reschedule: Statement
-  /** `reschedule` columns, the state after it, and the `set` columns that follow the slot. */
-  rescheduleValues: (now: NowParts, slot?: Slot) => Encoded
+  /** `reschedule` columns, the state after it, and the `set` columns that follow the booked time. */
+  rescheduleValues: (now: NowParts, time?: BookedTime) => Encoded
 }
 
 export function compileAppointmentWrites (model: MappingModel, dialect: Dialect): CompiledAppointmentWrites {
   const a = model.appointment
   const path = `${a.path}/write`
-  const slotBooking = compileSlotBooking(model, dialect)
-  // Booking into a slot writes only the pointer to it: the time is the slot's.
-  const slotWriter: SlotWriter = slotBooking ? { columns: [slotBooking.column], durationColumns: [], encode: () => ({}) } : compileSlot(model, storedClock(model))
+  const slotRowBooking = compileSlotRowBooking(model, dialect)
+  // Booking into a slot row writes only the pointer to it: the time is the row's.
+  const timeWriter: TimeWriter = slotRowBooking ? { columns: [slotRowBooking.column], durationColumns: [], encode: () => ({}) } : compileTime(model, storedClock(model))
   const refs: Partial<Record<BookingRef, FieldWriter>> = {}
   const joinedRefs: Partial<Record<BookingRef, JoinedRef>> = {}
   const readOnlyRefs: Partial<Record<BookingRef, string>> = {}
   const defaults: Partial<Record<DefaultedRef, string>> = {}
   for (const name of BOOKING_REFS) {
     const v = a.refs[name]
-    if (!v || slotBooking?.refs.includes(name as SlotRef)) continue
+    if (!v || slotRowBooking?.refs.includes(name as SlotRowRef)) continue
     const type = v.type ?? keyType(model, name)
     const writer = fieldWriter(defaultColumn(v), type)
     const declared = name === 'client' ? undefined : a.write?.refs?.[name]
@@ -96,7 +96,7 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
   for (const name of Object.keys(a.write?.refs ?? {})) {
     if (!a.refs[name as BookingRef]) throw new CompileError(`${path}/refs/${name}`, `the appointment has no ${name} (refs.${name}) to write`)
   }
-  refuseSharedColumns(slotWriter, refs, joinedRefs, path)
+  refuseSharedColumns(timeWriter, refs, joinedRefs, path)
   const stateWrites = (state: string) => {
     const entries = a.write?.states?.[state]
     if (entries) return writeValues(model, a.table, entries, `${path}/states/${state}`)
@@ -118,7 +118,7 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
   const after = model.states.onReschedule === 'keep' ? [] : stateWrites(model.states.onReschedule)
 
   const columns = uniqueColumns([
-    ...slotWriter.columns,
+    ...timeWriter.columns,
     ...Object.values(refs).flatMap((w) => w?.columns ?? []),
     ...Object.values(joinedRefs).map((j) => j?.column as Columned),
     ...set, ...initial
@@ -126,24 +126,24 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
   const open = compileOpenSlots(model, dialect, { refs, state: (s) => states.get(s) ?? changeWrites(s) })
   // A reopened slot is a new row as a booking writes one, free: its time, professional and location.
   const heldBySlot = [refs.professional, refs.location].flatMap((w) => w?.columns ?? [])
-  const reopenColumns = uniqueColumns([...slotWriter.columns, ...heldBySlot, ...set, ...(open?.freeColumns ?? [])])
+  const reopenColumns = uniqueColumns([...timeWriter.columns, ...heldBySlot, ...set, ...(open?.freeColumns ?? [])])
   let reopenCompiled: InsertPlan | undefined
   let insertCompiled: InsertPlan | undefined
   const insert = () => (insertCompiled ??= withSelfKey(insertPlan('appointment.insert', a, a.write, columns, dialect), a, set, dialect))
   const updates = new Map<string, Statement>()
-  const values = (list: { column: string, value: (now: NowParts, context?: WriteContext) => unknown }[], now: NowParts, slot?: Slot, booked?: Booked) =>
-    Object.fromEntries(list.map((w) => [w.column, w.value(now, { slot, booked })]))
-  const followsSlot = set.filter((w) => w.fromSlot)
+  const values = (list: { column: string, value: (now: NowParts, context?: WriteContext) => unknown }[], now: NowParts, time?: BookedTime, booked?: Booked) =>
+    Object.fromEntries(list.map((w) => [w.column, w.value(now, { time, booked })]))
+  const followsTime = set.filter((w) => w.followsTime)
 
   return {
     insert,
-    slotBooking,
+    slotRowBooking,
     history: compileHistory(model, dialect),
     openSlots: open && {
       ...open,
       reopen: () => (reopenCompiled ??= insertPlan('appointment.openSlot.reopen', a, a.write, reopenColumns, dialect)),
-      reopenValues (now, slot, given) {
-        const out: Encoded = { ...values(set, now, slot), ...slotWriter.encode(slot) }
+      reopenValues (now, time, given) {
+        const out: Encoded = { ...values(set, now, time), ...timeWriter.encode(time) }
         for (const r of ['professional', 'location'] as const) if (refs[r]) Object.assign(out, refs[r]?.encode(given[r] === undefined ? undefined : bindId(given[r] as string, refs[r]?.columns[0].type ?? 'int')))
         return { ...out, ...open.freeValues(now) }
       }
@@ -152,8 +152,8 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
     joinedRefs,
     defaults,
     readOnlyRefs,
-    slot: slotWriter.encode,
-    constants: (now, slot, booked) => ({ ...values(set, now, slot, booked), ...values(initial, now) }),
+    time: timeWriter.encode,
+    constants: (now, time, booked) => ({ ...values(set, now, time, booked), ...values(initial, now) }),
     clientName: Object.values({ ...a.write?.set, ...a.openSlots?.claim }).some((w) => 'client' in w) ? compileClientNameRead(model, dialect) : undefined,
     copiedLookups: copiedLookups(model, dialect),
     serviceById: model.lookups.service?.fields.duration ? compileLookup(model.lookups.service, dialect).byId : undefined,
@@ -166,10 +166,10 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
       }
       return s
     },
-    reschedule: updatePlan('appointment.reschedule', a, uniqueColumns([...slotWriter.columns.filter((c) => !slotWriter.durationColumns.includes(c.column)), ...reschedule, ...after, ...followsSlot, ...update]), dialect),
+    reschedule: updatePlan('appointment.reschedule', a, uniqueColumns([...timeWriter.columns.filter((c) => !timeWriter.durationColumns.includes(c.column)), ...reschedule, ...after, ...followsTime, ...update]), dialect),
     // The statement keeps the first of a repeated column (`uniqueColumns`); its value must be that one's too,
     // so an explicit `write.reschedule` code wins over the code of the state a reschedule moves to.
-    rescheduleValues: (now, slot) => ({ ...values(update, now), ...values(followsSlot, now, slot), ...values(after, now), ...values(reschedule, now) })
+    rescheduleValues: (now, time) => ({ ...values(update, now), ...values(followsTime, now, time), ...values(after, now), ...values(reschedule, now) })
   }
 }
 
@@ -219,29 +219,29 @@ function readOnlyReason (v: Value, name: BookingRef): string {
 
 // Two fields written to one column would store one of them wrongly (a ref looked up through
 // the patient's own row overwriting the patient's id): such a mapping cannot book.
-function refuseSharedColumns (slot: SlotWriter, refs: Partial<Record<BookingRef, FieldWriter>>, joined: Partial<Record<BookingRef, JoinedRef>>, path: string): void {
+function refuseSharedColumns (time: TimeWriter, refs: Partial<Record<BookingRef, FieldWriter>>, joined: Partial<Record<BookingRef, JoinedRef>>, path: string): void {
   const owners = new Map<string, string>()
   const claim = (column: string, owner: string, at: string) => {
     const other = owners.get(column.toLowerCase())
     if (other !== undefined && other !== owner) throw new CompileError(at, `${owner} and ${other} would both be written to column ${column}; one of them must be read-only (remove its write.refs entry) or stored elsewhere`)
     owners.set(column.toLowerCase(), owner)
   }
-  for (const c of slot.columns) claim(c.column, 'the date and hour', path)
+  for (const c of time.columns) claim(c.column, 'the date and hour', path)
   for (const [name, w] of Object.entries(refs)) for (const c of w?.columns ?? []) claim(c.column, name, path)
   for (const [name, j] of Object.entries(joined)) if (j) claim(j.column.column, name, `${path}/refs/${name}/firstOf`)
 }
 
-interface SlotWriter {
+interface TimeWriter {
   columns: Columned[]
   durationColumns: string[]
-  encode: (slot: Slot) => Encoded
+  encode: (time: BookedTime) => Encoded
 }
 
-/** The slot's columns; a date-time on another clock (`storedIn`, which refuses the split forms) is written on that clock. */
-function compileSlot (model: MappingModel, clock: StoredClock | undefined): SlotWriter {
+/** The booked time's columns; a date-time on another clock (`storedIn`, which refuses the split forms) is written on that clock. */
+function compileTime (model: MappingModel, clock: StoredClock | undefined): TimeWriter {
   const { start, end } = model.appointment
   const columns: Columned[] = []
-  const encoders: ((s: Slot) => Encoded)[] = []
+  const encoders: ((s: BookedTime) => Encoded)[] = []
   const durationColumns: string[] = []
   const written = (v: Value): void => reference({ table: model.appointment.table, column: v.column, use: 'write', path: `${v.path}/column` })
   const plain = (v: Value | undefined, what: string): string => {
@@ -282,7 +282,7 @@ function compileSlot (model: MappingModel, clock: StoredClock | undefined): Slot
     written(end.hour)
     const c = end.hour.column
     const f = (end.hour.format ?? 'text') as HourFormat
-    // An inclusive end is stored as the slot's last minute (inclusive.ts).
+    // An inclusive end is stored as the booked time's last minute (inclusive.ts).
     const last = end.hour.inclusive === true
     columns.push({ column: c, type: hourType(f) })
     encoders.push((s) => {

@@ -9,7 +9,7 @@ import { dateOf, hourOf, idOf, textOf } from './decode.js'
 import { keyReader, keyText } from './key.js'
 import { aggregate, scanPlan, type ReadPlan, type ScanPlan } from './scan.js'
 import { freeFlag } from './open-slots.js'
-import { slotChecks, type SlotChecks } from './slot-booking.js'
+import { slotRowChecks, type SlotRowChecks } from './slot-rows.js'
 import { valueReader, valuesReader } from './value.js'
 import { probes } from './client.js'
 import { codeMatcher, codeRule } from './codes.js'
@@ -67,7 +67,7 @@ export interface CheckPlans {
   /** Working hours and blocks, each source whole. */
   schedules: ScheduleScan[]
   /** Slot-based booking's data, where the mapping books into slots. */
-  slots?: SlotChecks
+  slotRows?: SlotRowChecks
   /** How many rows are open slots (`openSlots.free`), where the mapping keeps them as rows. */
   openSlots?: () => ReadPlan<number>
 }
@@ -160,7 +160,7 @@ export function compileCheck (model: MappingModel, d: Dialect): CheckPlans {
     }),
     probedColumns: [...probedPhones.map((v) => ({ path: v.path, kind: 'phone' as const })), ...(probedCpf ? [{ path: probedCpf.path, kind: 'CPF' as const }] : [])],
     schedules: scheduleScans(model, d),
-    slots: slotChecks(model, d)
+    slotRows: slotRowChecks(model, d)
   }
   const open = a.openSlots
   if (open) {

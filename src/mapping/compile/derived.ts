@@ -1,5 +1,5 @@
 // `write.set` columns derived from the write itself rather than constants: from the booked
-// slot (its start, end or length, in the column's stored form, or a length as a pattern
+// time (its start, end or length, in the column's stored form, or a length as a pattern
 // string such as 'XXXXXXXXX' for 45 minutes at 5 a character), and from the new row's own key
 // (a patient who is their own guarantor). Values are computed in JS and bound as parameters,
 // so every dialect writes them alike, inside the insert's transaction.
@@ -14,11 +14,11 @@ import { keyMatch } from './key.js'
 import type { Booked, BookedLookup } from './booked-values.js'
 
 type WriteValueDoc = NonNullable<WriteSpecDoc['set']>[string]
-type SlotDoc = Extract<WriteValueDoc, { slot: unknown }>
+type TimePartDoc = Extract<WriteValueDoc, { slot: unknown }>
 
 /** What a derived value is computed from. */
 export interface WriteContext {
-  slot?: { date: string, hour: string, endHour?: string, minutes?: number }
+  time?: { date: string, hour: string, endHour?: string, minutes?: number }
   /** The key of the record being written (for identifiers made from it). */
   key?: unknown
   /** The state being entered, as stored. */
@@ -35,28 +35,28 @@ export interface WrittenValue {
   value: (now: NowParts, context?: WriteContext) => unknown
   /** Holds the key of the row being inserted (filled by insertRow). */
   newKey?: boolean
-  /** Follows the slot: rewritten when the appointment moves. */
-  fromSlot?: boolean
+  /** Follows the booked time: rewritten when the appointment moves. */
+  followsTime?: boolean
   /** Copies the booked client's name or a booked lookup (booked-values.ts). */
   copies?: 'client' | BookedLookup
 }
 
-export const isDerived = (w: WriteValueDoc): w is SlotDoc | { newKey: true } => 'slot' in w || 'newKey' in w
+export const isDerived = (w: WriteValueDoc): w is TimePartDoc | { newKey: true } => 'slot' in w || 'newKey' in w
 
 const PER_MINUTE = { minutes: 1, seconds: 60, hours: 1 / 60 }
 
-export function derivedValue (w: SlotDoc | { newKey: true }, column: string, path: string, keyType: SqlTypeName, clock?: StoredClock): WrittenValue {
+export function derivedValue (w: TimePartDoc | { newKey: true }, column: string, path: string, keyType: SqlTypeName, clock?: StoredClock): WrittenValue {
   // Bound NULL in the INSERT when the key comes back from it (identity), then set by an UPDATE.
   if ('newKey' in w) return { column, type: keyType, value: () => null, newKey: true }
   if (w.slot === 'length') {
     if (w.repeat !== undefined) {
       const per = w.per ?? 5
       const { repeat, edges = '' } = w
-      return { column, type: 'text', fromSlot: true, value: (_now, c) => c?.slot?.minutes === undefined ? null : lengthPattern(c.slot.minutes, per, repeat, edges) }
+      return { column, type: 'text', followsTime: true, value: (_now, c) => c?.time?.minutes === undefined ? null : lengthPattern(c.time.minutes, per, repeat, edges) }
     }
     if (w.format !== undefined || w.per !== undefined || w.edges !== undefined) throw new CompileError(path, 'a length takes `unit`, or `repeat` (with `per` and `edges`)')
     const factor = PER_MINUTE[w.unit ?? 'minutes']
-    return { column, type: 'int', fromSlot: true, value: (_now, c) => c?.slot?.minutes === undefined ? null : Math.round(c.slot.minutes * factor) }
+    return { column, type: 'int', followsTime: true, value: (_now, c) => c?.time?.minutes === undefined ? null : Math.round(c.time.minutes * factor) }
   }
   if (w.repeat !== undefined || w.per !== undefined || w.unit !== undefined || w.edges !== undefined) throw new CompileError(path, '`repeat`, `per`, `edges` and `unit` go with `slot: length`')
   const end = w.slot === 'end'
@@ -72,9 +72,9 @@ export function derivedValue (w: SlotDoc | { newKey: true }, column: string, pat
   return {
     column,
     type,
-    fromSlot: true,
+    followsTime: true,
     value: (_now, c) => {
-      const s = c?.slot
+      const s = c?.time
       const hour = end ? s?.endHour : s?.hour
       if (!s || hour === undefined) return null
       // The instant on the clock the database stores (`storedIn`): its date and hour both may change.
@@ -118,7 +118,7 @@ function selfKey (table: TableModel, values: WrittenValue[], identity: boolean, 
 /**
  * A length as the pattern legacy agendas store: one character per `per` minutes, the `edges`
  * (when the pattern is long enough to have them) at both ends and `repeat` between: with edges
- * '//' a 30-minute slot is '//XX//', 45 minutes '//XXXXX//'.
+ * '//' a 30-minute booking is '//XX//', 45 minutes '//XXXXX//'.
  */
 export function lengthPattern (minutes: number, per: number, repeat: string, edges: string): string {
   const units = Math.max(1, Math.ceil(minutes / per))

@@ -39,11 +39,16 @@ const REQUIRED: Record<LookupName, string> = {
   professional: 'name', location: 'address', service: 'name', healthInsurance: 'name', specialty: 'name'
 }
 /**
- * A location's address read blank (a NULL column, a blank row) is answered with its name, which
- * callers show first anyway, else its id: the interface requires a non-empty address.
+ * The one home of a location's stand-in address: one read blank (a NULL column, a blank row)
+ * is answered with its name, which callers show first anyway, else its id, as is a location
+ * no resource reads (/availability's): the interface requires a non-empty address.
  */
+export function standInAddress (location: { id: string, name?: unknown }): string {
+  return typeof location.name === 'string' && location.name !== '' ? location.name : location.id
+}
+
 const STAND_INS: Partial<Record<LookupName, (e: Record<string, unknown> & { id: string }) => string>> = {
-  location: (e) => typeof e.name === 'string' && e.name !== '' ? e.name : e.id
+  location: standInAddress
 }
 
 export function compileLookup (model: LookupModel, dialect: Dialect): CompiledLookup {

@@ -12,8 +12,8 @@ import { CompileError } from './scope.js'
 import { keyArgs } from './key.js'
 import { columnInputs, isUnsupported, type Bound, type Supported } from './bind.js'
 import { compileClientWrites, PATCHABLE, type ClientField, type CompiledClientWrites } from './client-write.js'
-import { compileAppointmentWrites, type BookingRef, type DefaultedRef, type CompiledAppointmentWrites, type JoinedRef, type Slot } from './appointment-write.js'
-import { compileSlotBooking, type SlotBooking } from './slot-booking.js'
+import { compileAppointmentWrites, type BookingRef, type DefaultedRef, type CompiledAppointmentWrites, type JoinedRef, type BookedTime } from './appointment-write.js'
+import { compileSlotRowBooking, type SlotRowBooking } from './slot-rows.js'
 import type { OpenSlotWrites } from './open-slots.js'
 import type { ColumnValues, FieldWriter, InsertPlan } from './write-columns.js'
 import { OWN_ROW, type RowPlan, type RowsPlan } from './rows.js'
@@ -24,7 +24,7 @@ import { checkHistoryRead } from './history-read.js'
 import type { Booked, BookedLookup, ClientNameRead } from './booked-values.js'
 import type { LookupById } from './lookup.js'
 
-export type { Booked, BookingRef, ClientField, ClientNameRead, FieldWriter, Slot }
+export type { Booked, BookingRef, ClientField, ClientNameRead, FieldWriter, BookedTime }
 export { BOOKING_REFS } from './appointment-write.js'
 export { PATCHABLE }
 
@@ -88,7 +88,7 @@ export interface StateMove {
 export interface Reschedule {
   statement: Statement
   /** `pointer`: the found slot's column values, where booking is slot-based. */
-  bind: (id: string, now: NowParts, slot: Slot, pointer?: ColumnValues) => Bound | undefined
+  bind: (id: string, now: NowParts, time: BookedTime, pointer?: ColumnValues) => Bound | undefined
 }
 
 export interface HistoryPlan {
@@ -114,8 +114,8 @@ export interface AppointmentWritePlans {
   readOnlyRefs: Partial<Record<BookingRef, string>>
   /** Request fields the mapping declares accepted and not stored (`write.ignore`). */
   ignored: ReadonlySet<string>
-  /** A new row's column values: constants at `now`, the slot, the refs the request gives (ids as strings) and copies of what it names (`booked`). */
-  columns: (now: NowParts, slot: Slot, refs: Partial<Record<BookingRef, string>>, booked?: Booked) => ColumnValues
+  /** A new row's column values: constants at `now`, the booked time, the refs the request gives (ids as strings) and copies of what it names (`booked`). */
+  columns: (now: NowParts, time: BookedTime, refs: Partial<Record<BookingRef, string>>, booked?: Booked) => ColumnValues
   /** Reads the booked client's name, where the mapping copies it into the appointment (booked-values.ts). */
   clientName?: ClientNameRead
   /** Reads by id, inside the booking's transaction, each lookup whose name a write copies. */
@@ -126,7 +126,7 @@ export interface AppointmentWritePlans {
   /** One per state of the vocabulary. */
   stateMoves: Record<string, Supported<StateMove>>
   reschedule: Reschedule
-  slotBooking?: SlotBooking
+  slotRowBooking?: SlotRowBooking
   /** Open slots as rows of the appointment table, booked by claiming them (open-slots.ts). */
   openSlots?: OpenSlotPlans
   history?: HistoryPlan
@@ -134,25 +134,25 @@ export interface AppointmentWritePlans {
   stateRows?: StateRowsPlan
   /** What each write leaves in the row's own columns (check compares them with the stored row). */
   written: {
-    slot: (slot: Slot) => ColumnValues
+    time: (time: BookedTime) => ColumnValues
     state: (state: string, now: NowParts) => ColumnValues
-    reschedule: (now: NowParts, slot: Slot) => ColumnValues
+    reschedule: (now: NowParts, time: BookedTime) => ColumnValues
   }
 }
 
 export interface OpenSlotPlans extends Omit<OpenSlotWrites, 'freeColumns' | 'freeValues'> {
-  /** `onCancel: reopen`: inserts a new free row at `slot` for the professional and location given; returns its id. */
-  reopen: Supported<{ plan: InsertPlan, run: (tx: Querier, now: NowParts, slot: Slot, refs: Partial<Record<BookingRef, string>>) => Promise<string> }>
+  /** `onCancel: reopen`: inserts a new free row at `time` for the professional and location given; returns its id. */
+  reopen: Supported<{ plan: InsertPlan, run: (tx: Querier, now: NowParts, time: BookedTime, refs: Partial<Record<BookingRef, string>>) => Promise<string> }>
 }
 
 export interface CompiledWrites {
   client: Supported<ClientWritePlans>
   appointment: Supported<AppointmentWritePlans>
   /**
-   * Slot-based booking on its own, for /availability: which slots exist does not depend on
+   * Slot-based booking on its own, for /availability: which slot rows exist does not depend on
    * the rest of the appointment's writes being expressible.
    */
-  slots: Supported<SlotBooking | undefined>
+  slotRows: Supported<SlotRowBooking | undefined>
   /** Every write statement the mapping has, for `explain`, `check` and the golden tests. */
   statements: () => Statement[]
 }
@@ -176,8 +176,8 @@ export function compileWrites (model: MappingModel, dialect: Dialect): CompiledW
   const stateRows = compileStateRows(model, dialect)
   checkHistoryRead(model)
   const appointment = supported(() => appointmentPlans(model, compileAppointmentWrites(model, dialect), stateRows))
-  const slots = isUnsupported(appointment) ? supported(() => compileSlotBooking(model, dialect)) : appointment.slotBooking
-  return { client, appointment, slots, statements: () => writeStatements(client, appointment, model) }
+  const slotRows = isUnsupported(appointment) ? supported(() => compileSlotRowBooking(model, dialect)) : appointment.slotRowBooking
+  return { client, appointment, slotRows, statements: () => writeStatements(client, appointment, model) }
 }
 
 function clientPlans (model: MappingModel, c: CompiledClientWrites): ClientWritePlans {
@@ -249,8 +249,8 @@ function appointmentPlans (model: MappingModel, a: CompiledAppointmentWrites, ro
   for (const [name, j] of Object.entries(a.joinedRefs) as [BookingRef, JoinedRef][]) {
     joinedRefs[name] = { column: j.column, lookup: j.lookup, type: inputType(j.lookup, 'value'), bind: (id) => ({ statement: j.lookup, args: { value: id } }) }
   }
-  const columns = (now: NowParts, slot: Slot, given: Partial<Record<BookingRef, string>>, booked?: Booked): ColumnValues => {
-    const columns: ColumnValues = { ...a.constants(now, slot, booked), ...a.slot(slot) }
+  const columns = (now: NowParts, time: BookedTime, given: Partial<Record<BookingRef, string>>, booked?: Booked): ColumnValues => {
+    const columns: ColumnValues = { ...a.constants(now, time, booked), ...a.time(time) }
     for (const [name, writer] of Object.entries(a.refs) as [BookingRef, FieldWriter][]) {
       const id = given[name]
       // A ref the request leaves out keeps the mapping's `write.set` value for its column, if any (a default appointment type).
@@ -290,7 +290,7 @@ function appointmentPlans (model: MappingModel, a: CompiledAppointmentWrites, ro
       ? { unsupported: { path: `${model.appointment.path}/openSlots/onCancel`, reason: 'slots are reopened only with `onCancel: reopen`' } }
       : supported(() => {
         const plan = open.reopen()
-        return { plan, run: async (tx, now, slot, refs) => await runInsert(tx, plan, open.reopenValues(now, slot, refs)) }
+        return { plan, run: async (tx, now, time, refs) => await runInsert(tx, plan, open.reopenValues(now, time, refs)) }
       })
   }
   return {
@@ -306,13 +306,13 @@ function appointmentPlans (model: MappingModel, a: CompiledAppointmentWrites, ro
     serviceById: a.serviceById,
     insert,
     stateMoves,
-    slotBooking: a.slotBooking,
-    written: { slot: a.slot, state: a.state, reschedule: (now, slot) => ({ ...a.rescheduleValues(now, slot), ...a.slot(slot) }) },
+    slotRowBooking: a.slotRowBooking,
+    written: { time: a.time, state: a.state, reschedule: (now, time) => ({ ...a.rescheduleValues(now, time), ...a.time(time) }) },
     reschedule: {
       statement: a.reschedule,
-      bind (id, now, slot, pointer = {}) {
+      bind (id, now, time, pointer = {}) {
         const k = key(id)
-        return k && { statement: a.reschedule, args: { ...k, ...columnInputs({ ...pointer, ...a.rescheduleValues(now, slot), ...a.slot(slot) }) } }
+        return k && { statement: a.reschedule, args: { ...k, ...columnInputs({ ...pointer, ...a.rescheduleValues(now, time), ...a.time(time) }) } }
       }
     },
     stateRows: rows && {
@@ -353,7 +353,7 @@ function writeStatements (client: Supported<ClientWritePlans>, appointment: Supp
     const lookupReads = [...Object.values(appointment.copiedLookups), ...appointment.serviceById ? [appointment.serviceById] : []]
     out.push(...[...new Map(lookupReads.map((r) => [r.statement.name, r.statement])).values()])
     if (!isUnsupported(insert)) out.push(...insert.plan.key.before, ...Object.values(appointment.joinedRefs).map((j) => j.lookup), insert.plan.statement)
-    if (appointment.slotBooking) out.push(...appointment.slotBooking.statements())
+    if (appointment.slotRowBooking) out.push(...appointment.slotRowBooking.statements())
     const open = appointment.openSlots
     if (open) out.push(...open.statements(), ...isUnsupported(open.reopen) ? [] : [...open.reopen.plan.key.before, open.reopen.plan.statement])
     if (appointment.history) out.push(...appointment.history.close ? [appointment.history.close] : [], appointment.history.open)

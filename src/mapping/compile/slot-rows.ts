@@ -1,8 +1,9 @@
-// Slot-based booking: the appointment row holds no time, only a pointer to a time slot (which
-// may itself hang from a block holding the professional and location). Booking is then
-// *finding* the slot row — by its start and by the refs the appointment reads through it —
-// and writing the pointer; rescheduling finds another slot the same way. A slot may take
-// several appointments (its capacity) and, where blocks say so, only some services.
+// Slot-based booking (`write.slot`): the appointment row holds no time, only a pointer to a
+// row of the clinic's slot table, a "slot row" (which may itself hang from a block holding
+// the professional and location). Booking is then *finding* the slot row — by its start and
+// by the refs the appointment reads through it — and writing the pointer; rescheduling finds
+// another slot row the same way. A slot row may take several appointments (its capacity)
+// and, where blocks say so, only some services. Here "slot" alone is always a slot row.
 import type { Dialect } from '../../sql/dialect.js'
 import { inputType, ParamList, type Statement } from '../../sql/statement.js'
 import { bindId, matchesType } from './ids.js'
@@ -22,12 +23,12 @@ import { dateRange, EVERY_DATE, rangeArgs } from './date-range.js'
 import type { Row } from './entity.js'
 import { onClinicClock, storedClock, toStoredTime, type StoredClock } from './stored-clock.js'
 
-/** Refs a slot can decide (they are read through the slot's joins). */
-export const SLOT_REFS = ['professional', 'location'] as const
-export type SlotRef = typeof SLOT_REFS[number]
+/** Refs a slot row can decide (they are read through the slot row's joins). */
+export const SLOT_ROW_REFS = ['professional', 'location'] as const
+export type SlotRowRef = typeof SLOT_ROW_REFS[number]
 
-/** A slot as the lookup finds it. */
-export interface FoundSlot {
+/** A slot row as the lookup finds it. */
+export interface FoundSlotRow {
   id: unknown
   /** How many appointments it takes. */
   capacity: number
@@ -35,7 +36,7 @@ export interface FoundSlot {
   accepts: boolean
 }
 
-/** A slot starting within a range, as /availability reads them. */
+/** A slot row starting within a range, as /availability reads them. */
 export interface SlotRow {
   date: string
   hour: string
@@ -44,11 +45,11 @@ export interface SlotRow {
   capacity: number
 }
 
-export interface SlotBooking {
+export interface SlotRowBooking {
   /** The appointment's column pointing at the slot, and its type. */
   column: { column: string, type: SqlTypeName }
   /** Refs the slot decides: never written to the appointment row. */
-  refs: SlotRef[]
+  refs: SlotRowRef[]
   /** Whether blocks declare the services they accept (`write.slot.services`). */
   services: boolean
   /** `capacity: minutes`: a slot's appointments share its length by their services' durations (its `capacity` is then 1). */
@@ -60,8 +61,8 @@ export interface SlotBooking {
    * statement also says whether the slot's block accepts the `service` input, and prefers
    * a slot that does. Built per set of refs.
    */
-  lookup: (refs: SlotRef[], service?: boolean) => Statement
-  read: (row: Row) => FoundSlot | undefined
+  lookup: (refs: SlotRowRef[], service?: boolean) => Statement
+  read: (row: Row) => FoundSlotRow | undefined
   /** Every slot starting within a closed range (inputs from `rangeArgs`); with `service`, only those accepting it. */
   rows: (service: boolean) => Statement
   readRow: (row: Row) => SlotRow | undefined
@@ -76,13 +77,13 @@ export interface SlotBooking {
   /** The slots starting within a range (accepting `service`, where blocks name services); undefined when none can. */
   bindRows: (range: DateRange, service?: string) => Bound | undefined
   /** The appointment column values pointing at a found slot. */
-  pointer: (slot: FoundSlot) => ColumnValues
+  pointer: (slot: FoundSlotRow) => ColumnValues
   statements: () => Statement[]
 }
 
 type SlotDoc = NonNullable<NonNullable<AppointmentModel['write']>['slot']>
 
-export function compileSlotBooking (model: MappingModel, dialect: Dialect): SlotBooking | undefined {
+export function compileSlotRowBooking (model: MappingModel, dialect: Dialect): SlotRowBooking | undefined {
   const a = model.appointment
   const doc = a.write?.slot
   if (doc === undefined) return undefined
@@ -94,8 +95,8 @@ export function compileSlotBooking (model: MappingModel, dialect: Dialect): Slot
   if (join.from !== undefined || pairs.length !== 1 || pairs[0][0].includes('.')) {
     throw new CompileError(`${path}/join`, 'the slot join must hang from the appointment table by one column (the pointer to the slot)')
   }
-  const [pointer, slotKey] = pairs[0]
-  const { source, through } = slotRoot(a, alias)
+  const [pointer, slotRowKey] = pairs[0]
+  const { source, through } = slotRowRoot(a, alias)
   const mustBeThrough = (col: string, at: string): string => {
     const c = through(col)
     if (c === undefined) throw new CompileError(at, `\`${col}\` must be a column of the slot (\`${alias}.…\`) or of a join below it`)
@@ -106,7 +107,7 @@ export function compileSlotBooking (model: MappingModel, dialect: Dialect): Slot
   if (!startValue || startColumn === undefined) throw new CompileError(`${a.path}/start`, `with slot-based booking the start is a \`datetime\` column of the slot (\`${alias}.…\`)`)
   const textStart = startValue.format === 'text'
   const clock = storedClock(model)
-  const refs = SLOT_REFS.filter((r) => through(a.refs[r]?.column) !== undefined)
+  const refs = SLOT_ROW_REFS.filter((r) => through(a.refs[r]?.column) !== undefined)
   const capacity = capacityOf(doc, path, mustBeThrough)
   // Minutes come from each appointment's service: without one, every appointment fills its slot.
   if (capacity.minutes && !a.refs.service) throw new CompileError(`${path}/capacity`, 'capacity in `minutes` needs the appointment\'s `refs.service` (each appointment uses its service\'s `duration`)')
@@ -116,7 +117,7 @@ export function compileSlotBooking (model: MappingModel, dialect: Dialect): Slot
   if (services && !a.refs.service) throw new CompileError(`${path}/services`, 'blocks can accept services only where the appointment has `refs.service`')
 
   /** A statement over the slot table and its joins, selecting `id`, `capacity` (a column) and `accepts` (asked for) by name. */
-  const statement = (name: string, wanted: SlotRef[], service: boolean, build: (s: { scope: Scope, params: ParamList, columns: { expr: string, alias: string }[], where: string[] }) => { orderBy: string[], first: boolean }): Statement => {
+  const statement = (name: string, wanted: SlotRowRef[], service: boolean, build: (s: { scope: Scope, params: ParamList, columns: { expr: string, alias: string }[], where: string[] }) => { orderBy: string[], first: boolean }): Statement => {
     const scope = new Scope(dialect, source, 's')
     const params = new ParamList(dialect)
     const columns: { expr: string, alias: string }[] = []
@@ -138,11 +139,11 @@ export function compileSlotBooking (model: MappingModel, dialect: Dialect): Slot
     }
   }
   const capacityIn = (row: Row): number => capacity.column === undefined ? capacity.fixed : seats(row.capacity)
-  const slotStart = (scope: Scope): string => scope.ref(startColumn, `${startValue.path}/column`)
+  const slotRowStart = (scope: Scope): string => scope.ref(startColumn, `${startValue.path}/column`)
   const lookups = new Map<string, Statement>()
   const rowStatements = new Map<boolean, Statement>()
 
-  const booking: SlotBooking = {
+  const booking: SlotRowBooking = {
     column: { column: pointer, type: 'int' },
     refs,
     services: services !== undefined,
@@ -171,9 +172,9 @@ export function compileSlotBooking (model: MappingModel, dialect: Dialect): Slot
       let s = lookups.get(key)
       if (!s) {
         s = statement(`appointment.write.slot[${key}]`, wanted, service, ({ scope, params, columns, where }) => {
-          const keyRef = scope.ref(slotKey, `${path}/join`)
+          const keyRef = scope.ref(slotRowKey, `${path}/join`)
           columns.unshift({ expr: keyRef, alias: 'id' })
-          where.push(`${slotStart(scope)} = ${params.input('start', textStart ? 'text' : 'datetime')}`)
+          where.push(`${slotRowStart(scope)} = ${params.input('start', textStart ? 'text' : 'datetime')}`)
           return { orderBy: [keyRef], first: true }
         })
         lookups.set(key, s)
@@ -189,18 +190,18 @@ export function compileSlotBooking (model: MappingModel, dialect: Dialect): Slot
       let s = rowStatements.get(filtered)
       if (!s) {
         s = statement(`appointment.write.slot.rows${filtered ? '[service]' : ''}`, [], false, ({ scope, params, columns, where }) => {
-          columns.unshift({ expr: slotStart(scope), alias: 'start' })
+          columns.unshift({ expr: slotRowStart(scope), alias: 'start' })
           for (const r of refs) columns.push({ expr: scope.ref(through(a.refs[r]?.column) as string, a.refs[r]?.path ?? path), alias: r })
-          where.push(...slotRange(startValue, startColumn, scope, params))
+          where.push(...slotRowRange(startValue, startColumn, scope, params))
           if (filtered) where.push(services(scope, params))
-          return { orderBy: [scope.ref(slotKey, `${path}/join`)], first: false }
+          return { orderBy: [scope.ref(slotRowKey, `${path}/join`)], first: false }
         })
         rowStatements.set(filtered, s)
       }
       return s
     },
     readRow (row) {
-      const start = readSlotStart(row.start, textStart, clock)
+      const start = readSlotRowStart(row.start, textStart, clock)
       if (start === undefined) return undefined
       const out: SlotRow = { ...start, capacity: capacityIn(row) }
       for (const r of refs) {
@@ -215,12 +216,12 @@ export function compileSlotBooking (model: MappingModel, dialect: Dialect): Slot
 }
 
 /** The slots starting within a closed range (inputs from `rangeArgs`), by the start column of the slot's table. */
-function slotRange (start: Value, column: string, scope: Scope, params: ParamList): string[] {
+function slotRowRange (start: Value, column: string, scope: Scope, params: ParamList): string[] {
   return dateRange({ ...start, column }, true, scope, params)
 }
 
 /** A slot's stored start as its date and hour; undefined when either cannot be read. */
-function readSlotStart (raw: unknown, text: boolean, clock: StoredClock | undefined): { date: string, hour: string } | undefined {
+function readSlotRowStart (raw: unknown, text: boolean, clock: StoredClock | undefined): { date: string, hour: string } | undefined {
   const stored = onClinicClock(raw, clock)
   const date = readDate(stored, text ? 'text' : 'datetime')
   const hour = readHour(stored, text ? 'text' : 'datetime')
@@ -245,7 +246,7 @@ export type CapacityFault = 'empty' | 'unreadable' | 'closed'
 export type StartFault = 'unreadable' | 'unreached'
 
 /** A slot as `ponte check` scans it: its id, and what is wrong with its capacity (where a column holds it) and its start. */
-export interface SlotScanRow { id: string, capacity?: CapacityFault, start?: StartFault }
+export interface SlotRowScan { id: string, capacity?: CapacityFault, start?: StartFault }
 
 function capacityFault (x: unknown): CapacityFault | undefined {
   if (isBlank(x)) return 'empty'
@@ -257,7 +258,7 @@ function capacityFault (x: unknown): CapacityFault | undefined {
 const isBlank = (x: unknown): boolean => x === null || x === undefined || (typeof x === 'string' && x.trim() === '')
 
 /** The slot's table as the root of its own statements: the joins below it keep their names. */
-function slotRoot (a: AppointmentModel, alias: string): { source: ScopeSource, through: (col: string | undefined) => string | undefined } {
+function slotRowRoot (a: AppointmentModel, alias: string): { source: ScopeSource, through: (col: string | undefined) => string | undefined } {
   const join = a.joins[alias]
   const below = descendants(a.joins, alias)
   const rerooted: Record<string, JoinDoc> = Object.fromEntries(below.map((name) => {
@@ -277,7 +278,7 @@ function slotRoot (a: AppointmentModel, alias: string): { source: ScopeSource, t
 }
 
 /** The stored data against slot-based booking, for `ponte check` (counts and ids, never a value from a row). */
-export interface SlotChecks {
+export interface SlotRowChecks {
   /** `…/write/slot`, and the slot join's place. */
   path: string
   joinPath: string
@@ -289,7 +290,7 @@ export interface SlotChecks {
   /** Where the start is a column of the slot: its place in the mapping. */
   startPath?: string
   /** Every slot, its stored capacity and start as booking and /availability read them; `keyType`: how the key column binds. */
-  slots?: (keyType: SqlTypeName) => ScanPlan<SlotScanRow>
+  scan?: (keyType: SqlTypeName) => ScanPlan<SlotRowScan>
   /** Slots holding more appointments (in states that hold a slot) than they take: `taken` > `seats` (others may come back too). */
   over?: () => ReadPlan<{ slot: string, taken: number, seats: number }>
   /** Where blocks name the services they take and appointments have a service. */
@@ -305,25 +306,25 @@ export interface SlotChecks {
  * Slot checks need less than booking does (the slot join from the appointment by one column):
  * where booking cannot be compiled, the stored slots are still worth checking.
  */
-export function slotChecks (model: MappingModel, dialect: Dialect): SlotChecks | undefined {
+export function slotRowChecks (model: MappingModel, dialect: Dialect): SlotRowChecks | undefined {
   const a = model.appointment
   const doc = a.write?.slot
   const join = doc ? a.joins[doc.join] : undefined
   if (!doc || !join) return undefined
   const pair = Object.entries(join.on)
-  if (pair.length !== 1 || join.from !== undefined) return undefined // compileSlotBooking says why
-  const [pointer, slotKey] = pair[0]
+  if (pair.length !== 1 || join.from !== undefined) return undefined // compileSlotRowBooking says why
+  const [pointer, slotRowKey] = pair[0]
   const path = `${a.path}/write/slot`
-  const { source, through } = slotRoot(a, doc.join)
+  const { source, through } = slotRowRoot(a, doc.join)
   const d = dialect
   const capacity = doc.capacity
   const capacityColumn = typeof capacity === 'object' ? through(capacity.column) : undefined
   const fixed = typeof capacity === 'number' ? capacity : capacity === undefined ? 1 : undefined
-  const checks: SlotChecks = {
+  const checks: SlotRowChecks = {
     path,
     joinPath: source.path,
     table: source.table,
-    key: slotKey,
+    key: slotRowKey,
     over: () => ({
       statement: aggregate('slot.over', d, a, (scope, params) => {
         const slot = scope.ref(pointer, `${path}/join`)
@@ -347,18 +348,18 @@ export function slotChecks (model: MappingModel, dialect: Dialect): SlotChecks |
   if (capacityColumn !== undefined) checks.capacityPath = `${path}/capacity/column`
   if (startValue && startColumn !== undefined) checks.startPath = startValue.path
   if (capacityColumn !== undefined || checks.startPath !== undefined) {
-    checks.slots = (keyType) => scanPlan(d, 'slots', source, [{ column: slotKey, type: keyType }], `${path}/join`, (scope, params, cols) => {
-      const id = cols.add(scope.ref(slotKey, `${path}/join`))
+    checks.scan = (keyType) => scanPlan(d, 'slots', source, [{ column: slotRowKey, type: keyType }], `${path}/join`, (scope, params, cols) => {
+      const id = cols.add(scope.ref(slotRowKey, `${path}/join`))
       const stored = capacityColumn === undefined ? undefined : cols.add(scope.ref(capacityColumn, `${path}/capacity/column`))
       const start = startValue && startColumn !== undefined ? cols.add(scope.ref(startColumn, `${startValue.path}/column`)) : undefined
       // The statement /availability reads slots with, asked about every date a reader reads.
-      const reached = startValue && startColumn !== undefined ? cols.add(d.caseWhen([{ when: d.and(slotRange(startValue, startColumn, scope, params)), then: '1' }], '0')) : undefined
+      const reached = startValue && startColumn !== undefined ? cols.add(d.caseWhen([{ when: d.and(slotRowRange(startValue, startColumn, scope, params)), then: '1' }], '0')) : undefined
       return (row) => {
-        const out: SlotScanRow = { id: String(row[id]).trim() }
+        const out: SlotRowScan = { id: String(row[id]).trim() }
         const capacity = stored === undefined ? undefined : capacityFault(row[stored])
         if (capacity) out.capacity = capacity
         if (start !== undefined && startValue) {
-          if (readSlotStart(row[start], startValue.format === 'text', storedClock(model)) === undefined) out.start = 'unreadable'
+          if (readSlotRowStart(row[start], startValue.format === 'text', storedClock(model)) === undefined) out.start = 'unreadable'
           else if (reached !== undefined && Number(row[reached]) !== 1) out.start = 'unreached'
         }
         return out
@@ -386,7 +387,7 @@ export function slotChecks (model: MappingModel, dialect: Dialect): SlotChecks |
   if (blockColumn !== undefined) {
     checks.services.none = () => ({
       statement: aggregate('slot.services.none', d, source, (scope, params) => {
-        const block = services.table !== undefined ? scope.ref(blockColumn, at) : scope.ref(slotKey, at)
+        const block = services.table !== undefined ? scope.ref(blockColumn, at) : scope.ref(slotRowKey, at)
         const none = d.caseWhen([{ when: acceptsSql(services, at, (col, p) => scope.ref(through(col) ?? col, p), scope, params), then: d.null }], block)
         return { columns: [{ expr: d.countDistinct(block), alias: 'blocks' }, { expr: d.countDistinct(none), alias: 'none' }, { expr: d.min(none), alias: 'example' }] }
       }),
@@ -442,7 +443,7 @@ function acceptsSql (s: ServicesDoc, at: string, local: (col: string, path: stri
   return d.exists(d.select({ columns: [{ expr: '1', alias: 'x' }], from: { table: d.table(s.table), alias: child.alias }, joins: [], where: match, orderBy: [] }))
 }
 
-function refType (model: MappingModel, r: SlotRef): SqlTypeName {
+function refType (model: MappingModel, r: SlotRowRef): SqlTypeName {
   const l = model.lookups[r]
   return l ? idType(l.key) : 'int'
 }
