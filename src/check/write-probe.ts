@@ -86,7 +86,8 @@ export async function probeWrites (compiled: CompiledMapping, db: Database, cata
       if (required.length > 0) {
         // The database holds these refs NOT NULL: the server refuses such bookings by name, as it should.
         moves.everyRef = true
-        out.ok(path.place, `${path.what}: refused by name, as the clinic database requires ${required.join(' and ')} (a column without NULLs or a default): callers must send ${required.length === 1 ? 'it' : 'them'}`)
+        // A warning, not an ok: chat callers (and conformance) book with the professional only, and get a 400.
+        out.warning(path.place, `${path.what}: refused by name, as the clinic database requires ${required.join(' and ')} (a column without NULLs or a default): callers must send ${required.length === 1 ? 'it' : 'them'}, or give the clinic's usual value with ${required.map((r) => `\`write.refs.${r}.otherwise\``).join(' and ')} (docs/mapping.md)`)
         continue
       }
       if (path.what.startsWith('POST /appointments')) booked = false

@@ -113,7 +113,9 @@ for (const dialect of testDialects()) {
         '  service:\n    table: kind\n    key: kid\n    fields: { name: kname }\n'
       const { report, unchanged } = await check(t, dialect, mapping, '', required)
       t.same(problems(report), [], report.lines.join('\n'))
-      t.match(report.lines.join('\n'), /POST \/appointments with the professional only: refused by name, as the clinic database requires service .*callers must send it/)
+      const refusal = report.findings.find((f) => /POST \/appointments with the professional only: refused by name/.test(f.message))
+      t.match(refusal?.message, /as the clinic database requires service .*callers must send it, or give the clinic's usual value with `write\.refs\.service\.otherwise`/)
+      t.equal(refusal?.severity, 'warning', 'a warning: callers booking with the professional only get a 400')
       t.equal(report.findings.filter((f) => f.severity === 'ok' && /; rolled back$/.test(f.message)).length, 8, 'POST and 4 PATCH of clients, the booking with every ref, 2 state moves, a reschedule: the refusal stops none')
       t.ok(unchanged, 'every table as it was')
     })
