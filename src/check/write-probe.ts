@@ -87,7 +87,7 @@ export async function probeWrites (compiled: CompiledMapping, db: Database, cata
         // The database holds these refs NOT NULL: the server refuses such bookings by name, as it should.
         moves.everyRef = true
         // A warning, not an ok: chat callers (and conformance) book with the professional only, and get a 400.
-        out.warning(path.place, `${path.what}: refused by name, as the clinic database requires ${required.join(' and ')} (a column without NULLs or a default): callers must send ${required.length === 1 ? 'it' : 'them'}, or give the clinic's usual value with ${required.map((r) => `\`write.refs.${r}.otherwise\``).join(' and ')} (docs/mapping.md)`)
+        out.warning(path.place, `${path.what}: refused by name, as the clinic database requires ${required.join(' and ')} (its column takes no NULL, and Ponte writes every mapped column, so a column default never applies): callers must send ${required.length === 1 ? 'it' : 'them'}, or give the clinic's usual value with ${required.map((r) => `\`write.refs.${r}.otherwise\``).join(' and ')}, or the value meaning none with the ref's \`nullIf\` (docs/mapping.md)`)
         continue
       }
       if (path.what.startsWith('POST /appointments')) booked = false
