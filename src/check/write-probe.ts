@@ -7,7 +7,7 @@
 import type { Database } from '../db/database.js'
 import type { LiveCatalog } from '../db/columns.js'
 import { BOOKING_REFS, CLAIMED_REFS, bindId, isUnsupported, storedRow, type AppointmentWritePlans, type BookingRef, type ClientField, type ClientWritePlans, type CompiledMapping, type FieldWriter, type BookedTime } from '../mapping/compile/index.js'
-import type { TableModel } from '../mapping/model.js'
+import type { AppointmentModel, ClientModel, TableModel } from '../mapping/model.js'
 import { parsePhoneInput } from '../normalise/phone.js'
 import { endMinutesOf, minutesOf } from '../normalise/datetime.js'
 import { ConflictError, InvalidInputError, NotWritableError, DatabaseUnavailableError } from '../errors.js'
@@ -86,7 +86,8 @@ export async function probeWrites (compiled: CompiledMapping, db: Database, cata
       if (required.length > 0) {
         // The database holds these refs NOT NULL: the server refuses such bookings by name, as it should.
         moves.everyRef = true
-        out.ok(path.place, `${path.what}: refused by name, as the clinic database requires ${required.join(' and ')} (a column without NULLs or a default): callers must send ${required.length === 1 ? 'it' : 'them'}`)
+        // A warning, not an ok: chat callers (and conformance) book with the professional only, and get a 400.
+        out.warning(path.place, `${path.what}: refused by name, as the clinic database requires ${required.join(' and ')} (its column takes no NULL, and Ponte writes every mapped column, so a column default never applies): callers must send ${required.length === 1 ? 'it' : 'them'}, or give the clinic's usual value with ${required.map((r) => `\`write.refs.${r}.otherwise\``).join(' and ')}, or the value meaning none with the ref's \`nullIf\` (docs/mapping.md)`)
         continue
       }
       if (path.what.startsWith('POST /appointments')) booked = false
@@ -145,6 +146,7 @@ async function createClient (compiled: CompiledMapping, plans: ClientWritePlans,
     Object.assign(expected, writer.encode(storedForm(compiled, f, all[f])))
     for (const c of writer.columns) places[c.column] = fieldPath(compiled, f)
   }
+  Object.assign(expected, ownKeys(model.client, record.id))
   await compareStored(db, compiled, model.client, record.id, expected, places, catalog, 'POST /clients')
   if (sent.includes('birthday')) compareSpelling(compiled, plans, all.birthday, spellings, 'POST /clients')
   return `${sent.join(', ')} written, read back as sent by the mapping and as stored`
@@ -224,6 +226,7 @@ async function book (compiled: CompiledMapping, plans: AppointmentWritePlans, db
       expected[joined.column.column] = row?.id
       places[joined.column.column] = a.refs[name]?.path ?? `${a.path}/write/refs/${name}`
     }
+    Object.assign(expected, ownKeys(a, record.id))
     await compareStored(db, compiled, a, record.id, expected, places, catalog, 'POST /appointments')
     const sentRefs = Object.keys(refs).join(', ')
     return { id: record.id, time: booked, professional: slot.professional, client: client.id, said: `date, hour, ${sentRefs} written, read back as sent by the mapping and as stored` }
@@ -271,6 +274,11 @@ async function reschedule (compiled: CompiledMapping, plans: AppointmentWritePla
 
 class Misstored extends Error {
   constructor (readonly found: { place: string, why: string }[]) { super('misstored') }
+}
+
+/** Columns `write.set` fills with the new row's own key (`newKey: true`) hold the id the write answered. */
+function ownKeys (t: AppointmentModel | ClientModel, id: string): Columns {
+  return Object.fromEntries(Object.entries(t.write?.set ?? {}).filter(([, w]) => typeof w === 'object' && w !== null && 'newKey' in w).map(([column]) => [column, id]))
 }
 
 async function compareStored (db: Database, compiled: CompiledMapping, t: TableModel, id: string, expected: Columns, places: Record<string, string>, catalog: LiveCatalog, what: string): Promise<void> {

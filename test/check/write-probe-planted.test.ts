@@ -113,9 +113,30 @@ for (const dialect of testDialects()) {
         '  service:\n    table: kind\n    key: kid\n    fields: { name: kname }\n'
       const { report, unchanged } = await check(t, dialect, mapping, '', required)
       t.same(problems(report), [], report.lines.join('\n'))
-      t.match(report.lines.join('\n'), /POST \/appointments with the professional only: refused by name, as the clinic database requires service .*callers must send it/)
+      const refusal = report.findings.find((f) => /POST \/appointments with the professional only: refused by name/.test(f.message))
+      t.match(refusal?.message, /as the clinic database requires service .*callers must send it, or give the clinic's usual value with `write\.refs\.service\.otherwise`/)
+      t.equal(refusal?.severity, 'warning', 'a warning: callers booking with the professional only get a 400')
       t.equal(report.findings.filter((f) => f.severity === 'ok' && /; rolled back$/.test(f.message)).length, 8, 'POST and 4 PATCH of clients, the booking with every ref, 2 state moves, a reschedule: the refusal stops none')
       t.ok(unchanged, 'every table as it was')
+    })
+
+    t.test('a column holding the new row\'s own key (`newKey`) is compared with that key, not NULL', async (t) => {
+      // OpenEMR's `pubpid` and Open Dental's `Guarantor` repeat the patient's own id.
+      const own = SCHEMA.replace('email VARCHAR(80));', 'email VARCHAR(80), pubpid VARCHAR(20));')
+      const mapping = MAPPING.replace('    write:\n      key: { generate: max }\n  professional:', '    write:\n      key: { generate: max }\n      set:\n        pubpid: { newKey: true }\n  professional:')
+      t.not(mapping, MAPPING, 'the newKey column mapped')
+      const { report, unchanged } = await check(t, dialect, mapping, '', own)
+      t.same(problems(report), [], report.lines.join('\n'))
+      t.ok(report.findings.some((f) => f.severity === 'ok' && /^POST \/clients: .*; rolled back$/.test(f.message)), 'POST /clients proven')
+      t.ok(unchanged, 'every table as it was')
+      // And a trigger overwriting it is still found, at its line.
+      const clobber: Record<TestDialect, string> = {
+        sqlite: 'CREATE TRIGGER clobber AFTER INSERT ON person BEGIN UPDATE person SET pubpid = \'0\' WHERE pid = NEW.pid; END;',
+        mysql: 'CREATE TRIGGER clobber BEFORE INSERT ON person FOR EACH ROW SET NEW.pubpid = \'0\';',
+        postgres: 'CREATE FUNCTION clobber() RETURNS trigger AS $$ BEGIN NEW.pubpid := \'0\'; RETURN NEW; END $$ LANGUAGE plpgsql;\nCREATE TRIGGER clobber BEFORE INSERT ON person FOR EACH ROW EXECUTE FUNCTION clobber();'
+      }
+      const clobbered = await check(t, dialect, mapping, clobber[dialect], own)
+      t.ok(problems(clobbered.report).some((f) => f.line === lineOf(mapping, 'pubpid: { newKey: true }') && /column `pubpid` should hold/.test(f.message)), clobbered.report.lines.join('\n'))
     })
 
     t.test('a trigger that rewrites the written name: reported at the name', async (t) => {

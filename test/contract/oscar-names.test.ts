@@ -82,6 +82,28 @@ for (const dialect of testDialects()) {
       }
     })
 
+    t.test('three columns: the family part goes to the last, a two-word name never to the middle', async (t) => {
+      const three = async (s: ServerScratch, id: string): Promise<Array<string | null>> => {
+        const [row] = await s.rows(`SELECT first_name, middle_name, last_name FROM demographic WHERE demographic_no = ${Number(id)}`)
+        return [row.first_name, row.middle_name === '' ? null : row.middle_name, row.last_name]
+      }
+      const cases: Array<[NamesChoice['split'], string, Array<string | null>]> = [
+        [undefined, 'Test Ponte', ['Test', null, 'Ponte']],
+        [undefined, 'Ana Maria Souza', ['Ana', null, 'Maria Souza']],
+        ['lastSpace', 'Test Ponte', ['Test', null, 'Ponte']],
+        ['lastSpace', 'Ana Maria Souza', ['Ana', 'Maria', 'Souza']],
+        ['lastSpace', 'Ana Maria Clara Souza', ['Ana', 'Maria Clara', 'Souza']],
+        ['particles', 'Maria das Graças Silva', ['Maria', 'das Graças', 'Silva']]
+      ]
+      for (const [split, name, parts] of cases) {
+        const s = await scratchOn(t, dialect, NAMES_SCHEMA, namesMapping({ split, middle: true }))
+        const made = await s.call('POST', '/clients', { name, phone: '+5511987650014' })
+        t.equal(made.status, 200, JSON.stringify(made.body))
+        t.same(await three(s, made.body.id), parts, `${split ?? 'default'}: ${name} (a blank middle stored empty or NULL)`)
+        t.equal((await s.call('GET', `/clients/${made.body.id as string}`)).body.name, name, 'read back as sent')
+      }
+    })
+
     t.test('case: upper stores the name upper case and answers it as stored', async (t) => {
       const s = await scratchOn(t, dialect, NAMES_SCHEMA, namesMapping({ split: 'particles', upper: true }))
       const made = await s.call('POST', '/clients', { name: COMPOUND, phone: '+5511987650012' })

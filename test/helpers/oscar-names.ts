@@ -17,10 +17,10 @@ CREATE TRIGGER demo_upper BEFORE INSERT OR UPDATE ON demographic FOR EACH ROW EX
 // Existing rows: mostly unpadded months and days below 10 (1 and 2), one padded (3).
 export const NAMES_SCHEMA = `
 CREATE TABLE demographic (demographic_no INTEGER PRIMARY KEY, last_name VARCHAR(30) NOT NULL, first_name VARCHAR(30) NOT NULL,
-  year_of_birth VARCHAR(4), month_of_birth VARCHAR(2), date_of_birth VARCHAR(2), phone VARCHAR(20));
-INSERT INTO demographic VALUES (1, 'TREMBLAY', 'MARIE', '1985', '7', '3', '11987650001');
-INSERT INTO demographic VALUES (2, 'SINGH', 'RAVI', '1990', '12', '5', '11987650002');
-INSERT INTO demographic VALUES (3, 'CHEN', 'AMY', '1979', '09', '30', '11987650003');
+  year_of_birth VARCHAR(4), month_of_birth VARCHAR(2), date_of_birth VARCHAR(2), phone VARCHAR(20), middle_name VARCHAR(30));
+INSERT INTO demographic VALUES (1, 'TREMBLAY', 'MARIE', '1985', '7', '3', '11987650001', NULL);
+INSERT INTO demographic VALUES (2, 'SINGH', 'RAVI', '1990', '12', '5', '11987650002', NULL);
+INSERT INTO demographic VALUES (3, 'CHEN', 'AMY', '1979', '09', '30', '11987650003', NULL);
 CREATE TABLE provider (provider_no VARCHAR(6) PRIMARY KEY, last_name VARCHAR(30) NOT NULL, first_name VARCHAR(30) NOT NULL);
 CREATE TABLE appointment (appointment_no INTEGER PRIMARY KEY, provider_no VARCHAR(6) NOT NULL, appointment_date DATE NOT NULL, start_time VARCHAR(5) NOT NULL, demographic_no INTEGER, status CHAR(1));
 `
@@ -30,10 +30,12 @@ export interface NamesChoice {
   split?: 'firstSpace' | 'lastSpace' | 'particles'
   upper?: boolean
   pad?: 1 | 2
+  /** The name written through `{first_name} {middle_name} {last_name}` (OpenMRS's three columns). */
+  middle?: boolean
 }
 
-export function namesMapping ({ split, upper, pad }: NamesChoice = {}): string {
-  const name = ['template: \'{first_name} {last_name}\'', split && `split: ${split}`, upper && 'case: upper'].filter(Boolean).join(', ')
+export function namesMapping ({ split, upper, pad, middle }: NamesChoice = {}): string {
+  const name = [middle === true ? 'template: \'{first_name} {middle_name} {last_name}\'' : 'template: \'{first_name} {last_name}\'', split && `split: ${split}`, upper && 'case: upper'].filter(Boolean).join(', ')
   const birthday = ['template: \'{date_of_birth}/{month_of_birth}/{year_of_birth}\'', 'format: dmy', pad && `pad: ${pad}`].filter(Boolean).join(', ')
   return `version: 1
 installation: oscar-names

@@ -9,6 +9,13 @@ import { childEnv } from '../helpers/child-env.js'
 import { runConformance } from '../../src/toolkit/conformance/run.js'
 import { ignoredFields, type Send } from '../../src/toolkit/conformance/http.js'
 import { freePort } from '../helpers/server-process.js'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { openInstallation, openSample } from '../../src/installation.js'
+import { buildApp } from '../../src/app.js'
+import { createPonte } from '../../src/ponte.js'
+import { loadConfig } from '../../src/config.js'
 
 const ROOT = new URL('../..', import.meta.url).pathname
 const run = promisify(execFile)
@@ -85,3 +92,34 @@ for (const mapping of SAMPLES) {
     t.match(misplaced.checks.find((c) => c.name.startsWith('writes: a free slot'))?.failures.join('\n'), /reads back with client someone-else/)
   })
 }
+
+t.test('a pass that stored less than was sent says which fields, per route, beside its count', async (t) => {
+  // Clínica Sorriso with the CPF left unmapped: every write accepts it and stores nothing.
+  const sample = await openSample('mappings/clinica-sorriso.yaml')
+  t.teardown(async () => { await sample.close() })
+  const dir = mkdtempSync(join(tmpdir(), 'ponte-conformance-'))
+  t.teardown(() => { rmSync(dir, { recursive: true, force: true }) })
+  const text = readFileSync(new URL('../../mappings/clinica-sorriso.yaml', import.meta.url), 'utf8')
+    .replace('search: [phone, cpf, email, name]', 'search: [phone, email, name]')
+    .replace(/\n\s+cpf: \{ column: CPF[^\n]*/, '')
+    .replace(/\n\s+cpfFormat: masked/, '')
+  t.not(text, readFileSync(new URL('../../mappings/clinica-sorriso.yaml', import.meta.url), 'utf8'), 'the CPF taken out of the mapping')
+  const file = join(dir, 'no-cpf.yaml')
+  writeFileSync(file, text)
+  const inst = await openInstallation(file, `sqlite:${sample.file}`)
+  t.teardown(async () => { await inst.close() })
+  const app = await buildApp(createPonte(loadConfig({ API_KEYS: TEST_KEY, MAPPING: file, IDEMPOTENCY_STORE: ':memory:', EVENTS_STORE: ':memory:', RATE_LIMIT_PER_MINUTE: '0' }), inst.db, inst.compiled), { logLevel: false })
+  t.teardown(async () => { await app.close() })
+  const lines: string[] = []
+  const results = await runConformance({ send: injectSender({ app } as unknown as TestApp), writes: true, today: '2026-11-22' }, (l) => lines.push(l))
+  t.equal(results.failed, 0, lines.join('\n'))
+  t.same(results.ignored['POST /clients'], ['cpf'], 'POST /clients named as storing no cpf')
+  t.match(lines.at(-1), /passed, 0 failed, .*accepted and not stored \(write\.ignore\): .*POST \/clients: cpf/, 'the summary line says it')
+
+  const withAll = await sampleApp('mappings/clinica-sorriso.yaml')
+  t.teardown(() => withAll.close())
+  const full: string[] = []
+  const complete = await runConformance({ send: injectSender(withAll), writes: true, today: '2026-11-22' }, (l) => full.push(l))
+  t.same(complete.ignored, {}, 'nothing named where everything is stored')
+  t.notMatch(full.at(-1), /not stored/)
+})

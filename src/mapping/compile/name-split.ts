@@ -15,8 +15,6 @@ export function splitName (name: string, parts: number, rule: SplitRule = 'first
   const words = name.trim().split(/\s+/).filter((w) => w !== '')
   const out = new Array<string>(parts).fill('')
   if (words.length === 0 || parts === 0) return out
-  // Words to the columns in order, the rest to the last (as before the rules existed).
-  if (rule === 'firstSpace') return out.map((_, i) => i < parts - 1 ? (words[i] ?? '') : words.slice(i).join(' '))
   // A single word is a given name whatever the rule; one column takes every word.
   const family = parts === 1 || words.length === 1 ? 0 : familyWords(words, rule)
   const given = words.slice(0, words.length - family)
@@ -28,7 +26,9 @@ export function splitName (name: string, parts: number, rule: SplitRule = 'first
 }
 
 /** How many of the last words are the family name under `rule`; at least one given word stays. */
-function familyWords (words: string[], rule: Exclude<SplitRule, 'firstSpace'>): number {
+function familyWords (words: string[], rule: SplitRule): number {
+  // With a middle column too, the family still goes to the last: a two-word name never lands in the middle.
+  if (rule === 'firstSpace') return words.length - 1
   if (rule === 'lastSpace') return 1
   let n = 1
   while (n < words.length - 1 && PARTICLES.has(words[words.length - 1 - n].toLowerCase())) n++
