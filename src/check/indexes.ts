@@ -23,15 +23,22 @@ export function checkIndexes (compiled: Pick<CompiledMapping, 'model' | 'referen
     if (!table) continue
     const live = seek.columns.map((c) => table.columns.get(c.toLowerCase())).filter((c) => c !== undefined)
     if (live.length !== seek.columns.length) continue // a missing column is a problem said elsewhere
-    if (leadsAnIndex(table, seek.columns) !== false) continue
+    const indexed = leadsAnIndex(table, seek.columns)
+    if (indexed === undefined) continue
+    // Search probes match prefixes too: PostgreSQL seeks those only in a pattern_ops index (or
+    // one under the C collation), so a default index there still reads the whole table.
+    const opclass = seek.lookup === 'prefix' ? dialect.prefixIndexClass(live[0].declared) : undefined
+    const unseekable = indexed && opclass !== undefined && table.prefixLeaders !== undefined &&
+      !seek.columns.some((c) => table.prefixLeaders?.has(c.toLowerCase()))
+    if (indexed && !unseekable) continue
     const key = `${seek.table.toLowerCase()}|${seek.columns.join(',').toLowerCase()}`
     if (said.has(key)) continue
     said.add(key)
     const first = live[0].name
-    const name = `IX_${table.name}_${first}`.replace(/[^A-Za-z0-9_]/g, '_')
-    // Search probes match prefixes too: PostgreSQL seeks those only in a pattern_ops index.
-    const opclass = seek.lookup === 'prefix' ? dialect.prefixIndexClass(live[0].declared) : undefined
-    out.warning(seek.path, `column \`${first}\` of table \`${seek.table}\` has no index: ${purpose(seek, model)} read the whole table; ` +
+    // Beside an index that may already hold the plain name.
+    const name = `IX_${table.name}_${first}${unseekable ? '_prefix' : ''}`.replace(/[^A-Za-z0-9_]/g, '_')
+    const lacks = unseekable ? 'has no index that seeks a prefix (its indexes compare by the collation, not byte by byte)' : 'has no index'
+    out.warning(seek.path, `column \`${first}\` of table \`${seek.table}\` ${lacks}: ${purpose(seek, model)} read the whole table; ` +
       `create one: ${dialect.createIndex(name, seek.table, first, opclass)}`)
   }
 }

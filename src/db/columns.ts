@@ -56,6 +56,11 @@ export interface LiveTable {
    * column's definition), as the database prints it; in `indexes` such a key is ''.
    */
   expressions?: string[]
+  /**
+   * Lower-cased columns that lead an index able to seek a prefix (`LIKE 'p%'`), where the
+   * database says some indexes cannot (PostgreSQL: introspect.ts). Undefined: any index can.
+   */
+  prefixLeaders?: ReadonlySet<string>
 }
 
 /** Whether some index of the table starts with one of these columns (what a filter or a join lookup can use). */
@@ -167,6 +172,8 @@ export async function readCatalog (db: Database): Promise<LiveCatalog> {
 export function withIndexes (catalog: LiveCatalog, baseTables: Row[], indexRows: Row[], key: (row: Row) => string = (row) => String(row.tbl)): LiveCatalog {
   const byTable = new Map<string, Map<string, string[]>>()
   const expressions = new Map<string, string[]>()
+  const prefixLeaders = new Map<string, Set<string>>()
+  const tellsPrefix = indexRows.some((row) => 'prefix' in row)
   for (const row of baseTables) byTable.set(key(row), new Map())
   for (const row of indexRows) {
     const byName = byTable.get(key(row))
@@ -174,6 +181,9 @@ export function withIndexes (catalog: LiveCatalog, baseTables: Row[], indexRows:
     const name = String(row.idx)
     const keys = byName.get(name) ?? []
     if (keys.length === 0 && row.expr !== null && row.expr !== undefined) expressions.set(key(row), [...expressions.get(key(row)) ?? [], String(row.expr)])
+    if (keys.length === 0 && Number(row.prefix) === 1 && row.col !== null && row.col !== undefined) {
+      prefixLeaders.set(key(row), (prefixLeaders.get(key(row)) ?? new Set()).add(String(row.col).toLowerCase()))
+    }
     byName.set(name, [...keys, row.col === null || row.col === undefined ? '' : String(row.col)])
   }
   for (const table of catalog.tables) {
@@ -181,6 +191,7 @@ export function withIndexes (catalog: LiveCatalog, baseTables: Row[], indexRows:
     const found = byTable.get(name)
     if (found) setIndexes(table, found)
     if (expressions.has(name)) table.expressions = expressions.get(name)
+    if (found && tellsPrefix) table.prefixLeaders = prefixLeaders.get(name) ?? new Set()
   }
   return catalog
 }

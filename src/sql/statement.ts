@@ -19,6 +19,12 @@ export interface Statement {
   writes?: string
   /** Lengths the mapping declares for some of those columns (`length:`): they win over the live column's. */
   lengths?: Record<string, number>
+  /**
+   * Its best plan depends on the values bound (a search's `LIKE` prefixes, which a B-tree
+   * seeks only when the pattern is known): planned at every run, never kept under a name,
+   * where PostgreSQL may switch to one generic plan for all values after five runs.
+   */
+  planEachRun?: true
 }
 
 /**

@@ -29,14 +29,18 @@ for (const mapping of SAMPLES) {
       t.ok(catalog.tables.every((table) => Array.isArray(table.indexes)), 'every base table has its index list')
       t.ok(expected.length > 0, `${expected.length} warnings on SQLite`)
       const found = await indexWarnings(inst)
-      // PostgreSQL's prefix probes (phone, CPF) need a pattern_ops index: the one difference.
+      // PostgreSQL's prefix probes (phone, CPF) need a pattern_ops index: the one difference,
+      // also for a probed column the sample indexes already (a default B-tree under this
+      // server's C.UTF-8 collation cannot seek a prefix).
       const probed = found.filter((w) => /by (phone|CPF)/.test(w))
       t.ok(probed.length > 0, 'probed search columns are advised')
+      const besideDefault = found.filter((w) => /has no index that seeks a prefix/.test(w))
       if (dialect === 'postgres') t.ok(probed.every((w) => / (text|bpchar)_pattern_ops\)$/.test(w)), 'with text_pattern_ops on PostgreSQL')
       else t.ok(probed.every((w) => !/_pattern_ops/.test(w)), 'a plain index elsewhere')
+      if (dialect !== 'postgres') t.same(besideDefault, [], 'every index seeks a prefix there')
       // The statement is the database's own (its quoting and schema naming): the rest agrees.
       const advice = (w: string): string => w.replace(/; create one: CREATE INDEX .*$/, '')
-      t.same(found.map(advice), expected.map(advice), 'the same warnings')
+      t.same(found.filter((w) => !besideDefault.includes(w)).map(advice), expected.map(advice), 'the same warnings')
 
       // Run the first statement a warning prints, as printed, on the server: that warning goes.
       const create = /create one: (CREATE INDEX .*)$/.exec(found[0])?.[1]

@@ -182,11 +182,13 @@ export function compileClients (mapping: MappingModel, dialect: Dialect): Compil
       const cacheKey = [...kinds].sort().join(',') + (scan ? ';scan' : '') + (seek.length > 0 ? `;indexed:${seek.join(',')}` : '')
       let s = searches.get(cacheKey)
       if (!s) {
-        s = build(`client.search[${cacheKey}]`, (scope, params) => ({
+        const built = build(`client.search[${cacheKey}]`, (scope, params) => ({
           where: [`(${scope.dialect.or(kinds.map((k) => searchPredicate(k, mapping, scope, params, scan, indexed)))})`],
           page: SEARCH_CANDIDATES,
           sortOnly: true
         })).statement
+        // Planned per run: the probes' prefixes are patterns a generic plan cannot seek by.
+        s = { ...built, planEachRun: true }
         searches.set(cacheKey, s)
       }
       return s

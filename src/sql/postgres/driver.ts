@@ -166,7 +166,10 @@ export async function openPostgres (url: string): Promise<Database> {
   const run = async (client: pg.PoolClient, statement: Statement, args: Record<string, unknown>): Promise<Row[]> => {
     const values = bindValues(statement, args).map((v, i) => toPostgres(v, statement.params[i].type))
     stats.statements++
-    const result = await client.query({ name: prepared?.nameFor(client, statement.sql), text: statement.sql, values })
+    // A statement whose plan depends on its values runs unnamed: PostgreSQL plans an unnamed
+    // statement with the values bound, and a named one, after five runs, maybe once for all.
+    const name = statement.planEachRun === true ? undefined : prepared?.nameFor(client, statement.sql)
+    const result = await client.query({ name, text: statement.sql, values })
     return result.rows as Row[]
   }
   /** A statement outside a transaction on a connection of its own; a stale prepared statement closes it and the statement runs once more on another. */

@@ -65,17 +65,28 @@ export function postgresCatalogFromRows (rows: Row[]): LiveCatalog {
   return new LiveCatalog([...tables.values()])
 }
 
-/** Every index's key columns in order (the primary key's included; an expression as '', its text in `expr`), and the base tables. */
+/**
+ * Every index's key columns in order (the primary key's included; an expression as '', its text
+ * in `expr`), and the base tables. `prefix` (1 or 0) says whether a key seeks `LIKE 'p%'`: a
+ * B-tree compares bytes there only under a pattern_ops operator class or the C (POSIX)
+ * collation (the docs' "Operator Classes and Operator Families"); a default index under any
+ * other collation, C.UTF-8 included, is read whole for a prefix.
+ */
 export function postgresIndexStatements (): { indexes: Statement, tables: Statement } {
   const system = "NOT IN ('pg_catalog', 'information_schema')"
+  const at = 'CAST(k.ord AS INTEGER) - 1'
   return {
     indexes: {
       name: 'schema.indexes',
       sql: 'SELECT n.nspname AS "schema", t.relname AS "tbl", i.relname AS "idx", a.attname AS "col", ' +
-        'CASE WHEN k.attnum = 0 THEN pg_get_indexdef(x.indexrelid, CAST(k.ord AS INTEGER), true) END AS "expr" FROM pg_index AS x ' +
+        'CASE WHEN k.attnum = 0 THEN pg_get_indexdef(x.indexrelid, CAST(k.ord AS INTEGER), true) END AS "expr", ' +
+        "CASE WHEN m.amname = 'btree' AND (oc.opcname IN ('text_pattern_ops', 'varchar_pattern_ops', 'bpchar_pattern_ops') " +
+        "OR co.collname IN ('C', 'POSIX') OR (co.collname = 'default' AND d.datcollate IN ('C', 'POSIX'))) THEN 1 ELSE 0 END AS \"prefix\" FROM pg_index AS x " +
         'JOIN pg_class AS t ON t.oid = x.indrelid JOIN pg_class AS i ON i.oid = x.indexrelid JOIN pg_namespace AS n ON n.oid = t.relnamespace ' +
+        'JOIN pg_am AS m ON m.oid = i.relam JOIN pg_database AS d ON d.datname = current_database() ' +
         'CROSS JOIN LATERAL unnest(x.indkey) WITH ORDINALITY AS k(attnum, ord) ' +
         'LEFT JOIN pg_attribute AS a ON a.attrelid = t.oid AND a.attnum = k.attnum ' +
+        `LEFT JOIN pg_opclass AS oc ON oc.oid = x.indclass[${at}] LEFT JOIN pg_collation AS co ON co.oid = x.indcollation[${at}] ` +
         `WHERE n.nspname ${system} AND n.nspname NOT LIKE 'pg\\_%' ORDER BY n.nspname, t.relname, i.relname, k.ord`,
       params: []
     },
