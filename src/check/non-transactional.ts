@@ -15,8 +15,10 @@ export function checkNonTransactional (compiled: Pick<CompiledMapping, 'model' |
   const tables = [...written.map((r) => r.table), ...compiled.statements().flatMap((s) => s.writes === undefined ? [] : [s.writes])]
   const found = nonTransactionalTables(tables, catalog)
   for (const { table, engine } of found) {
-    const place = written.find((r) => catalog.table(r.table)?.name === table)?.path.replace(/\/write\/.*$/, '/write') ?? `${model.appointment.path}/write`
-    const owner = place.startsWith(model.client.path) ? model.client : model.appointment
+    const first = written.find((r) => catalog.table(r.table)?.name === table)?.path ?? model.appointment.path
+    const owner = first.startsWith(model.client.path) ? model.client : model.appointment
+    // The resource's own table at its `table:` line; another (a history or child row) where it is written.
+    const place = catalog.table(owner.table)?.name === table ? `${owner.path}/table` : first
     const fix = `convert it where the clinic's program allows (\`ALTER TABLE ${table} ENGINE=InnoDB\`, on a copy first)`
     if (owner.write?.nonTransactional === 'accept') {
       out.notProven(place, `table \`${table}\` is ${engine}, which cannot roll back: check did not write to it, so the writes that change it are not proven; the mapping accepts that (\`write.nonTransactional: accept\`): a write the server refuses after writing (a 501 after its read-back) stays written there. To prove them, run check on a copy whose tables are InnoDB, or ${fix}`)

@@ -8,7 +8,7 @@ import type { Arrival, Database, Querier } from './database.js'
 import { collidingKey } from './colliding-key.js'
 import type { LiveCatalog, LiveColumn } from './columns.js'
 import type { Statement } from '../sql/statement.js'
-import { refuseNonTransactional } from './non-transactional.js'
+import { keptWrites, refuseNonTransactional } from './non-transactional.js'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const NUMBER = /^\s*-?\d+(\.\d+)?\s*$/
@@ -59,8 +59,8 @@ function columnOfInput (input: string): string | undefined {
  * `acceptNonTransactional`: the mapping's `write.nonTransactional: accept`; never in `ponte check`.
  */
 export function fittingWrites (db: Database, catalog: (at: Arrival) => Promise<LiveCatalog>, acceptNonTransactional = false): Database {
-  const fit = (q: Querier, known: LiveCatalog | undefined): Querier['query'] => async (statement, args, at) => {
-    refuseNonTransactional(statement, known, acceptNonTransactional)
+  const fit = (q: Querier, known: LiveCatalog | undefined, kept?: Map<string, string>): Querier['query'] => async (statement, args, at) => {
+    refuseNonTransactional(statement, known, acceptNonTransactional, kept)
     return await q.query(statement, fitArgs(statement, args, known), at).catch((err: unknown) => { throw collidingKey(err, statement, known) })
   }
   return {
@@ -70,7 +70,12 @@ export function fittingWrites (db: Database, catalog: (at: Arrival) => Promise<L
     query: async (statement, args, at) => await fit(db, statement.writes === undefined ? undefined : await catalog(at))(statement, args, at),
     transaction: async (fn, at, claims) => {
       const known = await catalog(at)
-      return await db.transaction(async (tx) => await fn({ query: fit(tx, known) }), at, claims)
+      const kept = new Map<string, string>()
+      try {
+        return await db.transaction(async (tx) => await fn({ query: fit(tx, known, kept) }), at, claims)
+      } catch (err) {
+        throw keptWrites(err, kept)
+      }
     },
     ...(db.stream ? { stream: db.stream.bind(db) } : {}),
     ...(db.pool ? { pool: db.pool.bind(db) } : {}),

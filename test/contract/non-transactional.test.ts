@@ -45,7 +45,7 @@ async function checkWith (t: Test, url: string, yaml: string, writeProbe: boolea
 
 const lines = (report: CheckReport, severity: string): string[] => report.findings.filter((f) => f.severity === severity).map((f) => `${f.subject}: ${f.message}`)
 
-const visits = async (s: ServerScratch): Promise<unknown[]> => await s.rows('SELECT visit_id, tutor_id, type_id, start_hm, end_hm, status FROM visit ORDER BY visit_id')
+const visits = async (s: ServerScratch): Promise<Array<Record<string, any>>> => await s.rows('SELECT visit_id, tutor_id, type_id, start_hm, end_hm, status FROM visit ORDER BY visit_id')
 
 const dialects = testDialects()
 
@@ -122,6 +122,22 @@ if (dialects.includes('mysql')) {
     t.same(await tableStates(a), stateBefore, 'check with the key wrote nothing either')
     t.ok(lines(report, 'warning').some((l) => l.includes('table `visit` is MyISAM') && l.includes('not proven')), 'the accepted table is a warning that its writes are not proven')
     t.notOk(lines(report, 'problem').some((l) => l.includes('MyISAM')), 'and no problem')
+  })
+
+  t.test('mysql: with the key, a write refused after its read-back says what stays written on MyISAM, as it does', async (t) => {
+    // CONFIRMED written as the cancelled code: the read-back refuses it (defect 16's mistake).
+    const wrong = visitTypeMapping(`${REFS}\n      nonTransactional: accept\n      states: { CONFIRMED: { status: { value: x } } }`)
+    const s = await scratchOn(t, 'mysql', withEngines(SCHEMA, { visit: 'MyISAM' }), wrong)
+    const refused = await s.call('PATCH', '/appointments/1/state', { state: 'CONFIRMED' })
+    t.equal(refused.status, 501, JSON.stringify(refused.body))
+    t.match(refused.body.detail, /what it wrote to visit \(MyISAM\) stays written/, 'the 501 does not claim nothing was written')
+    t.notMatch(refused.body.detail, /nothing was written/)
+    t.equal((await visits(s))[0]?.status, 'x', 'and it did stay: the engine cannot roll back (what the key accepts)')
+    const innodb = await scratchOn(t, 'mysql', withEngines(SCHEMA, { visit: 'InnoDB' }), wrong)
+    const undone = await innodb.call('PATCH', '/appointments/1/state', { state: 'CONFIRMED' })
+    t.equal(undone.status, 501)
+    t.match(undone.body.detail, /nothing was written/, 'on InnoDB the same 501 is rolled back')
+    t.equal((await visits(innodb))[0]?.status, 'w', 'and nothing changed')
   })
 
   t.test('mysql: an engine counts as transactional only as MariaDB\'s ENGINES table says (Aria TRANSACTIONAL=1 included)', async (t) => {
