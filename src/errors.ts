@@ -143,6 +143,20 @@ export class NotWritableError extends PonteError {
 }
 
 /**
+ * A write would change a table whose engine keeps every statement the moment it runs (MariaDB's
+ * MyISAM, Aria): were the write's read-back to differ, or a later statement to fail, nothing
+ * could undo it. Refused before that table is touched, so nothing is written (what the write
+ * did to transactional tables before it is rolled back), unless the mapping accepts it.
+ */
+export class NonTransactionalError extends NotWritableError {
+  constructor (readonly table: string, readonly engine: string) {
+    super(`This write would change table ${table}, whose engine (${engine}) cannot roll back, so it could not be undone if it went wrong; nothing was written. ` +
+      'The installation must convert the table to a transactional engine (InnoDB), or declare `write.nonTransactional: accept` in its mapping.',
+    [{ path: '/body', message: `cannot be stored: table ${table} (${engine}) cannot roll back, and the mapping does not accept that` }])
+  }
+}
+
+/**
  * The installation's key generation cannot make a new key (its key table row is missing, the
  * largest key holds letters): no record can be created until the mapping's generator changes.
  * The detail (the statement) is for the log; `ponte check` names the line.

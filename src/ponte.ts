@@ -42,7 +42,11 @@ export interface Ponte {
 export function createPonte (config: Config, raw: Database, compiled: CompiledMapping, metrics = new PonteMetrics(), schema?: LiveCatalog): Ponte {
   // Written values in their live columns' kinds, against this mapping's catalogue (db/column-values.ts).
   const live = new KnownCatalog(raw, schema)
-  const db = fittingWrites(instrumentDatabase(raw, metrics), async (at) => await live.get(at))
+  const timed = instrumentDatabase(raw, metrics)
+  // Each writer writes tables that cannot roll back only where its resource's mapping accepts it (db/non-transactional.ts).
+  const fitted = (accept: boolean): Database => fittingWrites(timed, async (at) => await live.get(at), accept)
+  const db = fitted(false)
+  const accepts = (write: { nonTransactional?: string } | undefined): boolean => write?.nonTransactional === 'accept'
   let mappingHash: string | undefined
   try { mappingHash = createHash('sha256').update(readFileSync(compiled.model.file)).digest('hex') } catch { mappingHash = undefined }
   const catalog = new Catalog(compiled, db)
@@ -68,8 +72,8 @@ export function createPonte (config: Config, raw: Database, compiled: CompiledMa
     appointments,
     clients,
     availability,
-    clientWrites: new ClientWrites(compiled, db, catalog, clients, live),
-    booking: new Booking(compiled, db, catalog, clients, appointments, availability, { refusePast: !config.allowPastBookings, freeing: free })
+    clientWrites: new ClientWrites(compiled, accepts(compiled.model.client.write) ? fitted(true) : db, catalog, clients, live),
+    booking: new Booking(compiled, accepts(compiled.model.appointment.write) ? fitted(true) : db, catalog, clients, appointments, availability, { refusePast: !config.allowPastBookings, freeing: free })
   }
 }
 

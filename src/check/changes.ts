@@ -3,7 +3,7 @@
 // rows a minute it reads are reasonable, and whether a declared marker moves when the desk
 // updates a row (tried inside a rolled-back transaction).
 import type { Database } from '../db/database.js'
-import type { LiveCatalog } from '../db/columns.js'
+import { nonTransactional, type LiveCatalog } from '../db/columns.js'
 import type { CompiledMapping } from '../mapping/compile/index.js'
 import { addDays } from '../normalise/datetime.js'
 import { storedRow } from '../mapping/compile/index.js'
@@ -69,6 +69,11 @@ async function checkMarker (compiled: CompiledMapping, db: Database, catalog: Li
   }
   if (touch === undefined) {
     out.notProven(marker.path, 'marker not proven to move on update: the state is not a column of the appointment\'s table with two codes to update it between')
+    return
+  }
+  const engine = nonTransactional(catalog.table(a.table))
+  if (engine !== undefined) {
+    out.notProven(marker.path, `marker not proven to move on update: table \`${a.table}\` is ${engine}, which cannot roll back, so check does not update it`)
     return
   }
   const marked = plans.marked

@@ -21,6 +21,7 @@ import { checkOldSpellings } from './old-spellings.js'
 import { probeStatements } from './probes.js'
 import { checkData } from './data.js'
 import { probeWrites } from './write-probe.js'
+import { checkNonTransactional } from './non-transactional.js'
 import { checkChanges } from './changes.js'
 
 export { type Finding } from './findings.js'
@@ -78,8 +79,10 @@ export async function checkInstallation (inst: Installation, todayOrOptions: str
   checkWrites(model, compiled.writes, catalog, out)
   checkColumnValues(compiled, catalog, out)
   opts.progress?.('running every statement (rolled back)')
-  const probed = await probeStatements(compiled, db, today, out, opts.writeProbe !== false)
-  out.ok('', `${probed.ran} statements ran (writes rolled back)`)
+  const probed = await probeStatements(compiled, db, today, out, opts.writeProbe !== false, catalog)
+  out.ok('', opts.writeProbe === false
+    ? `${probed.ran} statements ran (reads only: ${probed.skipped} write statements not run, --no-write-probe)`
+    : `${probed.ran} statements ran (writes rolled back${probed.skipped > 0 ? `; ${probed.skipped} writing tables that cannot roll back not run` : ''})`)
   await checkChanges(compiled, db, catalog, today, out, opts.writeProbe !== false)
   await checkCountedKeys(model, compiled.writes, db, out)
   if (opts.writeProbe === false) out.notProven('', 'writes not proven: the write probe was turned off (--no-write-probe)')
@@ -87,6 +90,7 @@ export async function checkInstallation (inst: Installation, todayOrOptions: str
     opts.progress?.('performing every write path (rolled back)')
     await probeWrites(compiled, db, catalog, today, out)
   }
+  checkNonTransactional(compiled, catalog, out)
   await checkData(compiled, db, out, {
     budgetMs: opts.budgetMs ?? 30_000, progress: opts.progress, scanProgress: opts.scanProgress, catalog, batchRows: opts.batchRows, progressEveryMs: opts.progressEveryMs, now: opts.now
   })

@@ -3,6 +3,7 @@
 // database can see (a misspelt write column, a type it refuses) shows before go-live and
 // no row is changed. Failures are said in the mapping's words, at the place that made them.
 import type { Database } from '../db/database.js'
+import { nonTransactional, type LiveCatalog } from '../db/columns.js'
 import type { CompiledMapping } from '../mapping/compile/index.js'
 import type { Statement } from '../sql/statement.js'
 import { claimStatements } from '../sql/claims.js'
@@ -13,21 +14,26 @@ import { refusedAsReadOnly } from './read-only.js'
 
 class RolledBack extends Error {}
 
-/** Every compiled statement, run once with harmless inputs; returns how many ran cleanly. */
 /**
- * `writesProven`: the write probe (write-probe.ts) runs every write path after this with real
- * values, so a write this made-up run breaks only by its values (a CHECK constraint, a code the
- * clinic's program validates) is left to it instead of reported as a problem the server does not have.
+ * Every compiled statement, run once with harmless inputs; returns how many ran cleanly, and
+ * how many writes were not run. `writesProven`: the write probe (write-probe.ts) runs every
+ * write path after this with real values, so a write this made-up run breaks only by its values
+ * (a CHECK constraint, a code the clinic's program validates) is left to it instead of reported
+ * as a problem the server does not have. Without it (`--no-write-probe`) no write statement runs
+ * at all: a rolled-back write still takes an AUTO_INCREMENT value, fires triggers, and on a
+ * table that cannot roll back (`catalog`: MyISAM, Aria) is kept, so one is never run there either.
  */
-export async function probeStatements (compiled: CompiledMapping, db: Database, today: string, out: Findings, writesProven = false): Promise<{ ran: number, failed: number }> {
+export async function probeStatements (compiled: CompiledMapping, db: Database, today: string, out: Findings, writesProven = false, catalog?: LiveCatalog): Promise<{ ran: number, failed: number, skipped: number }> {
   let ran = 0
   let failed = 0
+  let skipped = 0
   // Booking's claims lock a name, not a row of the mapping: nothing to prove, and a named lock
   // (MySQL's) would outlive the rolled-back probe.
   const seen = new Set(Object.values(claimStatements(compiled.dialect) ?? {}).map((s) => s.name))
   for (const statement of compiled.statements()) {
     if (seen.has(statement.name)) continue
     seen.add(statement.name)
+    if (writesStatement(statement) && (!writesProven || nonTransactional(catalog?.table(statement.writes ?? '')) !== undefined)) { skipped++; continue }
     const place = placeOf(statement.name, compiled)
     try {
       await db.transaction(async (tx) => {
@@ -48,7 +54,12 @@ export async function probeStatements (compiled: CompiledMapping, db: Database, 
       out.problem(place, explain(err, statement.name))
     }
   }
-  return { ran, failed }
+  return { ran, failed, skipped }
+}
+
+/** Whether a statement writes: every INSERT, UPDATE and DELETE the compiler makes names its table (`writes`). */
+export function writesStatement (statement: Statement): boolean {
+  return statement.writes !== undefined || isWrite(statement.name)
 }
 
 // How each database names a missing column or table (SQLite, SQL Server, PostgreSQL, MariaDB/MySQL):

@@ -8,6 +8,7 @@ import type { Arrival, Database, Querier } from './database.js'
 import { collidingKey } from './colliding-key.js'
 import type { LiveCatalog, LiveColumn } from './columns.js'
 import type { Statement } from '../sql/statement.js'
+import { keptWrites, refuseNonTransactional } from './non-transactional.js'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const NUMBER = /^\s*-?\d+(\.\d+)?\s*$/
@@ -53,11 +54,15 @@ function columnOfInput (input: string): string | undefined {
  * by its columns (db/colliding-key.ts). Statements that do not say which table they write
  * (`Statement.writes`) pass through as they are. The catalogue is had before a transaction
  * begins (SQLite's one connection would wait on the transaction itself); unreadable, the write
- * fails as the database does (503/504) rather than going in unfitted.
+ * fails as the database does (503/504) rather than going in unfitted. A write to a table that
+ * cannot roll back is refused before it runs (db/non-transactional.ts) unless
+ * `acceptNonTransactional`: the mapping's `write.nonTransactional: accept`; never in `ponte check`.
  */
-export function fittingWrites (db: Database, catalog: (at: Arrival) => Promise<LiveCatalog>): Database {
-  const fit = (q: Querier, known: LiveCatalog | undefined): Querier['query'] => async (statement, args, at) =>
-    await q.query(statement, fitArgs(statement, args, known), at).catch((err: unknown) => { throw collidingKey(err, statement, known) })
+export function fittingWrites (db: Database, catalog: (at: Arrival) => Promise<LiveCatalog>, acceptNonTransactional = false): Database {
+  const fit = (q: Querier, known: LiveCatalog | undefined, kept?: Map<string, string>): Querier['query'] => async (statement, args, at) => {
+    refuseNonTransactional(statement, known, acceptNonTransactional, kept)
+    return await q.query(statement, fitArgs(statement, args, known), at).catch((err: unknown) => { throw collidingKey(err, statement, known) })
+  }
   return {
     get dialect () { return db.dialect },
     get stats () { return db.stats },
@@ -65,7 +70,12 @@ export function fittingWrites (db: Database, catalog: (at: Arrival) => Promise<L
     query: async (statement, args, at) => await fit(db, statement.writes === undefined ? undefined : await catalog(at))(statement, args, at),
     transaction: async (fn, at, claims) => {
       const known = await catalog(at)
-      return await db.transaction(async (tx) => await fn({ query: fit(tx, known) }), at, claims)
+      const kept = new Map<string, string>()
+      try {
+        return await db.transaction(async (tx) => await fn({ query: fit(tx, known, kept) }), at, claims)
+      } catch (err) {
+        throw keptWrites(err, kept)
+      }
     },
     ...(db.stream ? { stream: db.stream.bind(db) } : {}),
     ...(db.pool ? { pool: db.pool.bind(db) } : {}),

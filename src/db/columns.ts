@@ -61,6 +61,18 @@ export interface LiveTable {
    * database says some indexes cannot (PostgreSQL: introspect.ts). Undefined: any index can.
    */
   prefixLeaders?: ReadonlySet<string>
+  /**
+   * The table's storage engine where a database has several (MariaDB/MySQL: InnoDB, MyISAM,
+   * Aria), and whether it takes part in transactions as that database's ENGINES table says.
+   * Undefined where every table does (SQLite, PostgreSQL, SQL Server) or the catalogue names
+   * none (a view).
+   */
+  engine?: { name: string, transactional: boolean }
+}
+
+/** The engine of a table that cannot roll back (MyISAM, Aria), when the catalogue says so; undefined for any other table. */
+export function nonTransactional (table: LiveTable | undefined): string | undefined {
+  return table?.engine !== undefined && !table.engine.transactional ? table.engine.name : undefined
 }
 
 /** Whether some index of the table starts with one of these columns (what a filter or a join lookup can use). */

@@ -395,6 +395,10 @@ export const WriteSpec = Type.Object({
     additionalProperties: false,
     description: 'How to write an appointment ref: one read through a join (`location: sala.ID_UNIDADE`) is read-only until `firstOf` says which joined row to point at (booking with it is refused (501), unless it is listed under `ignore`; never valid when the join\'s column is also where another field is written: the patient\'s id, the slot); `otherwise` names the ref a booking takes when the caller sends none.'
   })),
+  nonTransactional: Type.Optional(Type.Literal('accept', {
+    description: 'Writes of this resource may change MariaDB/MySQL tables whose engine cannot roll back (MyISAM, Aria; the catalogue\'s `information_schema.ENGINES.TRANSACTIONS` says which): they then run without Ponte\'s guarantee that a refused write (a 501 after the read-back, a failed step) leaves nothing behind, since each statement is kept the moment it runs. Without it, a write that would change such a table is refused (501, naming the table and its engine) before it writes anything. `ponte check` never probes such a table either way; convert the tables to InnoDB where the clinic\'s program allows it instead.',
+    examples: ['accept']
+  })),
   triggers: Type.Optional(Type.Boolean({ description: 'The table has triggers. Documentation only: Ponte always inserts with OUTPUT … INTO, which SQL Server accepts on tables with triggers.' }))
 }, { additionalProperties: false, title: 'WriteSpec', description: 'How Ponte writes this resource (POST, PATCH): the key, the columns it fills besides the mapped fields, stored formats, extra rows. Without `write`, writes to it answer 501.' })
 

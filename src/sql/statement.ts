@@ -15,7 +15,11 @@ export interface Statement {
   name: string
   sql: string
   params: Param[]
-  /** The table its `col:<name>` inputs are written to: their values are fitted to its live columns (db/column-values.ts). */
+  /**
+   * The table it writes (every INSERT, UPDATE and DELETE names one): its `col:<name>` inputs are
+   * fitted to that table's live columns (db/column-values.ts), and it is refused before it runs
+   * where that table cannot roll back (db/non-transactional.ts).
+   */
   writes?: string
   /** Lengths the mapping declares for some of those columns (`length:`): they win over the live column's. */
   lengths?: Record<string, number>

@@ -59,7 +59,7 @@ function stateTouch (model: MappingModel, dialect: Dialect): CompiledChanges['to
   const params = new ParamList(dialect)
   const set = { column, value: params.input('code', m.state.type ?? 'text') }
   const sql = dialect.update(m.table, 't', [set], [keyMatch(m.key, scope, params, `${m.path}/key`)])
-  const statement: Statement = { name: 'appointment.markerTouch', sql, params: params.params }
+  const statement: Statement = { name: 'appointment.markerTouch', sql, params: params.params, writes: m.table }
   return {
     statement,
     codes,

@@ -200,7 +200,7 @@ export function keyPlan (table: TableModel, write: WriteSpecDoc | undefined, dia
       const where = [`${col(gen.nameColumn)} = ${bump.constant(gen.name, 'text')}`]
       // Bumped and read in one statement where the database can say the new value (the row stays locked either way).
       if (dialect.updateReturning) {
-        return { ...base, before: [{ name: `${name}.bump`, sql: dialect.updateReturning(gen.table, 'k', sets, where, gen.valueColumn), params: bump.params }] }
+        return { ...base, before: [{ name: `${name}.bump`, sql: dialect.updateReturning(gen.table, 'k', sets, where, gen.valueColumn), params: bump.params, writes: gen.table }] }
       }
       const update = dialect.update(gen.table, 'k', sets, where)
       const read = new ParamList(dialect)
@@ -211,7 +211,7 @@ export function keyPlan (table: TableModel, write: WriteSpecDoc | undefined, dia
         where: [`${col(gen.nameColumn)} = ${read.constant(gen.name, 'text')}`],
         orderBy: []
       })
-      return { ...base, before: [{ name: `${name}.bump`, sql: update, params: bump.params }, { name: `${name}.read`, sql: select, params: read.params }] }
+      return { ...base, before: [{ name: `${name}.bump`, sql: update, params: bump.params, writes: gen.table }, { name: `${name}.read`, sql: select, params: read.params }] }
     }
     case 'sequence': {
       let sql: string

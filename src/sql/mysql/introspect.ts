@@ -64,7 +64,12 @@ export function mysqlCatalogFromRows (rows: Row[]): LiveCatalog {
   return new LiveCatalog([...tables.values()])
 }
 
-/** Every index's key columns in order (PRIMARY included), and which tables are base tables (views have none). */
+/**
+ * Every index's key columns in order (PRIMARY included), and which tables are base tables
+ * (views have none), each with its engine and whether the server says that engine takes part
+ * in transactions (ENGINES.TRANSACTIONS: InnoDB YES; MyISAM, Aria, MEMORY, CSV NO; an engine
+ * the server does not list, NULL: not taken to).
+ */
 export function mysqlIndexStatements (): { indexes: Statement, tables: Statement } {
   return {
     indexes: {
@@ -75,7 +80,9 @@ export function mysqlIndexStatements (): { indexes: Statement, tables: Statement
     },
     tables: {
       name: 'schema.tables',
-      sql: "SELECT t.`TABLE_NAME` AS `tbl` FROM information_schema.`TABLES` AS t WHERE t.`TABLE_SCHEMA` = DATABASE() AND t.`TABLE_TYPE` = 'BASE TABLE'",
+      sql: 'SELECT t.`TABLE_NAME` AS `tbl`, t.`ENGINE` AS `engine`, e.`TRANSACTIONS` AS `tx` FROM information_schema.`TABLES` AS t ' +
+        'LEFT JOIN information_schema.`ENGINES` AS e ON e.`ENGINE` = t.`ENGINE` ' +
+        "WHERE t.`TABLE_SCHEMA` = DATABASE() AND t.`TABLE_TYPE` = 'BASE TABLE'",
       params: []
     }
   }
@@ -84,7 +91,19 @@ export function mysqlIndexStatements (): { indexes: Statement, tables: Statement
 export async function mysqlCatalog (db: Querier): Promise<LiveCatalog> {
   const catalog = mysqlCatalogFromRows(await db.query(mysqlCatalogStatement()))
   const { indexes, tables } = mysqlIndexStatements()
-  return withIndexes(catalog, await db.query(tables), await db.query(indexes))
+  const baseTables = await db.query(tables)
+  return withEngines(withIndexes(catalog, baseTables, await db.query(indexes)), baseTables)
+}
+
+/** Each base table's engine from the rows of the tables statement above. */
+export function withEngines (catalog: LiveCatalog, baseTables: Row[]): LiveCatalog {
+  const byName = new Map(baseTables.map((row) => [String(row.tbl), row]))
+  for (const table of catalog.tables) {
+    const row = byName.get(table.name)
+    if (row?.engine === null || row?.engine === undefined) continue
+    table.engine = { name: String(row.engine), transactional: String(row.tx ?? '').toUpperCase() === 'YES' }
+  }
+  return catalog
 }
 
 /** Every declared foreign key of the connection's database, its columns in order. */
