@@ -169,7 +169,9 @@ export async function startPonte (o: ServerOptions): Promise<ServerProcess> {
     LOG_LEVEL: 'info',
     RATE_LIMIT_PER_MINUTE: String(o.rateLimitPerMinute),
     IDEMPOTENCY_STORE: join(o.scratch, 'ponte-idempotency.sqlite'),
-    EVENTS_STORE: join(o.scratch, 'ponte-events.sqlite'),
+    // A store of its own per start: fingerprints taken of another fixture at the same path
+    // would be compared with this one's rows (every appointment an event, hundreds of MB).
+    EVENTS_STORE: join(o.scratch, `ponte-events-${port}.sqlite`),
     METRICS_KEY: metricsKey
   }, port, join(o.scratch, 'ponte.log'), statements)
 }

@@ -110,15 +110,27 @@ export class ChangeDetector {
       return await this.markerPass(ponte, after, from, to)
     }
     const since = this.store.current
+    const keep = keepsAppointments(ponte)
     // Noted before the window is read: whatever changes after it is past it for the next marker pass.
     const newest = marker === undefined ? undefined : await ponte.appointments.lastMarker(undefined)
-    // A week at a time: a long window is never one list in memory, and requests run between
-    // the reads. One moved across weeks meanwhile is read twice (the later read wins) or is
+    // A week at a time, and only what differs from the store is kept: a long window (~200,000
+    // appointments in a chain) is never in memory whole, and requests run between the reads.
+    // One left out as unchanged is skipped by the comparison below too (the store can only
+    // have recorded a write's newer reading of it meanwhile). Priming records each week as it
+    // is read. One moved across weeks meanwhile is read twice (the later read wins) or is
     // missing below and read by id.
-    const seen = new Map<string, AppointmentT>()
+    const priming = !this.store.primed
+    const seen = new Set<string>()
+    const changed = new Map<string, AppointmentT>()
     for (let day = from; day <= to; day = addDays(day, SLICE_DAYS)) {
       const last = addDays(day, SLICE_DAYS - 1)
-      for (const a of await ponte.appointments.between(day, last < to ? last : to, undefined)) seen.set(a.id, a)
+      const week = await ponte.appointments.between(day, last < to ? last : to, undefined)
+      if (priming) await this.oneAtATime(async () => { await this.prime(week, since, keep, signal) })
+      for (const a of week) {
+        seen.add(a.id)
+        if (priming || this.unchanged(a, keep)) changed.delete(a.id)
+        else changed.set(a.id, a)
+      }
       await setImmediate()
       signal?.throwIfAborted()
     }
@@ -130,7 +142,6 @@ export class ChangeDetector {
     const rows = seen.size + missing.length
     this.metrics.changesRowsRead.inc(rows)
     const freeing = ponte.compiled.model.states.free
-    const keep = keepsAppointments(ponte)
     return await this.oneAtATime(async () => {
       const primed = this.store.primed
       const previous = this.store.window
@@ -140,7 +151,7 @@ export class ChangeDetector {
       const events: NewEvent[] = []
       const record: Array<() => void> = []
       let n = 0
-      for (const [id, now] of [...seen, ...elsewhere]) {
+      for (const [id, now] of [...changed, ...elsewhere]) {
         // In slices: a large window must not hold the event loop (requests wait behind it).
         if (++n % CHUNK === 0) { await setImmediate(); signal?.throwIfAborted() }
         const before = this.store.recall(id)
@@ -180,6 +191,34 @@ export class ChangeDetector {
       if (marker !== undefined) this.markerPasses = 0
       return { rows, events: done, primed, pass: 'window' as const }
     })
+  }
+
+  /** Whether `a` reads as the store remembers it (nothing to emit or record). */
+  private unchanged (a: AppointmentT, keep: boolean): boolean {
+    const before = this.store.recall(a.id)
+    return before !== undefined && before.hash === hashOf(fingerprintOf(a, keep))
+  }
+
+  /**
+   * A priming poll's week: each appointment's fingerprint recorded (one a write of Ponte's has
+   * recorded since the poll began is newer), in short transactions, emitting nothing. A
+   * failure leaves the store unprimed: the next poll primes again.
+   */
+  private async prime (week: AppointmentT[], since: number, keep: boolean, signal?: AbortSignal): Promise<void> {
+    for (let i = 0; i < week.length; i += CHUNK) {
+      const some = week.slice(i, i + CHUNK)
+      await this.log.append([], () => {
+        for (const a of some) {
+          const before = this.store.recall(a.id)
+          if (before !== undefined && before.gen > since) continue
+          const f = fingerprintOf(a, keep)
+          const hash = hashOf(f)
+          if (before === undefined || before.hash !== hash) this.store.remember(a.id, f, hash, before?.gen ?? 0)
+        }
+      })
+      await setImmediate()
+      signal?.throwIfAborted()
+    }
   }
 
   /**
