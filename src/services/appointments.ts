@@ -11,6 +11,7 @@ import type { Lookups } from './lookups.js'
 import { carryingId } from './ids.js'
 import { streamList } from './list-stream.js'
 import { holdingAtMost } from './read-ahead.js'
+import { nextTurn, TURN_ROWS } from './turns.js'
 import { isOpenRow } from './open-slots.js'
 import type { Readable } from 'node:stream'
 import type { LookupName } from '../mapping/model.js'
@@ -34,14 +35,6 @@ export interface AppointmentLimits {
 
 const ID_FILTERS = ['location', 'service', 'professional', 'client'] as const
 
-/**
- * Rows read or nested between two turns of the event loop. A busy day (~1,000 nested items)
- * was ~30 ms of work on the main thread: in one piece, eight such lists at once kept /health
- * waiting 330–430 ms in the bench. In pieces of 250, other requests are answered in between;
- * the one piece left is the answer's JSON.stringify (~3 ms for the busy day's 934 KB).
- */
-const TURN_ROWS = 250
-const nextTurn = async (): Promise<void> => { await new Promise<void>((resolve) => { setImmediate(resolve) }) }
 type IdFilter = typeof ID_FILTERS[number]
 
 export class Appointments {

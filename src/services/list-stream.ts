@@ -22,6 +22,7 @@ import { Readable } from 'node:stream'
 import type { Row } from '../db/database.js'
 import type { AppointmentRow } from '../mapping/compile/index.js'
 import { byDateAndHour } from './appointments.js'
+import { nextTurn, TURN_ROWS } from './turns.js'
 
 /** How long a client may leave a sent block unread before the stream is cut: the stream holds a database connection meanwhile. */
 export const STREAM_STALL_MS = 10_000
@@ -118,9 +119,10 @@ export async function streamList<T> (
 ): Promise<T | Readable> {
   const it = blocks[Symbol.asyncIterator]()
   const found: AppointmentRow[] = []
-  const take = (rows: Row[]): void => {
-    for (const row of rows) {
-      const a = read(row)
+  const take = async (rows: Row[]): Promise<void> => {
+    for (let i = 0; i < rows.length; i++) {
+      if (i > 0 && i % TURN_ROWS === 0) await nextTurn()
+      const a = read(rows[i])
       if (a !== undefined && keep(a)) found.push(a)
     }
   }
@@ -129,7 +131,7 @@ export async function streamList<T> (
     for (let rows = 0; rows < WHOLE_ROWS;) {
       const r = await it.next()
       if (r.done === true) return await whole(found)
-      take(r.value)
+      await take(r.value)
       rows += r.value.length
     }
     const order = new DayOrder(text)
@@ -141,19 +143,16 @@ export async function streamList<T> (
       for (;;) {
         const r = await it.next()
         if (r.done === true) break
-        take(r.value)
+        await take(r.value)
       }
       return await whole(found)
     }
     found.length = 0
     handedOver = true
-    return new ListStream(it, (rows) => {
-      for (const row of rows) {
-        const a = read(row)
-        if (a !== undefined && keep(a)) order.add(a)
-      }
-      return order.take()
-    }, () => { order.end(); return order.take() }, order.take(), stallMs)
+    return new ListStream(it, (row) => {
+      const a = read(row)
+      if (a !== undefined && keep(a)) order.add(a)
+    }, () => order.take(), () => { order.end(); return order.take() }, order.take(), stallMs)
   } finally {
     // Anything but a stream handed over: the connection is released now (a throw included).
     if (!handedOver) await it.return?.()
@@ -162,7 +161,10 @@ export async function streamList<T> (
 
 /**
  * JSON text pulled block by block. No buffer of its own (highWaterMark 0): a block is read
- * only when the response asked for more, i.e. after the socket took the last one.
+ * only when the response asked for more, i.e. after the socket took the last one. A block's
+ * rows are taken TURN_ROWS at a time with a turn of the event loop between: eight lists at
+ * once, each taking a whole block in one piece, held every other request (and /health) behind
+ * them.
  */
 class ListStream extends Readable {
   private busy = false
@@ -171,7 +173,10 @@ class ListStream extends Readable {
 
   constructor (
     private readonly it: AsyncIterator<Row[]>,
-    private readonly block: (rows: Row[]) => Buffer,
+    /** Takes one row into the answer's text. */
+    private readonly row: (row: Row) => void,
+    /** The text made since the last call. */
+    private readonly taken: () => Buffer,
     private readonly end: () => Buffer,
     first: Buffer,
     private readonly stallMs: number
@@ -206,7 +211,16 @@ class ListStream extends Readable {
           this.push(null)
           return
         }
-        this.pending = this.block(r.value)
+        const rows = r.value
+        for (let i = 0; i < rows.length; i++) {
+          // A turn before each block's first rows too: the last block's end was taken in this one.
+          if (i % TURN_ROWS === 0) {
+            await nextTurn()
+            if (this.destroyed) return
+          }
+          this.row(rows[i])
+        }
+        this.pending = this.taken()
       }
     } catch (err) {
       this.busy = false

@@ -1,0 +1,11 @@
+// Long work on the main thread is done in pieces, so that other requests (and /health) are
+// answered in between: a few hundred rows read, nested or encoded, then a turn of the event loop.
+
+/**
+ * Rows read, nested or turned into JSON between two turns of the event loop: eight long lists
+ * at once, each taking a block of 1,000 rows in one piece, kept /health waiting (log.md).
+ */
+export const TURN_ROWS = 250
+
+/** Resolves after the event loop's next turn (setImmediate: after the pending I/O is served). */
+export const nextTurn = async (): Promise<void> => { await new Promise<void>((resolve) => { setImmediate(resolve) }) }
