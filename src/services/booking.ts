@@ -131,8 +131,8 @@ export class Booking {
     // What the row copies from the client and lookups it names (a name for the day sheet) is
     // read on the transaction that writes it: a rename committed before the insert is stored.
     if (this.plans.openSlots) {
-      const id = await requiring(writers, stores, async () => await this.db.transaction(async (tx) => await this.openSlots.claim(tx, { date: input.date, hour: input.hour, endHour, step }, input, now, await bookedRecords(this.plans, tx, input)), at, dayClaims(input.date, input, { hour: input.hour, endHour })))
-      return { record: await this.appointments.get(id, at), ignored }
+      const claimed = await requiring(writers, stores, async () => await this.db.transaction(async (tx) => await this.openSlots.claim(tx, { date: input.date, hour: input.hour, endHour, step }, input, now, await bookedRecords(this.plans, tx, input)), at, dayClaims(input.date, input, { hour: input.hour, endHour })))
+      return { record: await this.appointments.answer(claimed, at), ignored }
     }
     const pointers: Record<string, unknown> = {}
     for (const [name, joined] of Object.entries(this.plans.joinedRefs) as [BookingRef, NonNullable<AppointmentWritePlans['joinedRefs'][BookingRef]>][]) {
@@ -146,23 +146,23 @@ export class Booking {
 
     const insert = writable(this.plans.insert, 'appointments', request)
     const claims = dayClaims(input.date, input, { hour: input.hour, endHour })
-    const id = await requiring(writers, stores, async () => await this.db.transaction(async (tx) => {
+    const stored = await requiring(writers, stores, async () => await this.db.transaction(async (tx) => {
       // The length is the service's as the transaction reads it: a duration the clinic changed
       // since the catalogue was read would otherwise be stored, overlapping the next appointment.
       const service = window?.whole === true ? undefined : await this.serviceRead(tx, input.service)
-      const stored = service === undefined ? booked : this.lengthen(input, day, service.minutes ?? step, claims)
-      const columns = { ...this.plans.columns(now, stored, input, await bookedRecords(this.plans, tx, input, service?.row)), ...pointers }
+      const time = service === undefined ? booked : this.lengthen(input, day, service.minutes ?? step, claims)
+      const columns = { ...this.plans.columns(now, time, input, await bookedRecords(this.plans, tx, input, service?.row)), ...pointers }
       // The slot row first (where the mapping books into one): how many appointments it takes
       // decides whether the time is free. Without a service in the request, the one the mapping
       // writes must be accepted too.
       const slotRow = await this.findSlotRow(tx, input.date, input.hour, { ...input, service: input.service ?? this.writtenService(columns) })
-      await checkFree(tx, this.compiled, this.options.freeing, { date: input.date, hour: input.hour, endHour: stored.endHour, step, professional: input.professional, client: input.client, capacity: slotRow.capacity, uses: this.minutesUsed(snap) }, TIME_FIELDS, '/body/client')
+      await checkFree(tx, this.compiled, this.options.freeing, { date: input.date, hour: input.hour, endHour: time.endHour, step, professional: input.professional, client: input.client, capacity: slotRow.capacity, uses: this.minutesUsed(snap) }, TIME_FIELDS, '/body/client')
       const id = await insert.run(tx, { ...columns, ...slotRow.pointer })
       await this.rows.recordState(tx, id, this.compiled.model.states.initial, now, false)
-      await this.rows.readBack(tx, id, { date: input.date, hour: input.hour, state: this.compiled.model.states.initial }, this.rows.writtenRefs(input))
-      return id
+      return await this.rows.readBack(tx, id, { date: input.date, hour: input.hour, state: this.compiled.model.states.initial }, this.rows.writtenRefs(input))
     }, at, claims))
-    return { record: await this.appointments.get(id, at), ignored }
+    // The row as the transaction read it back is the answer: no second read after the commit.
+    return { record: await this.appointments.answer(stored, at), ignored }
   }
 
   /**
