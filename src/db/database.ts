@@ -36,8 +36,9 @@ export interface Database extends Querier {
    * day without locking its rows. Where an application lock does it (MariaDB/MySQL GET_LOCK,
    * SQL Server sp_getapplock: `Dialect.claim`), a booking waits for bookings of its own day
    * only; a locking read whose predicate no index serves (a professional decided by a rule)
-   * would lock every row of the day it scans. SQLite (BEGIN IMMEDIATE: one writer) and
-   * PostgreSQL (SERIALIZABLE) already keep such transactions apart and ignore them.
+   * would lock every row of the day it scans. SQLite (BEGIN IMMEDIATE: one writer) already
+   * keeps such transactions apart and ignores them; PostgreSQL (SERIALIZABLE, which alone keeps
+   * them apart) takes them as advisory locks before BEGIN, so they wait instead of failing.
    */
   transaction: <T>(fn: (tx: Querier) => Promise<T>, at?: Arrival, claims?: readonly string[]) => Promise<T>
   /** Cheap round trip for readiness checks. */

@@ -474,6 +474,19 @@ function markerOf (m: NonNullable<MappingDoc['resources']['appointment']['change
   return { column: m.column, type: m.type ?? (inserts ? 'int' : 'datetime'), inserts, windowEvery: m.windowEvery ?? 10, path }
 }
 
+/** The slot join (`write.slot.join`) a column is read through, itself or by a join hanging below it; undefined when it is not. */
+function throughSlot (appointment: AppointmentModel, column: string | undefined): string | undefined {
+  const alias = appointment.write?.slot?.join
+  if (alias === undefined || column === undefined || !column.includes('.')) return undefined
+  // Up the `from` chain from the column's join; a join appears once on it, so this ends.
+  let at: string | undefined = column.slice(0, column.indexOf('.'))
+  for (let depth = 0; at !== undefined && depth <= Object.keys(appointment.joins).length; depth++) {
+    if (at === alias) return alias
+    at = appointment.joins[at]?.from
+  }
+  return undefined
+}
+
 /** A ref's default (`write.refs.<ref>.otherwise`) is an id of a ref the appointment maps, one its column can hold. */
 function checkRefDefaults (appointment: AppointmentModel, lookups: MappingModel['lookups'], fail: Fail): void {
   for (const [name, entry] of Object.entries(appointment.write?.refs ?? {})) {
@@ -481,6 +494,11 @@ function checkRefDefaults (appointment: AppointmentModel, lookups: MappingModel[
     const at = `${appointment.path}/write/refs/${name}/otherwise`
     const ref = appointment.refs[name as EntityName]
     if (!ref) { fail(at, `the appointment has no ${name} (refs.${name}) for a default to be stored in`); continue }
+    const slot = throughSlot(appointment, ref.column)
+    if (slot !== undefined) {
+      fail(at, `${name} is read through the slot \`${slot}\` (${ref.column}) that a booking finds by its time (write.slot), so the slot decides it and a default would never be stored; remove \`otherwise\` (a booking naming no ${name} takes the first slot free at its time)`)
+      continue
+    }
     const lookup = name === 'plan' ? undefined : lookups[name as LookupName]
     const type = ref.type ?? (name === 'plan' ? 'text' : lookup ? idType(lookup.key) : 'int')
     if (!matchesType(String(entry.otherwise), type)) fail(at, `"${String(entry.otherwise)}" cannot be stored in the ref's ${type} column`)

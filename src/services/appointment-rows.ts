@@ -44,13 +44,17 @@ export class AppointmentRows {
     return carryingId((await tx.query(statement, args)).flatMap((row) => shape.read(row) ?? []), id, (a) => a.id)[0]
   }
 
-  /** Inside the write's transaction: the row reads back as sent (date, hour, state, every ref), or everything rolls back. */
-  async readBack (tx: Querier, id: string, expected: { date: string, hour: string, state: string }, refs: Partial<Record<BookingRef, string>>): Promise<void> {
+  /**
+   * Inside the write's transaction: the row reads back as sent (date, hour, state, every ref),
+   * or everything rolls back. Returns the row as read (GET's shape), which a booking answers.
+   */
+  async readBack (tx: Querier, id: string, expected: { date: string, hour: string, state: string }, refs: Partial<Record<BookingRef, string>>): Promise<AppointmentRow> {
     const stored = await this.stored(tx, id)
     if (!stored) refuseMisstored(['date', 'hour', ...Object.keys(refs)], 'appointment (it is not found through the mapping\'s filters)')
     const wrong: string[] = (['date', 'hour', 'state'] as const).filter((f) => stored[f] !== expected[f])
     for (const [name, value] of Object.entries(refs)) if (stored.refs[name as BookingRef] !== value) wrong.push(name)
     if (wrong.length > 0) refuseMisstored(wrong, 'appointment')
+    return stored
   }
 
   /**

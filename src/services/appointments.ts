@@ -172,6 +172,11 @@ export class Appointments {
     return this.nest(found, await this.catalog.snapshot(at))
   }
 
+  /** An appointment row already read by id (a write's read-back in its transaction), answered as `get` answers it. */
+  async answer (found: AppointmentRow, at: Arrival): Promise<AppointmentT> {
+    return this.nest(found, await this.catalog.snapshot(at))
+  }
+
   /** No bound statement: no row can match (an id its column cannot hold). */
   private async read (shape: { read: (row: Record<string, unknown>) => AppointmentRow | undefined }, bound: Bound | undefined, at: Arrival): Promise<AppointmentRow[]> {
     if (!bound) return []

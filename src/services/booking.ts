@@ -132,8 +132,8 @@ export class Booking {
     // What the row copies from the client and lookups it names (a name for the day sheet) is
     // read on the transaction that writes it: a rename committed before the insert is stored.
     if (this.plans.openSlots) {
-      const id = await requiring(writers, stores, async () => await this.db.transaction(async (tx) => await this.openSlots.claim(tx, { date: input.date, hour: input.hour, endHour, step }, input, now, await bookedRecords(this.plans, tx, input)), at, dayClaims(input.date, input, { hour: input.hour, endHour })))
-      return { record: await this.appointments.get(id, at), ignored }
+      const claimed = await requiring(writers, stores, async () => await this.db.transaction(async (tx) => await this.openSlots.claim(tx, { date: input.date, hour: input.hour, endHour, step }, input, now, await bookedRecords(this.plans, tx, input)), at, dayClaims(input.date, input, { hour: input.hour, endHour })))
+      return { record: await this.appointments.answer(claimed, at), ignored }
     }
     const pointers: Record<string, unknown> = {}
     for (const [name, joined] of Object.entries(this.plans.joinedRefs) as [BookingRef, NonNullable<AppointmentWritePlans['joinedRefs'][BookingRef]>][]) {
@@ -146,19 +146,24 @@ export class Booking {
     }
 
     const insert = writable(this.plans.insert, 'appointments', request)
-    const id = await requiring(writers, stores, async () => await this.db.transaction(async (tx) => {
-      const columns = { ...this.plans.columns(now, booked, input, await bookedRecords(this.plans, tx, input)), ...pointers }
+    const claims = dayClaims(input.date, input, { hour: input.hour, endHour })
+    const stored = await requiring(writers, stores, async () => await this.db.transaction(async (tx) => {
+      // The length is the service's as the transaction reads it: a duration the clinic changed
+      // since the catalogue was read would otherwise be stored, overlapping the next appointment.
+      const service = window?.whole === true ? undefined : await this.serviceRead(tx, input.service)
+      const time = service === undefined ? booked : this.lengthen(input, day, service.minutes ?? step, claims)
+      const columns = { ...this.plans.columns(now, time, input, await bookedRecords(this.plans, tx, input, service?.row)), ...pointers }
       // The slot row first (where the mapping books into one): how many appointments it takes
       // decides whether the time is free. Without a service in the request, the one the mapping
       // writes must be accepted too.
       const slotRow = await this.findSlotRow(tx, input.date, input.hour, { ...input, service: input.service ?? this.writtenService(columns) })
-      await checkFree(tx, this.compiled, this.options.freeing, { date: input.date, hour: input.hour, endHour, step, professional: input.professional, client: input.client, capacity: slotRow.capacity, uses: this.minutesUsed(snap) }, TIME_FIELDS, '/body/client')
+      await checkFree(tx, this.compiled, this.options.freeing, { date: input.date, hour: input.hour, endHour: time.endHour, step, professional: input.professional, client: input.client, capacity: slotRow.capacity, uses: this.minutesUsed(snap) }, TIME_FIELDS, '/body/client')
       const id = await insert.run(tx, { ...columns, ...slotRow.pointer })
       await this.rows.recordState(tx, id, this.compiled.model.states.initial, now, false)
-      await this.rows.readBack(tx, id, { date: input.date, hour: input.hour, state: this.compiled.model.states.initial }, this.rows.writtenRefs(input))
-      return id
-    }, at, dayClaims(input.date, input, { hour: input.hour, endHour })))
-    return { record: await this.appointments.get(id, at), ignored }
+      return await this.rows.readBack(tx, id, { date: input.date, hour: input.hour, state: this.compiled.model.states.initial }, this.rows.writtenRefs(input))
+    }, at, claims))
+    // The row as the transaction read it back is the answer: no second read after the commit.
+    return { record: await this.appointments.answer(stored, at), ignored }
   }
 
   /**
@@ -440,6 +445,34 @@ export class Booking {
     const [row] = bound ? await tx.query(bound.statement, bound.args) : []
     const duration = row === undefined ? undefined : read.read(row)?.entity.duration
     return typeof duration === 'number' && duration > 0 ? duration : undefined
+  }
+
+  /**
+   * The booked service's row and duration as `tx` reads them (`<service>.byId`), where the
+   * mapping can read one service by id and services have a duration; undefined otherwise
+   * (the catalogue's duration stands). `minutes` is undefined for a service without one.
+   */
+  private async serviceRead (tx: Querier, service: string | undefined): Promise<{ row?: Record<string, unknown>, minutes?: number } | undefined> {
+    const read = this.plans.serviceById
+    const bound = service === undefined ? undefined : read?.bind(service)
+    if (!read || !bound) return undefined
+    const [row] = await tx.query(bound.statement, bound.args)
+    const duration = row === undefined ? undefined : read.read(row)?.entity.duration
+    return { row, minutes: typeof duration === 'number' && duration > 0 ? duration : undefined }
+  }
+
+  /**
+   * A new booking's time for the length its transaction read: the same checks as before it
+   * (less than a day, an end the clock shows, inside the professional's hours), and the days it
+   * claimed must still be the ones it touches (a length now past midnight is retried).
+   */
+  private lengthen (input: NewAppointment, day: WorkingDay | undefined, minutes: number, claims: readonly string[]): { date: string, hour: string, endHour: string, minutes: number } {
+    const endHour = endHourAfter(input.hour, minutes)
+    if (endHour === undefined) throw new InvalidInputError(`A ${minutes}-minute appointment cannot be booked: an appointment lasts less than a day.`, [{ path: '/body/hour', message: 'cannot start an appointment a day or more long' }])
+    this.refuseSkippedEnd(input.date, input.hour, endHour)
+    if (input.professional) this.checkHours(day, input.date, input.hour, endHour, input.location)
+    if (!dayClaims(input.date, input, { hour: input.hour, endHour }).every((c) => claims.includes(c))) throw new ConflictError('The service\'s length changed while this booking was made; try again.', [{ path: '/body/service', message: 'changed its length while this request was handled; retry' }])
+    return { date: input.date, hour: input.hour, endHour, minutes }
   }
 
   /** Where slots are shared by minutes (`capacity: minutes`): the minutes each appointment in one uses, by its service. */

@@ -34,17 +34,16 @@ export class OpenSlotClaims {
 
   /**
    * The free row starting at `time` is claimed for the client — one UPDATE that changes it
-   * only while it is still free — and read back as the appointment sent. Returns the row's id.
+   * only while it is still free — and read back as the appointment sent. Returns the row as read back.
    */
-  async claim (tx: Querier, time: BookedTime, refs: Partial<Record<BookingRef, string>> & { client: string }, now: ReturnType<typeof nowIn>, booked?: Booked): Promise<string> {
+  async claim (tx: Querier, time: BookedTime, refs: Partial<Record<BookingRef, string>> & { client: string }, now: ReturnType<typeof nowIn>, booked?: Booked): Promise<AppointmentRow> {
     const state = this.compiled.model.states.initial
     const row = await openRowAt(tx, this.compiled, time.date, time.hour, refs)
     if (!row) throw noOpenSlot(time.date, time.hour, refs.professional)
     await checkFree(tx, this.compiled, this.freeing, { ...time, professional: refs.professional, client: refs.client, capacity: 1 }, TIME_FIELDS, '/body/client')
     if (!await this.open.claim(tx, row.id, state, now, refs, booked)) throw openSlotTaken(time.date, time.hour)
     await this.rows.recordState(tx, row.id, state, now, false)
-    await this.rows.readBack(tx, row.id, { date: time.date, hour: time.hour, state }, this.rows.writtenRefs({ ...refs, location: refs.location ?? row.refs.location }))
-    return row.id
+    return await this.rows.readBack(tx, row.id, { date: time.date, hour: time.hour, state }, this.rows.writtenRefs({ ...refs, location: refs.location ?? row.refs.location }))
   }
 
   /**

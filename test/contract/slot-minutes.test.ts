@@ -11,6 +11,7 @@ import type { TestDialect } from '../helpers/app.js'
 import { parseMapping } from '../../src/mapping/load.js'
 import { buildModel } from '../../src/mapping/model.js'
 import { compileMapping, isUnsupported } from '../../src/mapping/compile/index.js'
+import { MappingError } from '../../src/mapping/errors.js'
 import { sqlite } from '../../src/sql/sqlite/dialect.js'
 
 const DAY = '2031-03-04'
@@ -160,4 +161,21 @@ t.test('the mapping says what capacity in minutes needs, at its place', async (t
   const noService = compiled(MAPPING.replace(', service: appointment_type_id }', ' }')).writes.appointment
   t.match(isUnsupported(noService) ? noService.unsupported.reason : '', /needs the appointment's `refs.service`/)
   t.throws(() => parseMapping(MAPPING.replace('capacity: minutes', 'capacity: hours'), 'm.yaml'), /m\.yaml:\d+:\d+: \/resources\/appointment\/write\/slot\/capacity/, 'a misspelling is refused at its line')
+})
+
+// A default for a ref the slot decides was once accepted and never stored (the booking took the slot's).
+t.test('a default for a ref the slot decides is refused at load, at its line, saying why', async (t) => {
+  const load = (yaml: string): string => {
+    try {
+      compileMapping(buildModel(parseMapping(yaml, 'm.yaml')), sqlite)
+    } catch (err) {
+      return err instanceof MappingError ? err.message : String(err)
+    }
+    return 'accepted'
+  }
+  const withDefault = (ref: string): string => MAPPING.replace('slot: { join: slot, capacity: minutes }', `slot: { join: slot, capacity: minutes }\n      refs: { ${ref}: { otherwise: 1 } }`)
+  const text = withDefault('professional')
+  const line = text.split('\n').findIndex((l) => l.includes('otherwise: 1')) + 1
+  t.match(load(text), new RegExp(`m\\.yaml:${line}:\\d+: /resources/appointment/write/refs/professional/otherwise: professional is read through the slot \`slot\` \\(block\\.provider_id\\).*the slot decides it`))
+  t.equal(load(withDefault('service')), 'accepted', 'a default for a ref the appointment row holds is taken')
 })

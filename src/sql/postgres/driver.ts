@@ -7,11 +7,15 @@
 // rows a booking reads, not the empty slot it is about to fill, so two bookings of one free
 // slot would both see it free. Serializable snapshot isolation sees exactly that pattern
 // (both read the day, both insert into it) and fails all but one at insert or commit; the
-// retry then reads the winner's row and answers 409. It needs no extra statement and no
-// knowledge of which table holds the slot, and works across Ponte replicas; a booking's claims
-// (Database.transaction) add nothing and are ignored. It serialises against Ponte's own writes
-// only, as the other servers' claims do: a desktop system writing at READ COMMITTED is not
-// checked, and a row it holds locked does not hold up a booking.
+// retry then reads the winner's row and answers 409. It needs no knowledge of which table
+// holds the slot, and works across Ponte replicas. A booking's claims (Database.transaction)
+// are also taken, as session advisory locks before BEGIN and given back after the commit: two
+// bookings of one day then run one after the other, the second's snapshot holding the first's
+// row, instead of both running and one failing (and its retry, and past the retries a 503).
+// It serialises against Ponte's own writes only, as the other servers' claims do: a desktop
+// system writing at READ COMMITTED is not checked, and a row it holds locked does not hold up
+// a booking.
+import { createHash } from 'node:crypto'
 import pg from 'pg'
 import { postgres } from './dialect.js'
 import { bindValues, type Statement } from '../statement.js'
@@ -122,6 +126,23 @@ function wallClock (d: Date): string {
 }
 
 const RETRYABLE = new Set(['40001', '40P01'])
+
+// A booking's claims as session advisory locks: taken one by one in the keys' order (two
+// bookings taking two in opposite orders would deadlock), all given back at once.
+const CLAIM_TAKE = 'SELECT pg_advisory_lock($1::bigint)'
+const CLAIM_GIVE_BACK = 'SELECT pg_advisory_unlock_all()'
+
+/** Each claim once, as a signed 64-bit advisory lock key (text for pg), in ascending order. */
+function claimKeys (claims: readonly string[]): string[] {
+  const keys = [...new Set(claims)].map((c) => createHash('sha256').update(c).digest().readBigInt64BE(0))
+  return [...new Set(keys)].sort((a, b) => a < b ? -1 : a > b ? 1 : 0).map(String)
+}
+
+/** Whether the claims a connection took (if any) were given back; false: it must be closed, not reused. */
+async function giveBack (client: pg.PoolClient, held: boolean): Promise<boolean> {
+  if (!held) return true
+  return await client.query(CLAIM_GIVE_BACK).then(() => true, () => false)
+}
 const MAX_ATTEMPTS = 10
 
 export async function openPostgres (url: string): Promise<Database> {
@@ -233,7 +254,8 @@ export async function openPostgres (url: string): Promise<Database> {
     async query (statement, args = {}) {
       return await runAlone(statement, args)
     },
-    async transaction (fn, at: Arrival) {
+    async transaction (fn, at: Arrival, claims = []) {
+      const keys = claimKeys(claims)
       // Retries stop at the statement bound counted from the request's arrival, so a request
       // that keeps losing races answers 503 in bounded time.
       const deadline = (at ?? performance.now()) + settings.statementTimeoutMs
@@ -242,14 +264,20 @@ export async function openPostgres (url: string): Promise<Database> {
         const client = await acquire()
         const fail = (err: unknown): never => { throw translate(err) }
         let result: Awaited<ReturnType<typeof fn>>
+        // Claimed before the snapshot is taken (at BEGIN's first statement), in one order for all.
+        let held = false
         try {
+          for (const key of keys) {
+            held = true
+            await client.query(CLAIM_TAKE, [key]).catch(fail)
+          }
           await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE').catch(fail)
           result = await fn({ query: async (statement, args = {}) => await run(client, statement, args).catch(fail) })
           await client.query('COMMIT').catch(fail)
         } catch (err) {
           // A connection that cannot even roll back is closed rather than handed to the next
           // request; nor one holding a prepared statement the server can no longer use.
-          const clean = await client.query('ROLLBACK').then(() => true, () => false)
+          const clean = await client.query('ROLLBACK').then(() => true, () => false) && await giveBack(client, held)
           if (err instanceof StalePlanError) prepared?.forgetAll()
           const spent = err instanceof StalePlanError || prepared?.retired(client) === true
           client.release(clean ? spent : new Error('rollback failed'))
@@ -265,7 +293,9 @@ export async function openPostgres (url: string): Promise<Database> {
           }
           throw err
         }
-        release(client)
+        // A connection still holding a claim would keep that day from every other booking.
+        if (!await giveBack(client, held)) client.release(new Error('claims not given back'))
+        else release(client)
         return result
       }
     },
