@@ -1,5 +1,5 @@
 // Golden T-SQL of the normalised installation (test/helpers/normalised-installation.ts): its
-// mapping lives in the test tree, so test/sql/golden.test.ts does not see it. Every statement
+// mapping lives in the test tree, so test/unit/sql/mssql/dialect-golden.test.ts does not see it. Every statement
 // is parsed by the real T-SQL grammar for 2012+ and 2008 R2 and pinned in test/golden/.
 // After an intended change: UPDATE_GOLDEN=1 npx tap --disable-coverage test/normalised/golden.test.ts
 import t from 'tap'

@@ -60,7 +60,7 @@ export const contentionCases: Case[] = [
   {
     name: 'same Idempotency-Key, another body',
     expects: 'a key reused with another body: 422 problem naming the header, nothing written',
-    keptBy: 'test/plugins/idempotency.test.ts',
+    keptBy: 'test/unit/plugins/idempotency.test.ts',
     run: async (p) => {
       const key = `reuse-${Date.now()}`
       await call(p.base, 'POST', '/clients', { body: { name: 'Reuse One', phone: '+5511987650004' }, headers: { 'idempotency-key': key } })

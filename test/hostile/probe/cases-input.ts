@@ -128,7 +128,7 @@ export const inputCases: Case[] = [
   {
     name: 'duplicate key nested and escaped',
     expects: 'a booking body repeating "client" as "cli\\u0065nt": 400 naming /body/client, nothing written',
-    keptBy: 'test/plugins/repeated-key.test.ts',
+    keptBy: 'test/unit/plugins/repeated-key.test.ts',
     run: async (p) => {
       const s = await p.slot()
       const [a, same] = await p.unchanged(async () => await call(p.base, 'POST', '/appointments', { raw: `{"date":"${s.date}","hour":"${s.hour}","client":"1","cli\\u0065nt":"2","professional":"${s.professional}"}`, headers: { 'content-type': 'application/json' } }))
@@ -147,7 +147,7 @@ export const inputCases: Case[] = [
   {
     name: 'deep body with Idempotency-Key',
     expects: 'a 3,000-level body with an Idempotency-Key: the same 400 as without the key, not 503',
-    keptBy: 'test/plugins/idempotency.test.ts',
+    keptBy: 'test/unit/plugins/idempotency.test.ts',
     run: async (p) => {
       const raw = `{"name":${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}}`
       const without = await call(p.base, 'POST', '/clients', { raw, headers: { 'content-type': 'application/json' } })
@@ -292,7 +292,7 @@ export const inputCases: Case[] = [
   {
     name: 'negative, padded and huge ids',
     expects: '/clients/-1, /appointments/0189168, /professionals/99999999999999999999: 404 problem; a booking for client -1: 400 naming /body/client',
-    keptBy: 'test/mapping/ids.test.ts',
+    keptBy: 'test/unit/mapping/compile/ids.test.ts',
     run: async (p) => {
       const gets = await Promise.all(['/clients/-1', '/appointments/0189168', '/professionals/99999999999999999999'].map(async path => await call(p.base, 'GET', path)))
       const [post, same] = await booking(p, { client: '-1' })
