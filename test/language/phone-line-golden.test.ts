@@ -1,7 +1,7 @@
 // Golden T-SQL of phones kept as child rows keyed per patient (test/helpers/phone-rows.ts), which
 // no test database here can run: the next seq read for the one patient under update locks,
 // the phone row's INSERT with its kind as a parameter, and the `first` joins on the patient too.
-// After an intended change: UPDATE_GOLDEN=1 npx tap --disable-coverage test/mapping/phone-rows-golden.test.ts
+// After an intended change: UPDATE_GOLDEN=1 npx tap --disable-coverage test/language/phone-line-golden.test.ts
 import t from 'tap'
 import { parseMapping } from '../../src/mapping/load.js'
 import { buildModel } from '../../src/mapping/model.js'
@@ -11,7 +11,7 @@ import { phoneRowsMapping } from '../helpers/phone-rows.js'
 t.setTimeout(180_000)
 
 pinTsql(t, buildModel(parseMapping(phoneRowsMapping(), 'phone-rows.yaml')), {
-  by: 'test/mapping/phone-rows-golden.test.ts',
+  by: 'test/language/phone-line-golden.test.ts',
   more: (t, statements) => {
     const sql = (name: string): string => statements.find((s) => s.name === name)?.sql ?? `(no ${name})`
     t.match(sql('0.key.max'), /^SELECT MAX\(\[t\]\.\[seq\]\) AS \[id\] FROM \[chart_phone\] \[t\] WITH \(UPDLOCK, HOLDLOCK\) WHERE \[t\]\.\[chart_no\] = @p\d+$/, 'the patient\'s largest seq, locked, the patient a parameter')

@@ -3,7 +3,7 @@
 // with the copies and stamps as parameters, and the stamps `write.update` adds to a state
 // move, a reschedule and a client's PATCH, parsed by the T-SQL grammar for 2012+ and 2008 R2
 // and pinned in test/golden/.
-// After an intended change: UPDATE_GOLDEN=1 npx tap --disable-coverage test/mapping/derived-golden.test.ts
+// After an intended change: UPDATE_GOLDEN=1 npx tap --disable-coverage test/language/derived-writes-golden.test.ts
 import t from 'tap'
 import { parseMapping } from '../../src/mapping/load.js'
 import { buildModel } from '../../src/mapping/model.js'
@@ -13,7 +13,7 @@ import { DERIVED_MAPPING } from '../helpers/derived-writes.js'
 t.setTimeout(180_000)
 
 pinTsql(t, buildModel(parseMapping(DERIVED_MAPPING, 'derived-writes.yaml')), {
-  by: 'test/mapping/derived-golden.test.ts',
+  by: 'test/language/derived-writes-golden.test.ts',
   more: (t, statements) => {
     const sql = (name: string): string => statements.find((s) => s.name === name)?.sql ?? `(no ${name})`
     t.match(sql('appointment.write.clientName'), /^SELECT .*\[t\]\.\[forenames\].*\[t\]\.\[surname\].* FROM \[patient_rec\] \[t\] WHERE \[t\]\.\[pat_no\] = @p\d+$/, 'the client\'s name parts by key')

@@ -2,7 +2,7 @@
 // the GNU-Health-like installation pinned in test/golden/ and parsed by the T-SQL grammar
 // (the claim's UPDATE … OUTPUT … INTO, the release, the reopened row's INSERT); and the
 // mappings the compiler refuses, at the place that says why.
-// After an intended change: UPDATE_GOLDEN=1 npx tap --disable-coverage test/contract/open-slots-golden.test.ts
+// After an intended change: UPDATE_GOLDEN=1 npx tap --disable-coverage test/language/open-slots-golden.test.ts
 import t from 'tap'
 import { parseMapping } from '../../src/mapping/load.js'
 import { buildModel } from '../../src/mapping/model.js'
@@ -16,7 +16,7 @@ t.setTimeout(180_000)
 
 const model = buildModel(parseMapping(mapping('reopen'), 'gnu-health-like.yaml'))
 pinTsql(t, model, {
-  by: 'test/contract/open-slots-golden.test.ts',
+  by: 'test/language/open-slots-golden.test.ts',
   more: (t, statements) => {
     t.ok(statements.some((s) => s.name.startsWith('appointment.openSlot.claim')), 'the claim is among the statements')
     t.ok(statements.some((s) => s.name === 'appointment.openSlot.reopen'), 'and the reopened row\'s insert')

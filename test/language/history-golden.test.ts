@@ -2,7 +2,7 @@
 // OpenMRS-like history mapping (the latest row joined by TOP 1 ordered by date and id, both
 // descending; the history INSERT) pinned in test/golden/ and parsed by the T-SQL grammar; and
 // a history the state rules would not read back as the state entered refused at its line.
-// After an intended change: UPDATE_GOLDEN=1 npx tap --disable-coverage test/contract/confirm-history-golden.test.ts
+// After an intended change: UPDATE_GOLDEN=1 npx tap --disable-coverage test/language/history-golden.test.ts
 import t from 'tap'
 import { parseMapping } from '../../src/mapping/load.js'
 import { buildModel } from '../../src/mapping/model.js'
@@ -15,7 +15,7 @@ import { CODES, historyMapping } from '../helpers/history-installation.js'
 t.setTimeout(180_000)
 
 pinTsql(t, buildModel(parseMapping(historyMapping(), 'history.yaml')), {
-  by: 'test/contract/confirm-history-golden.test.ts',
+  by: 'test/language/history-golden.test.ts',
   more: (t, statements) => {
     t.match(statements.find((s) => s.name === 'appointment.byId[]')?.sql, /SELECT TOP 1 \[t_latest_1\]\.\[id\] AS \[k\] FROM \[appointment_status_history\] \[t_latest_1\] WHERE .* ORDER BY \[t_latest_1\]\.\[changed_at\] DESC, \[t_latest_1\]\.\[id\] DESC\)/,
       'the latest row: by date, then id, both descending, the id not ordered twice')

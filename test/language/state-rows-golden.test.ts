@@ -1,7 +1,7 @@
 // Issue 27 item 13 where no server runs it: SQL Server's T-SQL of the OpenMRS-like attribute
 // forms (the state row's DELETE and its voiding UPDATE, its INSERT) pinned in test/golden/ and
 // parsed by the T-SQL grammar; and `write.stateRows` mistakes refused at their line.
-// After an intended change: UPDATE_GOLDEN=1 npx tap --disable-coverage test/contract/confirm-elsewhere-golden.test.ts
+// After an intended change: UPDATE_GOLDEN=1 npx tap --disable-coverage test/language/state-rows-golden.test.ts
 import t from 'tap'
 import { parseMapping } from '../../src/mapping/load.js'
 import { buildModel } from '../../src/mapping/model.js'
@@ -15,7 +15,7 @@ t.setTimeout(180_000)
 
 for (const form of ['attribute', 'voided'] as const) {
   pinTsql(t, buildModel(parseMapping(confirmMapping(form), `${form}.yaml`)), {
-    by: 'test/contract/confirm-elsewhere-golden.test.ts',
+    by: 'test/language/state-rows-golden.test.ts',
     more: (t, statements) => {
       const clear = statements.find((s) => s.name === 'appointment.stateRow.confirmation.clear')
       t.match(clear?.sql, form === 'voided' ? /^UPDATE \[r\] SET \[voided\] = / : /^DELETE \[r\] FROM \[appointment_attribute\] \[r\] WHERE /, `the clear ${form === 'voided' ? 'voids' : 'deletes'}`)
