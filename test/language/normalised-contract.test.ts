@@ -1,4 +1,4 @@
-// The contract checks of test/contract/, driven against the normalised installation
+// The contract checks of test/http/, driven against the normalised installation
 // (test/helpers/normalised-installation.ts): the same things an outside judge asks of the
 // samples — reads agree with each other and with their filters, every offered slot books
 // once, state moves, reschedules and client writes read back. What the schema does not hold

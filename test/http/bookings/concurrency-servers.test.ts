@@ -17,7 +17,7 @@ const MAPPING = 'mappings/clinica-sorriso.yaml'
 const FIXTURE = 'fixtures/clinica-sorriso/fixture.json'
 const BOOKINGS = 50
 // The acquire bound is generous here: this test is about the booking lock, not the pool
-// (test/faults/servers-*.test.ts bound the pool); 50 bookings queue for 5 connections.
+// (test/system/faults/servers-*.test.ts bound the pool); 50 bookings queue for 5 connections.
 const SETTINGS = { poolMax: 5, connectTimeoutMs: 10_000, statementTimeoutMs: 15_000 }
 
 t.setTimeout(300_000)

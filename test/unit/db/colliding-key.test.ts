@@ -2,7 +2,7 @@
 // of that kind runs here: SQL Server's 2627/2601 messages and MySQL 8's `table.key`, read
 // back through the catalogue (sys.indexes rows, information_schema.STATISTICS rows). The
 // value in the message (patient data) is never kept. SQLite, MariaDB and PostgreSQL answer
-// for real in test/contract/colliding-key.
+// for real in test/http/clients/colliding-key.
 import t from 'tap'
 import { duplicateKey } from '../../../src/sql/mssql/driver.js'
 import { mssqlCatalogFromRows } from '../../../src/sql/mssql/introspect.js'

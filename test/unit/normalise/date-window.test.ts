@@ -1,6 +1,6 @@
 // The one window of dates the interface accepts (issue 7, defect 1): every route reads its
 // dates through readApiDate, so its edges are pinned here and its routes in
-// test/contract/extreme-dates.test.ts.
+// test/http/availability/extreme-dates.test.ts.
 import t from 'tap'
 import { DATE_WINDOW, readApiDate } from '../../../src/normalise/date-window.js'
 import type { FieldIssue } from '../../../src/errors.js'
