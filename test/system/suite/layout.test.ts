@@ -12,9 +12,11 @@ const HTTP = ['appointments', 'bookings', 'clients', 'availability', 'lookups', 
 const SYSTEM = ['hostile', 'faults', 'differential', 'bench', 'property', 'process', 'suite']
 
 function testFiles (dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile() && e.name.endsWith('.test.ts'))
-    .map((e) => relative(root, join(e.parentPath, e.name)).split('\\').join('/'))
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name)
+    if (e.isDirectory()) return testFiles(path)
+    return e.name.endsWith('.test.ts') ? [relative(root, path).split('\\').join('/')] : []
+  })
 }
 
 /** Where a test file may sit, or why not. */
