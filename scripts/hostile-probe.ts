@@ -1,10 +1,10 @@
 // The hostile probe, run from outside: `npx tsx scripts/hostile-probe.ts --database
 // sqlite|mysql|postgres [--case TEXT[,TEXT…]]` loads the sample clinic into that database, serves it,
 // and prints each hostile case with what was expected, what came back and whether it held.
-// Exit 1 when any case did not hold. The cases: test/hostile/probe/; docs/testing.md.
+// Exit 1 when any case did not hold. The cases: test/system/hostile/probe/; docs/testing.md.
 import { parseArgs } from 'node:util'
-import { runProbe } from '../test/hostile/probe/run.js'
-import { DATABASE_KINDS, type DatabaseKind } from '../test/hostile/probe/target.js'
+import { runProbe } from '../test/system/hostile/probe/run.js'
+import { DATABASE_KINDS, type DatabaseKind } from '../test/system/hostile/probe/target.js'
 
 const { values } = parseArgs({ options: { database: { type: 'string', default: 'sqlite' }, case: { type: 'string' } } })
 const kind = values.database as DatabaseKind

@@ -13,7 +13,7 @@ install () {
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$1"
 }
 
-# Several replicas share Idempotency-Keys and rate limits through Redis (test/ops/replicas.test.ts):
+# Several replicas share Idempotency-Keys and rate limits through Redis (test/system/process/replicas.test.ts):
 # start the machine's Redis if it is down (it keeps nothing on disk).
 if ! port_open 6379; then
   if ! command -v redis-server >/dev/null 2>&1; then

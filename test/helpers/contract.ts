@@ -1,4 +1,4 @@
-// Shared pieces of the contract suite (test/contract/): run a test body once per sample
+// Shared pieces of the contract suite (test/http/): run a test body once per sample
 // installation, read problem+json answers, and find data to test with through the
 // endpoints themselves, the way an outside judge would.
 import { readFileSync } from 'node:fs'

@@ -4,7 +4,7 @@
 // and `last_update_date` stamps on the clinic's clock (OSCAR's `lastUpdateDate`, lower case
 // as PostgreSQL keeps unquoted names) and `sync_utc` in UTC; patients with a last-change
 // stamp. Portable SQL for `scratchOn`; the mapping is also compiled for SQL Server by
-// test/mapping/derived-golden.test.ts.
+// test/language/derived-writes-golden.test.ts.
 import type { TestDialect } from './app.js'
 
 const STAMP: Record<TestDialect, string> = { sqlite: 'TEXT', mysql: 'DATETIME', postgres: 'TIMESTAMP' }

@@ -1,4 +1,4 @@
-// Run as a child (test/ops/lean-start.test.ts): starts Ponte's app on the bundled SQLite sample
+// Run as a child (test/system/process/lean-start.test.ts): starts Ponte's app on the bundled SQLite sample
 // the way server.ts does (with `cli`: first loads the `ponte` command, as `ponte serve` does),
 // then prints the npm packages the process loaded, one a line. The network drivers are
 // CommonJS, so an import of any of them lands in require's cache.

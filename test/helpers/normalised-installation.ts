@@ -3,7 +3,7 @@
 // aliases, voided ones), phones as rows of an attribute table, patients sharing the person's
 // key, providers that are persons, locations hanging from parent locations, appointment
 // blocks cut into time slots, appointments pointing at a slot, and a status history.
-// Mapped with the language alone: no `sql:` anywhere (test/normalised/ checks that).
+// Mapped with the language alone: no `sql:` anywhere (test/language/normalised-*.test.ts check that).
 import type { Test } from 'tap'
 import { randomness, addDays, hhmm, toDate } from '../../fixtures/generator-kit.js'
 import { scratchInstallation, type Scratch } from './scratch.js'

@@ -2,7 +2,7 @@
 // codes apart (`b` Left Message, `B` Billed) and a modifier letter may follow (`BS`, `HV`),
 // kept in a column comparing bytes and in one whose collation ignores case, and a mapping
 // reading it with `codes: exact`, `match: prefix` and conditions that nest. Portable SQL for
-// `scratchOn`; the mapping is also compiled for SQL Server by test/mapping/codes-golden.
+// `scratchOn`; the mapping is also compiled for SQL Server by test/language/exact-codes-golden.
 import type { TestDialect } from './app.js'
 
 /** The status column's type: one comparing bytes, one ignoring case, on each database. */

@@ -1,7 +1,7 @@
 // An OSCAR-like `demographic` for issue 27 items 9 and 10: a birthday in three text columns,
 // some rows unpadded (`7`), names in `first_name`/`last_name` kept upper case, and a mapping
 // choosing the padding, the split rule and `case: upper`. Portable SQL for `scratchOn`; the
-// mapping is also compiled for SQL Server by test/mapping/names-golden.
+// mapping is also compiled for SQL Server by test/language/name-split-golden.
 import type { TestDialect } from './app.js'
 
 /** A trigger upper-casing the stored names, as legacy desks do, in each database's words. */

@@ -1,5 +1,5 @@
 // Faults against a real MariaDB/PostgreSQL server (issue 12), shared by
-// test/faults/servers-<server>.test.ts. A real Ponte process (src/server.ts) reaches its
+// test/system/faults/servers-<server>.test.ts. A real Ponte process (src/server.ts) reaches its
 // scratch database through a TCP proxy (tcp-proxy.ts), so "the server goes down" is the proxy
 // refusing or freezing, never the server itself (other people are testing against it). Load
 // runs while each fault happens; every answer is recorded with its time, and the judgement is

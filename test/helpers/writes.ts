@@ -1,5 +1,5 @@
-// Shared pieces of the write-path contract tests (test/contract/writes-*.test.ts and
-// concurrency.test.ts): requests with bodies, direct reads of the legacy tables (what the
+// Shared pieces of the write-path tests (test/http/bookings/, test/http/clients/writes):
+// requests with bodies, direct reads of the legacy tables (what the
 // clinic's own system would see), expected stored formats, and test data that the fixtures
 // do not already hold.
 import type tap from 'tap'

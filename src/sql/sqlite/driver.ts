@@ -117,7 +117,7 @@ class SqliteThread {
   /** The worker now serving (a new one after a crash): a stream's later blocks are bound to it, as a transaction's statements. */
   get current (): number { return this.generation }
 
-  /** Ends the thread as a test would see a crash (test/db/sqlite-worker.test.ts). */
+  /** Ends the thread as a test would see a crash (test/unit/sql/sqlite/worker.test.ts). */
   async terminateForTest (): Promise<void> {
     await this.worker?.terminate()
   }

@@ -1,5 +1,5 @@
 // The interface contract, as checks any running installation can be put through: the same
-// rules the contract suite (test/contract/) holds the samples to, read only through HTTP.
+// rules the contract suite (test/http/) holds the samples to, read only through HTTP.
 // Each check records what failed (at most a few lines); ids are printed, never names or phones.
 import type { Reply, Send } from './http.js'
 import { exampleMobile, homeCountry } from './phone.js'
