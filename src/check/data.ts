@@ -100,6 +100,7 @@ export async function checkData (compiled: CompiledMapping, db: Database, out: F
     const unreadable = read.filter((r) => r === undefined).length
     if (unreadable > 0) out.problem(place, `${unreadable} of ${rows.length} rows have no readable id`)
     else out.ok(place, `${rows.length} rows`)
+    flagReadOneWay(model.lookups[lookup.name]?.enabled?.path, lookup.name, read.filter((r): r is NonNullable<typeof r> => r !== undefined), out)
     // A blank address is answered with the location's name (else its id): said, so it is no surprise.
     const stoodIn = read.filter((r) => r?.stoodIn !== undefined).length
     if (stoodIn > 0) out.warning(`/resources/${lookup.name}/fields/address`, `${stoodIn} of ${rows.length} rows read a blank address: answered with the location's name (or its id where it has none); to say another, see docs/mapping.md#a-location-without-an-address`)
@@ -162,4 +163,24 @@ export async function checkData (compiled: CompiledMapping, db: Database, out: F
     }
   }
   await checkSlotRows(compiled, db, opts.catalog, out, clock, inTime)
+}
+
+/** Stored spellings of yes and of no, pairwise: a column holding one of each holds both answers. */
+const OPPOSITES: Array<[string[], string[]]> = [[['1', 'T', 'TRUE'], ['0', 'F', 'FALSE']], [['S', 'SIM'], ['N', 'NAO', 'NÃO']], [['Y', 'YES'], ['N', 'NO']]]
+
+/**
+ * An `enabled` flag under which every row reads disabled offers nothing to book (a
+ * `trueValues` that never matches what the column holds); one under which rows holding
+ * different values all read enabled says nothing. Either is the mapping, not the data.
+ */
+function flagReadOneWay (place: string | undefined, name: string, records: Array<{ enabled: boolean, flag?: string }>, out: Findings): void {
+  if (place === undefined || records.length === 0) return
+  const held = [...new Set(records.map((r) => r.flag).filter((f) => f !== undefined))]
+  const plural = records.length === 1 ? `the one ${name}` : `all ${records.length} ${name}s`
+  const values = held.slice(0, 5).map((v) => `\`${v}\``).join(', ')
+  if (records.every((r) => !r.enabled)) {
+    out.problem(place, `${plural} read as disabled (the column holds ${values || 'nothing'}): /availability offers nothing and ?enabled=true lists none; give \`trueValues\` the stored value meaning enabled`)
+  } else if (records.every((r) => r.enabled) && OPPOSITES.some(([yes, no]) => held.some((h) => yes.includes(h.toUpperCase())) && held.some((h) => no.includes(h.toUpperCase())))) {
+    out.problem(place, `${plural} read as enabled although the column holds both a yes and a no (${values}): \`trueValues\` (or \`invert\`) matches both`)
+  }
 }

@@ -23,6 +23,7 @@ import { checkData } from './data.js'
 import { probeWrites } from './write-probe.js'
 import { checkNonTransactional } from './non-transactional.js'
 import { checkChanges } from './changes.js'
+import { checkStampSpellings } from './stamp-spellings.js'
 
 export { type Finding } from './findings.js'
 
@@ -77,6 +78,7 @@ export async function checkInstallation (inst: Installation, todayOrOptions: str
   checkIndexes(compiled, catalog, out, db.dialect)
   await checkFoldedSearch(compiled, catalog, db, out)
   checkWrites(model, compiled.writes, catalog, out)
+  await checkStampSpellings(compiled, db, catalog, out)
   checkColumnValues(compiled, catalog, out)
   opts.progress?.('running every statement (rolled back)')
   const probed = await probeStatements(compiled, db, today, out, opts.writeProbe !== false, catalog)

@@ -20,7 +20,7 @@ import { Availability } from '../services/availability.js'
 import { ClientWrites } from '../services/client-writes.js'
 import { Booking } from '../services/booking.js'
 import { bookedRecords } from '../services/booked.js'
-import { REQUIRED_BY_INSTALLATION } from '../services/stored.js'
+import { MISSTORED, REQUIRED_BY_INSTALLATION } from '../services/stored.js'
 import { inRolledBack, type Schema } from './rolled-back.js'
 import { clientValues, freeSlots, PATCH_VALUES, refFor, type ProbeSlot } from './probe-values.js'
 import { differences, steady, type Columns } from './stored-compare.js'
@@ -346,7 +346,9 @@ function report (err: unknown, path: { place: string, what: string }, compiled: 
     const fields = err.errors.map((e) => e.path.replace('/body/', ''))
     const why = err instanceof NotWritableError ? 'does not read back as sent (the service refused its own write and rolled it back)' : `was refused: ${err.errors.map((e) => e.message).join('; ') || err.message}`
     if (fields.length === 0) out.problem(path.place, `${path.what} ${err instanceof NotWritableError ? `was refused: ${err.message}` : why}`)
-    for (const f of fields) out.problem(blame(compiled, f, path), `${path.what}: ${f} ${why}`)
+    // A refusal saying why (a joined row with nothing to hang from) is said as it is.
+    const own = (f: string): string | undefined => err.errors.find((e) => e.path === `/body/${f}` && e.message !== MISSTORED)?.message
+    for (const f of fields) out.problem(blame(compiled, f, path), `${path.what}: ${f} ${err instanceof NotWritableError && own(f) !== undefined ? `was refused: ${own(f) as string}` : why}`)
   } else if (err instanceof ConflictError) {
     out.notProven(path.place, `${path.what}: not proven (${err.message})`)
   } else {

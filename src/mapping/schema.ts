@@ -151,7 +151,7 @@ export const ValueObject = Type.Object({
     examples: ['prefix']
   })),
   trueValues: Type.Optional(Type.Array(Literal, {
-    description: 'A yes/no field (`enabled`): the stored values that read as yes; any other stored value reads as no; NULL leaves the default (a lookup stays enabled). Compared as trimmed text in any case. Default: 1, \'S\', \'Y\', \'YES\', \'SIM\', \'T\', \'TRUE\', \'V\'.',
+    description: 'A yes/no field (`enabled`): the stored values that read as yes; any other stored value reads as no; NULL leaves the default (a lookup stays enabled). Compared as trimmed text in any case; `true` and `false` match a boolean column\'s values and their 1/0, t/f spellings on every database. Default: 1, \'S\', \'Y\', \'YES\', \'SIM\', \'T\', \'TRUE\', \'V\'.',
     examples: [['S'], [1], ['A', 'ATIVO']]
   })),
   // YAML (and so the YAML language server) reads a key `true:` as the boolean true, so
@@ -235,7 +235,9 @@ export const WriteValue = Type.Union([
   Type.Object({ value: Type.Union([Literal, Type.Null()], { description: 'A constant written as it is (null writes NULL): `ORIGEM: { value: ponte }`.' }) }, { additionalProperties: false }),
   Type.Object({
     now: Type.Union([Type.Literal('datetime'), Type.Literal('date'), Type.Literal('time')], { description: 'The current date-time, date or time when the row is written (a "created at" column under `set`, a "last changed" one under `update`), on the clock the database stores (`storedIn`, else the clinic\'s).' }),
-    storedIn: Type.Optional(Type.String({ minLength: 1, description: 'The IANA zone this one column keeps its stamps in, when not the installation\'s `storedIn` (an `updated_at` in UTC beside local appointment times).', examples: ['UTC'] }))
+    storedIn: Type.Optional(Type.String({ minLength: 1, description: 'The IANA zone this one column keeps its stamps in, when not the installation\'s `storedIn` (an `updated_at` in UTC beside local appointment times).', examples: ['UTC'] })),
+    format: Type.Optional(about(ValueFormat, 'How the column keeps the stamp, as the clinic\'s own rows spell it: `now: date` in `date` (default), `text` (YYYY-MM-DD), `dmy` (DD/MM/YYYY) or `int` (20260315); `now: datetime` in `datetime` (default), `text` (YYYY-MM-DD HH:MM:SS) or `dmy` (DD/MM/YYYY HH:MM:SS); `now: time` in `time` (default), `text` (HH:MM), `hhmm` (1330) or `minutes`.', ['dmy'])),
+    separator: Type.Optional(Type.Union([Type.Literal('/'), Type.Literal('.'), Type.Literal('-')], { description: 'With `format: dmy`, the character between day, month and year (`03.04.2031`). Default `/`.' }))
   }, { additionalProperties: false }),
   Type.Object({ setting: Type.String({ description: 'A value from the installation settings, e.g. `userId`.' }) }, { additionalProperties: false }),
   Type.Object({

@@ -22,6 +22,9 @@ export function refuseUnstorable (issues: FieldIssue[]): void {
   throw new NotWritableError(`This installation cannot store ${names.join(', ')}: ${issues.map((i) => i.message).join('; ')}. Nothing was written.`, issues)
 }
 
+/** The issue of a field that read back differently (`check` says it in its own words). */
+export const MISSTORED = 'would not read back as sent with this mapping'
+
 /**
  * What was read back differs from what was sent: the mapping stores these fields so that
  * they read as something else. Thrown inside the write's transaction, so it rolls back.
@@ -29,7 +32,7 @@ export function refuseUnstorable (issues: FieldIssue[]): void {
 export function refuseMisstored (fields: string[], what: string): never {
   throw new NotWritableError(
     `This installation's mapping does not store ${fields.join(', ')} as sent: the ${what} read back differently after writing, so nothing was written. The mapping needs correcting (run ponte check).`,
-    fields.map((f) => ({ path: `/body/${f}`, message: 'would not read back as sent with this mapping' })))
+    fields.map((f) => ({ path: `/body/${f}`, message: MISSTORED })))
 }
 
 /** A field that reads back from another column of the record than the one written (`by`: where the mapping reads it first). */

@@ -442,9 +442,11 @@ function toValue (v: ValueDoc, path: string): Value {
   return value
 }
 
+// A date range is compiled over the column itself: DD/MM/YYYY text (`dmy`) is rearranged
+// in SQL as appointment dates are (date-range.ts), which costs its index but filters alike.
 function plainColumn (v: Value): Value {
-  if (v.column === undefined || !['date', 'datetime', 'text', 'int', undefined].includes(v.format)) {
-    throw new CompileError(v.path, 'must be a plain `column` stored as date, datetime, text (YYYY-MM-DD) or int (YYYYMMDD), so date ranges can use its index')
+  if (v.column === undefined || !['date', 'datetime', 'text', 'int', 'dmy', undefined].includes(v.format)) {
+    throw new CompileError(v.path, 'must be a plain `column` stored as date, datetime, text (YYYY-MM-DD), dmy (DD/MM/YYYY) or int (YYYYMMDD), so date ranges can be compiled to SQL')
   }
   return v
 }

@@ -70,6 +70,8 @@ export interface CheckPlans {
   slotRows?: SlotRowChecks
   /** How many rows are open slots (`openSlots.free`), where the mapping keeps them as rows. */
   openSlots?: () => ReadPlan<number>
+  /** A column of the table's own rows as stored text, each digit as 9 (`99/99/9999`): how it spells a stamp, never the value. */
+  columnShapes: (table: TableModel, column: string) => ScanPlan<string | undefined>
 }
 
 const REFS = ['professional', 'location', 'service'] as const
@@ -160,7 +162,11 @@ export function compileCheck (model: MappingModel, d: Dialect): CheckPlans {
     }),
     probedColumns: [...probedPhones.map((v) => ({ path: v.path, kind: 'phone' as const })), ...(probedCpf ? [{ path: probedCpf.path, kind: 'CPF' as const }] : [])],
     schedules: scheduleScans(model, d),
-    slotRows: slotRowChecks(model, d)
+    slotRows: slotRowChecks(model, d),
+    columnShapes: (t, column) => scanPlan(d, `${nameOf(t)}.${column}`, t, t.key.parts, `${t.path}/key`, (scope, _params, cols) => {
+      const at = cols.add(scope.ref(column, `${t.path}/write`))
+      return (row) => typeof row[at] === 'string' && !blank(row[at]) ? textShape(row[at] as string) : undefined
+    })
   }
   const open = a.openSlots
   if (open) {

@@ -78,6 +78,8 @@ export function compileClientWrites (model: MappingModel, dialect: Dialect): Com
   }
   joined('name', c.fields.name, 'ntext', nameCase)
   joined('email', c.fields.email, 'ntext')
+  // A CPF kept in an identifier row (Tryton's `party_identifier`), as an e-mail is in a contact row.
+  joined('cpf', c.fields.cpf, 'text', (x) => formatCpf(String(x), write?.cpfFormat ?? 'digits'))
   joined('birthday', c.fields.birthday, dateType, (x) => toStoredDate(String(x), dateFormat, format === 'dmy' ? 'dmy' : 'iso', c.fields.birthday?.separator))
   const phoneRow = c.phones.findIndex((p, i) => p.collect !== undefined && written.has(`phones/${i}`))
   if (!writers.phone && phoneRow >= 0) {

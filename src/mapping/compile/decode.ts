@@ -11,6 +11,17 @@ import { patternMinutes } from './length-pattern.js'
 export type Decoder<T> = (row: Record<string, unknown>) => T | undefined
 
 const TRUTHY = new Set(['1', 'S', 'Y', 'YES', 'SIM', 'T', 'TRUE', 'V'])
+const TRUE_SPELLINGS = ['1', 'T', 'TRUE']
+const FALSE_SPELLINGS = ['0', 'F', 'FALSE']
+
+/**
+ * A `trueValues` entry as stored text, upper-cased: the mapping's `true`/`false` is a boolean
+ * column's value, which a database without booleans keeps as 1/0 (MariaDB's TINYINT(1), SQLite).
+ */
+function spellings (t: unknown): string[] {
+  if (typeof t === 'boolean') return t ? TRUE_SPELLINGS : FALSE_SPELLINGS
+  return [String(t).trim().toUpperCase()]
+}
 
 export function idOf (read: Reader): Decoder<string> {
   return (row) => {
@@ -55,13 +66,14 @@ export function minutesOf (v: Value, read: Reader): Decoder<number> {
 }
 
 export function booleanOf (v: Value, read: Reader): Decoder<boolean> {
-  const truthy = v.trueValues ? new Set(v.trueValues.map((t) => String(t).trim().toUpperCase())) : TRUTHY
+  const truthy = v.trueValues ? new Set(v.trueValues.flatMap(spellings)) : TRUTHY
   const invert = v.invert === true
   return (row) => {
     const x = read(row)
     if (x === null || x === undefined) return undefined
-    const s = typeof x === 'boolean' ? (x ? '1' : '0') : String(x).trim().toUpperCase()
-    return truthy.has(s) !== invert
+    // A boolean column (PostgreSQL's, a driver's bit) matches any spelling of its value.
+    if (typeof x === 'boolean') return (x ? TRUE_SPELLINGS : FALSE_SPELLINGS).some((s) => truthy.has(s)) !== invert
+    return truthy.has(String(x).trim().toUpperCase()) !== invert
   }
 }
 

@@ -15,6 +15,8 @@ export interface LookupRecord {
   entity: Record<string, unknown> & { id: string }
   /** The required field read blank on this row and answered with a stand-in (for `ponte check` to count). */
   stoodIn?: string
+  /** The `enabled` column as stored, as text (for `ponte check` to tell a flag read one way whatever it holds). */
+  flag?: string
 }
 
 export interface CompiledLookup {
@@ -60,7 +62,8 @@ export function compileLookup (model: LookupModel, dialect: Dialect): CompiledLo
   for (const [field, value] of Object.entries(model.fields)) {
     decoders[field] = fieldDecoder(KINDS[field] ?? 'text', value, valueReader(value, scope, cols, params))
   }
-  const enabled = model.enabled ? booleanOf(model.enabled, valueReader(model.enabled, scope, cols, params)) : () => true
+  const flag = model.enabled ? valueReader(model.enabled, scope, cols, params) : undefined
+  const enabled = model.enabled && flag ? booleanOf(model.enabled, flag) : () => true
   const entity = objectReader<Record<string, unknown>>(decoders)
   const where = scope.where(params)
   const all: Statement = {
@@ -76,7 +79,8 @@ export function compileLookup (model: LookupModel, dialect: Dialect): CompiledLo
     const e: Record<string, unknown> & { id: string } = { id: rowId, ...entity(row) }
     const blank = e[required] === undefined || e[required] === ''
     if (blank) e[required] = standIn ? standIn(e) : ''
-    return { id: rowId, enabled: enabled(row) ?? true, entity: e, ...blank && standIn ? { stoodIn: required } : {} }
+    const stored = flag?.(row)
+    return { id: rowId, enabled: enabled(row) ?? true, entity: e, ...blank && standIn ? { stoodIn: required } : {}, ...stored !== undefined && stored !== null ? { flag: String(stored).trim() } : {} }
   }
   // The same columns and rows, one key: its own parameter list, the key's input added last.
   const byIdParams = new ParamList(dialect)

@@ -200,3 +200,21 @@ export function joinedRowUpdates (table: TableModel, columns: { column: string, 
     }
   })
 }
+
+/**
+ * The record's own columns a joined row's `on` takes, read by the record's key inside the
+ * write's transaction: a contact row hanging from `name` (Tryton's party id), not from the
+ * patient's key. Inputs: `id` (keyArgs); columns `v0`, `v1`… in `columns`' order.
+ */
+export function ownColumnsRead (table: TableModel, columns: string[], dialect: Dialect): Statement {
+  const scope = new Scope(dialect, { table: table.table, joins: {}, where: [], path: table.path }, 'p')
+  const params = new ParamList(dialect)
+  const sql = dialect.select({
+    columns: columns.map((c, i) => ({ expr: scope.ref(c, `${table.path}/joins`), alias: `v${i}` })),
+    from: { table: dialect.table(table.table), alias: 'p' },
+    joins: [],
+    where: [keyMatch(table.key, scope, params, `${table.path}/key`)],
+    orderBy: []
+  })
+  return { name: `${table.path.split('/').pop() ?? 'row'}.linked`, sql, params: params.params }
+}

@@ -9,7 +9,7 @@ import type { MappingModel, TableModel, Value } from '../model.js'
 import { literalType } from './condition.js'
 import { CompileError, Scope } from './scope.js'
 import { isTextType, templateParts } from './value.js'
-import type { NowParts } from '../../normalise/datetime.js'
+import { toStoredDate, toStoredHour, type NowParts } from '../../normalise/datetime.js'
 import { keyMatch } from './key.js'
 import { derivedValue, isDerived, type SelfKey, type WriteContext, type WrittenValue } from './derived.js'
 import { identifierMaker } from './identifier.js'
@@ -112,7 +112,8 @@ export function writeValues (model: MappingModel, table: string, entries: Record
     if ('now' in w) {
       // A column keeping its stamps on a clock of its own (`now.storedIn`), else the installation's.
       const own = w.storedIn === undefined ? clock : storedClock({ timezone: model.timezone, storedIn: w.storedIn })
-      return { column, type: w.now === 'date' ? 'date' as const : w.now === 'time' ? 'time' as const : 'datetime' as const, value: (now: NowParts) => storedNow(now, own)[w.now] }
+      const stamp = stampOf(w, `${path}/${segment(column)}`)
+      return { column, type: stamp.type, value: (now: NowParts) => stamp.value(storedNow(now, own)) }
     }
     if (isBookedCopy(w)) return bookedValue(w, column)
     if ('uuid' in w) return { column, type: 'text' as const, value: () => randomUUID() }
@@ -283,4 +284,26 @@ export function writesTo (table: string, columns: { column: string }[]): Pick<St
 export function uniqueColumns<T extends { column: string }> (columns: T[]): T[] {
   const seen = new Set<string>()
   return columns.filter((c) => !seen.has(c.column) && seen.add(c.column))
+}
+
+type NowDoc = Extract<WriteValueDoc, { now: unknown }>
+
+/**
+ * A `now:` stamp in the form the column keeps (`format`, `separator`): `now: date` with
+ * `format: dmy` is '15/03/2026', as the clinic's own rows have it. Refused at its key where
+ * the form cannot hold that part of now (a date as `hhmm`).
+ */
+export function stampOf (w: NowDoc, path: string): { type: SqlTypeName, value: (now: NowParts) => string | number } {
+  const format = w.format ?? w.now
+  const allowed = { date: ['date', 'text', 'dmy', 'int'], datetime: ['datetime', 'text', 'dmy'], time: ['time', 'text', 'hhmm', 'minutes'] }[w.now]
+  if (!allowed.includes(format)) throw new CompileError(`${path}/format`, `\`now: ${w.now}\` is written as ${allowed.map((f) => `\`${f}\``).join(', ')}, not \`${format}\``)
+  if (w.separator !== undefined && format !== 'dmy') throw new CompileError(`${path}/separator`, '`separator` goes with `format: dmy`')
+  const dmy = (date: string): string => toStoredDate(date, 'text', 'dmy', w.separator)
+  switch (format) {
+    case 'int': return { type: 'int', value: (n) => toStoredDate(n.date, 'int') }
+    case 'hhmm': case 'minutes': return { type: 'int', value: (n) => toStoredHour(n.time.slice(0, 5), format) }
+    case 'dmy': return { type: 'text', value: (n) => w.now === 'date' ? dmy(n.date) : `${dmy(n.date)} ${n.time}` }
+    case 'text': return { type: 'text', value: (n) => w.now === 'time' ? n.time.slice(0, 5) : n[w.now] }
+    default: return { type: format as SqlTypeName, value: (n) => n[w.now] }
+  }
 }

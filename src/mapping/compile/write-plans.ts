@@ -9,6 +9,7 @@ import type { SqlTypeName } from '../schema.js'
 import type { NowParts } from '../../normalise/datetime.js'
 import type { MappingModel } from '../model.js'
 import { CompileError } from './scope.js'
+import { NotWritableError } from '../../errors.js'
 import { keyArgs } from './key.js'
 import { columnInputs, isUnsupported, type Bound, type Supported } from './bind.js'
 import { compileClientWrites, PATCHABLE, type ClientField, type CompiledClientWrites } from './client-write.js'
@@ -16,7 +17,7 @@ import { compileAppointmentWrites, type BookingRef, type DefaultedRef, type Comp
 import { compileSlotRowBooking, type SlotRowBooking } from './slot-rows.js'
 import type { OpenSlotWrites } from './open-slots.js'
 import type { ColumnValues, FieldWriter, InsertPlan } from './write-columns.js'
-import { OWN_ROW, type RowPlan, type RowsPlan } from './rows.js'
+import { OWN_ROW, ownColumnsRead, type RowPlan, type RowsPlan } from './rows.js'
 import { insertJoinedRow, runInsert, runInsertWithRows } from './insert-run.js'
 import { bindId } from './ids.js'
 import { compileStateRows, type StateRows } from './state-rows.js'
@@ -171,7 +172,7 @@ function supported<T> (fn: () => T): Supported<T> {
 }
 
 export function compileWrites (model: MappingModel, dialect: Dialect): CompiledWrites {
-  const client = supported(() => clientPlans(model, compileClientWrites(model, dialect)))
+  const client = supported(() => clientPlans(model, compileClientWrites(model, dialect), dialect))
   // A state row or read history the mapping gets wrong refuses the mapping at its line: it is how a state is read.
   const stateRows = compileStateRows(model, dialect)
   checkHistoryRead(model)
@@ -180,7 +181,7 @@ export function compileWrites (model: MappingModel, dialect: Dialect): CompiledW
   return { client, appointment, slotRows, statements: () => writeStatements(client, appointment, model) }
 }
 
-function clientPlans (model: MappingModel, c: CompiledClientWrites): ClientWritePlans {
+function clientPlans (model: MappingModel, c: CompiledClientWrites, dialect: Dialect): ClientWritePlans {
   const { writers, rowWriters, rows } = c
   const rowStatements = (list: RowsPlan['before']) => list.flatMap((r) => r.keyed ? [...r.keyed.plan.key.before, r.keyed.plan.statement] : r.statement ? [r.statement] : [])
   const insert = supported((): ClientInsert => {
@@ -213,13 +214,21 @@ function clientPlans (model: MappingModel, c: CompiledClientWrites): ClientWrite
         const update = own.length > 0 || (stamps && fields.length > 0) ? c.update(own) : undefined
         const joined = inRows.length > 0 ? c.rowUpdates(inRows) : []
         // A joined row a client may not have yet (an e-mail attribute) is inserted as a
-        // registration would insert it, where it hangs from the client's key alone.
+        // registration would insert it, where it hangs from the client's own row: its key, or
+        // another of its columns (a party id) read by key in the transaction.
         const insertable = (alias: string): RowPlan | undefined => {
           const row = c.rows?.after.find((r) => r.name === alias)
-          return row?.links.every((l) => l.from === OWN_ROW && l.fromColumn === model.client.key.column) === true ? row : undefined
+          return row !== undefined && row.links.length > 0 && row.links.every((l) => l.from === OWN_ROW) ? row : undefined
         }
+        const keyColumn = model.client.key.column
+        const linked = (row: RowPlan): string[] => [...new Set(row.links.map((l) => l.fromColumn))].filter((col) => col !== keyColumn)
+        const reads = new Map(joined.flatMap((j) => {
+          const row = insertable(j.alias)
+          const cols = row ? linked(row) : []
+          return row && cols.length > 0 ? [[j.alias, { columns: cols, statement: ownColumnsRead(model.client, cols, dialect) }] as const] : []
+        }))
         return {
-          statements: [...update ? [update] : [], ...joined.flatMap((j) => insertable(j.alias) ? [j.exists, j.update] : [j.update])],
+          statements: [...update ? [update] : [], ...joined.flatMap((j) => insertable(j.alias) ? [j.exists, ...reads.has(j.alias) ? [reads.get(j.alias)?.statement as Statement] : [], j.update] : [j.update])],
           async run (tx, id, values, now) {
             const key = keyArgs(model.client.key, id)
             if (!key) return false
@@ -229,8 +238,19 @@ function clientPlans (model: MappingModel, c: CompiledClientWrites): ClientWrite
             if (update) await tx.query(update, { ...key, ...columnInputs({ ...c.touched(now), ...columns }) })
             for (const j of joined) {
               const row = insertable(j.alias)
-              if (row && (await tx.query(j.exists, key)).length === 0) await insertJoinedRow(tx, row, columns, { [model.client.key.column]: id }, now)
-              else await tx.query(j.update, args)
+              if (row && (await tx.query(j.exists, key)).length === 0) {
+                const own: Record<string, unknown> = { [keyColumn]: id }
+                const read = reads.get(j.alias)
+                if (read) {
+                  const parent = (await tx.query(read.statement, key))[0]
+                  // No row by that key: the read-back finds no client (404).
+                  if (parent === undefined) continue
+                  read.columns.forEach((col, i) => { own[col] = parent[`v${i}`] ?? null })
+                  const empty = read.columns.filter((col) => own[col] === null)
+                  if (empty.length > 0) throw noParentValue(inRows.filter((f) => rowWriters[f]?.columns.some((x) => x.column.startsWith(`${j.alias}.`))), j.alias, empty)
+                }
+                await insertJoinedRow(tx, row, columns, own, now)
+              } else await tx.query(j.update, args)
             }
             return true
           }
@@ -241,6 +261,12 @@ function clientPlans (model: MappingModel, c: CompiledClientWrites): ClientWrite
     return p
   }
   return { ignored: new Set(model.client.write?.ignore ?? []), writers, rowWriters, insert, patch, constants: c.constants }
+}
+
+/** A joined row a PATCH would add hangs from a column this client's row leaves empty: nothing to link it to. */
+function noParentValue (fields: ClientField[], alias: string, columns: string[]): NotWritableError {
+  const message = `this client has no \`${alias}\` row, and the one a PATCH would add hangs from ${columns.map((c) => `\`${c}\``).join(', ')} (the join's \`on\`), which this client's row leaves empty`
+  return new NotWritableError(`This installation cannot store ${fields.join(', ')} for this client: ${message}. Nothing was written.`, fields.map((f) => ({ path: `/body/${f}`, message })))
 }
 
 function appointmentPlans (model: MappingModel, a: CompiledAppointmentWrites, rows: StateRows | undefined): AppointmentWritePlans {
