@@ -2,9 +2,10 @@
 // gives (`write.set: { DATA: { slot: start, format: dmy, separator: '.' } }`), as birthdays do.
 import t from 'tap'
 import { derivedValue } from '../../src/mapping/compile/derived.js'
+import type { BookedTime } from '../../src/mapping/compile/index.js'
 
-const slot = { date: '2031-03-04', hour: '09:30', endHour: '10:00', minutes: 30 }
-const written = (w: Parameters<typeof derivedValue>[0]): unknown => derivedValue(w, 'DATA', 'write.set.DATA', 'text').value(undefined as never, { slot } as never)
+const time: BookedTime = { date: '2031-03-04', hour: '09:30', endHour: '10:00', minutes: 30 }
+const written = (w: Parameters<typeof derivedValue>[0]): unknown => derivedValue(w, 'DATA', 'write.set.DATA', 'text').value(undefined as never, { time })
 
 t.test('a dmy start and end keep the separator given', async (t) => {
   t.equal(written({ slot: 'start', format: 'dmy', separator: '.' }), '04.03.2031', 'dots')
