@@ -1,6 +1,7 @@
 // The bench runs both servers as production does: compiled JavaScript on plain node, no
 // TypeScript loader (tsx adds its own resolver, source maps and ~70 MB resident to a process).
-// Each run compiles afresh into scratch folders, so a stale dist/ can never be what is measured.
+// Each run compiles afresh into scratch folders of its own (two benches at once, as the test
+// suite runs them, must not rebuild under each other), so a stale dist/ is never measured.
 //  - Ponte exactly as `npm run build` lays it out (tsconfig.build.json), one level below the
 //    package root so the mappings and fixtures resolve as they do from dist/.
 //  - the baseline with the few src/ modules it shares (bench/tsconfig.baseline.json).
@@ -14,9 +15,11 @@ import { promisify } from 'node:util'
 const root = fileURLToPath(new URL('..', import.meta.url))
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc')
 
+const OUT = { ponte: `.scratch-bench-ponte-${process.pid}`, hand: `.scratch-bench-hand-${process.pid}` }
+
 export const BUILT = {
-  ponte: join(root, '.scratch-bench-ponte', 'server.js'),
-  hand: join(root, '.scratch-bench-hand', 'bench', 'baseline-server.js')
+  ponte: join(root, OUT.ponte, 'server.js'),
+  hand: join(root, OUT.hand, 'bench', 'baseline-server.js')
 }
 
 async function compile (project: string, outDir: string): Promise<void> {
@@ -25,8 +28,9 @@ async function compile (project: string, outDir: string): Promise<void> {
 }
 
 export async function buildServers (): Promise<void> {
+  process.once('exit', () => { for (const dir of Object.values(OUT)) rmSync(join(root, dir), { recursive: true, force: true }) })
   await Promise.all([
-    compile('tsconfig.build.json', '.scratch-bench-ponte'),
-    compile('bench/tsconfig.baseline.json', '.scratch-bench-hand')
+    compile('tsconfig.build.json', OUT.ponte),
+    compile('bench/tsconfig.baseline.json', OUT.hand)
   ])
 }
