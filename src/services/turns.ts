@@ -7,5 +7,5 @@
  */
 export const TURN_ROWS = 250
 
-/** Resolves after the event loop's next turn (setImmediate: after the pending I/O is served). */
-export const nextTurn = async (): Promise<void> => { await new Promise<void>((resolve) => { setImmediate(resolve) }) }
+/** Resolves after the event loop's next turn (after the pending I/O is served), as the change detector yields. */
+export { setImmediate as nextTurn } from 'node:timers/promises'
