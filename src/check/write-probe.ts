@@ -206,7 +206,7 @@ async function book (compiled: CompiledMapping, plans: AppointmentWritePlans, db
       throw err
     }
     const endHour = record.endHour ?? slot.hour
-    const booked: BookedTime = { date: record.date, hour: record.hour, endHour, minutes: Math.max(endMinutesOf(record.hour, endHour) - minutesOf(record.hour), 0) }
+    const booked = timeOf(record, endHour)
     // A booking without a location takes the one of the professional's hours (or only workplace).
     const location = request.location ?? (record.location as { id?: string } | undefined)?.id
     const refs = Object.fromEntries(BOOKING_REFS.flatMap((r) => {
@@ -268,7 +268,7 @@ async function reschedule (compiled: CompiledMapping, plans: AppointmentWritePla
   if (plans.openSlots) return `${said.replace(/\.$/, '')}: claimed and read back at the new time, the old row per onCancel: ${plans.openSlots.onCancel}`
   const record = await s.appointments.get(booked.id, undefined)
   const endHour = record.endHour ?? to.hour
-  const moved: BookedTime = { date: record.date, hour: record.hour, endHour, minutes: Math.max(endMinutesOf(record.hour, endHour) - minutesOf(record.hour), 0) }
+  const moved = timeOf(record, endHour)
   if (moved.date !== to.date || moved.hour !== to.hour) throw new NotProven('the appointment does not read back at the new time')
   const expected = steady((now) => plans.written.reschedule(now, moved))
   const places = placesOf(compiled, plans, moved, expected, 'reschedule')
@@ -280,6 +280,11 @@ async function reschedule (compiled: CompiledMapping, plans: AppointmentWritePla
 
 class Misstored extends Error {
   constructor (readonly found: { place: string, why: string }[]) { super('misstored') }
+}
+
+/** The time an answered appointment holds, as the compiler's writers take it. */
+function timeOf (record: { date: string, hour: string }, endHour: string): BookedTime {
+  return { date: record.date, hour: record.hour, endHour, minutes: Math.max(endMinutesOf(record.hour, endHour) - minutesOf(record.hour), 0) }
 }
 
 /** Columns `write.set` fills with the new row's own key (`newKey: true`) hold the id the write answered. */
