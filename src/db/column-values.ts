@@ -45,6 +45,8 @@ export function fitToColumn (value: unknown, live: LiveColumn, length = live.len
 function fitText (value: string, column: LiveColumn): { value: unknown } | { problem: string } {
   // Characters, as MariaDB, PostgreSQL and SQLite's declared lengths count them.
   const length = [...value].length
+  // MariaDB refuses such a character with an error naming no field (or, outside strict mode, stores '?').
+  if (column.basicPlaneOnly === true && length !== value.length) return { problem: 'holds a character (such as an emoji) that this installation\'s column cannot store: its character set takes none beyond U+FFFF' }
   return column.length !== undefined && length > column.length ? { problem: `must be at most ${column.length} characters long (as this installation stores it)` } : { value }
 }
 
