@@ -91,7 +91,7 @@ t.test('the mapping guide\'s normalised example passes check and creates a clien
   t.notMatch(yaml, /identifier_type: \{ value/, 'and does not repeat it under set')
   // The example's OpenMRS table names are the helper schema's without the module prefix.
   const sql = normalisedSql().replaceAll('appointmentscheduling_', '')
-  const mapping = yaml.replace('${USER_ID}', String(USER_ID))
+  const mapping = yaml.replace('$' + '{USER_ID}', String(USER_ID))
   t.equal([ID_TYPE, PHONE_TYPE].join(), '3,8', 'the helper schema uses the ids the example names')
   const s = await scratchOn(t, 'sqlite', sql, mapping)
   const created = await s.call('POST', '/clients', { name: 'Celia Mamani', phone: '+59171234599', birthday: '1990-04-02' })
