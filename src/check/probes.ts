@@ -103,8 +103,9 @@ export function explain (err: unknown, statement: string): string {
 export function placeOf (name: string, compiled: CompiledMapping): string {
   const [head, rest = ''] = name.split(/\.(.*)/s)
   if (head === 'relation') {
-    const pair = rest.split('.')[0].split('~')
-    const i = compiled.model.doc.relations?.findIndex((r) => r.between.includes(pair[0] as never) && r.between.includes(pair[1] as never)) ?? -1
+    const [names, at] = rest.split('.')
+    const pair = names.split('~')
+    const i = at?.startsWith('at') === true ? Number(at.slice(2)) : compiled.model.doc.relations?.findIndex((r) => r.between.includes(pair[0] as never) && r.between.includes(pair[1] as never)) ?? -1
     return i >= 0 ? `/relations/${i}` : '/relations'
   }
   if (head === 'availability') {

@@ -30,6 +30,11 @@ export function checkColumnValues (compiled: Pick<CompiledMapping, 'model' | 're
       const short = v && under(v.path).find((w) => (v.length ?? w.live?.length ?? Infinity) < INTERFACE_LENGTH[field])
       if (v && short) shorterThanInterface(field, v.length ?? short.live?.length ?? 0, short.live?.name ?? short.column, v.path, out)
     }
+    const name = model.client.fields.name
+    const narrow = name && under(name.path).find((w) => w.live?.basicPlaneOnly === true)
+    if (name && narrow) {
+      out.warning(name.path, `column \`${narrow.live?.name ?? narrow.column}\` takes no character beyond U+FFFF (utf8mb3): a name with an emoji is refused (400, naming name); \`ALTER TABLE … CONVERT TO CHARACTER SET utf8mb4\` on a copy first lets them in`)
+    }
   }
   if (!isUnsupported(writes.appointment)) {
     for (const name of Object.keys(writes.appointment.refs) as (keyof typeof model.appointment.refs)[]) {

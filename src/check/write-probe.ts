@@ -6,7 +6,7 @@
 // mapping says the write puts there. A difference is a problem at the mapping line that writes it.
 import type { Database } from '../db/database.js'
 import type { LiveCatalog } from '../db/columns.js'
-import { BOOKING_REFS, CLAIMED_REFS, bindId, isUnsupported, storedRow, type AppointmentWritePlans, type BookingRef, type ClientField, type ClientWritePlans, type CompiledMapping, type FieldWriter, type BookedTime } from '../mapping/compile/index.js'
+import { BOOKING_REFS, CLAIMED_REFS, bindId, isNewKey, isUnsupported, storedRow, type AppointmentWritePlans, type BookingRef, type ClientField, type ClientWritePlans, type CompiledMapping, type FieldWriter, type BookedTime } from '../mapping/compile/index.js'
 import type { AppointmentModel, ClientModel, TableModel } from '../mapping/model.js'
 import { parsePhoneInput } from '../normalise/phone.js'
 import { endMinutesOf, minutesOf } from '../normalise/datetime.js'
@@ -289,7 +289,7 @@ function timeOf (record: { date: string, hour: string }, endHour: string): Booke
 
 /** Columns `write.set` fills with the new row's own key (`newKey: true`) hold the id the write answered. */
 function ownKeys (t: AppointmentModel | ClientModel, id: string): Columns {
-  return Object.fromEntries(Object.entries(t.write?.set ?? {}).filter(([, w]) => typeof w === 'object' && w !== null && 'newKey' in w).map(([column]) => [column, id]))
+  return Object.fromEntries(Object.entries(t.write?.set ?? {}).filter(([, w]) => isNewKey(w)).map(([column]) => [column, id]))
 }
 
 async function compareStored (db: Database, compiled: CompiledMapping, t: TableModel, id: string, expected: Columns, places: Record<string, string>, catalog: LiveCatalog, what: string): Promise<void> {

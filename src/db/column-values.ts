@@ -10,6 +10,13 @@ import type { LiveCatalog, LiveColumn } from './columns.js'
 import type { Statement } from '../sql/statement.js'
 import { keptWrites, refuseNonTransactional } from './non-transactional.js'
 
+/**
+ * Bound for a column that will hold the new row's own identity key (set by an UPDATE right
+ * after the INSERT, in its transaction): NULL where the column takes it, else a stand-in of
+ * its kind, since a NOT NULL column refuses the INSERT before the key exists.
+ */
+export const OWN_KEY_TO_COME = Symbol('own key to come')
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const NUMBER = /^\s*-?\d+(\.\d+)?\s*$/
 
@@ -38,7 +45,14 @@ export function fitToColumn (value: unknown, live: LiveColumn, length = live.len
 function fitText (value: string, column: LiveColumn): { value: unknown } | { problem: string } {
   // Characters, as MariaDB, PostgreSQL and SQLite's declared lengths count them.
   const length = [...value].length
+  // MariaDB refuses such a character with an error naming no field (or, outside strict mode, stores '?').
+  if (column.basicPlaneOnly === true && length !== value.length) return { problem: 'holds a character (such as an emoji) that this installation\'s column cannot store: its character set takes none beyond U+FFFF' }
   return column.length !== undefined && length > column.length ? { problem: `must be at most ${column.length} characters long (as this installation stores it)` } : { value }
+}
+
+/** A value of the column's kind, held only until the UPDATE that follows in the same transaction. */
+function standIn (column: LiveColumn): unknown {
+  return column.kind === 'text' ? '' : 0
 }
 
 /** `col:<name>` or `col:<alias>.<name>` (a joined row's column): the column's own name. */
@@ -85,12 +99,20 @@ export function fittingWrites (db: Database, catalog: (at: Arrival) => Promise<L
 }
 
 function fitArgs (statement: Statement, args: Record<string, unknown> | undefined, catalog: LiveCatalog | undefined): Record<string, unknown> | undefined {
-  const table = statement.writes === undefined || args === undefined ? undefined : catalog?.table(statement.writes)
-  if (table === undefined) return args
+  if (args === undefined) return args
+  const table = statement.writes === undefined ? undefined : catalog?.table(statement.writes)
   const out: Record<string, unknown> = {}
-  for (const [input, value] of Object.entries(args as Record<string, unknown>)) {
+  for (const [input, value] of Object.entries(args)) {
     const name = columnOfInput(input)
-    const column = name === undefined ? undefined : table.columns.get(name.toLowerCase())
+    const column = name === undefined ? undefined : table?.columns.get(name.toLowerCase())
+    if (value === OWN_KEY_TO_COME) {
+      out[input] = column?.notNull === true ? standIn(column) : null
+      continue
+    }
+    if (table === undefined) {
+      out[input] = value
+      continue
+    }
     const fit = column === undefined || value === null || value === undefined ? { value } : fitToColumn(value, column, statement.lengths?.[name as string] ?? column.length)
     if ('problem' in fit) throw new ValueMisfitError((column as LiveColumn).name, fit.problem)
     out[input] = fit.value

@@ -29,6 +29,8 @@ export interface LiveColumn {
   length?: number
   /** A text column's character set holds Unicode (false: one code page, a SQL Server VARCHAR); undefined for other types. */
   unicode?: boolean
+  /** Unicode only up to U+FFFF (MariaDB/MySQL utf8mb3, ucs2): no emoji or other 4-byte characters. */
+  basicPlaneOnly?: boolean
   /** The default as the database writes it (`'P'`, `((0))`, `getdate()`), when there is one. */
   defaultSql?: string
 }

@@ -79,8 +79,9 @@ export async function requiring<T> (writers: Writers, stores: string[], write: (
     if (err instanceof MissingValueError) {
       const field = fieldOf(err.column)
       if (field) throw new InvalidInputError(`${field} is required by this installation.`, [{ path: `/body/${field}`, message: REQUIRED_BY_INSTALLATION }])
-      throw new NotWritableError('The clinic database requires a value the mapping does not provide; the installation\'s mapping needs a default for it under write.set. Nothing was written.',
-        [{ path: '/body', message: 'cannot be stored: the clinic database requires a value no field gives, and the mapping sets none' }])
+      const column = err.column === undefined ? 'a column' : `column \`${err.column}\``
+      throw new NotWritableError(`The clinic database requires a value in ${column} that no field of this request writes and the mapping does not set; the installation's mapping needs it under write.set. Nothing was written.`,
+        [{ path: '/body', message: `cannot be stored: ${column} requires a value no field gives, and the mapping sets none` }])
     }
     if (err instanceof DuplicateKeyError) {
       const colliding = collidingFields(writers, err)

@@ -171,3 +171,24 @@ for (const dialect of testDialects()) {
     })
   })
 }
+
+// MariaDB's utf8mb3 (a legacy `utf8` table) takes no character beyond U+FFFF: an emoji in a name
+// was refused with an error naming no column, answered as "one of name, phone".
+t.test('mysql: a name with an emoji for a utf8mb3 column is refused naming name, nothing written', { skip: !testDialects().includes('mysql') && 'MariaDB only' }, async (t) => {
+  const narrow = schema('mysql').replace('nm VARCHAR(20) NOT NULL', 'nm VARCHAR(20) CHARACTER SET utf8mb3 NOT NULL')
+  const s = await scratchOn(t, 'mysql', narrow, MAPPING)
+  const before = await snapshot(s)
+  const created = await s.call('POST', '/clients', { name: 'Ana 😀 Lima', phone: '+5511987654321' })
+  t.equal(created.status, 400)
+  t.same(created.body.errors?.map((e: { path: string }) => e.path), ['/body/name'], 'the field, not "one of name, phone"')
+  t.match(created.body.errors?.[0]?.message, /emoji/)
+  const patched = await s.call('PATCH', '/clients/1', { name: 'Ana 😀 Lima' })
+  t.equal(patched.status, 400)
+  t.same(patched.body.errors?.map((e: { path: string }) => e.path), ['/body/name'])
+  t.equal(await snapshot(s), before, 'no table changed')
+  const accented = await s.call('POST', '/clients', { name: 'Zoë Núñez', phone: '+5511987654321' })
+  t.equal(accented.status, 200, 'characters up to U+FFFF are stored')
+  t.same(await s.rows(`SELECT nm FROM pac WHERE code = '${accented.body.id as string}'`), [{ nm: 'Zoë Núñez' }])
+  const report = await checkOf(t, s.url, MAPPING)
+  t.ok(said(report, lineOf(MAPPING, NAME_LINE), 'warning', /no character beyond U\+FFFF.*emoji is refused/), report.lines.join('\n'))
+})

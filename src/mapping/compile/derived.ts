@@ -41,13 +41,16 @@ export interface WrittenValue {
   copies?: 'client' | BookedLookup
 }
 
-export const isDerived = (w: WriteValueDoc): w is TimePartDoc | { newKey: true } => 'slot' in w || 'newKey' in w
+/** A `write.set` value holding the new row's own key (`newKey: true`). */
+export const isNewKey = (w: unknown): w is { newKey: true } => typeof w === 'object' && w !== null && 'newKey' in w
+
+export const isDerived = (w: WriteValueDoc): w is TimePartDoc | { newKey: true } => 'slot' in w || isNewKey(w)
 
 const PER_MINUTE = { minutes: 1, seconds: 60, hours: 1 / 60 }
 
 export function derivedValue (w: TimePartDoc | { newKey: true }, column: string, path: string, keyType: SqlTypeName, clock?: StoredClock): WrittenValue {
   // Bound NULL in the INSERT when the key comes back from it (identity), then set by an UPDATE.
-  if ('newKey' in w) return { column, type: keyType, value: () => null, newKey: true }
+  if (isNewKey(w)) return { column, type: keyType, value: () => null, newKey: true }
   if (w.slot === 'length') {
     if (w.repeat !== undefined) {
       const per = w.per ?? 5

@@ -3,6 +3,7 @@
 // rows, the resource's own row, then the `after` rows, each taking the keys and columns the
 // rows before it were written with. Inputs are column values; their statement names stay here.
 import type { Querier, Row } from '../../db/database.js'
+import { OWN_KEY_TO_COME } from '../../db/column-values.js'
 import { KeyGenerationError } from '../../errors.js'
 import type { NowParts } from '../../normalise/datetime.js'
 import { columnInputs, columnOf } from './bind.js'
@@ -38,6 +39,8 @@ async function insertRow (tx: Querier, plan: InsertPlan, args: Record<string, un
     // Columns holding the row's own key (a patient who is their own guarantor) bind it at once…
     Object.assign(args, columnInputs(Object.fromEntries((plan.selfKey?.columns ?? []).map((c) => [c, id]))))
   }
+  // An identity key is not known before the INSERT: its columns hold a stand-in until the UPDATE below.
+  if (plan.selfKey?.update) Object.assign(args, columnInputs(Object.fromEntries(plan.selfKey.columns.map((c) => [c, OWN_KEY_TO_COME]))))
   const rows = await tx.query(plan.statement, args)
   if (plan.key.returning) id = rows[0]?.id
   if (id === undefined || id === null) throw new Error(`${plan.statement.name} returned no key`)

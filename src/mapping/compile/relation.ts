@@ -30,7 +30,9 @@ export function compileRelation (rel: RelationModel, model: MappingModel, dialec
   const { source, values } = relationSource(rel, model.appointment)
   const [a, b] = rel.between
   const clientSide: 0 | 1 | undefined = a === 'client' ? 0 : b === 'client' ? 1 : undefined
-  const name = `relation.${a}~${b}`
+  // A second source of the same pair (their union) is named by its place.
+  const earlier = model.relations.slice(0, model.relations.indexOf(rel)).some((r) => r.between.includes(a) && r.between.includes(b))
+  const name = `relation.${a}~${b}${earlier ? `.at${rel.path.split('/').pop() ?? ''}` : ''}`
   if (clientSide === undefined) {
     const params = new ParamList(dialect)
     const scope = new Scope(dialect, source, 't')

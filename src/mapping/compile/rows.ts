@@ -5,8 +5,8 @@
 // carry the shared keys from the rows written earlier — so no key is ever written twice by hand.
 import type { Dialect } from '../../sql/dialect.js'
 import { ParamList, type Statement } from '../../sql/statement.js'
-import type { MappingModel, TableModel, Value } from '../model.js'
-import type { SqlTypeName, WriteSpecDoc } from '../schema.js'
+import { whereList, type MappingModel, type TableModel, type Value } from '../model.js'
+import type { ConditionDoc, SqlTypeName, WhereDoc, WriteSpecDoc } from '../schema.js'
 import { CompileError, joinMatch, Scope } from './scope.js'
 import { keyMatch } from './key.js'
 import { fieldWriter, insertPlan, uniqueColumns, writesTo, writeValues, type FieldWriter, type InsertPlan } from './write-columns.js'
@@ -90,17 +90,17 @@ export function compileRows (model: MappingModel, table: TableModel & { phones?:
   const plan = (r: Row, i: number, when: 'before' | 'after'): RowPlan => {
     const at = `${path}/${when}/${i}`
     const name = rowName(r)
-    let target: { table: string, on: Record<string, string>, from?: string }
+    let target: { table: string, on: Record<string, string>, from?: string, where?: WhereDoc, wherePath: string }
     if (r.join !== undefined) {
       const j = table.joins[r.join]
       if (!j) throw new CompileError(`${at}/join`, `no join called \`${r.join}\` in ${table.path}/joins`)
-      target = { table: j.table, on: j.on, from: j.from }
+      target = { table: j.table, on: j.on, from: j.from, where: j.where, wherePath: `${table.path}/joins/${r.join}/where` }
       reference({ table: j.table, use: 'write', path: `${table.path}/joins/${r.join}/table` })
     } else {
       const phone = table.phones?.[r.phones ?? 0]
       const c = phone?.collect
       if (!phone || !c) throw new CompileError(`${at}/phones`, `phones/${r.phones ?? 0} does not collect from a child table`)
-      target = { table: c.table, on: c.on }
+      target = { table: c.table, on: c.on, where: c.where, wherePath: `${phone.path}/collect/where` }
       reference({ table: c.table, use: 'write', path: `${phone.path}/collect/table` })
     }
     const links: Link[] = []
@@ -115,9 +115,10 @@ export function compileRows (model: MappingModel, table: TableModel & { phones?:
     }
     // A phone row's `phoneLine` columns are written with its phone (client-write.ts).
     const own = r.join === undefined ? Object.fromEntries(Object.entries(r.set ?? {}).filter(([, w]) => !isPhoneLine(w))) : r.set
-    const set = writeValues(model, target.table, own, `${at}/set`)
     const prefix = `${name}.`
     const fields = fieldColumns.filter((c) => c.column.startsWith(prefix)).map((c) => ({ ...c, column: c.column.slice(prefix.length) }))
+    const given = [...links.map((l) => l.column), ...fields.map((f) => f.column), ...Object.keys(r.set ?? {})]
+    const set = [...writeValues(model, target.table, own, `${at}/set`), ...impliedByWhere(target.table, target.where, target.wherePath, given)]
     const columns = uniqueColumns([...links.map((l) => ({ column: l.column, type: 'int' as SqlTypeName })), ...fields, ...set])
     done.add(name)
     if (r.key) {
@@ -135,6 +136,25 @@ export function compileRows (model: MappingModel, table: TableModel & { phones?:
   const before = (write.before ?? []).map((r, i) => plan(r, i, 'before'))
   const after = (write.after ?? []).map((r, i) => plan(r, i, 'after'))
   return { before, after, ownLinks }
+}
+
+/**
+ * The columns a written row must hold for its join's `where` to find it again (an OpenMRS
+ * identifier's `identifier_type: 3`): each top-level `eq` on a column nothing else writes.
+ */
+function impliedByWhere (table: string, where: WhereDoc | undefined, path: string, given: string[]): WrittenValue[] {
+  const taken = new Set(given.map((c) => c.toLowerCase()))
+  const equal = (c: ConditionDoc): c is ConditionDoc & { column: string, eq: string | number | boolean } =>
+    'column' in c && c.eq !== undefined && Object.keys(c).every((k) => k === 'column' || k === 'eq' || k === 'codes')
+  const out: WrittenValue[] = []
+  for (const c of whereList(where).flatMap((c) => 'all' in c ? c.all : [c]).filter(equal)) {
+    if (c.column.includes('.') || taken.has(c.column.toLowerCase())) continue
+    taken.add(c.column.toLowerCase())
+    reference({ table, column: c.column, use: 'write', path })
+    const value = c.eq
+    out.push({ column: c.column, type: typeof value === 'number' ? 'int' : typeof value === 'boolean' ? 'bit' : 'text', value: () => value })
+  }
+  return out
 }
 
 /**

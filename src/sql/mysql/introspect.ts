@@ -1,8 +1,9 @@
 // What a MariaDB/MySQL database declares, from information_schema.COLUMNS of the connection's
 // database (MySQL's "schema" is the database, so a mapping's `dbo.` is not looked for).
 // Text columns hold Unicode when their character set does (utf8mb4, utf8mb3, ucs2, utf16,
-// utf32); latin1 is SQL Server's Latin1 VARCHAR code page (cp1252). CHARACTER_MAXIMUM_LENGTH
-// counts characters for CHAR/VARCHAR; the TEXT types are bounded in bytes, so no length.
+// utf32), utf8mb3 and ucs2 only up to U+FFFF (no emoji); latin1 is SQL Server's Latin1
+// VARCHAR code page (cp1252). CHARACTER_MAXIMUM_LENGTH counts characters for CHAR/VARCHAR;
+// the TEXT types are bounded in bytes, so no length.
 import type { Statement } from '../statement.js'
 import type { Querier, Row } from '../../db/database.js'
 import { columnKind, withIndexes, referencesFromRows, LiveCatalog, type DeclaredReference, type LiveTable, type TextColumn } from '../../db/columns.js'
@@ -58,6 +59,7 @@ export function mysqlCatalogFromRows (rows: Row[]): LiveCatalog {
       key: String(row.colKey).toUpperCase() === 'PRI',
       length: mysqlTextColumn(row)?.length,
       unicode: mysqlTextColumn(row)?.unicode,
+      basicPlaneOnly: mysqlTextColumn(row) !== undefined && /^(utf8|utf8mb3|ucs2)$/i.test(String(row.charset ?? '')),
       defaultSql
     })
   }
