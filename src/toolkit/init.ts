@@ -4,10 +4,11 @@
 // validates and `ponte check` shows what is left to do.
 import { dirname, relative, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { LiveCatalog, LiveColumn, LiveTable } from '../db/columns.js'
+import { nonTransactional, type LiveCatalog, type LiveColumn, type LiveTable } from '../db/columns.js'
 import type { Database } from '../db/database.js'
 import { chooseByStructure, named, TABLES, type Resource } from './init/choose.js'
-import { NAME, birthdayOf, phoneCountry, contactRows, cpfColumn, emailColumn, namesOf, namesThrough, phoneColumns, type ContactRows, type Names } from './init/people.js'
+import { NAME, birthdayOf, contactRows, cpfColumn, emailColumn, namesOf, namesThrough, phoneColumns, type ContactRows, type Names } from './init/people.js'
+import { phoneHome, type PhoneHome } from './init/phones.js'
 import { findRefs, type Ref } from './init/refs.js'
 import { NO_SAMPLES, type Samples } from './init/sample.js'
 import { findStart, type Start } from './init/start.js'
@@ -118,7 +119,7 @@ export async function draftMapping (catalog: LiveCatalog, installation: string, 
     const best = candidates[r]?.[0]
     if (best) { chosen[r] = best; taken.add(best) }
   }
-  const ctx: Context = { refs, samples, today, chosen, phones: [] }
+  const ctx: Context = { refs, samples, today, chosen }
   const apt = chosen.appointment
   const cli = chosen.client
   for (const r of ['appointment', 'client'] as const) {
@@ -137,12 +138,7 @@ export async function draftMapping (catalog: LiveCatalog, installation: string, 
   for (const ref of structure?.unplaced ?? []) {
     out.push(`  # TODO: \`${qualified(ref.to)}\` is referenced by \`${qualified(ref.from)}.${ref.column.name}\` and holds names: a lookup? (see docs/mapping.md)`)
   }
-  if (ctx.phones.length > 0) {
-    const home = phoneCountry(ctx.phones)
-    out.splice(resourcesAt, 0, home
-      ? `phone: { defaultCountry: ${home.country} }   # guess: ${home.seen}`
-      : `# TODO phone.defaultCountry: ${ctx.phones.length} sampled phones, none with a country code: Brazil is assumed; say the clinic's country (docs/mapping.md)`)
-  }
+  out.splice(resourcesAt, 0, ...homeYaml(ctx.home))
   out.push('# relations: none guessed (TODO: link tables, see docs/mapping.md)')
   const hours = catalog.tables.filter((t) => !taken.has(t) && find(t, WEEKDAY) !== undefined)
   for (const t of hours) {
@@ -153,8 +149,21 @@ export async function draftMapping (catalog: LiveCatalog, installation: string, 
   return { yaml: out.join('\n'), tables: Object.fromEntries(Object.entries(chosen).map(([k, t]) => [k, qualified(t)])) }
 }
 
+/**
+ * The `phone` settings the client's sampled phones show, each said as the guess it is; when their
+ * shapes fit no country or two alike, a TODO (the mapping's default, Brazil, stands until then).
+ * Outside Brazil the default `timezone` (America/Sao_Paulo) is wrong too: a TODO asks for it.
+ */
+function homeYaml (home: PhoneHome | undefined): string[] {
+  if (home === undefined) return []
+  if (home.country === undefined) return [`# TODO phone.defaultCountry: ${home.seen}: not sure of the country; say the clinic's (docs/mapping.md). Until then Brazil, the default, is assumed`]
+  const area = home.areaCode === undefined ? '' : `, defaultAreaCode: '${home.areaCode}'`
+  return [`phone: { defaultCountry: ${home.country}${area} }   # guess: ${home.seen}` + (home.areaCode === undefined ? '' : `; numbers without an area code are read with the most frequent one`),
+    ...home.country === 'BR' ? [] : [`# TODO timezone: the clinic's IANA zone (the default is America/Sao_Paulo; the phones say ${home.country})`]]
+}
+
 /** What every part of the draft reads: the references found, the sampled rows, today, the tables chosen. */
-interface Context { refs: Ref[], samples: Samples, today: string, chosen: Partial<Record<Resource, LiveTable>>, phones: unknown[] }
+interface Context { refs: Ref[], samples: Samples, today: string, chosen: Partial<Record<Resource, LiveTable>>, home?: PhoneHome }
 
 /** A column naming a row of another table by its key: `person_id`, `id_medico`, `cod_paciente`. */
 const REF_LIKE = /^(id|cod)_\w+$|^\w+_(id|cod)$/i
@@ -285,7 +294,7 @@ async function appointmentYaml (t: LiveTable, ctx: Context, found: Start | undef
  * gets now (a date) or its most frequent sampled value, each said as the guess it is;
  * `after` rows (a phone kept in a child row) are passed through.
  */
-function writeYaml (t: LiveTable, ctx: Context, written: string[], after: string[]): string[] {
+function writeYaml (t: LiveTable, ctx: Context, written: string[], after: string[], also: LiveTable[] = []): string[] {
   // Columns the draft already maps (named in its lines, comments aside) are written by their fields.
   const mapped = new Set(written.map((l) => l.replace(/#.*$/, '')).join(' ').toLowerCase().match(/[\w$#@]+/g))
   const set = columns(t).filter((c) => c.notNull && !c.hasDefault && !c.generated && !c.key && !mapped.has(c.name.toLowerCase())).flatMap((c) => {
@@ -300,8 +309,24 @@ function writeYaml (t: LiveTable, ctx: Context, written: string[], after: string
   const keyLine = written.find((l) => /^ {4}key: /.test(l)) ?? ''
   const key = columns(t).find((c) => new RegExp(`^ {4}key: (\\{ column: )?${c.name.replace(/\W/g, '\\$&')}\\b`).test(keyLine))
   const keyWrite = key && !key.generated && !keyLine.includes('[') ? [`      key: { generate: max }   # guess: \`${key.name}\` is not filled by the database; new rows take the highest plus one`] : []
-  if (set.length === 0 && after.length === 0 && keyWrite.length === 0) return []
-  return ['    write:', ...keyWrite, ...set.length > 0 ? ['      set:', ...set] : [], ...after]
+  const kept = keptTables([t, ...also])
+  if (set.length === 0 && after.length === 0 && keyWrite.length === 0) return kept.length > 0 ? [...kept, '    # write: { nonTransactional: accept }'] : []
+  return [...kept, '    write:', ...kept.length > 0 ? ['      # nonTransactional: accept'] : [], ...keyWrite, ...set.length > 0 ? ['      set:', ...set] : [], ...after]
+}
+
+/**
+ * Tables a resource writes that cannot roll back (MariaDB/MySQL MyISAM, Aria), each named: the
+ * server refuses their writes until the clinic converts them or accepts (the commented line
+ * below it), a decision the draft leaves to a human.
+ */
+function keptTables (tables: LiveTable[]): string[] {
+  const kept = [...new Set(tables)].flatMap((t) => {
+    const engine = nonTransactional(t)
+    return engine === undefined ? [] : [`\`${qualified(t)}\` is ${engine}`]
+  })
+  return kept.length === 0
+    ? []
+    : [`    # TODO write: ${kept.join(', ')}, which cannot roll back: writes are refused (501) until converted to InnoDB, or accepted by uncommenting nonTransactional below (a refused write may then stay half written; docs/mapping.md#tables-that-cannot-roll-back-myisam-aria)`]
 }
 
 /** Sampled rows of `t` whose `column` is NULL: all its rows sampled, less those with a value. */
@@ -337,15 +362,11 @@ function clientYaml (t: LiveTable, catalog: LiveCatalog, ctx: Context): string[]
   const description = find(t, FIELDS.description)
   if (description) out.push(`      description: ${ident(description.name)}   # guess`)
   const phones = phoneColumns(person, samples)
-  for (const c of phones) ctx.phones.push(...samples.values(person, c.name) ?? [])
-  if (contacts) ctx.phones.push(...(samples.values(contacts.ref.from, contacts.value.name) ?? []).filter((v) => phoneValue(asText(v))))
-  if (phones.length > 0 && !through) out.push(`    phones: [${phones.map((c) => ident(c.name)).join(', ')}]   # guess: in order of preference, mobiles first`)
-  if (contacts && contacts.phoneKinds.length > 0) {
-    out.push('    phones:   # guess: key/value child rows whose values look like phones (' + contacts.seen + ')',
-      `      - collect: { table: ${ident(qualified(contacts.ref.from))}, on: { ${ident(onColumn(contacts, through))}: ${ident(contacts.ref.column.name)} }, ` +
-      `where: { column: ${ident(contacts.kind.name)}, in: [${contacts.phoneKinds.map((k) => JSON.stringify(k)).join(', ')}] }, column: ${ident(contacts.value.name)} }`)
-    after.push(`        - { phones: 0,${childKey(contacts.ref.from)} set: { ${ident(contacts.kind.name)}: { value: ${JSON.stringify(contacts.phoneKinds[0])} } } }   # guess: a new phone is a ${contacts.phoneKinds[0]} row`)
-  } else if (!contacts) {
+  const phoneValues = phones.flatMap((c) => samples.values(person, c.name) ?? [])
+  if (contacts) phoneValues.push(...(samples.values(contacts.ref.from, contacts.value.name) ?? []).filter((v) => phoneValue(asText(v))))
+  ctx.home = phoneHome(phoneValues)
+  out.push(...phonesYaml(through ? [] : phones, contacts, through, after))
+  if (!contacts) {
     // Contacts kept in child rows not recognised from values (no rows): written by hand, with `collect`.
     for (const child of catalog.tables.filter((c) => c !== t && refColumns(c).some((r) => refersTo(r, t)) && columns(c).some((x) => CONTACT.test(x.name)))) {
       const on = refColumns(child).find((r) => refersTo(r, t))?.name ?? ''
@@ -353,10 +374,38 @@ function clientYaml (t: LiveTable, catalog: LiveCatalog, ctx: Context): string[]
         `e.g. phones: [{ collect: { table: ${ident(qualified(child))}, on: { ${on}: ${on} }, where: { column: …, eq: … }, column: … } }] (docs/mapping.md#normalised-schemas)`)
     }
   }
+  const format = ctx.home?.format ? [`      phoneFormat: ${ctx.home.format.name}   # guess: ${ctx.home.format.seen}`] : []
   if (contacts?.emailKind !== undefined) after.push(`        - { join: mail,${childKey(contacts.ref.from)} set: { ${ident(contacts.kind.name)}: { value: ${JSON.stringify(contacts.emailKind)} } } }   # guess: a new e-mail is a ${contacts.emailKind} row`)
   const before = through ? [`        - { join: person,${childKey(through.via.to) || ' key: { generate: max },'} }   # guess: the person row is written first, its key into ${ident(through.via.column.name)}`] : []
-  out.push(...writeYaml(t, ctx, out, [...before.length > 0 ? ['      before:', ...before] : [], ...after.length > 0 ? ['      after:', ...after] : []]))
+  // Tables written with the client's row: its person row first, its phone and e-mail rows after.
+  const rowsOf = [...through ? [through.via.to] : [], ...contacts !== undefined && after.length > 0 ? [contacts.ref.from] : []]
+  out.push(...writeYaml(t, ctx, out, [...format, ...before.length > 0 ? ['      before:', ...before] : [], ...after.length > 0 ? ['      after:', ...after] : []], rowsOf))
   return out
+}
+
+/**
+ * One `phones` list for the phone columns and the phones kept in key/value child rows (OSCAR's
+ * `phone`, `phone2` and `demographicExt` `demo_cell` rows), mobiles first. A new phone is written
+ * where the first entry reads it: its column, or (pushed onto `after`) a child row of its kind.
+ */
+function phonesYaml (columnsOf: LiveColumn[], contacts: ContactRows | undefined, through: { via: Ref } | undefined, after: string[]): string[] {
+  const rows = contacts !== undefined && contacts.phoneKinds.length > 0 ? contacts : undefined
+  if (columnsOf.length === 0 && !rows) return []
+  const entries = columnsOf.map((c) => ({ line: ident(c.name), mobile: MOBILE_NAME.test(c.name) }))
+  if (rows) {
+    const line = `collect: { table: ${ident(qualified(rows.ref.from))}, on: { ${ident(onColumn(rows, through))}: ${ident(rows.ref.column.name)} }, ` +
+      `where: { column: ${ident(rows.kind.name)}, in: [${rows.phoneKinds.map((k) => JSON.stringify(k)).join(', ')}] }, column: ${ident(rows.value.name)} }`
+    // Child rows of a mobile kind come before columns that are not named as mobiles.
+    const mobile = rows.phoneKinds.some((k) => MOBILE_NAME.test(k))
+    const before = entries.findIndex((e) => !e.mobile)
+    entries.splice(mobile && before >= 0 ? before : entries.length, 0, { line, mobile })
+  }
+  if (!rows) return [`    phones: [${entries.map((e) => e.line).join(', ')}]   # guess: in order of preference, mobiles first`]
+  const at = entries.findIndex((e) => e.line.startsWith('collect:'))
+  const both = columnsOf.length > 0 ? `; the columns ${columnsOf.map((c) => c.name).join(', ')} hold phones too, so all are listed, mobiles first` : ''
+  if (at === 0) after.push(`        - { phones: 0,${childKey(rows.ref.from)} set: { ${ident(rows.kind.name)}: { value: ${JSON.stringify(rows.phoneKinds[0])} } } }   # guess: a new phone is a ${rows.phoneKinds[0]} row`)
+  return [`    phones:   # guess: key/value child rows whose values look like phones (${rows.seen})${both}` +
+    (at > 0 ? `; a new phone is written to ${entries[0].line}, the first` : ''), ...entries.map((e) => `      - ${e.line}`)]
 }
 
 /** A written row's key where the database does not fill it: the next number. */
@@ -375,6 +424,7 @@ function nameYaml (names: Names | undefined, prefix: string): string {
 }
 
 const PHONE_NAME = /(cel|fone|phone|tel|mobile|whats)/i
+const MOBILE_NAME = /(cel|mob|wireless|whats|movel)/i
 const CONTACT = /(cel|fone|phone|tel|mobile|e_?mail|contact|contato|value|valor|numero|number)/i
 
 function lookupYaml (r: Resource, t: LiveTable, ctx: Context): string[] {
