@@ -6,14 +6,17 @@ import { dirname, relative, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { nonTransactional, type LiveCatalog, type LiveColumn, type LiveTable } from '../db/columns.js'
 import type { Database } from '../db/database.js'
-import { chooseByStructure, named, TABLES, type Resource } from './init/choose.js'
-import { NAME, birthdayOf, contactRows, cpfColumn, emailColumn, namesOf, namesThrough, phoneColumns, type ContactRows, type Names } from './init/people.js'
+import { chooseByStructure, named, TABLES, type Hop, type Resource } from './init/choose.js'
+import { NAME, birthdayOf, contactRows, namesBelow, cpfColumn, emailColumn, namesOf, namesThrough, phoneColumns, type ContactRows, type Names } from './init/people.js'
 import { phoneHome, type PhoneHome } from './init/phones.js'
 import { findRefs, type Ref } from './init/refs.js'
 import { NO_SAMPLES, type Samples } from './init/sample.js'
 import { findStart, type Start } from './init/start.js'
+import { durationUnit, stateColumn } from './init/status.js'
 import { columns, ident, qualified, soleKey } from './init/tables.js'
-import { asText, dateSpelling, phoneValue } from './init/values.js'
+import { asText, dateSpelling, phoneValue, share } from './init/values.js'
+
+const UUID_VALUE = /^\{?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\}?$/i
 
 /** The installed mapping.schema.json: the package root is two folders up from src/toolkit/ and dist/toolkit/ alike. */
 export const SCHEMA_FILE = new URL('../../mapping.schema.json', import.meta.url)
@@ -127,7 +130,7 @@ export async function draftMapping (catalog: LiveCatalog, installation: string, 
     if (why && chosen[r] && !named(r, chosen[r])) out.push(`  # TODO ${r}: no table is named like one; \`${qualified(chosen[r])}\` is shaped like one (${why}): confirm`)
     else if (why) out.push(`  # ${r} ← ${qualified(chosen[r] as LiveTable)}: ${why}`)
     else out.push(...shapeNote(r, chosen[r], candidates[r], r === 'appointment' ? 'a date or timestamp and two columns naming other rows (…_id)' : 'a name or phone column, named by the appointment\'s rows'))
-    if (r === 'appointment') out.push(...apt ? await appointmentYaml(apt, ctx, structure?.start, readCodes) : placeholder('appointment'))
+    if (r === 'appointment') out.push(...apt ? await appointmentYaml(apt, ctx, structure?.start, readCodes, structure?.hops) : placeholder('appointment'))
     else out.push(...cli ? clientYaml(cli, catalog, ctx) : placeholder('client'))
   }
   for (const r of ['professional', 'location', 'service', 'healthInsurance', 'specialty'] as const) {
@@ -138,7 +141,10 @@ export async function draftMapping (catalog: LiveCatalog, installation: string, 
   for (const ref of structure?.unplaced ?? []) {
     out.push(`  # TODO: \`${qualified(ref.to)}\` is referenced by \`${qualified(ref.from)}.${ref.column.name}\` and holds names: a lookup? (see docs/mapping.md)`)
   }
-  out.splice(resourcesAt, 0, ...homeYaml(ctx.home))
+  out.splice(resourcesAt, 0, ...homeYaml(ctx.home), ...ctx.stampedUtc ? [
+    `# TODO storedIn: \`${qualified(ctx.stampedUtc)}\` has create_date and write_date, as Tryton (GNU Health) and Odoo keep rows, whose timestamps are naive UTC:`,
+    '# if its times are UTC, uncomment the line below and say the clinic\'s timezone (docs/mapping.md#date-times-stored-in-utc)',
+    '# storedIn: UTC'] : [])
   out.push('# relations: none guessed (TODO: link tables, see docs/mapping.md)')
   const hours = catalog.tables.filter((t) => !taken.has(t) && find(t, WEEKDAY) !== undefined)
   for (const t of hours) {
@@ -163,7 +169,7 @@ function homeYaml (home: PhoneHome | undefined): string[] {
 }
 
 /** What every part of the draft reads: the references found, the sampled rows, today, the tables chosen. */
-interface Context { refs: Ref[], samples: Samples, today: string, chosen: Partial<Record<Resource, LiveTable>>, home?: PhoneHome }
+interface Context { refs: Ref[], samples: Samples, today: string, chosen: Partial<Record<Resource, LiveTable>>, home?: PhoneHome, stampedUtc?: LiveTable }
 
 /** A column naming a row of another table by its key: `person_id`, `id_medico`, `cod_paciente`. */
 const REF_LIKE = /^(id|cod)_\w+$|^\w+_(id|cod)$/i
@@ -231,29 +237,41 @@ function keyPart (c: LiveColumn): string {
   return c.kind === 'text' ? `{ column: ${ident(c.name)}, type: text }` : ident(c.name)
 }
 
-async function appointmentYaml (t: LiveTable, ctx: Context, found: Start | undefined, readCodes?: ReadCodes): Promise<string[]> {
-  const out = ['  appointment:', `    table: ${ident(qualified(t))}`, ...keyYaml(t), '    start:']
+async function appointmentYaml (t: LiveTable, ctx: Context, found: Start | undefined, readCodes?: ReadCodes, hops: Hop[] = []): Promise<string[]> {
+  const out = ['  appointment:', `    table: ${ident(qualified(t))}`, ...keyYaml(t)]
+  // The time kept in the row the appointment points at (a time slot), and the rows that one names.
+  if (hops.length > 0) {
+    out.push('    joins:', ...hops.map((h) => `      ${h.alias}: { table: ${ident(qualified(h.ref.to))},${h.from ? ` from: ${h.from},` : ''} on: { ${ident(h.ref.column.name)}: ${ident(h.ref.key.name)} } }   # guess: ` +
+      (h.from ? `the ${h.from} row names it` : 'the appointment\'s time is kept there')))
+  }
+  out.push('    start:')
   const start = found ?? findStart(t, ctx.samples, ctx.today)
+  const p = start?.via ? 'slot.' : ''
   if (start?.datetime) {
-    out.push(`      datetime: { column: ${ident(start.datetime.name)}, format: ${start.format} }   # guess: ${start.note}`)
+    out.push(`      datetime: { column: ${p}${ident(start.datetime.name)}, format: ${start.format} }   # guess: ${start.note}`)
     if (/utc/i.test(start.datetime.name)) out.push('      # TODO: the name says UTC: if so, add `storedIn: UTC` and `timezone:` at the top (docs/mapping.md#date-times-stored-in-utc)')
+    else if (['create_date', 'write_date'].every((n) => t.columns.has(n))) ctx.stampedUtc = t
   } else if (start?.date) {
-    out.push(`      date: { column: ${ident(start.date.name)}, format: ${start.format} }   # guess: ${start.note}`)
+    out.push(`      date: { column: ${p}${ident(start.date.name)}, format: ${start.format} }   # guess: ${start.note}`)
     out.push(start.hour
-      ? `      hour: { column: ${ident(start.hour.name)}, format: ${start.hourFormat ?? 'text'} }   # guess: an hour of the day beside the date`
+      ? `      hour: { column: ${p}${ident(start.hour.name)}, format: ${start.hourFormat ?? 'text'} }   # guess: an hour of the day beside the date`
       : '      hour: { column: TODO_HOUR_COLUMN, format: text }   # TODO: no hour column recognised')
   } else {
     out.push('      date: { column: TODO_DATE_COLUMN, format: date }   # TODO: no date column recognised',
       '      hour: { column: TODO_HOUR_COLUMN, format: text }   # TODO: no hour column recognised')
   }
+  // No end column: a length beside the start (OpenEMR's pc_duration), in the unit its values show.
+  const length = start?.end === undefined && !start?.via ? columns(t).find((c) => c.kind === 'number' && FIELDS.duration.test(c.name)) : undefined
+  if (length) out.push('    end:', durationYaml('      duration', t, length, ctx))
   if (start?.end) {
     const inclusive = start.endInclusive ? ', inclusive: true' : ''
-    out.push('    end:', `      ${start.datetime ? 'datetime' : 'hour'}: { column: ${ident(start.end.name)}, format: ${start.endFormat ?? 'datetime'}${inclusive} }   # guess` +
+    out.push('    end:', `      ${start.datetime ? 'datetime' : 'hour'}: { column: ${p}${ident(start.end.name)}, format: ${start.endFormat ?? 'datetime'}${inclusive} }   # guess` +
       (start.endInclusive ? ': its sampled minutes end in 4 or 9 (09:14), so the last minute is stored' : ''))
   }
-  const state = find(t, /^(status|situacao|sit|st|estado|state|status_\w+|\w+_status|situac\w*|\w*status)$/i)
+  const chosenState = stateColumn(t, ctx.samples)
+  const state = chosenState?.column
   if (state) {
-    out.push('    state:', `      column: ${ident(state.name)}   # guess: the status column`, `      type: ${state.kind === 'number' ? 'int' : 'text'}`)
+    out.push('    state:', `      column: ${ident(state.name)}   # guess: ${chosenState.note}`, `      type: ${state.kind === 'number' ? 'int' : 'text'}`)
     const codes = readCodes ? await readCodes(qualified(t), state.name).catch(() => []) : []
     // Codes told apart by case only (`b`, `B`): the map must compare them exactly.
     const folded = codes.map(({ code }) => code.trim().toLowerCase())
@@ -280,11 +298,14 @@ async function appointmentYaml (t: LiveTable, ctx: Context, found: Start | undef
       return [`      ${r}: ${keyPart(found.column)}   # ${found.by === 'declared' ? 'declared' : 'guess'}: ${why}` +
         (nulls > 0 ? `; ${nulls} sampled rows have none: if they are open slots, see openSlots in docs/mapping.md` : '')]
     }
+    const hop = other ? hops.map((h) => ({ h, x: ctx.refs.find((x) => x.from === h.ref.to && x.to === other) })).find((y) => y.x !== undefined) : undefined
+    if (hop?.x) return [`      ${r}: ${hop.h.alias}.${ident(hop.x.column.name)}   # ${hop.x.by === 'declared' ? 'declared' : 'guess'}: the ${hop.h.alias} row names ${qualified(other as LiveTable)}`]
     if (r !== 'client' && !other) return []
     const c = find(t, REFS[r]) ?? (other ? refColumns(t).find((x) => refersTo(x, other)) : undefined)
     return c ? [`      ${r}: ${keyPart(c)}   # guess`] : []
   })
   if (refs.length > 0) out.push('    refs:', ...refs)
+  if (start?.via) out.push(`    # TODO write.slot: the appointment row points at its time slot (${qualified(start.via.to)}); a booking finds the slot: see write.slot in docs/mapping-reference.md`)
   out.push(...writeYaml(t, ctx, out, []))
   return out
 }
@@ -298,12 +319,19 @@ function writeYaml (t: LiveTable, ctx: Context, written: string[], after: string
   // Columns the draft already maps (named in its lines, comments aside) are written by their fields.
   const mapped = new Set(written.map((l) => l.replace(/#.*$/, '')).join(' ').toLowerCase().match(/[\w$#@]+/g))
   const set = columns(t).filter((c) => c.notNull && !c.hasDefault && !c.generated && !c.key && !mapped.has(c.name.toLowerCase())).flatMap((c) => {
+    const sampled = ctx.samples.values(t, c.name) ?? []
+    // A UUID per row (OpenMRS's UNIQUE uuid): a constant would collide from the second insert.
+    if (sampled.length > 0 ? share(sampled, (v) => UUID_VALUE.test(v)) === 1 : /^(uuid|guid)$/i.test(c.name)) {
+      return [`        ${ident(c.name)}: { uuid: true }   # guess: ${sampled.length > 0 ? `every one of ${sampled.length} sampled values is a UUID` : 'named as one; no rows to check'}, so each new row gets its own`]
+    }
     if (c.kind === 'date' || /(_at|_utc|_date|_dt|stamp)$/i.test(c.name) || dateSpelling(ctx.samples.values(t, c.name) ?? [])?.withTime === true) return [`        ${ident(c.name)}: { now: datetime }   # guess: a stamp of when the row was written`]
     const values = ctx.samples.values(t, c.name) ?? []
     const counts = new Map<string, number>()
     for (const v of values) counts.set(String(v), (counts.get(String(v)) ?? 0) + 1)
     const top = [...counts].sort((a, b) => b[1] - a[1])[0]
-    return top ? [`        ${ident(c.name)}: { value: ${JSON.stringify(typeof values[0] === 'number' ? Number(top[0]) : top[0])} }   # TODO: NOT NULL without a default; the most frequent stored value (${top[1]} of ${values.length} sampled rows): confirm`] : []
+    // Every sampled value different (a code or number per row): a constant would repeat it, which its table may refuse.
+    const unique = values.length >= 2 && counts.size === values.length ? `; every sampled value differs, so a constant may collide: give a generated value` : ''
+    return top ? [`        ${ident(c.name)}: { value: ${JSON.stringify(typeof values[0] === 'number' ? Number(top[0]) : top[0])} }   # TODO: NOT NULL without a default; the most frequent stored value (${top[1]} of ${values.length} sampled rows)${unique || ': confirm'}`] : []
   })
   // A key the database does not fill: the next number, as legacy desks count.
   const keyLine = written.find((l) => /^ {4}key: /.test(l)) ?? ''
@@ -340,18 +368,25 @@ function clientYaml (t: LiveTable, catalog: LiveCatalog, ctx: Context): string[]
   const out = ['  client:', `    table: ${ident(qualified(t))}`, ...keyYaml(t, ctx)]
   const direct = namesOf(t, samples)
   const through = direct ? undefined : namesThrough(t, refs, samples)
-  const person = through?.via.to ?? t
-  const prefix = through ? 'person.' : ''
+  // Names in child rows of the person (OpenMRS's person_name), the person's other columns in its own row.
+  const below = direct || through ? undefined : namesBelow(t, refs, samples)
+  const person = through?.via.to ?? below?.person ?? t
+  const prefix = through || person !== t ? 'person.' : ''
   const contacts = contactRows(person, refs, samples)
   const joins: string[] = []
   const after: string[] = []
   if (through) joins.push(`      person: { table: ${ident(qualified(through.via.to))}, on: { ${ident(through.via.column.name)}: ${ident(through.via.key.name)} } }   # guess: the names are kept there`)
+  if (below) {
+    const key = soleKey(below.child.from)
+    if (person !== t) joins.push(`      person: { table: ${ident(qualified(person))}, on: { ${ident(below.on.name)}: ${ident(soleKey(person)?.name ?? below.child.key.name)} } }   # guess: its key is the person's`)
+    joins.push(`      name: { table: ${ident(qualified(below.child.from))}, on: { ${ident(below.on.name)}: ${ident(below.child.column.name)} }${key ? `, first: { key: ${ident(key.name)} }` : ''} }   # guess: the names are kept in these rows, one taken per client`)
+  }
   if (contacts?.emailKind !== undefined) {
     joins.push(`      mail: { table: ${ident(qualified(contacts.ref.from))}, on: { ${ident(onColumn(contacts, through))}: ${ident(contacts.ref.column.name)} }, where: { column: ${ident(contacts.kind.name)}, eq: ${JSON.stringify(contacts.emailKind)} } }   # guess: e-mails are its ${contacts.emailKind} rows; one per client expected (add \`first:\` if several)`)
   }
   if (joins.length > 0) out.push('    joins:', ...joins)
   out.push('    fields:')
-  out.push(nameYaml(direct ?? through?.names, prefix))
+  out.push(nameYaml(direct ?? through?.names ?? below?.names, below ? 'name.' : prefix))
   const cpf = cpfColumn(person, samples)
   if (cpf) out.push(`      cpf: ${prefix}${ident(cpf.column.name)}   # guess: ${cpf.checked ? 'its sampled values are valid CPFs' : 'named cpf; no rows to check the digits'}`)
   const email = emailColumn(person, samples)
@@ -376,6 +411,7 @@ function clientYaml (t: LiveTable, catalog: LiveCatalog, ctx: Context): string[]
   }
   const format = ctx.home?.format ? [`      phoneFormat: ${ctx.home.format.name}   # guess: ${ctx.home.format.seen}`] : []
   if (contacts?.emailKind !== undefined) after.push(`        - { join: mail,${childKey(contacts.ref.from)} set: { ${ident(contacts.kind.name)}: { value: ${JSON.stringify(contacts.emailKind)} } } }   # guess: a new e-mail is a ${contacts.emailKind} row`)
+  if (below) out.push(`    # TODO write: a new client is its person row, this row and a ${qualified(below.child.from)} row: write.before and write.after (docs/mapping.md#normalised-schemas)`)
   const before = through ? [`        - { join: person,${childKey(through.via.to) || ' key: { generate: max },'} }   # guess: the person row is written first, its key into ${ident(through.via.column.name)}`] : []
   // Tables written with the client's row: its person row first, its phone and e-mail rows after.
   const rowsOf = [...through ? [through.via.to] : [], ...contacts !== undefined && after.length > 0 ? [contacts.ref.from] : []]
@@ -406,6 +442,12 @@ function phonesYaml (columnsOf: LiveColumn[], contacts: ContactRows | undefined,
   if (at === 0) after.push(`        - { phones: 0,${childKey(rows.ref.from)} set: { ${ident(rows.kind.name)}: { value: ${JSON.stringify(rows.phoneKinds[0])} } } }   # guess: a new phone is a ${rows.phoneKinds[0]} row`)
   return [`    phones:   # guess: key/value child rows whose values look like phones (${rows.seen})${both}` +
     (at > 0 ? `; a new phone is written to ${entries[0].line}, the first` : ''), ...entries.map((e) => `      - ${e.line}`)]
+}
+
+/** A length in the unit its name or values show; a TODO when nothing tells. */
+function durationYaml (key: string, t: LiveTable, c: LiveColumn, ctx: Context): string {
+  const { unit, note, sure } = durationUnit(t, c, ctx.samples)
+  return `${key}: { column: ${ident(c.name)}, unit: ${unit} }   # ${sure ? 'guess' : 'TODO'}: ${note}`
 }
 
 /** A written row's key where the database does not fill it: the next number. */
@@ -445,9 +487,11 @@ function lookupYaml (r: Resource, t: LiveTable, ctx: Context): string[] {
     const c = find(t, FIELDS[f], used)
     if (!c) continue
     if (f === required) hasRequired = true
-    const value = f === 'duration'
-      ? `{ column: ${ident(c.name)}, unit: ${/sec|seg/i.test(c.name) ? 'seconds' : /hour|hora/i.test(c.name) ? 'hours' : 'minutes'} }`
-      : f === 'price' && /cent/i.test(c.name) ? `{ column: ${ident(c.name)}, divide: 100 }` : ident(c.name)
+    if (f === 'duration') {
+      out.push(durationYaml('      duration', t, c, ctx))
+      continue
+    }
+    const value = f === 'price' && /cent/i.test(c.name) ? `{ column: ${ident(c.name)}, divide: 100 }` : ident(c.name)
     out.push(`      ${f}: ${value}   # guess`)
   }
   const label = name?.name ?? name?.first

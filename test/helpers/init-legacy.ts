@@ -70,15 +70,15 @@ ${rows('openemr_postcalendar_events', 'pc_eid, pc_catid, pc_aid, pc_pid, pc_time
 /**
  * GNU Health on Tryton: contact rows in `party_contact_mechanism` (`phone`, `mobile`, `email`) and
  * insurance policies whose numbers start `00` and would read as US Virgin Islands phones;
- * `create_date`/`write_date` on every table (naive UTC).
+ * `create_date`/`write_date` on every table (naive UTC); foreign keys declared, as Tryton does.
  */
 export const gnuHealthInsurance = (d: TestDialect): string => `
 CREATE TABLE party_party (id INTEGER PRIMARY KEY, name VARCHAR(60) NOT NULL, lastname VARCHAR(60), dob DATE, create_date ${stamp(d)}, write_date ${stamp(d)});
-CREATE TABLE gnuhealth_insurance (id INTEGER PRIMARY KEY, name INTEGER NOT NULL, number VARCHAR(30) NOT NULL, company INTEGER, insurance_type VARCHAR(20), create_date ${stamp(d)}, write_date ${stamp(d)});
-CREATE TABLE party_contact_mechanism (id INTEGER PRIMARY KEY, party INTEGER NOT NULL, type VARCHAR(20) NOT NULL, value VARCHAR(80), create_date ${stamp(d)}, write_date ${stamp(d)});
-CREATE TABLE gnuhealth_patient (id INTEGER PRIMARY KEY, name INTEGER NOT NULL, create_date ${stamp(d)}, write_date ${stamp(d)});
-CREATE TABLE gnuhealth_healthprofessional (id INTEGER PRIMARY KEY, name INTEGER NOT NULL, create_date ${stamp(d)}, write_date ${stamp(d)});
-CREATE TABLE gnuhealth_appointment (id INTEGER PRIMARY KEY, patient INTEGER, healthprof INTEGER, appointment_date ${stamp(d)}, appointment_date_end ${stamp(d)}, state VARCHAR(20), create_date ${stamp(d)}, write_date ${stamp(d)});
+CREATE TABLE gnuhealth_insurance (id INTEGER PRIMARY KEY, name INTEGER NOT NULL REFERENCES party_party (id), number VARCHAR(30) NOT NULL, company INTEGER REFERENCES party_party (id), insurance_type VARCHAR(20), create_date ${stamp(d)}, write_date ${stamp(d)});
+CREATE TABLE party_contact_mechanism (id INTEGER PRIMARY KEY, party INTEGER NOT NULL REFERENCES party_party (id), type VARCHAR(20) NOT NULL, value VARCHAR(80), create_date ${stamp(d)}, write_date ${stamp(d)});
+CREATE TABLE gnuhealth_patient (id INTEGER PRIMARY KEY, name INTEGER NOT NULL REFERENCES party_party (id), create_date ${stamp(d)}, write_date ${stamp(d)});
+CREATE TABLE gnuhealth_healthprofessional (id INTEGER PRIMARY KEY, name INTEGER NOT NULL REFERENCES party_party (id), create_date ${stamp(d)}, write_date ${stamp(d)});
+CREATE TABLE gnuhealth_appointment (id INTEGER PRIMARY KEY, patient INTEGER REFERENCES gnuhealth_patient (id), healthprof INTEGER REFERENCES gnuhealth_healthprofessional (id), appointment_date ${stamp(d)}, appointment_date_end ${stamp(d)}, state VARCHAR(20), create_date ${stamp(d)}, write_date ${stamp(d)});
 ${rows('party_party', 'id, name, lastname, dob, create_date, write_date', [1, 2, 3, 4, 5, 6, 7].map((i) =>
   `${i}, '${['Sofia', 'Mateo', 'Valentina', 'Thiago', 'Camila', 'Bruno', 'Salud Total'][i - 1]}', '${['Romero', 'Sosa', 'Torres', 'Alvarez', 'Ruiz', 'Benitez', 'SA'][i - 1]}', '19${70 + i}-0${i}-0${i}', '${day(-400)} 10:00:00', '${day(-100)} 10:00:00'`))}
 ${rows('gnuhealth_insurance', 'id, name, number, company, insurance_type', [1, 2, 3, 4].map((i) => `${i}, ${i}, '00134055501${i}${i}', 7, '${['state', 'private', 'labour', 'private'][i - 1]}'`))}

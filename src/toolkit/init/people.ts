@@ -4,7 +4,7 @@
 import type { LiveColumn, LiveTable } from '../../db/columns.js'
 import type { Ref } from './refs.js'
 import type { Samples } from './sample.js'
-import { columns } from './tables.js'
+import { columns, soleKey } from './tables.js'
 import { asText, cpfLike, dateSpelling, emailLike, labelLike, nameLike, phoneLike, phoneValue, EMAIL_VALUE } from './values.js'
 
 // `_nm`/`_nme`: the abbreviations of US/UK hospital schemas (`first_nm`, `last_nme`).
@@ -41,6 +41,23 @@ export function namesThrough (t: LiveTable, refs: Ref[], samples: Samples, label
   for (const r of refs.filter((r) => r.from === t)) {
     const names = namesOf(r.to, samples, labels)
     if (names) return { via: r, names }
+  }
+  return undefined
+}
+
+/**
+ * A person's given and family names kept in child rows naming the person (OpenMRS's
+ * `person_name` → `person`), the table's own key being the person's id (`patient.patient_id` →
+ * `person.person_id`) or the table itself named; `on` pairs the table's column with the child's.
+ */
+export function namesBelow (t: LiveTable, refs: Ref[], samples: Samples): { child: Ref, on: LiveColumn, person: LiveTable, names: Names } | undefined {
+  const key = soleKey(t)
+  const persons = [{ person: t, on: undefined as LiveColumn | undefined }, ...refs.filter((r) => r.from === t && key !== undefined && r.column === key).map((r) => ({ person: r.to, on: key }))]
+  for (const { person, on } of persons) {
+    for (const r of refs.filter((r) => r.to === person && r.from !== t)) {
+      const names = namesOf(r.from, samples)
+      if (names?.first !== undefined && names.last !== undefined) return { child: r, on: on ?? r.key, person, names }
+    }
   }
   return undefined
 }
