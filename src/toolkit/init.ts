@@ -141,10 +141,7 @@ export async function draftMapping (catalog: LiveCatalog, installation: string, 
   for (const ref of structure?.unplaced ?? []) {
     out.push(`  # TODO: \`${qualified(ref.to)}\` is referenced by \`${qualified(ref.from)}.${ref.column.name}\` and holds names: a lookup? (see docs/mapping.md)`)
   }
-  out.splice(resourcesAt, 0, ...homeYaml(ctx.home), ...ctx.stampedUtc ? [
-    `# TODO storedIn: \`${qualified(ctx.stampedUtc)}\` has create_date and write_date, as Tryton (GNU Health) and Odoo keep rows, whose timestamps are naive UTC:`,
-    '# if its times are UTC, uncomment the line below and say the clinic\'s timezone (docs/mapping.md#date-times-stored-in-utc)',
-    '# storedIn: UTC'] : [])
+  out.splice(resourcesAt, 0, ...homeYaml(ctx.home), ...utcYaml(ctx.stampedUtc))
   out.push('# relations: none guessed (TODO: link tables, see docs/mapping.md)')
   const hours = catalog.tables.filter((t) => !taken.has(t) && find(t, WEEKDAY) !== undefined)
   for (const t of hours) {
@@ -164,8 +161,16 @@ function homeYaml (home: PhoneHome | undefined): string[] {
   if (home === undefined) return []
   if (home.country === undefined) return [`# TODO phone.defaultCountry: ${home.seen}: not sure of the country; say the clinic's (docs/mapping.md). Until then Brazil, the default, is assumed`]
   const area = home.areaCode === undefined ? '' : `, defaultAreaCode: '${home.areaCode}'`
-  return [`phone: { defaultCountry: ${home.country}${area} }   # guess: ${home.seen}` + (home.areaCode === undefined ? '' : `; numbers without an area code are read with the most frequent one`),
+  return [`phone: { defaultCountry: ${home.country}${area} }   # guess: ${home.seen}` + (home.areaCode === undefined ? '' : '; numbers without an area code are read with the most frequent one'),
     ...home.country === 'BR' ? [] : [`# TODO timezone: the clinic's IANA zone (the default is America/Sao_Paulo; the phones say ${home.country})`]]
+}
+
+/** Tryton's and Odoo's rows (`create_date`, `write_date`) keep naive UTC: `storedIn: UTC` offered, commented, for a human to confirm. */
+function utcYaml (t: LiveTable | undefined): string[] {
+  if (t === undefined) return []
+  return [`# TODO storedIn: \`${qualified(t)}\` has create_date and write_date, as Tryton (GNU Health) and Odoo keep rows, whose timestamps are naive UTC:`,
+    '# if its times are UTC, uncomment the line below and say the clinic\'s timezone (docs/mapping.md#date-times-stored-in-utc)',
+    '# storedIn: UTC']
 }
 
 /** What every part of the draft reads: the references found, the sampled rows, today, the tables chosen. */
@@ -330,7 +335,7 @@ function writeYaml (t: LiveTable, ctx: Context, written: string[], after: string
     for (const v of values) counts.set(String(v), (counts.get(String(v)) ?? 0) + 1)
     const top = [...counts].sort((a, b) => b[1] - a[1])[0]
     // Every sampled value different (a code or number per row): a constant would repeat it, which its table may refuse.
-    const unique = values.length >= 2 && counts.size === values.length ? `; every sampled value differs, so a constant may collide: give a generated value` : ''
+    const unique = values.length >= 2 && counts.size === values.length ? '; every sampled value differs, so a constant may collide: give a generated value' : ''
     return top ? [`        ${ident(c.name)}: { value: ${JSON.stringify(typeof values[0] === 'number' ? Number(top[0]) : top[0])} }   # TODO: NOT NULL without a default; the most frequent stored value (${top[1]} of ${values.length} sampled rows)${unique || ': confirm'}`] : []
   })
   // A key the database does not fill: the next number, as legacy desks count.
