@@ -4,15 +4,19 @@
 // validates and `ponte check` shows what is left to do.
 import { dirname, relative, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { LiveCatalog, LiveColumn, LiveTable } from '../db/columns.js'
+import { nonTransactional, type LiveCatalog, type LiveColumn, type LiveTable } from '../db/columns.js'
 import type { Database } from '../db/database.js'
-import { chooseByStructure, named, TABLES, type Resource } from './init/choose.js'
-import { NAME, birthdayOf, phoneCountry, contactRows, cpfColumn, emailColumn, namesOf, namesThrough, phoneColumns, type ContactRows, type Names } from './init/people.js'
+import { chooseByStructure, named, TABLES, type Hop, type Resource } from './init/choose.js'
+import { NAME, birthdayOf, contactRows, namesBelow, cpfColumn, emailColumn, namesOf, namesThrough, phoneColumns, type ContactRows, type Names } from './init/people.js'
+import { phoneHome, type PhoneHome } from './init/phones.js'
 import { findRefs, type Ref } from './init/refs.js'
 import { NO_SAMPLES, type Samples } from './init/sample.js'
 import { findStart, type Start } from './init/start.js'
+import { durationUnit, stateColumn } from './init/status.js'
 import { columns, ident, qualified, soleKey } from './init/tables.js'
-import { asText, dateSpelling, phoneValue } from './init/values.js'
+import { asText, dateSpelling, phoneValue, share } from './init/values.js'
+
+const UUID_VALUE = /^\{?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\}?$/i
 
 /** The installed mapping.schema.json: the package root is two folders up from src/toolkit/ and dist/toolkit/ alike. */
 export const SCHEMA_FILE = new URL('../../mapping.schema.json', import.meta.url)
@@ -118,7 +122,7 @@ export async function draftMapping (catalog: LiveCatalog, installation: string, 
     const best = candidates[r]?.[0]
     if (best) { chosen[r] = best; taken.add(best) }
   }
-  const ctx: Context = { refs, samples, today, chosen, phones: [] }
+  const ctx: Context = { refs, samples, today, chosen }
   const apt = chosen.appointment
   const cli = chosen.client
   for (const r of ['appointment', 'client'] as const) {
@@ -126,7 +130,7 @@ export async function draftMapping (catalog: LiveCatalog, installation: string, 
     if (why && chosen[r] && !named(r, chosen[r])) out.push(`  # TODO ${r}: no table is named like one; \`${qualified(chosen[r])}\` is shaped like one (${why}): confirm`)
     else if (why) out.push(`  # ${r} ← ${qualified(chosen[r] as LiveTable)}: ${why}`)
     else out.push(...shapeNote(r, chosen[r], candidates[r], r === 'appointment' ? 'a date or timestamp and two columns naming other rows (…_id)' : 'a name or phone column, named by the appointment\'s rows'))
-    if (r === 'appointment') out.push(...apt ? await appointmentYaml(apt, ctx, structure?.start, readCodes) : placeholder('appointment'))
+    if (r === 'appointment') out.push(...apt ? await appointmentYaml(apt, ctx, structure?.start, readCodes, structure?.hops) : placeholder('appointment'))
     else out.push(...cli ? clientYaml(cli, catalog, ctx) : placeholder('client'))
   }
   for (const r of ['professional', 'location', 'service', 'healthInsurance', 'specialty'] as const) {
@@ -137,12 +141,7 @@ export async function draftMapping (catalog: LiveCatalog, installation: string, 
   for (const ref of structure?.unplaced ?? []) {
     out.push(`  # TODO: \`${qualified(ref.to)}\` is referenced by \`${qualified(ref.from)}.${ref.column.name}\` and holds names: a lookup? (see docs/mapping.md)`)
   }
-  if (ctx.phones.length > 0) {
-    const home = phoneCountry(ctx.phones)
-    out.splice(resourcesAt, 0, home
-      ? `phone: { defaultCountry: ${home.country} }   # guess: ${home.seen}`
-      : `# TODO phone.defaultCountry: ${ctx.phones.length} sampled phones, none with a country code: Brazil is assumed; say the clinic's country (docs/mapping.md)`)
-  }
+  out.splice(resourcesAt, 0, ...homeYaml(ctx.home), ...utcYaml(ctx.stampedUtc))
   out.push('# relations: none guessed (TODO: link tables, see docs/mapping.md)')
   const hours = catalog.tables.filter((t) => !taken.has(t) && find(t, WEEKDAY) !== undefined)
   for (const t of hours) {
@@ -153,8 +152,29 @@ export async function draftMapping (catalog: LiveCatalog, installation: string, 
   return { yaml: out.join('\n'), tables: Object.fromEntries(Object.entries(chosen).map(([k, t]) => [k, qualified(t)])) }
 }
 
+/**
+ * The `phone` settings the client's sampled phones show, each said as the guess it is; when their
+ * shapes fit no country or two alike, a TODO (the mapping's default, Brazil, stands until then).
+ * Outside Brazil the default `timezone` (America/Sao_Paulo) is wrong too: a TODO asks for it.
+ */
+function homeYaml (home: PhoneHome | undefined): string[] {
+  if (home === undefined) return []
+  if (home.country === undefined) return [`# TODO phone.defaultCountry: ${home.seen}: not sure of the country; say the clinic's (docs/mapping.md). Until then Brazil, the default, is assumed`]
+  const area = home.areaCode === undefined ? '' : `, defaultAreaCode: '${home.areaCode}'`
+  return [`phone: { defaultCountry: ${home.country}${area} }   # guess: ${home.seen}` + (home.areaCode === undefined ? '' : '; numbers without an area code are read with the most frequent one'),
+    ...home.country === 'BR' ? [] : [`# TODO timezone: the clinic's IANA zone (the default is America/Sao_Paulo; the phones say ${home.country})`]]
+}
+
+/** Tryton's and Odoo's rows (`create_date`, `write_date`) keep naive UTC: `storedIn: UTC` offered, commented, for a human to confirm. */
+function utcYaml (t: LiveTable | undefined): string[] {
+  if (t === undefined) return []
+  return [`# TODO storedIn: \`${qualified(t)}\` has create_date and write_date, as Tryton (GNU Health) and Odoo keep rows, whose timestamps are naive UTC:`,
+    '# if its times are UTC, uncomment the line below and say the clinic\'s timezone (docs/mapping.md#date-times-stored-in-utc)',
+    '# storedIn: UTC']
+}
+
 /** What every part of the draft reads: the references found, the sampled rows, today, the tables chosen. */
-interface Context { refs: Ref[], samples: Samples, today: string, chosen: Partial<Record<Resource, LiveTable>>, phones: unknown[] }
+interface Context { refs: Ref[], samples: Samples, today: string, chosen: Partial<Record<Resource, LiveTable>>, home?: PhoneHome, stampedUtc?: LiveTable }
 
 /** A column naming a row of another table by its key: `person_id`, `id_medico`, `cod_paciente`. */
 const REF_LIKE = /^(id|cod)_\w+$|^\w+_(id|cod)$/i
@@ -222,29 +242,41 @@ function keyPart (c: LiveColumn): string {
   return c.kind === 'text' ? `{ column: ${ident(c.name)}, type: text }` : ident(c.name)
 }
 
-async function appointmentYaml (t: LiveTable, ctx: Context, found: Start | undefined, readCodes?: ReadCodes): Promise<string[]> {
-  const out = ['  appointment:', `    table: ${ident(qualified(t))}`, ...keyYaml(t), '    start:']
+async function appointmentYaml (t: LiveTable, ctx: Context, found: Start | undefined, readCodes?: ReadCodes, hops: Hop[] = []): Promise<string[]> {
+  const out = ['  appointment:', `    table: ${ident(qualified(t))}`, ...keyYaml(t)]
+  // The time kept in the row the appointment points at (a time slot), and the rows that one names.
+  if (hops.length > 0) {
+    out.push('    joins:', ...hops.map((h) => `      ${h.alias}: { table: ${ident(qualified(h.ref.to))},${h.from ? ` from: ${h.from},` : ''} on: { ${ident(h.ref.column.name)}: ${ident(h.ref.key.name)} } }   # guess: ` +
+      (h.from ? `the ${h.from} row names it` : 'the appointment\'s time is kept there')))
+  }
+  out.push('    start:')
   const start = found ?? findStart(t, ctx.samples, ctx.today)
+  const p = start?.via ? 'slot.' : ''
   if (start?.datetime) {
-    out.push(`      datetime: { column: ${ident(start.datetime.name)}, format: ${start.format} }   # guess: ${start.note}`)
+    out.push(`      datetime: { column: ${p}${ident(start.datetime.name)}, format: ${start.format} }   # guess: ${start.note}`)
     if (/utc/i.test(start.datetime.name)) out.push('      # TODO: the name says UTC: if so, add `storedIn: UTC` and `timezone:` at the top (docs/mapping.md#date-times-stored-in-utc)')
+    else if (['create_date', 'write_date'].every((n) => t.columns.has(n))) ctx.stampedUtc = t
   } else if (start?.date) {
-    out.push(`      date: { column: ${ident(start.date.name)}, format: ${start.format} }   # guess: ${start.note}`)
+    out.push(`      date: { column: ${p}${ident(start.date.name)}, format: ${start.format} }   # guess: ${start.note}`)
     out.push(start.hour
-      ? `      hour: { column: ${ident(start.hour.name)}, format: ${start.hourFormat ?? 'text'} }   # guess: an hour of the day beside the date`
+      ? `      hour: { column: ${p}${ident(start.hour.name)}, format: ${start.hourFormat ?? 'text'} }   # guess: an hour of the day beside the date`
       : '      hour: { column: TODO_HOUR_COLUMN, format: text }   # TODO: no hour column recognised')
   } else {
     out.push('      date: { column: TODO_DATE_COLUMN, format: date }   # TODO: no date column recognised',
       '      hour: { column: TODO_HOUR_COLUMN, format: text }   # TODO: no hour column recognised')
   }
+  // No end column: a length beside the start (OpenEMR's pc_duration), in the unit its values show.
+  const length = start?.end === undefined && !start?.via ? columns(t).find((c) => c.kind === 'number' && FIELDS.duration.test(c.name)) : undefined
+  if (length) out.push('    end:', durationYaml('      duration', t, length, ctx))
   if (start?.end) {
     const inclusive = start.endInclusive ? ', inclusive: true' : ''
-    out.push('    end:', `      ${start.datetime ? 'datetime' : 'hour'}: { column: ${ident(start.end.name)}, format: ${start.endFormat ?? 'datetime'}${inclusive} }   # guess` +
+    out.push('    end:', `      ${start.datetime ? 'datetime' : 'hour'}: { column: ${p}${ident(start.end.name)}, format: ${start.endFormat ?? 'datetime'}${inclusive} }   # guess` +
       (start.endInclusive ? ': its sampled minutes end in 4 or 9 (09:14), so the last minute is stored' : ''))
   }
-  const state = find(t, /^(status|situacao|sit|st|estado|state|status_\w+|\w+_status|situac\w*|\w*status)$/i)
+  const chosenState = stateColumn(t, ctx.samples)
+  const state = chosenState?.column
   if (state) {
-    out.push('    state:', `      column: ${ident(state.name)}   # guess: the status column`, `      type: ${state.kind === 'number' ? 'int' : 'text'}`)
+    out.push('    state:', `      column: ${ident(state.name)}   # guess: ${chosenState.note}`, `      type: ${state.kind === 'number' ? 'int' : 'text'}`)
     const codes = readCodes ? await readCodes(qualified(t), state.name).catch(() => []) : []
     // Codes told apart by case only (`b`, `B`): the map must compare them exactly.
     const folded = codes.map(({ code }) => code.trim().toLowerCase())
@@ -271,11 +303,14 @@ async function appointmentYaml (t: LiveTable, ctx: Context, found: Start | undef
       return [`      ${r}: ${keyPart(found.column)}   # ${found.by === 'declared' ? 'declared' : 'guess'}: ${why}` +
         (nulls > 0 ? `; ${nulls} sampled rows have none: if they are open slots, see openSlots in docs/mapping.md` : '')]
     }
+    const hop = other ? hops.map((h) => ({ h, x: ctx.refs.find((x) => x.from === h.ref.to && x.to === other) })).find((y) => y.x !== undefined) : undefined
+    if (hop?.x) return [`      ${r}: ${hop.h.alias}.${ident(hop.x.column.name)}   # ${hop.x.by === 'declared' ? 'declared' : 'guess'}: the ${hop.h.alias} row names ${qualified(other as LiveTable)}`]
     if (r !== 'client' && !other) return []
     const c = find(t, REFS[r]) ?? (other ? refColumns(t).find((x) => refersTo(x, other)) : undefined)
     return c ? [`      ${r}: ${keyPart(c)}   # guess`] : []
   })
   if (refs.length > 0) out.push('    refs:', ...refs)
+  if (start?.via) out.push(`    # TODO write.slot: the appointment row points at its time slot (${qualified(start.via.to)}); a booking finds the slot: see write.slot in docs/mapping-reference.md`)
   out.push(...writeYaml(t, ctx, out, []))
   return out
 }
@@ -285,23 +320,46 @@ async function appointmentYaml (t: LiveTable, ctx: Context, found: Start | undef
  * gets now (a date) or its most frequent sampled value, each said as the guess it is;
  * `after` rows (a phone kept in a child row) are passed through.
  */
-function writeYaml (t: LiveTable, ctx: Context, written: string[], after: string[]): string[] {
+function writeYaml (t: LiveTable, ctx: Context, written: string[], after: string[], also: LiveTable[] = []): string[] {
   // Columns the draft already maps (named in its lines, comments aside) are written by their fields.
   const mapped = new Set(written.map((l) => l.replace(/#.*$/, '')).join(' ').toLowerCase().match(/[\w$#@]+/g))
   const set = columns(t).filter((c) => c.notNull && !c.hasDefault && !c.generated && !c.key && !mapped.has(c.name.toLowerCase())).flatMap((c) => {
+    const sampled = ctx.samples.values(t, c.name) ?? []
+    // A UUID per row (OpenMRS's UNIQUE uuid): a constant would collide from the second insert.
+    if (sampled.length > 0 ? share(sampled, (v) => UUID_VALUE.test(v)) === 1 : /^(uuid|guid)$/i.test(c.name)) {
+      return [`        ${ident(c.name)}: { uuid: true }   # guess: ${sampled.length > 0 ? `every one of ${sampled.length} sampled values is a UUID` : 'named as one; no rows to check'}, so each new row gets its own`]
+    }
     if (c.kind === 'date' || /(_at|_utc|_date|_dt|stamp)$/i.test(c.name) || dateSpelling(ctx.samples.values(t, c.name) ?? [])?.withTime === true) return [`        ${ident(c.name)}: { now: datetime }   # guess: a stamp of when the row was written`]
     const values = ctx.samples.values(t, c.name) ?? []
     const counts = new Map<string, number>()
     for (const v of values) counts.set(String(v), (counts.get(String(v)) ?? 0) + 1)
     const top = [...counts].sort((a, b) => b[1] - a[1])[0]
-    return top ? [`        ${ident(c.name)}: { value: ${JSON.stringify(typeof values[0] === 'number' ? Number(top[0]) : top[0])} }   # TODO: NOT NULL without a default; the most frequent stored value (${top[1]} of ${values.length} sampled rows): confirm`] : []
+    // Every sampled value different (a code or number per row): a constant would repeat it, which its table may refuse.
+    const unique = values.length >= 2 && counts.size === values.length ? '; every sampled value differs, so a constant may collide: give a generated value' : ''
+    return top ? [`        ${ident(c.name)}: { value: ${JSON.stringify(typeof values[0] === 'number' ? Number(top[0]) : top[0])} }   # TODO: NOT NULL without a default; the most frequent stored value (${top[1]} of ${values.length} sampled rows)${unique || ': confirm'}`] : []
   })
   // A key the database does not fill: the next number, as legacy desks count.
   const keyLine = written.find((l) => /^ {4}key: /.test(l)) ?? ''
   const key = columns(t).find((c) => new RegExp(`^ {4}key: (\\{ column: )?${c.name.replace(/\W/g, '\\$&')}\\b`).test(keyLine))
   const keyWrite = key && !key.generated && !keyLine.includes('[') ? [`      key: { generate: max }   # guess: \`${key.name}\` is not filled by the database; new rows take the highest plus one`] : []
-  if (set.length === 0 && after.length === 0 && keyWrite.length === 0) return []
-  return ['    write:', ...keyWrite, ...set.length > 0 ? ['      set:', ...set] : [], ...after]
+  const kept = keptTables([t, ...also])
+  if (set.length === 0 && after.length === 0 && keyWrite.length === 0) return kept.length > 0 ? [...kept, '    # write: { nonTransactional: accept }'] : []
+  return [...kept, '    write:', ...kept.length > 0 ? ['      # nonTransactional: accept'] : [], ...keyWrite, ...set.length > 0 ? ['      set:', ...set] : [], ...after]
+}
+
+/**
+ * Tables a resource writes that cannot roll back (MariaDB/MySQL MyISAM, Aria), each named: the
+ * server refuses their writes until the clinic converts them or accepts (the commented line
+ * below it), a decision the draft leaves to a human.
+ */
+function keptTables (tables: LiveTable[]): string[] {
+  const kept = [...new Set(tables)].flatMap((t) => {
+    const engine = nonTransactional(t)
+    return engine === undefined ? [] : [`\`${qualified(t)}\` is ${engine}`]
+  })
+  return kept.length === 0
+    ? []
+    : [`    # TODO write: ${kept.join(', ')}, which cannot roll back: writes are refused (501) until converted to InnoDB, or accepted by uncommenting nonTransactional below (a refused write may then stay half written; docs/mapping.md#tables-that-cannot-roll-back-myisam-aria)`]
 }
 
 /** Sampled rows of `t` whose `column` is NULL: all its rows sampled, less those with a value. */
@@ -315,18 +373,25 @@ function clientYaml (t: LiveTable, catalog: LiveCatalog, ctx: Context): string[]
   const out = ['  client:', `    table: ${ident(qualified(t))}`, ...keyYaml(t, ctx)]
   const direct = namesOf(t, samples)
   const through = direct ? undefined : namesThrough(t, refs, samples)
-  const person = through?.via.to ?? t
-  const prefix = through ? 'person.' : ''
+  // Names in child rows of the person (OpenMRS's person_name), the person's other columns in its own row.
+  const below = direct || through ? undefined : namesBelow(t, refs, samples)
+  const person = through?.via.to ?? below?.person ?? t
+  const prefix = through || person !== t ? 'person.' : ''
   const contacts = contactRows(person, refs, samples)
   const joins: string[] = []
   const after: string[] = []
   if (through) joins.push(`      person: { table: ${ident(qualified(through.via.to))}, on: { ${ident(through.via.column.name)}: ${ident(through.via.key.name)} } }   # guess: the names are kept there`)
+  if (below) {
+    const key = soleKey(below.child.from)
+    if (person !== t) joins.push(`      person: { table: ${ident(qualified(person))}, on: { ${ident(below.on.name)}: ${ident(soleKey(person)?.name ?? below.child.key.name)} } }   # guess: its key is the person's`)
+    joins.push(`      name: { table: ${ident(qualified(below.child.from))}, on: { ${ident(below.on.name)}: ${ident(below.child.column.name)} }${key ? `, first: { key: ${ident(key.name)} }` : ''} }   # guess: the names are kept in these rows, one taken per client`)
+  }
   if (contacts?.emailKind !== undefined) {
     joins.push(`      mail: { table: ${ident(qualified(contacts.ref.from))}, on: { ${ident(onColumn(contacts, through))}: ${ident(contacts.ref.column.name)} }, where: { column: ${ident(contacts.kind.name)}, eq: ${JSON.stringify(contacts.emailKind)} } }   # guess: e-mails are its ${contacts.emailKind} rows; one per client expected (add \`first:\` if several)`)
   }
   if (joins.length > 0) out.push('    joins:', ...joins)
   out.push('    fields:')
-  out.push(nameYaml(direct ?? through?.names, prefix))
+  out.push(nameYaml(direct ?? through?.names ?? below?.names, below ? 'name.' : prefix))
   const cpf = cpfColumn(person, samples)
   if (cpf) out.push(`      cpf: ${prefix}${ident(cpf.column.name)}   # guess: ${cpf.checked ? 'its sampled values are valid CPFs' : 'named cpf; no rows to check the digits'}`)
   const email = emailColumn(person, samples)
@@ -337,15 +402,11 @@ function clientYaml (t: LiveTable, catalog: LiveCatalog, ctx: Context): string[]
   const description = find(t, FIELDS.description)
   if (description) out.push(`      description: ${ident(description.name)}   # guess`)
   const phones = phoneColumns(person, samples)
-  for (const c of phones) ctx.phones.push(...samples.values(person, c.name) ?? [])
-  if (contacts) ctx.phones.push(...(samples.values(contacts.ref.from, contacts.value.name) ?? []).filter((v) => phoneValue(asText(v))))
-  if (phones.length > 0 && !through) out.push(`    phones: [${phones.map((c) => ident(c.name)).join(', ')}]   # guess: in order of preference, mobiles first`)
-  if (contacts && contacts.phoneKinds.length > 0) {
-    out.push('    phones:   # guess: key/value child rows whose values look like phones (' + contacts.seen + ')',
-      `      - collect: { table: ${ident(qualified(contacts.ref.from))}, on: { ${ident(onColumn(contacts, through))}: ${ident(contacts.ref.column.name)} }, ` +
-      `where: { column: ${ident(contacts.kind.name)}, in: [${contacts.phoneKinds.map((k) => JSON.stringify(k)).join(', ')}] }, column: ${ident(contacts.value.name)} }`)
-    after.push(`        - { phones: 0,${childKey(contacts.ref.from)} set: { ${ident(contacts.kind.name)}: { value: ${JSON.stringify(contacts.phoneKinds[0])} } } }   # guess: a new phone is a ${contacts.phoneKinds[0]} row`)
-  } else if (!contacts) {
+  const phoneValues = phones.flatMap((c) => samples.values(person, c.name) ?? [])
+  if (contacts) phoneValues.push(...(samples.values(contacts.ref.from, contacts.value.name) ?? []).filter((v) => phoneValue(asText(v))))
+  ctx.home = phoneHome(phoneValues)
+  out.push(...phonesYaml(through ? [] : phones, contacts, through, after))
+  if (!contacts) {
     // Contacts kept in child rows not recognised from values (no rows): written by hand, with `collect`.
     for (const child of catalog.tables.filter((c) => c !== t && refColumns(c).some((r) => refersTo(r, t)) && columns(c).some((x) => CONTACT.test(x.name)))) {
       const on = refColumns(child).find((r) => refersTo(r, t))?.name ?? ''
@@ -353,10 +414,45 @@ function clientYaml (t: LiveTable, catalog: LiveCatalog, ctx: Context): string[]
         `e.g. phones: [{ collect: { table: ${ident(qualified(child))}, on: { ${on}: ${on} }, where: { column: …, eq: … }, column: … } }] (docs/mapping.md#normalised-schemas)`)
     }
   }
+  const format = ctx.home?.format ? [`      phoneFormat: ${ctx.home.format.name}   # guess: ${ctx.home.format.seen}`] : []
   if (contacts?.emailKind !== undefined) after.push(`        - { join: mail,${childKey(contacts.ref.from)} set: { ${ident(contacts.kind.name)}: { value: ${JSON.stringify(contacts.emailKind)} } } }   # guess: a new e-mail is a ${contacts.emailKind} row`)
+  if (below) out.push(`    # TODO write: a new client is its person row, this row and a ${qualified(below.child.from)} row: write.before and write.after (docs/mapping.md#normalised-schemas)`)
   const before = through ? [`        - { join: person,${childKey(through.via.to) || ' key: { generate: max },'} }   # guess: the person row is written first, its key into ${ident(through.via.column.name)}`] : []
-  out.push(...writeYaml(t, ctx, out, [...before.length > 0 ? ['      before:', ...before] : [], ...after.length > 0 ? ['      after:', ...after] : []]))
+  // Tables written with the client's row: its person row first, its phone and e-mail rows after.
+  const rowsOf = [...through ? [through.via.to] : [], ...contacts !== undefined && after.length > 0 ? [contacts.ref.from] : []]
+  out.push(...writeYaml(t, ctx, out, [...format, ...before.length > 0 ? ['      before:', ...before] : [], ...after.length > 0 ? ['      after:', ...after] : []], rowsOf))
   return out
+}
+
+/**
+ * One `phones` list for the phone columns and the phones kept in key/value child rows (OSCAR's
+ * `phone`, `phone2` and `demographicExt` `demo_cell` rows), mobiles first. A new phone is written
+ * where the first entry reads it: its column, or (pushed onto `after`) a child row of its kind.
+ */
+function phonesYaml (columnsOf: LiveColumn[], contacts: ContactRows | undefined, through: { via: Ref } | undefined, after: string[]): string[] {
+  const rows = contacts !== undefined && contacts.phoneKinds.length > 0 ? contacts : undefined
+  if (columnsOf.length === 0 && !rows) return []
+  const entries = columnsOf.map((c) => ({ line: ident(c.name), mobile: MOBILE_NAME.test(c.name) }))
+  if (rows) {
+    const line = `collect: { table: ${ident(qualified(rows.ref.from))}, on: { ${ident(onColumn(rows, through))}: ${ident(rows.ref.column.name)} }, ` +
+      `where: { column: ${ident(rows.kind.name)}, in: [${rows.phoneKinds.map((k) => JSON.stringify(k)).join(', ')}] }, column: ${ident(rows.value.name)} }`
+    // Child rows of a mobile kind come before columns that are not named as mobiles.
+    const mobile = rows.phoneKinds.some((k) => MOBILE_NAME.test(k))
+    const before = entries.findIndex((e) => !e.mobile)
+    entries.splice(mobile && before >= 0 ? before : entries.length, 0, { line, mobile })
+  }
+  if (!rows) return [`    phones: [${entries.map((e) => e.line).join(', ')}]   # guess: in order of preference, mobiles first`]
+  const at = entries.findIndex((e) => e.line.startsWith('collect:'))
+  const both = columnsOf.length > 0 ? `; the columns ${columnsOf.map((c) => c.name).join(', ')} hold phones too, so all are listed, mobiles first` : ''
+  if (at === 0) after.push(`        - { phones: 0,${childKey(rows.ref.from)} set: { ${ident(rows.kind.name)}: { value: ${JSON.stringify(rows.phoneKinds[0])} } } }   # guess: a new phone is a ${rows.phoneKinds[0]} row`)
+  return [`    phones:   # guess: key/value child rows whose values look like phones (${rows.seen})${both}` +
+    (at > 0 ? `; a new phone is written to ${entries[0].line}, the first` : ''), ...entries.map((e) => `      - ${e.line}`)]
+}
+
+/** A length in the unit its name or values show; a TODO when nothing tells. */
+function durationYaml (key: string, t: LiveTable, c: LiveColumn, ctx: Context): string {
+  const { unit, note, sure } = durationUnit(t, c, ctx.samples)
+  return `${key}: { column: ${ident(c.name)}, unit: ${unit} }   # ${sure ? 'guess' : 'TODO'}: ${note}`
 }
 
 /** A written row's key where the database does not fill it: the next number. */
@@ -375,6 +471,7 @@ function nameYaml (names: Names | undefined, prefix: string): string {
 }
 
 const PHONE_NAME = /(cel|fone|phone|tel|mobile|whats)/i
+const MOBILE_NAME = /(cel|mob|wireless|whats|movel)/i
 const CONTACT = /(cel|fone|phone|tel|mobile|e_?mail|contact|contato|value|valor|numero|number)/i
 
 function lookupYaml (r: Resource, t: LiveTable, ctx: Context): string[] {
@@ -395,9 +492,11 @@ function lookupYaml (r: Resource, t: LiveTable, ctx: Context): string[] {
     const c = find(t, FIELDS[f], used)
     if (!c) continue
     if (f === required) hasRequired = true
-    const value = f === 'duration'
-      ? `{ column: ${ident(c.name)}, unit: ${/sec|seg/i.test(c.name) ? 'seconds' : /hour|hora/i.test(c.name) ? 'hours' : 'minutes'} }`
-      : f === 'price' && /cent/i.test(c.name) ? `{ column: ${ident(c.name)}, divide: 100 }` : ident(c.name)
+    if (f === 'duration') {
+      out.push(durationYaml('      duration', t, c, ctx))
+      continue
+    }
+    const value = f === 'price' && /cent/i.test(c.name) ? `{ column: ${ident(c.name)}, divide: 100 }` : ident(c.name)
     out.push(`      ${f}: ${value}   # guess`)
   }
   const label = name?.name ?? name?.first

@@ -7,7 +7,7 @@ import type { LiveCatalog, LiveTable } from '../../db/columns.js'
 import type { Ref } from './refs.js'
 import type { Samples } from './sample.js'
 import { findStart, type Start } from './start.js'
-import { birthdayOf, contactRows, emailColumn, namesOf, namesThrough, phoneColumns } from './people.js'
+import { birthdayOf, contactRows, emailColumn, namesBelow, namesOf, namesThrough, phoneColumns } from './people.js'
 import { qualified } from './tables.js'
 
 export type Resource = 'appointment' | 'client' | 'professional' | 'location' | 'service' | 'healthInsurance' | 'specialty'
@@ -24,44 +24,79 @@ export const TABLES: [Resource, RegExp][] = [
 ]
 export const named = (r: Resource, t: LiveTable): boolean => (TABLES.find(([x]) => x === r)?.[1] ?? /$^/).test(t.name)
 
+/** A table the appointment row reaches by a reference, drafted as a join: its time slot, the slot's block. */
+export interface Hop { alias: string, ref: Ref, from?: string }
+
 export interface Choice {
   tables: Partial<Record<Resource, LiveTable>>
   start?: Start
+  /** The tables the appointment's time and references are read through (OpenMRS: slot, then block). */
+  hops: Hop[]
   /** Why each table was taken, for the draft's comment at it. */
   why: Partial<Record<Resource, string>>
   /** Tables the appointment names that hold names but fit no resource: said in the draft. */
   unplaced: Ref[]
 }
 
-const holdsNames = (t: LiveTable, refs: Ref[], samples: Samples): boolean => namesOf(t, samples) !== undefined || namesThrough(t, refs, samples) !== undefined
+const holdsNames = (t: LiveTable, refs: Ref[], samples: Samples): boolean => namesOf(t, samples) !== undefined || namesThrough(t, refs, samples) !== undefined ||
+  namesBelow(t, refs, samples) !== undefined
 /** Names of things, not only of people: a site's `Urgent Care (24h)`, a visit type's `Follow-up 15`. */
 const holdsLabels = (t: LiveTable, refs: Ref[], samples: Samples): boolean => namesOf(t, samples, true) !== undefined || namesThrough(t, refs, samples, true) !== undefined
 
 /** How much a table looks like a person's record kept by the clinic: names, phones, a birthday, contact rows. */
 function personScore (t: LiveTable, refs: Ref[], samples: Samples): number {
   if (!holdsNames(t, refs, samples)) return -1
-  const person = namesThrough(t, refs, samples)?.via.to
-  const traits = [t, ...person ? [person] : []].reduce((n, p) => n + phoneColumns(p, samples).length + (birthdayOf(p, samples) ? 2 : 0) +
+  const person = namesThrough(t, refs, samples)?.via.to ?? namesBelow(t, refs, samples)?.person
+  const traits = [...new Set([t, ...person ? [person] : []])].reduce((n, p) => n + phoneColumns(p, samples).length + (birthdayOf(p, samples) ? 2 : 0) +
     (emailColumn(p, samples) ? 1 : 0) + (contactRows(p, refs, samples) ? 2 : 0), 0)
-  return traits + (named('client', t) ? 5 : 0) - (named('professional', t) ? 5 : 0)
+  // A provider, a place or a service holds names too, and is no client.
+  return traits + (named('client', t) ? 5 : 0) - (TABLES.slice(2).some(([r]) => named(r, t)) ? 5 : 0)
+}
+
+/** The appointment's time in a row it points at (OpenMRS's time slot): that row's start, the row holding no names. */
+function startVia (t: LiveTable, refs: Ref[], samples: Samples, today: string): { start: Start, via: Ref } | undefined {
+  return refs.filter((r) => r.from === t && r.to !== t && !holdsNames(r.to, refs, samples))
+    .flatMap((via) => { const start = findStart(via.to, samples, today); return start ? [{ start, via }] : [] })
+    .sort((a, b) => b.start.score - a.start.score)[0]
+}
+
+/** The joins from the appointment: the row holding its time, then the rows that one points at (a slot's block), so their references are reached. */
+function hopsFrom (apt: LiveTable, via: Ref | undefined, refs: Ref[]): Hop[] {
+  if (!via) return []
+  const hops: Hop[] = [{ alias: 'slot', ref: via }]
+  for (const r of refs.filter((r) => r.from === via.to && r.to !== apt && r.to !== via.to)) {
+    const alias = r.to.name.toLowerCase().split('_').filter((w) => /^[a-z]\w*$/.test(w)).at(-1) ?? 'hop'
+    if (refs.some((x) => x.from === r.to && x.to !== via.to)) hops.push({ alias: hops.some((h) => h.alias === alias) ? `${alias}${hops.length}` : alias, ref: r, from: 'slot' })
+  }
+  return hops
 }
 
 export function chooseByStructure (catalog: LiveCatalog, refs: Ref[], samples: Samples, today: string): Choice | undefined {
   const options = catalog.tables.flatMap((t) => {
     const targets = new Set(refs.filter((r) => r.from === t && r.to !== t).map((r) => r.to))
-    const start = targets.size >= 2 ? findStart(t, samples, today) : undefined
-    return start ? [{ t, start, score: start.score + targets.size + (named('appointment', t) ? 10 : 0) }] : []
+    if (targets.size < 2) return []
+    // Its own start, or (a creation stamp at best) the start of the row it points at.
+    const own = findStart(t, samples, today)
+    const via = own === undefined || own.score <= 0 ? startVia(t, refs, samples, today) : undefined
+    const start = via !== undefined && via.start.score - 1 > (own?.score ?? -Infinity) ? { ...via.start, via: via.via } : own
+    if (!start) return []
+    // Appointments link a client and a time: a table naming no person's record (a provider's block) is a schedule.
+    const patient = [...targets].some((u) => personScore(u, refs, samples) >= 0)
+    return [{ t, start, score: start.score + targets.size + (named('appointment', t) ? 10 : 0) + (patient ? 5 : 0) - (start.via ? 1 : 0) }]
   }).sort((a, b) => b.score - a.score)
   const best = options[0]
   if (!best) return undefined
   const apt = best.t
+  const hops = hopsFrom(apt, best.start.via, refs)
   const from = refs.filter((r) => r.from === apt)
-  const targets = [...new Set(from.map((r) => r.to))]
+  const hopped = new Set(hops.map((h) => h.ref.to))
+  // What the appointment names, itself or through the rows it is joined to.
+  const targets = [...new Set([...from, ...hops.flatMap((h) => refs.filter((r) => r.from === h.ref.to))].map((r) => r.to))].filter((u) => u !== apt && !hopped.has(u))
   const clients = targets.map((t) => ({ t, s: personScore(t, refs, samples) })).filter((x) => x.s >= 0).sort((a, b) => b.s - a.s)
   const client = clients[0]?.t
   const tables: Choice['tables'] = { appointment: apt }
   const why: Choice['why'] = {
-    appointment: `a start (${(best.start.datetime ?? best.start.date)?.name}) and references to ${targets.map(qualified).join(', ')}` +
+    appointment: `a start (${best.start.via ? `${qualified(best.start.via.to)}.` : ''}${(best.start.datetime ?? best.start.date)?.name}) and references to ${targets.map(qualified).join(', ')}` +
       (options.length > 1 ? `; other candidates: ${options.slice(1).map((o) => qualified(o.t)).join(', ')}` : '')
   }
   if (client) {
@@ -85,5 +120,5 @@ export function chooseByStructure (catalog: LiveCatalog, refs: Ref[], samples: S
     if (r) tables[r] = t
     else unplaced.push(...refs.filter((x) => x.to === t && (x.from === apt || x.from === client)).slice(0, 1))
   }
-  return { tables, start: best.start, why, unplaced }
+  return { tables, start: best.start, hops, why, unplaced }
 }

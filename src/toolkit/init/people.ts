@@ -1,11 +1,10 @@
 // A person's columns, judged by name and by value: given and family names (mostly letters),
 // phones and e-mails in columns or in key/value child rows, a CPF only when the values validate
 // as CPFs, a birthday with the format its values show. Used for clients and providers alike.
-import { parsePhoneNumberFromString } from 'libphonenumber-js'
 import type { LiveColumn, LiveTable } from '../../db/columns.js'
 import type { Ref } from './refs.js'
 import type { Samples } from './sample.js'
-import { columns } from './tables.js'
+import { columns, soleKey } from './tables.js'
 import { asText, cpfLike, dateSpelling, emailLike, labelLike, nameLike, phoneLike, phoneValue, EMAIL_VALUE } from './values.js'
 
 // `_nm`/`_nme`: the abbreviations of US/UK hospital schemas (`first_nm`, `last_nme`).
@@ -42,6 +41,23 @@ export function namesThrough (t: LiveTable, refs: Ref[], samples: Samples, label
   for (const r of refs.filter((r) => r.from === t)) {
     const names = namesOf(r.to, samples, labels)
     if (names) return { via: r, names }
+  }
+  return undefined
+}
+
+/**
+ * A person's given and family names kept in child rows naming the person (OpenMRS's
+ * `person_name` → `person`), the table's own key being the person's id (`patient.patient_id` →
+ * `person.person_id`) or the table itself named; `on` pairs the table's column with the child's.
+ */
+export function namesBelow (t: LiveTable, refs: Ref[], samples: Samples): { child: Ref, on: LiveColumn, person: LiveTable, names: Names } | undefined {
+  const key = soleKey(t)
+  const persons = [{ person: t, on: undefined as LiveColumn | undefined }, ...refs.filter((r) => r.from === t && key !== undefined && r.column === key).map((r) => ({ person: r.to, on: key }))]
+  for (const { person, on } of persons) {
+    for (const r of refs.filter((r) => r.to === person && r.from !== t)) {
+      const names = namesOf(r.from, samples)
+      if (names?.first !== undefined && names.last !== undefined) return { child: r, on: on ?? r.key, person, names }
+    }
   }
   return undefined
 }
@@ -90,7 +106,19 @@ export interface ContactRows {
   seen: string
 }
 
+/** A kind that names a phone line (`mobile`, `MOB`, `TEL`, `demo_cell`, `HmPhone`). */
+const PHONE_KIND = /(cel|mob|tel|fone|phone|fax|whats|movel|wireless|sms)/i
+/** Written as a phone is, with a `+`, brackets, spaces or dashes: bare digits may be a policy or record number. */
+const PUNCTUATED = /^\+|[\s().-]/
+
+/**
+ * The child rows holding a person's contacts: among every kind/value pair of the tables naming
+ * the person, the one whose phone kinds are named as phones (GNU Health's `party_contact_mechanism`
+ * `phone`/`mobile` rows, not the numbers of `gnuhealth_insurance` by `insurance_type`). A kind not
+ * named as a phone is one only when its values are written as phones are.
+ */
 export function contactRows (person: LiveTable, refs: Ref[], samples: Samples): ContactRows | undefined {
+  const found: Array<ContactRows & { score: number }> = []
   for (const ref of refs.filter((r) => r.to === person)) {
     const child = ref.from
     const kinds = columns(child).filter((c) => c !== ref.column && c.kind === 'text')
@@ -106,24 +134,18 @@ export function contactRows (person: LiveTable, refs: Ref[], samples: Samples): 
         if (rowsK.length !== vs.length) continue
         rowsK.forEach((k, i) => { byKind.set(asText(k), [...byKind.get(asText(k)) ?? [], asText(vs[i])]) })
         // Most rows first (the first is the kind a new phone is written as), then by name: the same draft whatever order rows came in.
-        const phoneKinds = [...byKind].filter(([, v]) => v.filter(phoneValue).length / v.length >= 0.8)
+        const phoneKinds = [...byKind].filter(([k, v]) => v.filter(phoneValue).length / v.length >= 0.8 &&
+          (PHONE_KIND.test(k) || v.filter((x) => PUNCTUATED.test(x)).length / v.length >= 0.8))
           .sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0])).map(([k]) => k)
         const emailKind = [...byKind].find(([, v]) => v.filter((x) => EMAIL_VALUE.test(x)).length / v.length >= 0.8)?.[0]
         if (phoneKinds.length === 0 && emailKind === undefined) continue
-        return { ref, kind, value, phoneKinds, emailKind, seen: [...byKind].map(([k, v]) => `${k}: ${v.length}`).join(', ') }
+        const score = phoneKinds.filter((k) => PHONE_KIND.test(k)).length * 2 + phoneKinds.length + (emailKind === undefined ? 0 : 2)
+        found.push({ ref, kind, value, phoneKinds, emailKind, seen: [...byKind].map(([k, v]) => `${k}: ${v.length}`).join(', '), score })
       }
     }
   }
-  return undefined
-}
-
-/** The country most sampled phones written with their country code name (`+351 …`, `00351 …`), for `phone.defaultCountry`. */
-export function phoneCountry (values: unknown[]): { country: string, seen: string } | undefined {
-  const counts = new Map<string, number>()
-  for (const v of values.map(asText).filter(phoneValue)) {
-    const country = parsePhoneNumberFromString(v.replace(/^00/, '+'))?.country
-    if (/^(\+|00)/.test(v) && country) counts.set(country, (counts.get(country) ?? 0) + 1)
-  }
-  const top = [...counts].sort((a, b) => b[1] - a[1])[0]
-  return top ? { country: top[0], seen: `${top[1]} of ${values.length} sampled phones carry its country code` } : undefined
+  const best = found.sort((a, b) => b.score - a.score)[0]
+  if (best === undefined) return undefined
+  const { score: _, ...rows } = best
+  return rows
 }

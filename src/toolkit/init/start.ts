@@ -2,6 +2,7 @@
 // behind with hours through the day, never a creation stamp (`create_date`, `created_utc`, a
 // default of now: days behind only). A date and an hour kept apart are found alike.
 import { dateTimeFamily, type LiveColumn, type LiveTable } from '../../db/columns.js'
+import type { Ref } from './refs.js'
 import type { Samples } from './sample.js'
 import { dateSpelling, hourLike, spread, type DateSpelling } from './values.js'
 import { columns } from './tables.js'
@@ -17,6 +18,8 @@ export interface Start {
   /** What the draft says at the key: what was seen, what else was considered. */
   note: string
   score: number
+  /** The reference from the appointment to the row holding the start (a time slot), when it is not in the appointment's own row. */
+  via?: Ref
   /** Where an end would be: a column like the start, named as an end. */
   end?: LiveColumn
   endFormat?: string
