@@ -607,6 +607,10 @@ export const DayPattern = Type.Object({
 
 export const Availability = Type.Object({
   slotMinutes: Type.Optional(Type.Integer({ minimum: 5, maximum: 480, description: 'The length of an offered slot where a schedule row gives no `interval`, in minutes. Default: 30.', examples: [20] })),
+  starts: Type.Optional(Type.Object({
+    every: Type.Optional(Type.Integer({ minimum: 5, maximum: 480, description: 'Minutes between offered starts, whatever the slot\'s length (a 40-minute visit offered at 08:00, 08:10, 08:20 …). Default: the slot\'s length (the service\'s duration, else the row\'s `interval`).', examples: [10] })),
+    afterBlocks: Type.Optional(Type.Boolean({ description: 'true: after a block (a blockout, a lunch) the starts run again from the block\'s end (Open Dental\'s grid after a blockout ending 10:25: 10:25, 10:35 …), not from the window\'s start. Default false.' }))
+  }, { additionalProperties: false, description: 'Where offered start times fall in a working window (and so which a booking may take): every `every` minutes from the window\'s start, and, with `afterBlocks`, from each block\'s end.' })),
   weekly: Type.Optional(Type.Object({
     table: about(TableName, 'The table of working hours, a row per professional, weekday and shift.', ['dbo.GRADE']),
     where: Type.Optional(about(Where, 'Only rows that meet this are working hours.')),

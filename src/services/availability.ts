@@ -127,7 +127,7 @@ export class Availability {
         const length = w.whole ? step : service?.duration ?? step
         // On this date's clock: what the day before runs into it, and what the next day holds after its midnight.
         const taken = around(date, (d) => (occupancy.get(occupancyKey(w.professional, d)) ?? []).map((a) => ({ ...heldSpan(a, step), holding: a.holding, ...(byMinutes ? { uses: serviceUses(snap, a.refs.service) } : {}) })))
-        for (const s of slotsIn(w, length, around(date, (d) => blockedOn(d, w.professional, blocks, location)))) {
+        for (const s of slotsIn(w, length, around(date, (d) => blockedOn(d, w.professional, blocks, location)), 0, w.whole ? {} : av.starts)) {
           // A start past midnight is the next date's.
           const [slotDate, start] = s.start >= DAY_MINUTES ? [next, s.start - DAY_MINUTES] : [date, s.start]
           if (slotDate < from || slotDate > end || (slotDate === today && start < nowMinutes)) continue
@@ -197,7 +197,7 @@ export class Availability {
         // Each window with the blocks of its own location (a closed unit closes only its windows).
         return windows.some((w) => {
           const at = this.slotLocation(snap, w, location)
-          return at !== null && fitsIn(span, [w], around(date, (d) => blockedOn(d, professional, blocks, at)))
+          return at !== null && fitsIn(span, [w], around(date, (d) => blockedOn(d, professional, blocks, at)), w.whole ? {} : av.starts)
         })
       }
     }

@@ -6,7 +6,7 @@
 // before starts below 0: `around`); reading is one statement per source for a whole range.
 import type { Arrival, Database, Querier } from '../db/database.js'
 import type { Snapshot } from './catalog.js'
-import type { AppointmentRow, BlockRow, CompiledAvailability, CompiledMapping, DatedRow, WeeklyRow } from '../mapping/compile/index.js'
+import type { AppointmentRow, BlockRow, CompiledAvailability, CompiledMapping, DatedRow, StartGrid, WeeklyRow } from '../mapping/compile/index.js'
 import { addDays, endMinutesOf, minutesOf, weekdayOf } from '../normalise/datetime.js'
 
 /** [start, end) in minutes since midnight. */
@@ -107,17 +107,20 @@ export function blockedOn (date: string, professional: string, blocks: BlockRow[
 export const overlaps = (a: Span, b: Span): boolean => a.start < b.end && b.start < a.end
 
 /**
- * Slots of `length` minutes stepping from the window's start, each inside the window, none
- * overlapping a busy span, none starting before `notBefore` (minutes; today's "now").
+ * Slots of `length` minutes inside the window, none overlapping a busy span, none starting
+ * before `notBefore` (minutes; today's "now"). They start every `grid.every` minutes (default
+ * `length`) from the window's start; with `grid.afterBlocks`, a slot a busy span overlaps
+ * moves the grid to that span's end.
  */
-export function slotsIn (window: Span, length: number, busy: Span[], notBefore = 0): Span[] {
+export function slotsIn (window: Span, length: number, busy: Span[], notBefore = 0, grid: StartGrid = {}): Span[] {
   const out: Span[] = []
-  if (!(length > 0)) return out
-  for (let start = window.start; start + length <= window.end; start += length) {
+  const every = grid.every ?? length
+  if (!(length > 0) || !(every > 0)) return out
+  for (let start = window.start; start + length <= window.end;) {
     const slot = { start, end: start + length }
-    if (start < notBefore) continue
-    if (busy.some((b) => overlaps(slot, b))) continue
-    out.push(slot)
+    const hit = busy.find((b) => overlaps(slot, b))
+    if (hit === undefined && start >= notBefore) out.push(slot)
+    start = hit !== undefined && grid.afterBlocks === true && hit.end > start ? hit.end : start + every
   }
   return out
 }
@@ -157,14 +160,12 @@ export function serviceUses (snap: Snapshot, service: string | undefined): numbe
 }
 
 /**
- * Whether [start, end) is one of the slots a window offers (slotsIn: on its grid, stepping by
- * the slot's length from the window's start) and outside every blocked span: booking refuses
+ * Whether [start, end) is one of the slots a window offers: slotsIn's own, so booking refuses
  * exactly what /availability would not offer.
  */
-export function fitsIn (span: Span, windows: Span[], blocked: Span[]): boolean {
+export function fitsIn (span: Span, windows: Span[], blocked: Span[], grid: StartGrid = {}): boolean {
   const length = span.end - span.start
-  const onGrid = (w: Span) => span.start >= w.start && span.end <= w.end && (span.start - w.start) % length === 0
-  return length > 0 && windows.some(onGrid) && !blocked.some((b) => overlaps(span, b))
+  return length > 0 && windows.some((w) => span.start >= w.start && span.end <= w.end && slotsIn(w, length, blocked, span.start, grid).some((s) => s.start === span.start))
 }
 
 // ---- what the appointment table holds ----

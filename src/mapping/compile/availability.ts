@@ -107,8 +107,13 @@ export interface ScheduleScan {
   plan: (key: ScanKey[]) => ScanPlan<ScheduleScanRow>
 }
 
+/** Offered starts: every `every` minutes (default the slot's length) from the window's start and, with `afterBlocks`, from each block's end. */
+export interface StartGrid { every?: number, afterBlocks?: true }
+
 export interface CompiledAvailability {
   slotMinutes: number
+  /** Where starts fall (`availability.starts`): none given, every slot's length from the window's start. */
+  starts: StartGrid
   /** Every template row (a small table, read whole). */
   weekly?: CompiledPart<WeeklyRow>
   /** One professional's template rows. */
@@ -151,6 +156,7 @@ export function compileAvailability (model: MappingModel, dialect: Dialect): Com
   if (!weekly && !dated && !open) throw new CompileError(PATH, 'availability needs working hours: `weekly`, `dated` or both')
   return {
     slotMinutes: doc?.slotMinutes ?? DEFAULT_SLOT_MINUTES,
+    starts: { ...(doc?.starts?.every !== undefined ? { every: doc.starts.every } : {}), ...(doc?.starts?.afterBlocks === true ? { afterBlocks: true } : {}) },
     weekly,
     dated,
     blocks,
