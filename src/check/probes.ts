@@ -105,7 +105,8 @@ export function placeOf (name: string, compiled: CompiledMapping): string {
   if (head === 'relation') {
     const pair = rest.split('.')[0].split('~')
     const i = compiled.model.doc.relations?.findIndex((r) => r.between.includes(pair[0] as never) && r.between.includes(pair[1] as never)) ?? -1
-    return i >= 0 ? `/relations/${i}` : '/relations'
+    // A relation no entry of `relations` declares follows from a construct (`valuesOf`), at its place.
+    return i >= 0 ? `/relations/${i}` : compiled.model.relations.find((r) => r.between.includes(pair[0] as never) && r.between.includes(pair[1] as never))?.path ?? '/relations'
   }
   if (head === 'availability') {
     const m = /^(weekly|dated|blocks)(?:\[(\d+)\])?/.exec(rest)
