@@ -19,6 +19,7 @@ export function clientValues (model: MappingModel): Record<ClientField, string> 
     email: 'mt@example.com',
     cpf: '52998224725',
     birthday: '1985-04-12',
+    allPhones: '',
     healthInsurance: '',
     location: ''
   }

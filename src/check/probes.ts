@@ -105,8 +105,10 @@ export function placeOf (name: string, compiled: CompiledMapping): string {
   if (head === 'relation') {
     const [names, at] = rest.split('.')
     const pair = names.split('~')
-    const i = at?.startsWith('at') === true ? Number(at.slice(2)) : compiled.model.doc.relations?.findIndex((r) => r.between.includes(pair[0] as never) && r.between.includes(pair[1] as never)) ?? -1
-    return i >= 0 ? `/relations/${i}` : '/relations'
+    const related = (r: { between: readonly string[] }): boolean => r.between.includes(pair[0]) && r.between.includes(pair[1])
+    const i = at?.startsWith('at') === true ? Number(at.slice(2)) : compiled.model.doc.relations?.findIndex(related) ?? -1
+    // A relation no entry of `relations` declares follows from a construct (`valuesOf`), at its place.
+    return i >= 0 ? `/relations/${i}` : compiled.model.relations.find(related)?.path ?? '/relations'
   }
   if (head === 'availability') {
     const m = /^(weekly|dated|blocks)(?:\[(\d+)\])?/.exec(rest)

@@ -5,7 +5,7 @@ import type {
   JoinDoc, SqlTypeName, RefNameT, RelationDoc, LiteralValue, RuleDoc
 } from './schema.js'
 import { MappingError, type MappingIssue } from './errors.js'
-import { isPhoneCountry } from '../normalise/phone.js'
+import { isPhoneCountry, isPhoneMask } from '../normalise/phone.js'
 import type { SourceDoc } from './load.js'
 import { isTimeZone } from '../normalise/zones.js'
 import { codeRule, sameCodes } from './compile/codes.js'
@@ -44,6 +44,11 @@ export interface LookupModel extends TableModel {
   name: LookupName
   fields: Record<string, Value>
   enabled?: Value
+  /** Kept as the distinct values of another lookup's column (`valuesOf`): `table`, `where` and `joins` are that lookup's, `key` the column. */
+  valuesOf?: { resource: LookupName, column: string, path: string }
+  /** Each `where` condition's place (a `valuesOf` lookup's are its source's, then its column's). */
+  wherePaths?: string[]
+  tablePath?: string
 }
 
 export interface AppointmentModel extends TableModel {
@@ -97,7 +102,7 @@ export type RelationModel = {
   between: [EntityName, EntityName]
   path: string
 } & (
-  | { kind: 'table', table: string, joins: Record<string, JoinDoc>, where: ConditionDoc[], columns: [Value, Value] }
+  | { kind: 'table', table: string, joins: Record<string, JoinDoc>, where: ConditionDoc[], columns: [Value, Value], tablePath?: string, wherePaths?: string[] }
   | { kind: 'via' }
   | { kind: 'through', through: EntityName }
 )
@@ -109,7 +114,8 @@ export interface MappingModel {
   timezone: string
   /** The zone the database stores date-times in, where the mapping declares one (compile/stored-clock.ts). */
   storedIn?: string
-  phone: { defaultCountry: string, defaultAreaCode?: string }
+  /** `mask`: the client's `write.phoneFormat` where it is a mask of `#`s, the spelling a phone search looks up first. */
+  phone: { defaultCountry: string, defaultAreaCode?: string, mask?: string }
   search: ('phone' | 'cpf' | 'email' | 'name')[]
   /** How phones and CPFs are looked up: probes of their stored spellings (default), or a scan. */
   searchBy: { phone: 'probe' | 'scan', cpf: 'probe' | 'scan' }
@@ -186,11 +192,18 @@ export function buildModel (source: SourceDoc): MappingModel {
     write: r.client.write
   }
   if (!client.fields.name) fail(`${clientPath}/fields`, 'a client needs `name`')
+  // The column a new client's phone goes to: one of `phones` Ponte can write (a plain column of the table).
+  const phoneColumn = client.write?.phone
+  if (phoneColumn !== undefined && !client.phones.some((p) => p.column === phoneColumn && !phoneColumn.includes('.'))) {
+    const plain = client.phones.flatMap((p) => p.column !== undefined && !p.column.includes('.') ? [`\`${p.column}\``] : [])
+    fail(`${clientPath}/write/phone`, `\`${phoneColumn}\` is not a plain column among \`phones\` (${plain.length > 0 ? plain.join(', ') : 'none is'}): name the one a new client's phone is written to`)
+  }
+  if (r.appointment.write?.phone !== undefined) fail(`${apptPath}/write/phone`, '`phone` says which column a new client\'s phone is written to: only under the client\'s `write`')
 
   const lookups: MappingModel['lookups'] = {}
   for (const name of LOOKUPS) {
     const l = r[name]
-    if (!l) continue
+    if (!l || 'valuesOf' in l) continue
     const path = `/resources/${name}`
     const fields = mapValues(l.fields as Record<string, ValueDoc>, (v, k) => value(v, `${path}/fields/${k}`))
     const enabled = 'enabled' in l && l.enabled ? value(l.enabled as ValueDoc, `${path}/enabled`) : undefined
@@ -199,11 +212,24 @@ export function buildModel (source: SourceDoc): MappingModel {
     else if (!fields.name) fail(`${path}/fields`, `a ${name} needs \`name\``)
   }
 
+  // Lookups kept as the values of another's column, once the tables they are read from are known.
+  const derived: RelationModel[] = []
+  for (const name of LOOKUPS) {
+    const l = r[name]
+    if (!l || !('valuesOf' in l)) continue
+    const made = valuesOfLookup(name, l.valuesOf, lookups, r, doc.idSeparator ?? '-', fail)
+    if (!made) continue
+    lookups[name] = made.lookup
+    const declaredToo = (doc.relations ?? []).findIndex((rel) => pairKey(rel.between[0], rel.between[1]) === pairKey(made.relation.between[0], made.relation.between[1]))
+    if (declaredToo >= 0) fail(`/relations/${declaredToo}`, `${made.relation.between.join(' and ')} are related by ${name}'s \`valuesOf\` (the row holding each value): remove this relation`)
+    else derived.push(made.relation)
+  }
+
   const states = stateSettings(doc, fail)
   checkStateValues(appointment.state, states.values, fail)
 
   const declared = new Set<EntityName>(['client', 'plan', ...LOOKUPS.filter((n) => lookups[n])])
-  const relations = (doc.relations ?? []).map((rel, i) => relation(rel, `/relations/${i}`, declared, appointment, value, fail))
+  const relations = [...(doc.relations ?? []).map((rel, i) => relation(rel, `/relations/${i}`, declared, appointment, value, fail)), ...derived]
   checkRelationsAcyclic(relations, fail)
 
   for (const t of [appointment, client, ...Object.values(lookups)]) checkJoins(t, fail)
@@ -239,7 +265,11 @@ export function buildModel (source: SourceDoc): MappingModel {
     installation: doc.installation,
     timezone: doc.timezone ?? 'America/Sao_Paulo',
     ...(doc.storedIn !== undefined ? { storedIn: doc.storedIn } : {}),
-    phone: { defaultCountry: doc.phone?.defaultCountry ?? 'BR', defaultAreaCode: doc.phone?.defaultAreaCode },
+    phone: {
+      defaultCountry: doc.phone?.defaultCountry ?? 'BR',
+      defaultAreaCode: doc.phone?.defaultAreaCode,
+      ...isPhoneMask(client.write?.phoneFormat) ? { mask: client.write.phoneFormat } : {}
+    },
     search: (doc.search ?? ['phone', 'cpf', 'email', 'name']).map((k) => typeof k === 'string' ? k : 'phone' in k ? 'phone' : 'cpf'),
     searchBy: {
       phone: doc.search?.some((k) => typeof k === 'object' && 'phone' in k && k.phone === 'scan') === true ? 'scan' : 'probe',
@@ -254,6 +284,56 @@ export function buildModel (source: SourceDoc): MappingModel {
     relations,
     availability: doc.availability,
     doc
+  }
+}
+
+/**
+ * A lookup read as the distinct non-blank values of a column of another lookup's table: the
+ * same rows (its `where`, its joins), the column as a text key, and the relation to the rows
+ * holding each value, which follows from the same row.
+ */
+function valuesOfLookup (name: LookupName, valuesOf: { resource: LookupName, column: string }, lookups: MappingModel['lookups'], r: MappingDoc['resources'], separator: string, fail: Fail):
+  { lookup: LookupModel, relation: RelationModel } | undefined {
+  const path = `/resources/${name}`
+  const at = `${path}/valuesOf`
+  const source = lookups[valuesOf.resource]
+  if (valuesOf.resource === name) { fail(`${at}/resource`, `the ${name}s are the values of another lookup's column, not of their own`); return undefined }
+  if (!source || source.valuesOf) { fail(`${at}/resource`, `\`${valuesOf.resource}\` is not mapped under resources with a table of its own`); return undefined }
+  if (source.key.parts.length > 1) { fail(`${at}/resource`, `the ${valuesOf.resource}'s key has several columns: relating each value to the row holding it needs a key of one`); return undefined }
+  const column = valuesOf.column
+  const columnPath = `${at}/column`
+  const where: ConditionDoc[] = [...source.where, { column, blank: false }]
+  // Each condition at its place: the source's own where it is written, the non-blank test at the column.
+  const sourceDoc = r[valuesOf.resource]
+  const listed = sourceDoc !== undefined && 'where' in sourceDoc && Array.isArray(sourceDoc.where)
+  const wherePaths = [...source.where.map((_, i) => `${source.path}/where${listed ? `/${i}` : ''}`), columnPath]
+  const tablePath = `${source.path}/table`
+  const read: Value = { column, path: columnPath }
+  return {
+    lookup: {
+      table: source.table,
+      key: { column, type: 'text', parts: [{ column, type: 'text' }], separator },
+      where,
+      wherePaths,
+      tablePath,
+      joins: source.joins,
+      path,
+      name,
+      // A location's required address is its name again (no address is kept with a value).
+      fields: name === 'location' ? { name: read, address: read } : { name: read },
+      valuesOf: { resource: valuesOf.resource, column, path: at }
+    },
+    relation: {
+      between: [valuesOf.resource, name],
+      path: at,
+      kind: 'table',
+      table: source.table,
+      tablePath,
+      joins: source.joins,
+      where,
+      wherePaths,
+      columns: [{ column: source.key.column, type: source.key.type, path: `${at}/resource` }, { ...read, type: 'text' }]
+    }
   }
 }
 

@@ -339,11 +339,20 @@ export const StateRow = Type.Object({
 /** Request fields a mapping may declare as accepted but not stored (`write.ignore`). */
 export const IGNORABLE = ['phone', 'email', 'cpf', 'birthday', 'healthInsurance', 'location', 'professional', 'service', 'plan'] as const
 
+/** A phone write mask: `#`s, one per national digit, between the characters phones are spelt with. */
+const PHONE_MASK = '^[-0-9 +()./]*#[-#0-9 +()./]*$'
+
 export const WriteSpec = Type.Object({
   key: Type.Optional(about(KeyGeneration, 'How a new row\'s key is made. Default: the database makes it (identity).', [{ generate: 'max' }])),
   set: Type.Optional(Type.Record(Type.String(), WriteValue, { description: 'Columns an insert fills besides the mapped fields.' })),
-  phoneFormat: Type.Optional(Type.Union([Type.Literal('e164'), Type.Literal('digits'), Type.Literal('national'), Type.Literal('masked'), Type.Literal('dashed'), Type.Literal('international')], {
-    description: 'How a phone of `phone.defaultCountry` is stored when written: `e164` (+5511987654321), `digits` and `national` (the national number: 11987654321, 9055550102), `masked` (Brazil\'s mask (11) 98765-4321, elsewhere the country\'s national format: (905) 555-0102, 020 7946 0018), `dashed` (that format\'s groups joined by hyphens: 905-555-0102, 020-7946-0018) or `international` (the country code and the international format\'s groups: +351 912 345 678); a number of another country is stored as `foreignPhoneFormat` says. Default: digits.'
+  phoneFormat: Type.Optional(Type.Union([Type.Literal('e164'), Type.Literal('digits'), Type.Literal('national'), Type.Literal('masked'), Type.Literal('dashed'), Type.Literal('international'),
+    Type.String({ pattern: PHONE_MASK, description: 'A mask: each `#` one digit of the national number, in order, the rest written as it stands.' })], {
+    description: 'How a phone of `phone.defaultCountry` is stored when written: `e164` (+5511987654321), `digits` and `national` (the national number: 11987654321, 9055550102), `masked` (Brazil\'s mask (11) 98765-4321, elsewhere the country\'s national format: (905) 555-0102, 020 7946 0018), `dashed` (that format\'s groups joined by hyphens: 905-555-0102, 020-7946-0018), `international` (the country code and the international format\'s groups: +351 912 345 678), or a mask of `#`s, one per digit of the national number, between digits, spaces and `+ ( ) - . /` (Open Dental\'s `(###)###-####`: (503)555-0142; `###.###.####`); a phone search looks the mask\'s spelling up first, and a number with another count of digits is refused (400, naming phone). A number of another country is stored as `foreignPhoneFormat` says. Default: digits.',
+    examples: ['masked', '(###)###-####']
+  })),
+  phone: Type.Optional(Type.String({
+    description: 'Which entry of `phones` POST /clients writes the phone to (the first by default): a plain column among them (`cell_phone`). The other plain columns keep their order for `allPhones`, each number of it not already written going to the next. Only for a client.',
+    examples: ['cell_phone']
   })),
   foreignPhoneFormat: Type.Optional(Type.Union([Type.Literal('e164'), Type.Literal('international')], {
     description: 'How a phone of another country than `phone.defaultCountry` is stored when written; it always keeps its country code, or it would read back as a number of the clinic\'s own country: `e164` (+447911123456) or `international` (+44 7911 123456, as desks type foreign numbers). Default: e164.',
@@ -503,12 +512,33 @@ export const Client = Type.Object({
   write: Type.Optional(about(WriteSpec, 'How POST /clients and PATCH /clients/{id} are written. Without it, they answer 501.'))
 }, { additionalProperties: false, description: 'The patients: the table, and where their name, CPF, phones… are.' })
 
-const Lookup = (what: string, fields: Record<string, string>) => Type.Object({
+const Lookup = (what: string, fields: Record<string, string>, whats = `${what}s`) => Type.Object({
   ...Table,
   fields: Fields(fields),
   // A disabled one is not offered for new bookings, and is still shown on the past appointments that name it.
   enabled: Type.Optional(about(Value, `Whether the ${what} takes new bookings (a yes/no column: \`trueValues\`, \`invert\`). A disabled one is not offered for new bookings and is still shown on past appointments. Default: enabled.`, [{ column: 'INATIVO', trueValues: ['S'], invert: true }]))
-}, { additionalProperties: false, description: `The ${what}s: a lookup the interface lists and filters.` })
+}, { additionalProperties: false, description: `The ${whats}: a lookup the interface lists and filters.` })
+
+/**
+ * A lookup kept as no table of its own, only as the text of a column of another lookup's rows
+ * (OpenEMR's `users.specialty`, OSCAR's `provider.specialty`): its records are the distinct
+ * values there, related to the rows holding them.
+ */
+const ValuesOf = (what: string, whats: string) => Type.Object({
+  valuesOf: Type.Object({
+    resource: Type.Union([Type.Literal('professional'), Type.Literal('location'), Type.Literal('service'), Type.Literal('healthInsurance'), Type.Literal('specialty')], { description: `The lookup whose rows hold the ${what} as text.` }),
+    column: about(ColumnName, `The column of that resource's table (or of one of its joins) holding each row's ${what}.`, ['specialty'])
+  }, {
+    additionalProperties: false,
+    description: `The ${whats} are the distinct non-blank values of a column of another lookup's table (its \`where\` and \`joins\` apply): each value is one ${what}, its id the value itself (case counts; URL-encoded in paths) and its name the value trimmed; NULL and blank are none. Related to the rows of \`resource\` holding it, for the filters both ways (\`/professionals?specialty=\`, \`/specialties?professional=\`) and a professional's \`specialties\`, as a \`relations\` entry would relate them (so none may). \`ponte check\` reads the column as the ${whats}, its repeats being no key problem.`,
+    examples: [{ resource: 'professional', column: 'specialty' }]
+  })
+}, { additionalProperties: false, description: `The ${whats}, as the values of another lookup's column.` })
+
+/** A lookup with a table of its own, or the values of another's column. */
+const LookupOrValues = (what: string, fields: Record<string, string>, whats = `${what}s`) => Type.Union([Lookup(what, fields, whats), ValuesOf(what, whats)], {
+  description: `The ${whats}: a lookup the interface lists and filters, with a table of its own or as the values of another lookup's column (\`valuesOf\`).`
+})
 
 export const Professional = Lookup('professional', {
   name: 'The professional\'s name. Required.',
@@ -517,7 +547,7 @@ export const Professional = Lookup('professional', {
   expertise: 'What the professional does (an area of practice).',
   register: 'The professional register (council, number and state: `{ template: \'{CONSELHO} {NR_CONSELHO}/{UF_CONSELHO}\' }`).'
 })
-export const Location = Lookup('location', {
+export const Location = LookupOrValues('location', {
   name: 'The location\'s name.',
   address: 'The street address (a `template` of its parts). Required: where the clinic keeps none, a constant (`{ value: \'One clinic, no address kept\' }`) or the name column. A row whose address reads blank is answered with its name, else its id.',
   city: 'The city.',
@@ -526,22 +556,22 @@ export const Location = Lookup('location', {
   lat: 'Latitude, as a number.',
   long: 'Longitude, as a number.'
 })
-export const Service = Lookup('service', {
+export const Service = LookupOrValues('service', {
   name: 'The service\'s (procedure\'s) name. Required.',
   price: 'The price, as a number (`divide: 100` for cents).',
   duration: 'How long it takes (`unit` as stored, minutes by default); also the length of its bookings.',
   description: 'What the service is.',
   preparation: 'What the patient must do before it.'
 })
-export const HealthInsurance = Lookup('health insurance', {
+export const HealthInsurance = LookupOrValues('health insurance', {
   name: 'The insurer\'s name. Required.',
   color: 'A colour to show it with.'
 })
-export const Specialty = Lookup('specialty', {
+export const Specialty = LookupOrValues('specialty', {
   name: 'The specialty\'s name. Required.',
   description: 'What the specialty covers.',
   cbo: 'Its CBO occupation code.'
-})
+}, 'specialties')
 
 export const Relation = Type.Object({
   between: Type.Array(RefName, { minItems: 2, maxItems: 2, description: 'The two related resources.' }),

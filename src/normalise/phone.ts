@@ -8,9 +8,21 @@ export interface PhoneOptions {
   defaultCountry: string;
   /** Used when a stored local number lacks its area code, e.g. '11' (BR), '905' (NANP), '020' (London). */
   defaultAreaCode?: string;
+  /** The mapping's own write mask (`phoneFormat: '(###)###-####'`), whose spelling a phone search looks up first. */
+  mask?: string;
 }
 
-export type StoredPhoneFormat = 'e164' | 'digits' | 'national' | 'masked' | 'dashed' | 'international'
+export type StoredPhoneFormat = 'e164' | 'digits' | 'national' | 'masked' | 'dashed' | 'international' | PhoneMask
+/** A mask of `#` (one digit of the national number each) and literal characters: `(###)###-####`. */
+export type PhoneMask = string
+
+/** How a new client's `allPhones` travels as one value to its columns' writer: the numbers (E.164, never spaced) joined by a space. */
+export const PHONES_JOINED = ' '
+
+/** Whether a `phoneFormat` is a mask of `#`s rather than one of the named formats. */
+export function isPhoneMask (format: string | undefined): format is PhoneMask {
+  return format !== undefined && format.includes('#')
+}
 /** How a number of another country than the installation's is stored: it always keeps its country code. */
 export type ForeignPhoneFormat = 'e164' | 'international'
 
@@ -102,6 +114,11 @@ export function toStoredPhone (e164: string, format: StoredPhoneFormat, home: st
   // would read back as a number of the installation's own country (or as none).
   if (code !== callingCodeOf(home)) return foreign === 'international' ? formatsOf(e164)?.international ?? e164 : e164
   if (format === 'international') return formatsOf(e164)?.international ?? e164
+  if (isPhoneMask(format)) {
+    const masked = applyMask(e164, format)
+    if (masked === undefined) throw new TypeError(maskMismatch(format))
+    return masked
+  }
   if (format === 'dashed') return formatsOf(e164)?.nationalGroups.join('-') ?? e164
   const national = brNational(e164)
   if (national !== undefined) {
@@ -110,6 +127,31 @@ export function toStoredPhone (e164: string, format: StoredPhoneFormat, home: st
   const parsed = parsePhoneNumberFromString(e164)
   if (parsed === undefined) throw new TypeError(`not an E.164 phone: ${e164}`)
   return format === 'masked' ? parsed.formatNational() : parsed.nationalNumber
+}
+
+/**
+ * The national number of a number of the installation's own country spelt by the mask (a `#`
+ * per digit, in order), or undefined when its digits are not as many as the mask's `#`s.
+ */
+export function applyMask (e164: string, mask: PhoneMask): string | undefined {
+  const national = brNational(e164) ?? parsePhoneNumberFromString(e164)?.nationalNumber
+  const slots = mask.split('#').length - 1
+  if (national === undefined || national.length !== slots) return undefined
+  let i = 0
+  return mask.replace(/#/g, () => national[i++]!)
+}
+
+/**
+ * What is wrong with writing this number with the mask, in words a caller can act on (the
+ * number is never repeated); undefined when it is written so or kept whole (another country).
+ */
+export function phoneMaskProblem (e164: string, mask: PhoneMask, home: string): string | undefined {
+  if (parsePhoneNumberFromString(e164)?.countryCallingCode !== callingCodeOf(home)) return undefined
+  return applyMask(e164, mask) === undefined ? maskMismatch(mask) : undefined
+}
+
+function maskMismatch (mask: PhoneMask): string {
+  return `has another number of digits than this installation stores its numbers with (${mask.split('#').length - 1}, as \`${mask}\`)`
 }
 
 function rawToText (raw: unknown): string | undefined {
@@ -256,9 +298,14 @@ export function phoneProbes (e164: string, opts: PhoneOptions): Probes {
   const probes = national !== undefined
     ? brProbes(national, opts)
     : f !== undefined && f.cc === callingCodeOf(opts.defaultCountry) ? homeProbes(e164, f, opts) : foreignProbes(e164, f)
+  // The mapping's own mask first: it is how every number Ponte writes is spelt, so it is never cut.
+  const own = opts.mask !== undefined && (f?.cc ?? parsePhoneNumberFromString(e164)?.countryCallingCode) === callingCodeOf(opts.defaultCountry)
+    ? applyMask(e164, opts.mask)
+    : undefined
+  const first = own === undefined ? [] : [own]
   return {
-    exact: [...new Set(probes.exact)].slice(0, PHONE_EXACT_SLOTS),
-    prefixes: [...new Set(probes.prefixes)].slice(0, PHONE_PREFIX_SLOTS),
+    exact: [...new Set([...first, ...probes.exact])].slice(0, PHONE_EXACT_SLOTS),
+    prefixes: [...new Set([...first, ...probes.prefixes])].slice(0, PHONE_PREFIX_SLOTS),
   }
 }
 

@@ -97,6 +97,7 @@ const IdBody = Type.String({ minLength: 1, maxLength: MAX_ID_LENGTH })
 export const NewClientBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 200 }),
   phone: Type.String({ minLength: 1, maxLength: 40 }),
+  allPhones: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 40 }), { maxItems: 10, description: 'Every number of the client, `phone` among them or not: those besides it go to the installation\'s other phone columns, in order (more than it has are refused, naming allPhones)' })),
   email: Type.Optional(Type.String({ maxLength: 200 })),
   birthday: Type.Optional(DateBody),
   cpf: Type.Optional(Type.String({ maxLength: 20 })),

@@ -3,7 +3,7 @@
 import type { Arrival, Database, Querier } from '../db/database.js'
 import type { ClientField, ClientValues, ClientWritePlans, CompiledMapping } from '../mapping/compile/index.js'
 import type { ClientT } from '../schemas/resources.js'
-import { parsePhoneInput, phoneInputProblem } from '../normalise/phone.js'
+import { isPhoneMask, parsePhoneInput, phoneInputProblem, phoneMaskProblem, PHONES_JOINED } from '../normalise/phone.js'
 import { isValidCpf } from '../normalise/cpf.js'
 import { LAST_SENTINEL_DATE, nowIn, todayIn } from '../normalise/datetime.js'
 import { readApiDate } from '../normalise/date-window.js'
@@ -21,6 +21,8 @@ import { clientTextColumns, fitField } from './column-fit.js'
 export interface NewClient {
   name: string
   phone: string
+  /** Numbers besides `phone`, for the mapping's other phone columns (`write.phone`). */
+  allPhones?: string[]
   email?: string
   birthday?: string
   cpf?: string
@@ -91,7 +93,8 @@ export class ClientWrites {
     const ignored: string[] = []
     const refused: FieldIssue[] = []
     for (const field of Object.keys(input) as ClientField[]) {
-      if (input[field as keyof NewClient] === undefined || writers[field] || rowWriters[field]) continue
+      // Numbers with no column to go to are refused by name (validate), never ignored.
+      if (input[field as keyof NewClient] === undefined || writers[field] || rowWriters[field] || field === 'allPhones') continue
       const read = field === 'phone' ? c.phones.length > 0 : field === 'healthInsurance' || field === 'location' ? false : c.fields[field] !== undefined
       if (!read || declared.has(field)) ignored.push(field)
       else {
@@ -157,7 +160,10 @@ export class ClientWrites {
     if (creating) {
       const phone = parsePhoneInput(input.phone ?? '', phoneOptions)
       if (!phone) issues.push({ path: '/body/phone', message: phoneInputProblem(input.phone ?? '', phoneOptions) })
+      else if (this.maskProblem(phone) !== undefined) issues.push({ path: '/body/phone', message: this.maskProblem(phone) as string })
       else out.phone = phone
+      const others = this.otherPhones(input.allPhones, phone, issues)
+      if (others.length > 0) out.allPhones = others.join(PHONES_JOINED)
     }
     if (input.email !== undefined) {
       const email = input.email.normalize('NFC').trim()
@@ -191,6 +197,36 @@ export class ClientWrites {
     return stored
   }
 
+  /** Why a number of the clinic's country cannot be written with the mapping's mask (`phoneFormat: '(###)###-####'`). */
+  private maskProblem (e164: string): string | undefined {
+    const format = this.compiled.model.client.write?.phoneFormat
+    return isPhoneMask(format) ? phoneMaskProblem(e164, format, this.compiled.model.phone.defaultCountry) : undefined
+  }
+
+  /**
+   * The numbers of `allPhones` not already sent (as `phone` or earlier in the list), in order;
+   * more than the mapping has other phone columns for is refused naming allPhones.
+   */
+  private otherPhones (sent: string[] | undefined, phone: string | undefined, issues: FieldIssue[]): string[] {
+    const numbers: string[] = []
+    for (const [i, raw] of (sent ?? []).entries()) {
+      const e164 = parsePhoneInput(raw, this.compiled.model.phone)
+      const problem = e164 === undefined ? phoneInputProblem(raw, this.compiled.model.phone) : this.maskProblem(e164)
+      if (problem !== undefined || e164 === undefined) issues.push({ path: `/body/allPhones/${i}`, message: problem ?? '' })
+      else if (![phone, ...numbers].some((p) => p !== undefined && samePhone(p, e164))) numbers.push(e164)
+    }
+    const columns = this.plans.writers.allPhones?.columns.map((c) => `\`${c.column}\``) ?? []
+    if (numbers.length > columns.length) {
+      issues.push({
+        path: '/body/allPhones',
+        message: columns.length === 0
+          ? 'holds numbers besides phone, and this installation keeps no other phone column to write them to (its mapping names one with the client\'s write.phone)'
+          : `holds ${numbers.length} numbers besides phone, and this installation keeps ${columns.length} other phone column${columns.length === 1 ? '' : 's'} for them (${columns.join(', ')})`
+      })
+    }
+    return numbers
+  }
+
   /** The values as the clinic's columns will hold them (see column-fit.ts); what cannot fit is an issue. */
   private async asStored (values: Partial<Record<ClientField, string>>, issues: FieldIssue[], at: Arrival): Promise<Partial<Record<ClientField, string>>> {
     const live = clientTextColumns(this.compiled.model.client, await this.live.get(at))
@@ -220,6 +256,7 @@ function readsAsSent (field: ClientField, sent: string, client: ClientT, upperNa
     // (`case: upper`: written upper-cased, so case alone does not count for the name.)
     case 'name': return upperNames ? client.name !== undefined && upperName(client.name) === upperName(sent) : client.name === sent
     case 'phone': return [client.phone, ...client.allPhones ?? []].some((p) => p !== undefined && samePhone(p, sent))
+    case 'allPhones': return sent.split(PHONES_JOINED).every((n) => n === '' || (client.allPhones ?? []).some((p) => samePhone(p, n)))
     case 'email': return normaliseEmail(client.email) === normaliseEmail(sent)
     case 'cpf': return client.cpf?.replace(/\D/g, '') === sent
     case 'birthday': return client.birthday === sent

@@ -3,7 +3,7 @@
 import type { Dialect } from '../../sql/dialect.js'
 import type { Statement } from '../../sql/statement.js'
 import { formatCpf } from '../../normalise/cpf.js'
-import { toStoredPhone } from '../../normalise/phone.js'
+import { PHONES_JOINED, toStoredPhone } from '../../normalise/phone.js'
 import { toStoredDate, type DateFormat } from '../../normalise/datetime.js'
 import type { MappingModel, Value } from '../model.js'
 import { CompileError } from './scope.js'
@@ -19,7 +19,7 @@ import { literalType } from './condition.js'
 import { compileRows, joinedFieldWriter, joinedRowUpdates, sharedKeyInsert, writtenRows, type JoinedRowWrite, type RowsPlan } from './rows.js'
 
 export const PATCHABLE = ['name', 'email', 'cpf', 'birthday'] as const
-export type ClientField = typeof PATCHABLE[number] | 'phone' | 'healthInsurance' | 'location'
+export type ClientField = typeof PATCHABLE[number] | 'phone' | 'allPhones' | 'healthInsurance' | 'location'
 
 export interface CompiledClientWrites {
   /** Fields in the client's own table: written on insert and PATCH. */
@@ -48,6 +48,9 @@ export function compileClientWrites (model: MappingModel, dialect: Dialect): Com
   const dateType: SqlTypeName = dateFormat === 'int' ? 'int' : dateFormat === 'text' ? 'text' : dateFormat === 'datetime' ? 'datetime' : 'date'
   // A name the clinic's system keeps in upper case is written so (`case: upper`).
   const nameCase = c.fields.name?.case === 'upper' ? (x: unknown) => upperName(String(x)) : undefined
+  const storePhone = (x: unknown) => toStoredPhone(String(x), write?.phoneFormat ?? 'digits', model.phone.defaultCountry, write?.foreignPhoneFormat)
+  // `write.phone` names the column a new client's phone goes to (model.ts checks it is a plain one of `phones`).
+  const phoneAt = write?.phone === undefined ? 0 : Math.max(0, c.phones.findIndex((p) => p.column === write.phone))
   const writers: Partial<Record<ClientField, FieldWriter>> = {
     name: fieldWriter(c.fields.name, 'ntext', nameCase),
     email: fieldWriter(c.fields.email, 'ntext'),
@@ -56,7 +59,21 @@ export function compileClientWrites (model: MappingModel, dialect: Dialect): Com
     birthday: c.fields.birthday?.template !== undefined
       ? datePartsWriter(c.fields.birthday)
       : fieldWriter(c.fields.birthday, dateType, (x) => toStoredDate(String(x), dateFormat, format === 'dmy' ? 'dmy' : 'iso', c.fields.birthday?.separator)),
-    phone: fieldWriter(c.phones[0], 'text', (x) => toStoredPhone(String(x), write?.phoneFormat ?? 'digits', model.phone.defaultCountry, write?.foreignPhoneFormat))
+    phone: fieldWriter(c.phones[phoneAt], 'text', storePhone)
+  }
+  // With `write.phone`, the other plain phone columns take `allPhones`, in the order of `phones`.
+  if (write?.phone !== undefined) {
+    const others = c.phones.filter((p, i) => i !== phoneAt && p.column !== undefined && !p.column.includes('.'))
+    const each = others.map((p) => fieldWriter(p, 'text', storePhone)).filter((w): w is FieldWriter => w !== undefined)
+    if (each.length > 0) {
+      writers.allPhones = {
+        columns: each.flatMap((w) => w.columns),
+        encode: (value) => {
+          const numbers = value === undefined || value === null ? [] : String(value).split(PHONES_JOINED).filter((n) => n !== '')
+          return Object.assign({}, ...each.map((w, i) => w.encode(numbers[i])))
+        }
+      }
+    }
   }
   // A client-side relation held in the client's own table (e.g. PACIENTE.ID_CONVENIO) is writable.
   for (const rel of model.relations) {
@@ -84,7 +101,7 @@ export function compileClientWrites (model: MappingModel, dialect: Dialect): Com
   const phoneRow = c.phones.findIndex((p, i) => p.collect !== undefined && written.has(`phones/${i}`))
   if (!writers.phone && phoneRow >= 0) {
     const collect = c.phones[phoneRow].collect as NonNullable<Value['collect']>
-    const w = fieldWriter({ column: collect.column, path: `${c.phones[phoneRow].path}/collect/column` }, 'text', (x) => toStoredPhone(String(x), write?.phoneFormat ?? 'digits', model.phone.defaultCountry, write?.foreignPhoneFormat))
+    const w = fieldWriter({ column: collect.column, path: `${c.phones[phoneRow].path}/collect/column` }, 'text', storePhone)
     // The row's kind code following the number (`phoneLine`), written beside it.
     const after = (write?.after ?? []).findIndex((r) => r.join === undefined && (r.phones ?? 0) === phoneRow)
     const lines = after < 0 ? [] : phoneLineColumns(write?.after?.[after].set, collect, `${c.path}/write/after/${after}/set`, `${c.phones[phoneRow].path}/collect/where`)

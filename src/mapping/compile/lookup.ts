@@ -3,9 +3,9 @@
 import type { Dialect } from '../../sql/dialect.js'
 import { ParamList, type Statement } from '../../sql/statement.js'
 import type { LookupModel, LookupName, Value } from '../model.js'
-import { booleanOf, minutesOf, numberOf, textOf, type Decoder } from './decode.js'
+import { booleanOf, idOf, minutesOf, numberOf, textOf, type Decoder } from './decode.js'
 import { keyArgs, keyMatch, keyReader, keyRefs } from './key.js'
-import { objectReader, type Row } from './entity.js'
+import { columnGetter, objectReader, type Row } from './entity.js'
 import { Scope } from './scope.js'
 import { Columns, valueReader, type Reader } from './value.js'
 
@@ -54,6 +54,7 @@ const STAND_INS: Partial<Record<LookupName, (e: Record<string, unknown> & { id: 
 }
 
 export function compileLookup (model: LookupModel, dialect: Dialect): CompiledLookup {
+  if (model.valuesOf) return compileValuesOf(model, model.valuesOf, dialect)
   const scope = new Scope(dialect, model, 't')
   const params = new ParamList(dialect)
   const cols = new Columns()
@@ -106,6 +107,46 @@ export function compileLookup (model: LookupModel, dialect: Dialect): CompiledLo
         return args && { statement: byIdStatement, args }
       },
       read
+    }
+  }
+}
+
+/**
+ * A lookup kept as the values of another lookup's column (`valuesOf`): each distinct value,
+ * compared case and all (`cardiology` is not `Cardiology`), is one record, its id the value and
+ * its name the value trimmed. The whole table is read once per cache refresh, as its own lookup is.
+ */
+function compileValuesOf (model: LookupModel, valuesOf: NonNullable<LookupModel['valuesOf']>, dialect: Dialect): CompiledLookup {
+  const statement = (name: string, byId: boolean): { statement: Statement, read: (row: Row) => LookupRecord | undefined } => {
+    const scope = new Scope(dialect, model, 't')
+    const params = new ParamList(dialect)
+    const value = dialect.exact(scope.ref(valuesOf.column, `${valuesOf.path}/column`, byId ? 'filter' : 'read'))
+    const where = scope.where(params)
+    if (byId) where.push(`${dialect.exact(dialect.trim(scope.ref(valuesOf.column, `${valuesOf.path}/column`, 'filter')))} = ${params.input('id', 'text')}`)
+    const cols = new Columns()
+    const read = idOf(columnGetter(cols.add(value)))
+    return {
+      statement: {
+        name,
+        sql: dialect.select({ distinct: true, columns: cols.list, from: { table: dialect.table(model.table), alias: 't' }, joins: scope.joins(params), where, orderBy: byId ? [] : [value] }),
+        params: params.params
+      },
+      read: (row) => {
+        const id = read(row)
+        return id === undefined ? undefined : { id, enabled: true, entity: { id, name: id, ...model.name === 'location' ? { address: id } : {} } }
+      }
+    }
+  }
+  const all = statement(`${model.name}.all`, false)
+  const byId = statement(`${model.name}.byId`, true)
+  return {
+    name: model.name,
+    all: all.statement,
+    read: all.read,
+    byId: {
+      statement: byId.statement,
+      bind: (key) => ({ statement: byId.statement, args: { id: key } }),
+      read: byId.read
     }
   }
 }

@@ -86,7 +86,7 @@ function relationSource (rel: RelationModel, appointment: AppointmentModel): { s
   }
   if (rel.kind !== 'table') throw new Error('unreachable')
   return {
-    source: { table: rel.table, joins: rel.joins, where: rel.where, path: rel.path },
+    source: { table: rel.table, joins: rel.joins, where: rel.where, path: rel.path, tablePath: rel.tablePath, wherePaths: rel.wherePaths },
     values: rel.columns
   }
 }

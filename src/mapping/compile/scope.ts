@@ -22,6 +22,8 @@ export interface ScopeSource {
   /** Where the mapping names the table and its filter, when not `<path>/table` and `<path>/where`. */
   tablePath?: string
   wherePath?: string
+  /** Each condition's own place, where they come from several (a `valuesOf` lookup: its source's `where`, then the non-blank test at its column). */
+  wherePaths?: string[]
 }
 
 export class Scope {
@@ -57,7 +59,7 @@ export class Scope {
 
   /** The base filter of the table (the rows that exist for the interface). */
   where (params: ParamList): string[] {
-    return this.source.where.map((c, i) => conditionSql(c, this, params, `${this.source.wherePath ?? `${this.source.path}/where`}/${i}`))
+    return this.source.where.map((c, i) => conditionSql(c, this, params, this.wherePathOf(i)))
   }
 
   /**
@@ -75,9 +77,13 @@ export class Scope {
     return this.whereOf(params, false)
   }
 
+  private wherePathOf (i: number): string {
+    return this.source.wherePaths?.[i] ?? `${this.source.wherePath ?? `${this.source.path}/where`}/${i}`
+  }
+
   private whereOf (params: ParamList, joined: boolean): string[] {
     return this.source.where.flatMap((c, i) => leaves(c).some((l) => l.column.includes('.')) === joined
-      ? [conditionSql(c, this, params, `${this.source.wherePath ?? `${this.source.path}/where`}/${i}`)]
+      ? [conditionSql(c, this, params, this.wherePathOf(i))]
       : [])
   }
 
