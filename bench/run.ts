@@ -80,6 +80,7 @@ const cli = new Command('npm run bench --')
   .option('--database <name>', 'where the fixture lives: sqlite (a file per server), mysql (the local MariaDB) or postgres (the local PostgreSQL)', databaseName, 'sqlite')
   .option('--server-url <url>', 'with --database mysql|postgres: the server, as a URL an administrator connects with (default: the local test server)')
   .option('--db-prefix <name>', 'with --database mysql|postgres: the bench\'s databases are <name>_ponte and <name>_hand, dropped and created afresh, dropped at the end', 'ponte_bench')
+  .option('--cpu-prof <dir>', 'each server writes a V8 CPU profile of its whole run (start-up and warm-ups included) into <dir> when it stops (node --cpu-prof)')
   .option('--out <dir>', 'where to write bench.json and bench.md (default: bench/results, or bench/results/<database> for mysql and postgres)')
   .addHelpText('after', `
 Scenarios (each on every fixture unless said):
@@ -113,6 +114,7 @@ const opt = cli.opts<{
   database: string,
   serverUrl?: string,
   dbPrefix: string,
+  cpuProf?: string,
   pin: boolean
 }>()
 const serverKind = opt.database === 'sqlite' ? undefined : opt.database as ServerKind
@@ -570,7 +572,7 @@ try {
       copyFileSync(grown.file, files.hand)
     }
     const database = (side: 'ponte' | 'hand'): { file: string } | { url: string } => serverDb ? { url: serverDb.url(side) } : { file: files[side] }
-    const common = { mapping: quietPollMapping(scratch), key: KEY, scratch, rateLimitPerMinute: opt.rateLimit }
+    const common = { mapping: quietPollMapping(scratch), key: KEY, scratch, rateLimitPerMinute: opt.rateLimit, cpuProfDir: opt.cpuProf }
     lastReading = undefined
     const servers = [await startPonte({ ...common, database: database('ponte') }), await startHandWritten({ ...common, database: database('hand') })]
     pin(servers)

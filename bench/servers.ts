@@ -150,7 +150,12 @@ export interface ServerOptions {
   key: string
   scratch: string
   rateLimitPerMinute: number
+  /** Each server writes a V8 CPU profile of its whole run here when it stops (`--cpu-prof`). */
+  cpuProfDir?: string
 }
+
+const profiling = (o: ServerOptions, name: string): string[] =>
+  o.cpuProfDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${o.cpuProfDir}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`]
 
 export async function startPonte (o: ServerOptions): Promise<ServerProcess> {
   const port = await freePort()
@@ -161,7 +166,7 @@ export async function startPonte (o: ServerOptions): Promise<ServerProcess> {
     for (const m of text.matchAll(/^ponte_sql_statement_duration_seconds_count\{[^}]*\} (\d+)/gm)) n += Number(m[1])
     return n
   }
-  return await launch('ponte', [BUILT.ponte], {
+  return await launch('ponte', [...profiling(o, 'ponte'), BUILT.ponte], {
     NODE_ENV: 'production',
     DATABASE_URL: 'url' in o.database ? o.database.url : `sqlite:${o.database.file}`,
     MAPPING: o.mapping,
@@ -182,7 +187,7 @@ export async function startHandWritten (o: ServerOptions): Promise<ServerProcess
     const res = await fetch(`http://127.0.0.1:${port}/_bench/statements`, { headers: { authorization: `Bearer ${o.key}` } })
     return Number(await res.text())
   }
-  return await launch('hand', [BUILT.hand], {
+  return await launch('hand', [...profiling(o, 'hand'), BUILT.hand], {
     ...('url' in o.database ? { DATABASE_URL: o.database.url } : { DATABASE_FILE: o.database.file }),
     KEY_SHA256: sha256(o.key),
     LOG_LEVEL: 'info',

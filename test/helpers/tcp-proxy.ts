@@ -5,6 +5,8 @@
 //  - silent(): connections are accepted and not forwarded, and the open ones freeze (a
 //              server or network that stopped answering);
 //  - start():  forwarding again, on the same port (the server came back).
+// turns() counts round trips: each time a client speaks after the server did (or first), one
+// more; a write of several messages before the server answers is one turn.
 import { once } from 'node:events'
 import { createServer, connect, type AddressInfo, type Socket } from 'node:net'
 
@@ -20,14 +22,17 @@ export interface TcpProxy {
   open: () => number
   /** Client connections accepted so far. */
   accepted: () => number
+  /** Round trips so far, over every connection: a client's data after the server's (or its first). */
+  turns: () => number
   close: () => Promise<void>
 }
 
-interface Pair { client: Socket, upstream?: Socket, frozen: boolean }
+interface Pair { client: Socket, upstream?: Socket, frozen: boolean, clientSpoke: boolean }
 
 export async function tcpProxy (target: { host: string, port: number }): Promise<TcpProxy> {
   let mode: ProxyMode = 'forwarding'
   let accepted = 0
+  let turns = 0
   const pairs = new Set<Pair>()
 
   const destroy = (pair: Pair): void => {
@@ -51,6 +56,7 @@ export async function tcpProxy (target: { host: string, port: number }): Promise
       pair.upstream = upstream
       upstream.on('error', () => destroy(pair))
       upstream.on('close', () => destroy(pair))
+      upstream.on('data', () => { pair.clientSpoke = false })
     }
     pair.client.pipe(pair.upstream)
     pair.upstream.pipe(pair.client)
@@ -58,8 +64,12 @@ export async function tcpProxy (target: { host: string, port: number }): Promise
 
   const server = createServer((client) => {
     accepted++
-    const pair: Pair = { client, frozen: false }
+    const pair: Pair = { client, frozen: false, clientSpoke: false }
     pairs.add(pair)
+    client.on('data', () => {
+      if (!pair.clientSpoke) turns++
+      pair.clientSpoke = true
+    })
     client.on('error', () => destroy(pair))
     client.on('close', () => destroy(pair))
     if (mode === 'forwarding') forward(pair)
@@ -102,6 +112,7 @@ export async function tcpProxy (target: { host: string, port: number }): Promise
     },
     open: () => pairs.size,
     accepted: () => accepted,
+    turns: () => turns,
     async close () {
       mode = 'stopped'
       await unlisten()

@@ -25,6 +25,7 @@ import { servedFrom, type Arrival, type Database, type Row } from '../../db/data
 import { postgresCatalog, postgresReferences } from './introspect.js'
 import { STREAM_BLOCK_ROWS } from '../blocks.js'
 import { isStalePlan, PreparedNames } from './prepared.js'
+import { PortalRead } from './portal.js'
 
 export interface PostgresSettings {
   config: pg.PoolConfig
@@ -145,6 +146,13 @@ async function giveBack (client: pg.PoolClient, held: boolean): Promise<boolean>
 }
 const MAX_ATTEMPTS = 10
 
+/**
+ * Rows a streamed read asks the server for at a time: eight blocks, so a month of one clinic's
+ * appointments (the bench's W2, 6,546 rows) comes in one round trip, and what a read holds
+ * before its rows are handed on stays bounded (issue 29).
+ */
+export const READ_ROWS = 8 * STREAM_BLOCK_ROWS
+
 export async function openPostgres (url: string): Promise<Database> {
   const settings = parsePostgresUrl(url)
   const pool = new pg.Pool(settings.config)
@@ -211,33 +219,36 @@ export async function openPostgres (url: string): Promise<Database> {
   }
 
   /**
-   * A long read through a server-side cursor: pg would otherwise hold every row before the
-   * first. A cursor lives in a transaction (READ ONLY: nothing it runs can write); each FETCH
-   * is a statement of its own under statement_timeout. The connection is the read's until the
-   * last block is taken or the caller leaves, then the transaction ends and the cursor with it.
+   * A long read through a protocol-level portal (portal.ts): up to READ_ROWS rows a round trip,
+   * handed on in blocks of STREAM_BLOCK_ROWS. The connection is the read's until the last rows
+   * are taken or the caller leaves; then Sync ends the portal's transaction.
    */
-  async function * cursorRows (statement: Statement, args: Record<string, unknown>): AsyncGenerator<Row[]> {
+  async function * portalRows (statement: Statement, args: Record<string, unknown>): AsyncGenerator<Row[]> {
     const values = bindValues(statement, args).map((v, i) => toPostgres(v, statement.params[i].type))
     const client = await acquire()
+    stats.statements++
+    const read = new PortalRead(statement.sql, values, new pg.Result('object', settings.config.types as never) as never, READ_ROWS, settings.statementTimeoutMs + settings.connectTimeoutMs)
     let failure: unknown
     try {
-      await client.query('BEGIN READ ONLY')
-      stats.statements++
-      await client.query({ text: `DECLARE ponte_rows NO SCROLL CURSOR FOR ${statement.sql}`, values })
-      for (;;) {
-        const { rows } = await client.query(`FETCH ${STREAM_BLOCK_ROWS} FROM ponte_rows`)
-        if (rows.length > 0) yield rows as Row[]
-        if (rows.length < STREAM_BLOCK_ROWS) break
+      client.query(read)
+      for (let first = true, more = true; more; first = false) {
+        const batch = await read.next(first)
+        more = batch.more
+        const { rows } = batch
+        if (rows.length <= STREAM_BLOCK_ROWS) {
+          if (rows.length > 0) yield rows
+        } else {
+          for (let i = 0; i < rows.length; i += STREAM_BLOCK_ROWS) yield rows.slice(i, i + STREAM_BLOCK_ROWS)
+        }
       }
     } catch (err) {
       failure = err
       throw translate(err)
     } finally {
-      // Read to its end, left early or failed in SQL: the transaction is ended and the connection
-      // goes back. A connection that failed below SQL, or cannot even roll back, is closed.
+      // Read to its end, left early or failed in SQL: Sync ends the portal and the connection
+      // goes back. A connection that failed below SQL is closed.
+      failure ??= await read.end()
       const clean = failure === undefined || !isConnectionLevel(failure)
-        ? await client.query('ROLLBACK').then(() => true, () => false)
-        : false
       if (!clean) reachable = false
       client.release(clean ? undefined : new Error('the streamed read\'s connection failed'))
     }
@@ -299,7 +310,7 @@ export async function openPostgres (url: string): Promise<Database> {
         return result
       }
     },
-    stream: (statement, args = {}) => cursorRows(statement, args),
+    stream: (statement, args = {}) => portalRows(statement, args),
     async ping () {
       const client = await acquire()
       try {

@@ -1,5 +1,5 @@
 // Issue 13: long appointment lists are streamed on MariaDB and PostgreSQL too, not only on
-// SQLite: a cursor (PostgreSQL) or a paused socket (MariaDB) holds the rows on the server while
+// SQLite: a portal read 8,000 rows at a time (PostgreSQL) or a paused socket (MariaDB) holds the rows on the server while
 // a block waits to be sent. Sample 1 grown to 20,000 appointments and loaded into a scratch
 // database on each local server; two apps on it, one streaming (the default) and one building
 // each list whole (STREAM_LISTS=false): the bytes must be the same, a client that leaves
@@ -134,7 +134,7 @@ tap.test('streamed lists on the database servers', async (t) => {
       const wholeBody = (await get(whole.port, LONG)).body
       t.ok(cut.error !== undefined || !parses(cut.body) || cut.body === wholeBody,
         `${cut.error !== undefined ? `cut (${cut.error})` : parses(cut.body) ? 'whole' : 'cut'}, never a shorter list that parses (${cut.body.length} of ${wholeBody.length} bytes)`)
-      // PostgreSQL keeps the rows behind its cursor, so the kill always falls mid-list there;
+      // PostgreSQL keeps the rows behind its portal, so the kill always falls mid-list there;
       // MariaDB pushes a result into the sockets' buffers, which may already hold all of it.
       if (name === 'postgres') t.ok(cut.error !== undefined && cut.body.length < wholeBody.length, 'PostgreSQL: the answer was cut')
       const next = await get(streamed.port, `${LONG}&minimal=true`)
