@@ -142,6 +142,11 @@ export class NotWritableError extends PonteError {
   constructor (message: string, readonly errors: FieldIssue[] = []) { super(message) }
 }
 
+/** A value the mapping itself writes (no request field gives it) that its column cannot hold: the mapping's to correct. */
+export class MisfitMappingValueError extends NotWritableError {
+  constructor (message: string, errors: FieldIssue[], readonly column: string) { super(message, errors) }
+}
+
 /**
  * A write would change a table whose engine keeps every statement the moment it runs (MariaDB's
  * MyISAM, Aria): were the write's read-back to differ, or a later statement to fail, nothing

@@ -21,6 +21,7 @@ import { checkOldSpellings } from './old-spellings.js'
 import { probeStatements } from './probes.js'
 import { checkData } from './data.js'
 import { probeWrites } from './write-probe.js'
+import { checkOwnedJoins, declaredReferences } from './owned-joins.js'
 import { checkNonTransactional } from './non-transactional.js'
 import { checkChanges } from './changes.js'
 import { checkStampSpellings } from './stamp-spellings.js'
@@ -80,6 +81,8 @@ export async function checkInstallation (inst: Installation, todayOrOptions: str
   checkWrites(model, compiled.writes, catalog, out)
   await checkStampSpellings(compiled, db, catalog, out)
   checkColumnValues(compiled, catalog, out)
+  const references = await declaredReferences(db)
+  checkOwnedJoins(compiled, catalog, references, out)
   opts.progress?.('running every statement (rolled back)')
   const probed = await probeStatements(compiled, db, today, out, opts.writeProbe !== false, catalog)
   out.ok('', opts.writeProbe === false
@@ -90,7 +93,7 @@ export async function checkInstallation (inst: Installation, todayOrOptions: str
   if (opts.writeProbe === false) out.notProven('', 'writes not proven: the write probe was turned off (--no-write-probe)')
   else {
     opts.progress?.('performing every write path (rolled back)')
-    await probeWrites(compiled, db, catalog, today, out)
+    await probeWrites(compiled, db, catalog, today, out, references)
   }
   checkNonTransactional(compiled, catalog, out)
   await checkData(compiled, db, out, {

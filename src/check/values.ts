@@ -8,7 +8,7 @@ import type { MappingModel, TableModel } from '../mapping/model.js'
 import type { LiveCatalog, LiveColumn } from '../db/columns.js'
 import { idType, isIntegerType, largestCounted, isUnsupported, type CompiledMapping, type CompiledWrites, type InsertPlan, type Reference } from '../mapping/compile/index.js'
 import type { Querier } from '../db/database.js'
-import { isBinaryColumn } from '../db/column-values.js'
+import { binaryBytes, isBinaryColumn } from '../db/column-values.js'
 import { canonical } from './structure.js'
 import type { Findings } from './findings.js'
 
@@ -60,11 +60,12 @@ function keyFit (t: TableModel, column: (table: string, name: string) => LiveCol
 }
 
 // A new UUID per row: into a binary column it goes as its 16 bytes, which a binary column
-// shorter than that cannot hold.
+// shorter than that cannot hold (its size read from the catalogue: MariaDB's type name has
+// none).
 function generatedUuid (live: LiveColumn, path: string, out: Findings): void {
   if (!isBinaryColumn(live)) return
-  const size = /\((\d+)\)/.exec(live.declared)?.[1]
-  if (size !== undefined && Number(size) < 16) out.problem(path, `a UUID needs 16 bytes, but column \`${live.name}\` holds ${size} (${live.declared})`)
+  const size = binaryBytes(live)
+  if (size !== undefined && size < 16) out.problem(path, `a UUID needs 16 bytes, but column \`${live.name}\` holds ${size} (${live.declared}${live.declared.includes('(') ? '' : `(${size})`}): every write of it would be refused`)
   else out.warning(path, `column \`${live.name}\` holds bytes (${live.declared}): each new UUID is written as its 16 bytes, not its 36 characters (the clinic's program must read it so)`)
 }
 

@@ -5,12 +5,13 @@
 // is read as stored, by its key in the mapped table, and every column compared with what the
 // mapping says the write puts there. A difference is a problem at the mapping line that writes it.
 import type { Database } from '../db/database.js'
-import type { LiveCatalog } from '../db/columns.js'
+import type { DeclaredReference, LiveCatalog } from '../db/columns.js'
+import { ownerColumn } from './owned-joins.js'
 import { BOOKING_REFS, CLAIMED_REFS, bindId, isNewKey, isUnsupported, storedRow, type AppointmentWritePlans, type BookingRef, type ClientField, type ClientWritePlans, type CompiledMapping, type FieldWriter, type BookedTime } from '../mapping/compile/index.js'
 import type { AppointmentModel, ClientModel, TableModel } from '../mapping/model.js'
 import { parsePhoneInput } from '../normalise/phone.js'
 import { endMinutesOf, minutesOf } from '../normalise/datetime.js'
-import { ConflictError, InvalidInputError, NotWritableError, NonTransactionalError, DatabaseUnavailableError } from '../errors.js'
+import { ConflictError, InvalidInputError, MisfitMappingValueError, NotWritableError, NonTransactionalError, DatabaseUnavailableError } from '../errors.js'
 import type { AppointmentT } from '../schemas/resources.js'
 import { Catalog } from '../services/catalog.js'
 import { Clients } from '../services/clients.js'
@@ -39,7 +40,7 @@ type Path = (db: Database, attempt: number) => Promise<string>
 const MOVE_ATTEMPTS = 12
 const MOVE_CLIENTS = 3
 
-export async function probeWrites (compiled: CompiledMapping, db: Database, catalog: LiveCatalog, today: string, out: Findings): Promise<void> {
+export async function probeWrites (compiled: CompiledMapping, db: Database, catalog: LiveCatalog, today: string, out: Findings, references: readonly DeclaredReference[] = []): Promise<void> {
   const { model } = compiled
   const schema: Schema = { catalog }
   const paths: { place: string, what: string, run: Path, needsBooking?: boolean, attempts?: number, optionalRefs?: boolean }[] = []
@@ -61,13 +62,14 @@ export async function probeWrites (compiled: CompiledMapping, db: Database, cata
   const moves = { everyRef: false }
   if (!isUnsupported(appointment) && !isUnsupported(appointment.insert)) {
     const a = appointment
-    paths.push({ place: `${model.appointment.path}/write`, what: 'POST /appointments with every ref', run: async (db) => (await book(compiled, a, db, catalog, today, true)).said })
-    paths.push({ place: `${model.appointment.path}/write`, what: 'POST /appointments with the professional only', optionalRefs: true, run: async (db) => (await book(compiled, a, db, catalog, today, false)).said })
+    const owners = ownersOf(compiled, a, catalog, references)
+    paths.push({ place: `${model.appointment.path}/write`, what: 'POST /appointments with every ref', run: async (db) => (await book(compiled, a, db, catalog, today, true, owners)).said })
+    paths.push({ place: `${model.appointment.path}/write`, what: 'POST /appointments with the professional only', optionalRefs: true, run: async (db) => (await book(compiled, a, db, catalog, today, false, owners)).said })
     for (const state of model.states.values) {
       if (state === model.states.initial || isUnsupported(a.stateMoves[state])) continue
-      paths.push({ place: `${model.appointment.path}/write/states/${state}`, what: `PATCH …/state ${state}`, needsBooking: true, run: async (db) => await moveState(compiled, a, db, catalog, today, state, moves.everyRef) })
+      paths.push({ place: `${model.appointment.path}/write/states/${state}`, what: `PATCH …/state ${state}`, needsBooking: true, run: async (db) => await moveState(compiled, a, db, catalog, today, state, moves.everyRef, owners) })
     }
-    paths.push({ place: `${model.appointment.path}/write`, what: 'PATCH …/time', needsBooking: true, attempts: MOVE_ATTEMPTS, run: async (db, attempt) => await reschedule(compiled, a, db, catalog, today, attempt, moves.everyRef) })
+    paths.push({ place: `${model.appointment.path}/write`, what: 'PATCH …/time', needsBooking: true, attempts: MOVE_ATTEMPTS, run: async (db, attempt) => await reschedule(compiled, a, db, catalog, today, attempt, moves.everyRef, owners) })
   }
   // Earlier problems (a missing column, a wrong format) would fail every path again: said once is enough.
   if (out.problems.length > 0) {
@@ -176,7 +178,7 @@ async function patchClient (compiled: CompiledMapping, plans: ClientWritePlans, 
 interface Booked { id: string, time: BookedTime, said: string, professional: string, client: string }
 
 /** Books the first free slot that takes it (another booking or the client's day may hold some). */
-async function book (compiled: CompiledMapping, plans: AppointmentWritePlans, db: Database, catalog: LiveCatalog, today: string, everyRef: boolean, skip = 0, clientAt = 0): Promise<Booked> {
+async function book (compiled: CompiledMapping, plans: AppointmentWritePlans, db: Database, catalog: LiveCatalog, today: string, everyRef: boolean, owners: Owners, skip = 0, clientAt = 0): Promise<Booked> {
   const { model } = compiled
   const a = model.appointment
   const s = services(compiled, db)
@@ -193,6 +195,14 @@ async function book (compiled: CompiledMapping, plans: AppointmentWritePlans, db
       for (const name of ['service', 'location', 'healthInsurance'] as const) {
         const id = stored(name) ? refFor(snap, name, slot.professional, slot[name as keyof ProbeSlot]) : undefined
         if (id !== undefined) request[name] = id
+      }
+      // A ref through a join of the client's own rows (a coverage card): one the client holds.
+      for (const [name, joined] of Object.entries(plans.joinedRefs) as [BookingRef, NonNullable<AppointmentWritePlans['joinedRefs'][BookingRef]>][]) {
+        if (joined.owner === undefined || !stored(name)) continue
+        const { statement, args } = joined.heldBy(joined.owner, client.id)
+        const [held] = await db.query(statement, args)
+        if (held?.id === undefined || held.id === null) delete request[name]
+        else request[name] = String(held.id)
       }
       const plan = stored('plan') && request.healthInsurance !== undefined ? [...snap.related('healthInsurance', request.healthInsurance, 'plan') ?? []][0] : undefined
       if (plan !== undefined) request.plan = plan
@@ -227,24 +237,25 @@ async function book (compiled: CompiledMapping, plans: AppointmentWritePlans, db
     for (const [name, joined] of Object.entries(plans.joinedRefs) as [BookingRef, NonNullable<AppointmentWritePlans['joinedRefs'][BookingRef]>][]) {
       const id = refs[name]
       if (id === undefined) continue
-      const { statement, args } = joined.bind(id)
+      const { statement, args } = joined.bind(id, client.id)
       const [row] = await db.query(statement, args)
       expected[joined.column.column] = row?.id
       places[joined.column.column] = a.refs[name]?.path ?? `${a.path}/write/refs/${name}`
     }
     Object.assign(expected, ownKeys(a, record.id))
     await compareStored(db, compiled, a, record.id, expected, places, catalog, 'POST /appointments')
+    await compareOwners(db, plans, owners, refs, record.id, client.id)
     const sentRefs = Object.keys(refs).join(', ')
     return { id: record.id, time: booked, professional: slot.professional, client: client.id, said: `date, hour, ${sentRefs} written, read back as sent by the mapping and as stored` }
   }
   throw new NotProven('no free slot in the next four weeks took a booking')
 }
 
-async function moveState (compiled: CompiledMapping, plans: AppointmentWritePlans, db: Database, catalog: LiveCatalog, today: string, state: string, everyRef: boolean): Promise<string> {
+async function moveState (compiled: CompiledMapping, plans: AppointmentWritePlans, db: Database, catalog: LiveCatalog, today: string, state: string, everyRef: boolean, owners: Owners): Promise<string> {
   const { states } = compiled.model
   const route = movesTo(states.initial, state, states.moves)
   if (!route) return `not reachable from ${states.initial} by the mapping's moves, so no request can make it`
-  const booked = await book(compiled, plans, db, catalog, today, everyRef)
+  const booked = await book(compiled, plans, db, catalog, today, everyRef, owners)
   const s = services(compiled, db)
   for (const step of route) await s.booking.changeState(booked.id, step, undefined)
   // Released, the row is a free slot again: the move checked it reads so (services/booking.ts).
@@ -255,8 +266,8 @@ async function moveState (compiled: CompiledMapping, plans: AppointmentWritePlan
   return `${route.join(' → ')}, read back by the mapping and as stored`
 }
 
-async function reschedule (compiled: CompiledMapping, plans: AppointmentWritePlans, db: Database, catalog: LiveCatalog, today: string, attempt: number, everyRef: boolean): Promise<string> {
-  const booked = await book(compiled, plans, db, catalog, today, everyRef, 0, attempt % MOVE_CLIENTS)
+async function reschedule (compiled: CompiledMapping, plans: AppointmentWritePlans, db: Database, catalog: LiveCatalog, today: string, attempt: number, everyRef: boolean, owners: Owners): Promise<string> {
+  const booked = await book(compiled, plans, db, catalog, today, everyRef, owners, 0, attempt % MOVE_CLIENTS)
   const s = services(compiled, db)
   const snap = await s.catalog.snapshot(undefined)
   // Another free slot of the same professional, later than the booked one: a later one on each attempt.
@@ -277,6 +288,29 @@ async function reschedule (compiled: CompiledMapping, plans: AppointmentWritePla
 }
 
 // ---- comparing the stored row ----
+
+/** Per ref written through a join, the joined table's column holding the client's id (owned-joins.ts). */
+type Owners = Partial<Record<BookingRef, string>>
+
+function ownersOf (compiled: CompiledMapping, plans: AppointmentWritePlans, catalog: LiveCatalog, references: readonly DeclaredReference[]): Owners {
+  return Object.fromEntries((Object.entries(plans.joinedRefs) as [BookingRef, NonNullable<AppointmentWritePlans['joinedRefs'][BookingRef]>][])
+    .flatMap(([name, joined]) => { const o = ownerColumn(compiled, joined, catalog, references); return o ? [[name, o.column]] : [] }))
+}
+
+/** The joined row a booking points at through a patients' table is the booked client's, or the row is misplaced (its id reads back as sent either way). */
+async function compareOwners (db: Database, plans: AppointmentWritePlans, owners: Owners, refs: Partial<Record<BookingRef, string>>, id: string, client: string): Promise<void> {
+  const found: { place: string, why: string }[] = []
+  for (const [name, column] of Object.entries(owners) as [BookingRef, string][]) {
+    const joined = plans.joinedRefs[name]
+    if (!joined || refs[name] === undefined) continue
+    const bound = joined.pointedRow(column, id)
+    const [row] = bound ? await db.query(bound.statement, bound.args) : []
+    if (row?.value === undefined || row.value === null || String(row.value) !== client) {
+      found.push({ place: joined.path, why: `POST /appointments: the \`${joined.alias}\` row the booking points at for ${name} belongs to another client (its \`${column}\` is not the booked client's id), though ${name} reads back as sent` })
+    }
+  }
+  if (found.length > 0) throw new Misstored(found)
+}
 
 class Misstored extends Error {
   constructor (readonly found: { place: string, why: string }[]) { super('misstored') }
@@ -346,6 +380,9 @@ function report (err: unknown, path: { place: string, what: string }, compiled: 
   } else if (err instanceof NotWritableError && /not found through the mapping's filters/.test(err.message)) {
     const t = path.what.includes('clients') ? compiled.model.client : compiled.model.appointment
     out.problem(t.where.length > 0 ? `${t.path}/where` : `${t.path}/write`, `${path.what}: the written row is not found through the mapping's \`where\` afterwards, so every such request is refused (501): give the columns it filters on under \`write.set\``)
+  } else if (err instanceof MisfitMappingValueError) {
+    // The mapping's own value (a `write.set` entry): the line writing the column, not the fields sent.
+    out.problem(setPlace(compiled, path, err.column), `${path.what} was refused: ${err.errors[0]?.message ?? err.message}`)
   } else if (err instanceof NotWritableError || err instanceof InvalidInputError) {
     // The service refused its own write: what it names is where the mapping stores it wrongly.
     const fields = err.errors.map((e) => e.path.replace('/body/', ''))
@@ -360,6 +397,21 @@ function report (err: unknown, path: { place: string, what: string }, compiled: 
     if (out.covers(path.place)) return
     out.problem(path.place, `${path.what}: ${explain(err, 'appointment.insert')}`)
   }
+}
+
+/** The `write.set` (or initial state's) entry writing `column` on this path's table, else the path itself. */
+function setPlace (compiled: CompiledMapping, path: { place: string, what: string }, column: string): string {
+  const { model } = compiled
+  const t = path.what.includes('clients') ? model.client : model.appointment
+  const docs: [string, Record<string, unknown> | undefined][] = [
+    [`${t.path}/write/set`, t.write?.set as Record<string, unknown> | undefined],
+    ...t === model.appointment ? [[`${t.path}/write/states/${model.states.initial}`, model.appointment.write?.states?.[model.states.initial] as Record<string, unknown> | undefined] as [string, Record<string, unknown> | undefined]] : []
+  ]
+  for (const [at, doc] of docs) {
+    const key = Object.keys(doc ?? {}).find((c) => c.toLowerCase() === column.toLowerCase())
+    if (key !== undefined) return `${at}/${key}`
+  }
+  return path.place
 }
 
 /** The mapping place that makes `field` read back wrongly on this path: a `write.states`/`reschedule`/`set` entry writing one of its columns, else the field itself. */

@@ -25,6 +25,12 @@ export function isBinaryColumn (column: Pick<LiveColumn, 'declared'>): boolean {
   return /binary|bytea|blob/i.test(column.declared)
 }
 
+/** A binary column's size in bytes, from the catalogue or its declared type (`BINARY(8)`); undefined when unbounded (bytea, BLOB). */
+export function binaryBytes (column: Pick<LiveColumn, 'declared' | 'bytes'>): number | undefined {
+  const size = column.bytes ?? Number(/\((\d+)\)/.exec(column.declared)?.[1])
+  return Number.isInteger(size) && size > 0 ? size : undefined
+}
+
 /** The value as the column holds it, or why it cannot hold it; `length`: the mapping's, which wins over the live one. */
 export function fitToColumn (value: unknown, live: LiveColumn, length = live.length): { value: unknown } | { problem: string } {
   const column = { ...live, length }
@@ -35,8 +41,8 @@ export function fitToColumn (value: unknown, live: LiveColumn, length = live.len
   if (typeof value !== 'string') return { value }
   if (isBinaryColumn(column) && UUID.test(value)) {
     const bytes = Buffer.from(value.replace(/-/g, ''), 'hex')
-    const size = /\((\d+)\)/.exec(column.declared)?.[1]
-    return size !== undefined && Number(size) < 16 ? { problem: `needs 16 bytes, and the column holds ${size}` } : { value: bytes }
+    const size = binaryBytes(column)
+    return size !== undefined && size < 16 ? { problem: `needs 16 bytes, and the column holds ${size}` } : { value: bytes }
   }
   if (column.kind === 'number' && value.trim() !== '' && !NUMBER.test(value)) return { problem: 'is not a number, and the column holds numbers' }
   return column.kind === 'text' ? fitText(value, column) : { value }

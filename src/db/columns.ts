@@ -27,6 +27,8 @@ export interface LiveColumn {
   key: boolean
   /** Declared length of a text column (VARCHAR(100) → 100); undefined for MAX/TEXT and other types. */
   length?: number
+  /** Declared size of a fixed or bounded binary column in bytes (BINARY(8) → 8, from the catalogue where its type name carries none); undefined for bytea, BLOB and other types. */
+  bytes?: number
   /** A text column's character set holds Unicode (false: one code page, a SQL Server VARCHAR); undefined for other types. */
   unicode?: boolean
   /** Unicode only up to U+FFFF (MariaDB/MySQL utf8mb3, ucs2): no emoji or other 4-byte characters. */

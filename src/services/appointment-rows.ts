@@ -45,16 +45,36 @@ export class AppointmentRows {
   }
 
   /**
-   * Inside the write's transaction: the row reads back as sent (date, hour, state, every ref),
-   * or everything rolls back. Returns the row as read (GET's shape), which a booking answers.
+   * Inside the write's transaction: the row reads back as sent (date, hour, state, every ref,
+   * and for a booking (`booked`) each owned joined row the client's), or everything rolls
+   * back. Returns the row as read (GET's shape), which a booking answers.
    */
-  async readBack (tx: Querier, id: string, expected: { date: string, hour: string, state: string }, refs: Partial<Record<BookingRef, string>>): Promise<AppointmentRow> {
+  async readBack (tx: Querier, id: string, expected: { date: string, hour: string, state: string }, refs: Partial<Record<BookingRef, string>>, booked = false): Promise<AppointmentRow> {
     const stored = await this.stored(tx, id)
     if (!stored) refuseMisstored(['date', 'hour', ...Object.keys(refs)], 'appointment (it is not found through the mapping\'s filters)')
     const wrong: string[] = (['date', 'hour', 'state'] as const).filter((f) => stored[f] !== expected[f])
     for (const [name, value] of Object.entries(refs)) if (stored.refs[name as BookingRef] !== value) wrong.push(name)
     if (wrong.length > 0) refuseMisstored(wrong, 'appointment')
+    // Only where this write chose the joined row: a move leaves the clinic's own choice as it was.
+    const foreign = booked ? await this.foreignRows(tx, id, refs) : []
+    if (foreign.length > 0) refuseMisstored(foreign, `appointment (its ${foreign.join(', ')} row belongs to another client)`)
     return stored
+  }
+
+  /**
+   * The refs written through an owned join (`firstOf: { owner }`) whose row the stored
+   * appointment points at belongs to someone other than its client: the id reads back as sent
+   * either way, so only the owner tells another patient's card from the client's own.
+   */
+  private async foreignRows (tx: Querier, id: string, refs: Partial<Record<BookingRef, string>>): Promise<string[]> {
+    const out: string[] = []
+    for (const [name, joined] of Object.entries(this.plans.joinedRefs) as [BookingRef, NonNullable<AppointmentWritePlans['joinedRefs'][BookingRef]>][]) {
+      if (joined.owner === undefined || refs[name] === undefined || refs.client === undefined) continue
+      const bound = joined.pointedRow(joined.owner, id)
+      const [row] = bound ? await tx.query(bound.statement, bound.args) : []
+      if (row?.value === undefined || row.value === null || String(row.value) !== refs.client) out.push(name)
+    }
+    return out
   }
 
   /**

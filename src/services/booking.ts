@@ -139,8 +139,12 @@ export class Booking {
     for (const [name, joined] of Object.entries(this.plans.joinedRefs) as [BookingRef, NonNullable<AppointmentWritePlans['joinedRefs'][BookingRef]>][]) {
       const id = input[name]
       if (id === undefined) { pointers[joined.column.column] = null; continue }
-      const { statement, args } = joined.bind(id)
+      const { statement, args } = joined.bind(id, input.client)
       const [row] = await this.db.query(statement, args, at)
+      // An owned join (a coverage card) takes only the client's own rows: none is the client's situation, not a bad id.
+      if ((row?.id === undefined || row.id === null) && joined.owner !== undefined && this.refProblem(name as Exclude<BookingRef, 'client'>, id, snap) === undefined) {
+        throw new ConflictError(`Client "${input.client}" has no ${name} "${id}" of their own (no row of the mapped ${joined.table} table holds both), so it cannot be booked for them. Nothing was written.`, [{ path: `/body/${name}`, message: `is not held by client "${input.client}"` }])
+      }
       if (row?.id === undefined || row.id === null) throw new InvalidInputError(`The ${name} "${id}" cannot hold appointments (nothing in the mapped ${joined.lookup.name} table refers to it).`, [{ path: `/body/${name}`, message: 'cannot be booked' }])
       pointers[joined.column.column] = row.id
     }
@@ -160,7 +164,7 @@ export class Booking {
       await checkFree(tx, this.compiled, this.options.freeing, { date: input.date, hour: input.hour, endHour: time.endHour, step, professional: input.professional, client: input.client, capacity: slotRow.capacity, uses: this.minutesUsed(snap) }, TIME_FIELDS, '/body/client')
       const id = await insert.run(tx, { ...columns, ...slotRow.pointer })
       await this.rows.recordState(tx, id, this.compiled.model.states.initial, now, false)
-      return await this.rows.readBack(tx, id, { date: input.date, hour: input.hour, state: this.compiled.model.states.initial }, this.rows.writtenRefs(input))
+      return await this.rows.readBack(tx, id, { date: input.date, hour: input.hour, state: this.compiled.model.states.initial }, this.rows.writtenRefs(input), true)
     }, at, claims))
     // The row as the transaction read it back is the answer: no second read after the commit.
     return { record: await this.appointments.answer(stored, at), ignored }

@@ -2,7 +2,7 @@
 // against the right rows, or is refused naming the field and changes nothing. Each write
 // service reads its record back inside its own transaction and compares; these are the
 // shared pieces of that rule.
-import { ConflictError, DuplicateKeyError, InvalidInputError, MissingValueError, NotWritableError, ValueMisfitError, type FieldIssue } from '../errors.js'
+import { ConflictError, DuplicateKeyError, InvalidInputError, MisfitMappingValueError, MissingValueError, NotWritableError, ValueMisfitError, type FieldIssue } from '../errors.js'
 
 /** A written record and the request fields accepted without being stored (the `Ponte-Ignored-Fields` header). */
 export interface Stored<T> {
@@ -74,7 +74,10 @@ export async function requiring<T> (writers: Writers, stores: string[], write: (
       .find(([, w]) => w?.columns.some((c) => bare(c.column) === column?.toLowerCase()))?.[0]
     if (err instanceof ValueMisfitError) {
       const field = fieldOf(err.column)
-      throw new InvalidInputError(`${field ?? 'A value the mapping writes'} ${err.problem}.`, [{ path: field ? `/body/${field}` : '/body', message: err.problem }])
+      if (field) throw new InvalidInputError(`${field} ${err.problem}.`, [{ path: `/body/${field}`, message: err.problem }])
+      // No request field writes the column: the value is the mapping's own (`write.set`), which the caller cannot change.
+      throw new MisfitMappingValueError(`The value this installation's mapping itself writes into column ${err.column} ${err.problem}: no request can be stored until the mapping is corrected (run ponte check). Nothing was written.`,
+        [{ path: '/body', message: `cannot be stored: the mapping's own value for column ${err.column} ${err.problem}` }], err.column)
     }
     if (err instanceof MissingValueError) {
       const field = fieldOf(err.column)

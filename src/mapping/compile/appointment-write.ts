@@ -6,7 +6,7 @@ import type { EntityName, MappingModel, Value } from '../model.js'
 import type { SqlTypeName } from '../schema.js'
 import { CompileError } from './scope.js'
 import { reference } from './references.js'
-import { idType } from './key.js'
+import { idType, keyArgs } from './key.js'
 import { bindId } from './ids.js'
 import { fieldWriter, insertPlan, recordWrites, updatePlan, uniqueColumns, writeValues, type FieldWriter, type InsertPlan } from './write-columns.js'
 import type { NowParts } from '../../normalise/datetime.js'
@@ -34,8 +34,19 @@ type Encoded = Record<string, unknown>
 
 /** A ref held in a joined table's column: write the join's local column, found by lookup. */
 export interface JoinedRef {
+  /** The first joined row holding the id (`value`), and with an owner only the booked client's (`client`). */
   lookup: Statement
   column: Columned
+  /** The joined table's column holding the client's id (`firstOf: { owner }`). */
+  owner?: string
+  /** The join's table, and the join's alias and place (where `check` names a missing owner). */
+  table: string
+  alias: string
+  path: string
+  /** Reads one column of the joined row a stored appointment points at (`id`: the appointment's id). */
+  pointedRow: (column: string) => { statement: Statement, bind: (id: string) => Record<string, unknown> | undefined }
+  /** The lowest id a client's own rows hold (`client`), by the joined table's column holding the client's id. */
+  heldBy: (ownerColumn: string) => Statement
 }
 
 export interface CompiledAppointmentWrites {
@@ -191,7 +202,9 @@ function defaultColumn (v: Value): Value {
 // A ref read through a join (`location: sala.ID_UNIDADE`), written as the join's own column
 // pointing at the first joined row holding the id: only where the mapping asks for it
 // (`write.refs.<ref>.firstOf`), since "some row with this value" is a guess the clinic must own.
-function joinedRef (model: MappingModel, v: Value, type: SqlTypeName, alias: string, path: string, dialect: Dialect): JoinedRef {
+function joinedRef (model: MappingModel, v: Value, type: SqlTypeName, firstOf: string | { join: string, owner: string }, path: string, dialect: Dialect): JoinedRef {
+  const alias = typeof firstOf === 'string' ? firstOf : firstOf.join
+  const owner = typeof firstOf === 'string' ? undefined : firstOf.owner
   const col = v.column
   const [readAlias, remoteCol] = col?.includes('.') === true ? col.split('.') : []
   if (readAlias !== alias) throw new CompileError(`${path}/firstOf`, `the ref is not read through the join \`${alias}\` (it is read from ${col ?? 'rules, a template or an expression'})`)
@@ -205,11 +218,40 @@ function joinedRef (model: MappingModel, v: Value, type: SqlTypeName, alias: str
     columns: [{ expr: dialect.min(j(remote)), alias: 'id' }],
     from: { table: dialect.table(join.table), alias: 'j' },
     joins: [],
-    where: [`${j(remoteCol)} = ${params.input('value', type)}`],
+    where: [`${j(remoteCol)} = ${params.input('value', type)}`, ...(owner === undefined ? [] : [`${j(owner)} = ${params.input('client', keyType(model, 'client'))}`])],
     orderBy: []
   })
   reference({ table: model.appointment.table, column: local, use: 'write', path: `${path}/firstOf` })
-  return { lookup: { name: `appointment.write.${alias}.lookup`, sql, params: params.params }, column: { column: local, type: 'int' } }
+  if (owner !== undefined) reference({ table: join.table, column: owner, use: 'read', path: `${path}/firstOf/owner` })
+  const a = model.appointment
+  const pointedRow = (column: string) => {
+    const p = new ParamList(dialect)
+    const parts = a.key.parts
+    const statement: Statement = {
+      name: `appointment.write.${alias}.pointed`,
+      sql: dialect.select({
+        columns: [{ expr: j(column), alias: 'value' }],
+        from: { table: dialect.table(a.table), alias: 't' },
+        joins: [{ table: dialect.table(join.table), alias: 'j', on: `${j(remote)} = ${dialect.column('t', local)}` }],
+        where: parts.map((k, i) => `${dialect.column('t', k.column)} = ${p.input(parts.length === 1 ? 'id' : `id#${i}`, k.type)}`),
+        orderBy: []
+      }),
+      params: p.params
+    }
+    return { statement, bind: (id: string) => keyArgs(a.key, id) }
+  }
+  const heldBy = (column: string): Statement => {
+    const p = new ParamList(dialect)
+    const sql = dialect.select({
+      columns: [{ expr: dialect.min(j(remoteCol)), alias: 'id' }],
+      from: { table: dialect.table(join.table), alias: 'j' },
+      joins: [],
+      where: [`${j(column)} = ${p.input('client', keyType(model, 'client'))}`],
+      orderBy: []
+    })
+    return { name: `appointment.write.${alias}.held`, sql, params: p.params }
+  }
+  return { lookup: { name: `appointment.write.${alias}.lookup`, sql, params: params.params }, column: { column: local, type: 'int' }, owner, table: join.table, alias, path: `${path}/firstOf`, pointedRow, heldBy }
 }
 
 function readOnlyReason (v: Value, name: BookingRef): string {

@@ -72,7 +72,18 @@ export interface JoinedRefPlan {
   lookup: Statement
   /** The type the looked-up value binds with. */
   type?: SqlTypeName
-  bind: (id: string) => Bound
+  /** `client`: the booked client, whose own row an owned join takes (`firstOf: { owner }`). */
+  bind: (id: string, client?: string) => Bound
+  /** The joined table's column holding the client's id, where the mapping declares it. */
+  owner?: string
+  table: string
+  alias: string
+  /** The mapping place of `firstOf`. */
+  path: string
+  /** One column (`value`) of the joined row the stored appointment `id` points at. */
+  pointedRow: (column: string, id: string) => Bound | undefined
+  /** The lowest id (`id`) the client's own rows hold, by the column holding the client's id. */
+  heldBy: (ownerColumn: string, client: string) => Bound
 }
 
 export interface AppointmentInsert {
@@ -273,7 +284,22 @@ function appointmentPlans (model: MappingModel, a: CompiledAppointmentWrites, ro
   const key = (id: string) => keyArgs(model.appointment.key, id)
   const joinedRefs: Partial<Record<BookingRef, JoinedRefPlan>> = {}
   for (const [name, j] of Object.entries(a.joinedRefs) as [BookingRef, JoinedRef][]) {
-    joinedRefs[name] = { column: j.column, lookup: j.lookup, type: inputType(j.lookup, 'value'), bind: (id) => ({ statement: j.lookup, args: { value: id } }) }
+    joinedRefs[name] = {
+      column: j.column,
+      lookup: j.lookup,
+      type: inputType(j.lookup, 'value'),
+      bind: (id, client) => ({ statement: j.lookup, args: j.owner === undefined ? { value: id } : { value: id, client } }),
+      owner: j.owner,
+      table: j.table,
+      alias: j.alias,
+      path: j.path,
+      pointedRow: (column, id) => {
+        const { statement, bind } = j.pointedRow(column)
+        const args = bind(id)
+        return args && { statement, args }
+      },
+      heldBy: (column, client) => ({ statement: j.heldBy(column), args: { client } })
+    }
   }
   const columns = (now: NowParts, time: BookedTime, given: Partial<Record<BookingRef, string>>, booked?: Booked): ColumnValues => {
     const columns: ColumnValues = { ...a.constants(now, time, booked), ...a.time(time) }

@@ -64,6 +64,7 @@ export function mssqlCatalogFromRows (rows: Row[], indexRows?: Row[]): LiveCatal
       generated: Number(row.identity) === 1 || Number(row.computed) === 1 || declared.toLowerCase() === 'timestamp' || declared.toLowerCase() === 'rowversion',
       key: Number(row.pk) === 1,
       length: Number(row.length) > 0 ? Number(row.length) : undefined,
+      bytes: /^(var)?binary$/i.test(declared) && Number(row.length) > 0 ? Number(row.length) : undefined,
       unicode: mssqlTextColumn(row)?.unicode,
       defaultSql: row.dfltSql === null || row.dfltSql === undefined ? undefined : String(row.dfltSql)
     })

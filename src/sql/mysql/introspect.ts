@@ -58,6 +58,8 @@ export function mysqlCatalogFromRows (rows: Row[]): LiveCatalog {
       generated: extra.includes('auto_increment') || extra.includes('generated'),
       key: String(row.colKey).toUpperCase() === 'PRI',
       length: mysqlTextColumn(row)?.length,
+      // DATA_TYPE is `binary` without its size; CHARACTER_MAXIMUM_LENGTH counts a binary column's bytes.
+      bytes: /^(var)?binary$/i.test(declared) && Number(row.length) > 0 ? Number(row.length) : undefined,
       unicode: mysqlTextColumn(row)?.unicode,
       basicPlaneOnly: mysqlTextColumn(row) !== undefined && /^(utf8|utf8mb3|ucs2)$/i.test(String(row.charset ?? '')),
       defaultSql
