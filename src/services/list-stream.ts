@@ -22,7 +22,7 @@ import { Readable } from 'node:stream'
 import type { Row } from '../db/database.js'
 import type { AppointmentRow } from '../mapping/compile/index.js'
 import { byDateAndHour } from './appointments.js'
-import { nextTurn, TURN_ROWS } from './turns.js'
+import { inTurns, nextTurn, TURN_ROWS } from './turns.js'
 
 /** How long a client may leave a sent block unread before the stream is cut: the stream holds a database connection meanwhile. */
 export const STREAM_STALL_MS = 10_000
@@ -120,11 +120,10 @@ export async function streamList<T> (
   const it = blocks[Symbol.asyncIterator]()
   const found: AppointmentRow[] = []
   const take = async (rows: Row[]): Promise<void> => {
-    for (let i = 0; i < rows.length; i++) {
-      if (i > 0 && i % TURN_ROWS === 0) await nextTurn()
-      const a = read(rows[i])
+    await inTurns(rows, (row) => {
+      const a = read(row)
       if (a !== undefined && keep(a)) found.push(a)
-    }
+    })
   }
   let handedOver = false
   try {
