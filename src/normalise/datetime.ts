@@ -7,7 +7,7 @@
 export type DateFormat = 'date' | 'datetime' | 'text' | 'int'
 export type HourFormat = 'text' | 'time' | 'datetime' | 'hhmm' | 'minutes'
 /** How a 'text' date column spells dates: '2026-03-15' or '15/03/2026'. */
-export type TextDateStyle = 'iso' | 'dmy'
+export type TextDateStyle = 'iso' | 'dmy' | 'ymd'
 /** What a `dmy` date keeps between its parts ('15/03/2026', '15.03.2026', '15-03-2026'). */
 export type DmySeparator = '/' | '.' | '-'
 
@@ -233,7 +233,7 @@ export function toStoredDate (date: string, format: DateFormat, textStyle: TextD
     case 'datetime':
       return `${date} 00:00:00`
     case 'text':
-      return textStyle === 'dmy' ? date.split('-').reverse().join(separator) : date
+      return textStyle === 'dmy' ? date.split('-').reverse().join(separator) : textStyle === 'ymd' ? date.replaceAll('-', '') : date
     default:
       return date
   }

@@ -468,7 +468,7 @@ function toValue (v: ValueDoc, path: string): Value {
 // A date range is compiled over the column itself: DD/MM/YYYY text (`dmy`) is rearranged
 // in SQL as appointment dates are (date-range.ts), which costs its index but filters alike.
 function plainColumn (v: Value): Value {
-  if (v.column === undefined || !['date', 'datetime', 'text', 'int', 'dmy', undefined].includes(v.format)) {
+  if (v.column === undefined || !['date', 'datetime', 'text', 'int', 'dmy', 'ymd', undefined].includes(v.format)) {
     throw new CompileError(v.path, 'must be a plain `column` stored as date, datetime, text (YYYY-MM-DD), dmy (DD/MM/YYYY) or int (YYYYMMDD), so date ranges can be compiled to SQL')
   }
   return v
