@@ -59,7 +59,7 @@ export class ClientWrites {
       await this.readBack(tx, id, stored, ignored, true)
       return id
     }, at))
-    return { record: await this.clients.get(id, at), ignored }
+    return { record: await this.clients.get(id, at), ignored, declared: ignored.filter((f) => this.plans.ignored.has(f)) }
   }
 
   async update (id: string, patch: ClientPatch, at: Arrival): Promise<Stored<ClientT>> {
@@ -77,7 +77,7 @@ export class ClientWrites {
         if (await plan.run(tx, id, stored, now)) await this.readBack(tx, id, stored, ignored, false)
       }, at, [`client record ${id}`]))
     }
-    return { record: await this.clients.get(id, at), ignored }
+    return { record: await this.clients.get(id, at), ignored, declared: ignored.filter((f) => this.plans.ignored.has(f)) }
   }
 
   /**
