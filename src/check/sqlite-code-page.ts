@@ -1,0 +1,26 @@
+// SQLite keeps every text as UTF-8 whatever its declared type, but Ponte reads a declared
+// VARCHAR/CHAR as SQL Server would (sql/sqlite/introspect.ts: a SQLite copy of a legacy
+// database stands in for it), a code page: a name loses accents outside Latin-1 and one with
+// emoji or `Ł` is refused. Where the clinic's own program reads that file as UTF-8, that is
+// a loss nobody asked for, so check says so at the field with the remedy (stranger report D6).
+import type { MappingModel } from '../mapping/model.js'
+import type { LiveCatalog } from '../db/columns.js'
+import type { Findings } from './findings.js'
+
+const FIELDS = ['name', 'email'] as const
+
+export function checkSqliteCodePage (model: MappingModel, catalog: LiveCatalog, dialect: string, out: Findings): void {
+  if (dialect !== 'sqlite') return
+  const c = model.client
+  for (const field of FIELDS) {
+    const v = c.fields[field]
+    if (!v || typeof v.column !== 'string' || v.type !== undefined) continue
+    const [alias, column] = v.column.includes('.') ? v.column.split('.', 2) as [string, string] : [undefined, v.column]
+    const table = alias === undefined ? c.table : c.joins[alias]?.table
+    const live = table === undefined ? undefined : catalog.table(table)?.columns.get(column.toLowerCase())
+    if (live?.kind !== 'text' || live.unicode !== false) continue
+    out.warning(v.path, `column \`${live.name}\` is declared ${live.declared}, which Ponte reads as SQL Server does, a code page: a ${field} written here loses accents outside Latin-1 (\`Nguyễn\` → \`Nguyen\`)` +
+      `${field === 'email' ? ' or is refused' : ', and one with emoji, other scripts or `Ł` is refused'}, though SQLite stores UTF-8 in any text column. ` +
+      `If the clinic's program reads this column as UTF-8, give \`type: ntext\` on the field (the declared length still holds); leave it where the program expects a code page`)
+  }
+}
