@@ -19,8 +19,10 @@ export function checkSqliteCodePage (model: MappingModel, catalog: LiveCatalog, 
     const table = alias === undefined ? c.table : c.joins[alias]?.table
     const live = table === undefined ? undefined : catalog.table(table)?.columns.get(column.toLowerCase())
     if (live?.kind !== 'text' || live.unicode !== false) continue
-    out.warning(v.path, `column \`${live.name}\` is declared ${live.declared}, which Ponte reads as SQL Server does, a code page: a ${field} written here loses accents outside Latin-1 (\`Nguyễn\` → \`Nguyen\`)` +
-      `${field === 'email' ? ' or is refused' : ', and one with emoji, other scripts or `Ł` is refused'}, though SQLite stores UTF-8 in any text column. ` +
-      `If the clinic's program reads this column as UTF-8, give \`type: ntext\` on the field (the declared length still holds); leave it where the program expects a code page`)
+    const loss = field === 'email'
+      ? 'an e-mail written here with a letter outside Latin-1 is refused'
+      : 'a name written here loses accents outside Latin-1 (`Nguyễn` → `Nguyen`), and one with emoji, other scripts or `Ł` is refused'
+    out.warning(v.path, `column \`${live.name}\` is declared ${live.declared}, which Ponte reads as SQL Server does, a code page: ${loss}, though SQLite stores UTF-8 in any text column. ` +
+      'If the clinic\'s program reads this column as UTF-8, give `type: ntext` on the field (the declared length still holds); leave it where the program expects a code page')
   }
 }

@@ -105,8 +105,8 @@ t.test('a pass that stored less than was sent says which fields, per route, besi
     .replace('search: [phone, cpf, email, name]', 'search: [phone, email, name]')
     .replace(/\n\s+cpf: \{ column: CPF[^\n]*/, '')
     .replace(/\n\s+cpfFormat: masked/, '')
-    .replace("      key: { generate: keyTable, table: dbo.SEQUENCIAL, nameColumn: TABELA, name: PACIENTE, valueColumn: ULTIMO }\n",
-      "      key: { generate: keyTable, table: dbo.SEQUENCIAL, nameColumn: TABELA, name: PACIENTE, valueColumn: ULTIMO }\n      ignore: [location]\n")
+    .replace('      key: { generate: keyTable, table: dbo.SEQUENCIAL, nameColumn: TABELA, name: PACIENTE, valueColumn: ULTIMO }\n',
+      '      key: { generate: keyTable, table: dbo.SEQUENCIAL, nameColumn: TABELA, name: PACIENTE, valueColumn: ULTIMO }\n      ignore: [location]\n')
   t.not(text, readFileSync(new URL('../../../mappings/clinica-sorriso.yaml', import.meta.url), 'utf8'), 'the CPF taken out of the mapping')
   const file = join(dir, 'no-cpf.yaml')
   writeFileSync(file, text)
