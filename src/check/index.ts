@@ -79,7 +79,7 @@ export async function checkInstallation (inst: Installation, todayOrOptions: str
   checkIndexes(compiled, catalog, out, db.dialect)
   await checkFoldedSearch(compiled, catalog, db, out)
   checkWrites(model, compiled.writes, catalog, out)
-  checkSqliteCodePage(model, catalog, db.dialect.name, out)
+  checkSqliteCodePage(model, catalog, db.dialect, out)
   await checkStampSpellings(compiled, db, catalog, out)
   checkColumnValues(compiled, catalog, out)
   opts.progress?.('running every statement (rolled back)')

@@ -6,11 +6,12 @@
 import type { MappingModel } from '../mapping/model.js'
 import type { LiveCatalog } from '../db/columns.js'
 import type { Findings } from './findings.js'
+import type { Dialect } from '../sql/dialect.js'
 
 const FIELDS = ['name', 'email'] as const
 
-export function checkSqliteCodePage (model: MappingModel, catalog: LiveCatalog, dialect: string, out: Findings): void {
-  if (dialect !== 'sqlite') return
+export function checkSqliteCodePage (model: MappingModel, catalog: LiveCatalog, dialect: Dialect, out: Findings): void {
+  if (dialect.utf8InAnyText !== true) return
   const c = model.client
   for (const field of FIELDS) {
     const v = c.fields[field]
