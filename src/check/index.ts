@@ -12,6 +12,7 @@ import { readCatalog, type LiveCatalog } from '../db/columns.js'
 import { todayIn } from '../normalise/datetime.js'
 import { Findings, formatFinding, type Finding } from './findings.js'
 import { checkStructure } from './structure.js'
+import { checkSqliteCodePage } from './sqlite-code-page.js'
 import { checkWrites } from './write-shape.js'
 import { checkColumnValues, checkCountedKeys } from './values.js'
 import { checkIndexes } from './indexes.js'
@@ -79,6 +80,7 @@ export async function checkInstallation (inst: Installation, todayOrOptions: str
   checkIndexes(compiled, catalog, out, db.dialect)
   await checkFoldedSearch(compiled, catalog, db, out)
   checkWrites(model, compiled.writes, catalog, out)
+  checkSqliteCodePage(model, catalog, db.dialect, out)
   await checkStampSpellings(compiled, db, catalog, out)
   checkColumnValues(compiled, catalog, out)
   const references = await declaredReferences(db)

@@ -61,7 +61,7 @@ function misfit (written: Record<string, unknown>, col: LiveColumn, said?: strin
   }
   const numeric = ['int', 'hhmm', 'minutes'].includes(String(written.format))
   if ('now' in written && col.kind === 'number' && !numeric) return `\`now\` writes a date or time, but ${where}`
-  if ('now' in written && col.kind === 'date' && (numeric || written.format === 'dmy')) return `\`now\` with \`format: ${String(written.format)}\` writes ${numeric ? 'a number' : 'DD/MM/YYYY text'}, but ${where}: leave out \`format\``
+  if ('now' in written && col.kind === 'date' && (numeric || written.format === 'dmy' || written.format === 'ymd')) return `\`now\` with \`format: ${String(written.format)}\` writes ${numeric ? 'a number' : written.format === 'ymd' ? 'YYYYMMDD text' : 'DD/MM/YYYY text'}, but ${where}: leave out \`format\``
   // A copy of a name (the client's, a service's) is text; a copied id may be a number.
   const copied = COPIES.find((k) => k in written)
   if (copied !== undefined && (col.kind === 'number' || col.kind === 'date') && (copied === 'client' || written[copied] === 'name')) return `\`${copied}: ${String(written[copied])}\` writes a name, but ${where}`
@@ -69,7 +69,7 @@ function misfit (written: Record<string, unknown>, col: LiveColumn, said?: strin
   if (col.kind === 'text' && col.length !== undefined) {
     const written_ = 'value' in written && typeof written.value === 'string'
       ? written.value
-      : 'now' in written ? (written.format === 'text' && written.now === 'time' ? '00:00' : NOW_TEXT[String(written.now)]) : undefined
+      : 'now' in written ? (written.format === 'text' && written.now === 'time' ? '00:00' : written.format === 'ymd' ? '20260101' : NOW_TEXT[String(written.now)]) : undefined
     if (written_ !== undefined && written_.length > col.length) {
       return `${'now' in written ? `\`now: ${String(written.now)}\`` : `\`${said ?? `value: ${JSON.stringify(written_)}`}\``} writes ${written_.length} characters, but column \`${col.name}\` holds ${col.length} (${col.declared})`
     }

@@ -158,6 +158,7 @@ export function availabilityScan (source: ScheduleScan, catalog: LiveCatalog): S
   const zero = new Tally()
   const reversed = new Tally()
   const unreached = new Tally()
+  const oneDay = new Tally()
   // Schedule tables have no key in the mapping: the database's primary key names a row, else its position.
   const key: ScanKey[] = [...(catalog.table(table)?.columns.values() ?? [])].filter((col) => col.key)
     .map((col) => ({ column: col.name, type: col.kind === 'number' ? 'int' : col.kind === 'date' ? 'datetime' : 'ntext' }))
@@ -175,6 +176,7 @@ export function availabilityScan (source: ScheduleScan, catalog: LiveCatalog): S
       else if (row.fault === 'reversed') reversed.add(label)
       else if (row.fault === 'unreached') unreached.add(label)
       if (row.weekday !== undefined) days[row.weekday]++
+      if (row.oneDay === true) oneDay.add(label)
     }),
     report (r, out) {
       if (unreadable.n > 0) out.problem(place, `${rowsOf(unreadable.n, r)} of ${count(r.total)} rows of \`${table}\` cannot be read (dates, hours or ids)${unreadable.eg}: they ${effect} nothing`)
@@ -183,6 +185,14 @@ export function availabilityScan (source: ScheduleScan, catalog: LiveCatalog): S
       if (unreached.n > 0) out.problem(place, `${rowsOf(unreached.n, r)} of ${count(r.total)} rows of \`${table}\` read well but are never returned by the server's date filter (it compares the stored dates as the database does: check their \`format\`)${unreached.eg}: they ${effect} nothing`)
       if (unreadable.n + zero.n + reversed.n + unreached.n === 0) out.ok(place, r.complete ? `${count(r.scanned)} rows, all readable` : `the first ${count(r.scanned)} of ${count(r.total)} rows, all readable`)
       if (kind === 'weekly') shiftedWeekdays(days, place, out)
+      // A far-future end is how clinics say "never ends"; as a sentinel it makes that end none,
+      // and a block without an end is its one day `from` (decisions/block-without-end.md).
+      const far = source.farSentinel
+      if (far) {
+        out.warning(far.path, `\`${far.value}\` under \`nullIf\` reads that end as none, and a block without an end is the one day \`from\`: ` +
+          `${rowsOf(oneDay.n, r)} of ${count(r.total)} rows of \`${table}\` ${oneDay.n === 1 ? 'is' : 'are'} then read as one-day blocks${oneDay.eg}, ` +
+          `where \`${far.value}\` meant "never ends": remove it from \`nullIf\` (a \`to\` of \`${far.value}\` then blocks every day from \`from\` on)`)
+      }
     }
   }
 }

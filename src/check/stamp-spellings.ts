@@ -76,6 +76,6 @@ function unlike (stamp: string, now: string, shapes: Map<string, number> | undef
   const dmy = /^99([./-])99\1(9999)( 99:99(:99)?)?$/.exec(common)
   const fix = dmy
     ? `give \`format: dmy\`${dmy[1] === '/' ? '' : ` with \`separator: '${dmy[1]}'\``}${dmy[3] !== undefined && now !== 'datetime' ? ' and `now: datetime`' : ''}`
-    : /^9999-99-99( 99:99:99)?$/.test(common) ? 'give `format: text`' : 'give the `format` the rows use'
+    : /^9999-99-99( 99:99:99)?$/.test(common) ? 'give `format: text`' : common === '99999999' && now === 'date' ? 'give `format: ymd`' : 'give the `format` the rows use'
   return `\`now: ${now}\` writes \`${shape}\` but ${n} of ${total} stored values of the column are spelt \`${common}\`: the clinic's program would meet two spellings in one column; ${fix}`
 }

@@ -11,7 +11,7 @@ export type Spellings = Map<string, number>
 /** The first rows' spellings (a sample bounds the probe: the data pass reads the whole table). */
 export async function storedSpellings (compiled: CompiledMapping, db: Database, rows = 2000): Promise<Spellings | undefined> {
   const birthday = compiled.model.client.fields.birthday
-  if (birthday?.format !== 'text' && birthday?.format !== 'dmy') return undefined
+  if (birthday?.format !== 'text' && birthday?.format !== 'dmy' && birthday?.format !== 'ymd') return undefined
   const shapes: Spellings = new Map()
   let seen = 0
   // Stopped by rows read, never by time: the clock moves past its deadline once `rows` are seen.
@@ -40,6 +40,6 @@ export function unlikeStored (written: unknown, shapes: Spellings | undefined): 
   const dmy = /^99([./-])99\1(9999)$/.exec(common)
   const fix = dmy
     ? `give \`separator: '${dmy[1]}'\` beside \`format: dmy\``
-    : common === '9999-99-99' ? 'give `format: text` (YYYY-MM-DD)' : 'give the `format` the rows use'
+    : common === '9999-99-99' ? 'give `format: text` (YYYY-MM-DD)' : common === '99999999' ? 'give `format: ymd` (YYYYMMDD)' : 'give the `format` the rows use'
   return `a write stores \`${shape}\` but ${n} of ${total} stored birthdays are spelt \`${common}\` (${same === 0 ? 'none' : `only ${same}`} \`${shape}\`): the clinic's system would meet two spellings in one column; ${fix}`
 }

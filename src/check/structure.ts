@@ -14,7 +14,7 @@ type WriteValueDoc = Static<typeof WriteValue>
 
 /** Formats that read numbers, text, or the database's own date types. */
 const NUMERIC_FORMATS = new Set(['hhmm', 'minutes', 'int'])
-const TEXT_FORMATS = new Set(['text', 'dmy'])
+const TEXT_FORMATS = new Set(['text', 'dmy', 'ymd'])
 const DATE_FORMATS = new Set(['date', 'datetime', 'time'])
 
 export function checkStructure (compiled: Pick<CompiledMapping, 'model' | 'references'>, catalog: LiveCatalog, out: Findings = new Findings(compiled.model)): Findings {
@@ -163,7 +163,7 @@ function formatFit (format: string, live: LiveColumn, column: string, path: stri
   const where = `${path.endsWith('/format') ? path : `${path}/format`}`
   if (NUMERIC_FORMATS.has(format) && (live.kind === 'text' || live.kind === 'date')) {
     out.problem(where, `\`format: ${format}\` reads a number, but column \`${column}\` is ${live.kind === 'text' ? 'text' : 'a date/time'} (${live.declared})` +
-      (live.kind === 'text' ? ': use `format: text` for \'HH:MM\' or \'YYYY-MM-DD\'' : `: use \`format: ${dateTimeFamily(live.declared) ?? 'datetime'}\``))
+      (live.kind === 'text' ? ': use `format: text` for \'HH:MM\' or \'YYYY-MM-DD\', `format: ymd` for \'YYYYMMDD\'' : `: use \`format: ${dateTimeFamily(live.declared) ?? 'datetime'}\``))
   } else if ((TEXT_FORMATS.has(format) || DATE_FORMATS.has(format)) && live.kind === 'number') {
     out.problem(where, `\`format: ${format}\` reads ${TEXT_FORMATS.has(format) ? 'text' : 'a date/time'}, but column \`${column}\` holds numbers (${live.declared}): use \`format: int\` (20260315), \`hhmm\` (1330) or \`minutes\``)
   }

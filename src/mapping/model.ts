@@ -176,11 +176,11 @@ export function buildModel (source: SourceDoc): MappingModel {
     fail(`${apptPath}/start`, 'give either `datetime`, or both `date` and `hour`')
   }
   const startDate = start.datetime ?? start.date
-  const dateFormats = start.datetime ? ['datetime', 'text', undefined] : ['date', 'datetime', 'text', 'int', 'dmy', undefined]
+  const dateFormats = start.datetime ? ['datetime', 'text', undefined] : ['date', 'datetime', 'text', 'int', 'dmy', 'ymd', undefined]
   if (startDate && (startDate.column === undefined || !dateFormats.includes(startDate.format))) {
     fail(startDate.path, start.datetime
       ? 'the appointment start must be a plain `column` stored as datetime or text (YYYY-MM-DD HH:MM)'
-      : 'the appointment date must be a plain `column` stored as date, datetime, text (YYYY-MM-DD), dmy (DD/MM/YYYY) or int (YYYYMMDD)')
+      : 'the appointment date must be a plain `column` stored as date, datetime, text (YYYY-MM-DD), dmy (DD/MM/YYYY), ymd (YYYYMMDD text) or int (YYYYMMDD number)')
   }
   if (end && Object.keys(end).length !== 1) fail(`${apptPath}/end`, 'give exactly one of `datetime`, `hour` or `duration`')
 

@@ -106,9 +106,9 @@ export const Rule = Type.Object({
 }, { additionalProperties: false, description: 'First rule whose `when` holds wins; a rule without `when` always holds. Its outcome is one of value, column, template, coalesce, or `then`: any value (a template, a coalesce, more rules…).' })
 
 export const ValueFormat = Type.Union([
-  Type.Literal('date'), Type.Literal('datetime'), Type.Literal('text'), Type.Literal('int'), Type.Literal('dmy'),
+  Type.Literal('date'), Type.Literal('datetime'), Type.Literal('text'), Type.Literal('int'), Type.Literal('dmy'), Type.Literal('ymd'),
   Type.Literal('time'), Type.Literal('hhmm'), Type.Literal('minutes')
-], { description: 'How a date or hour is stored: date/datetime/time columns, `text` (\'HH:MM\', \'YYYY-MM-DD\'), `dmy` text (\'DD/MM/YYYY\'), `int` (20260315), `hhmm` (1330) or `minutes` since midnight.' })
+], { description: 'How a date or hour is stored: date/datetime/time columns, `text` (\'HH:MM\', \'YYYY-MM-DD\'), `dmy` text (\'DD/MM/YYYY\'), `ymd` text (\'20260315\', a `CHAR(8)`), `int` (20260315, a number column), `hhmm` (1330) or `minutes` since midnight.' })
 
 // One key per database of sql/databases.ts: a misspelt one is refused, not silently unused.
 const SqlPerDialect = Type.Object({
@@ -236,7 +236,7 @@ export const WriteValue = Type.Union([
   Type.Object({
     now: Type.Union([Type.Literal('datetime'), Type.Literal('date'), Type.Literal('time')], { description: 'The current date-time, date or time when the row is written (a "created at" column under `set`, a "last changed" one under `update`), on the clock the database stores (`storedIn`, else the clinic\'s).' }),
     storedIn: Type.Optional(Type.String({ minLength: 1, description: 'The IANA zone this one column keeps its stamps in, when not the installation\'s `storedIn` (an `updated_at` in UTC beside local appointment times).', examples: ['UTC'] })),
-    format: Type.Optional(about(ValueFormat, 'How the column keeps the stamp, as the clinic\'s own rows spell it: `now: date` in `date` (default), `text` (YYYY-MM-DD), `dmy` (DD/MM/YYYY) or `int` (20260315); `now: datetime` in `datetime` (default), `text` (YYYY-MM-DD HH:MM:SS) or `dmy` (DD/MM/YYYY HH:MM:SS); `now: time` in `time` (default), `text` (HH:MM), `hhmm` (1330) or `minutes`.', ['dmy'])),
+    format: Type.Optional(about(ValueFormat, 'How the column keeps the stamp, as the clinic\'s own rows spell it: `now: date` in `date` (default), `text` (YYYY-MM-DD), `dmy` (DD/MM/YYYY), `ymd` (text 20260315) or `int` (20260315); `now: datetime` in `datetime` (default), `text` (YYYY-MM-DD HH:MM:SS) or `dmy` (DD/MM/YYYY HH:MM:SS); `now: time` in `time` (default), `text` (HH:MM), `hhmm` (1330) or `minutes`.', ['dmy'])),
     separator: Type.Optional(Type.Union([Type.Literal('/'), Type.Literal('.'), Type.Literal('-')], { description: 'With `format: dmy`, the character between day, month and year (`03.04.2031`). Default `/`.' }))
   }, { additionalProperties: false }),
   Type.Object({ setting: Type.String({ description: 'A value from the installation settings, e.g. `userId`.' }) }, { additionalProperties: false }),

@@ -3,7 +3,7 @@
 // door keeps year 10000 (which no 'YYYY-MM-DD' spells) away from the date arithmetic, the
 // database and the legacy system.
 import type { FieldIssue } from '../errors.js'
-import { dayNumber, parseApiDate } from './datetime.js'
+import { dayNumber, parseApiCalendarDate, parseApiDate } from './datetime.js'
 
 export const DATE_WINDOW = { first: '1900-01-01', last: '2199-12-31' } as const
 
@@ -11,11 +11,12 @@ const FIRST = dayNumber(DATE_WINDOW.first)
 const LAST = dayNumber(DATE_WINDOW.last)
 
 /**
- * An API date (YYYY-MM-DD, or an ISO date-time read on the clinic's calendar) inside the
- * window; otherwise undefined, with the reason added to `issues` under `path`.
+ * An API date (YYYY-MM-DD, or an ISO date-time read on the clinic's calendar, or by its date
+ * part as written when `timeZone` is 'as-written': a birthday is no moment) inside the window;
+ * otherwise undefined, with the reason added to `issues` under `path`.
  */
 export function readApiDate (raw: unknown, timeZone: string, path: string, issues: FieldIssue[]): string | undefined {
-  const date = typeof raw === 'string' ? parseApiDate(raw, timeZone) : undefined
+  const date = typeof raw !== 'string' ? undefined : timeZone === 'as-written' ? parseApiCalendarDate(raw) : parseApiDate(raw, timeZone)
   if (date === undefined) {
     issues.push({ path, message: `must be a date (YYYY-MM-DD) or an ISO date-time, from ${DATE_WINDOW.first} to ${DATE_WINDOW.last}` })
     return undefined

@@ -7,7 +7,7 @@
 export type DateFormat = 'date' | 'datetime' | 'text' | 'int'
 export type HourFormat = 'text' | 'time' | 'datetime' | 'hhmm' | 'minutes'
 /** How a 'text' date column spells dates: '2026-03-15' or '15/03/2026'. */
-export type TextDateStyle = 'iso' | 'dmy'
+export type TextDateStyle = 'iso' | 'dmy' | 'ymd'
 /** What a `dmy` date keeps between its parts ('15/03/2026', '15.03.2026', '15-03-2026'). */
 export type DmySeparator = '/' | '.' | '-'
 
@@ -124,6 +124,21 @@ export function parseApiDate (s: string, timeZone: string): string | undefined {
   return wallClockIn(timeZone, new Date(s)).date
 }
 
+/**
+ * API input of a calendar date that is no moment (a birthday): a date as is, or an RFC 3339
+ * date-time's date part as written. `Date.toISOString()` spells a birthday as midnight UTC,
+ * which in the Americas is the evening before, so the clinic's zone would move it a day.
+ */
+export function parseApiCalendarDate (s: string): string | undefined {
+  if (typeof s !== 'string') return undefined
+  if (isCalendarDate(s)) return s
+  const m = API_INSTANT.exec(s)
+  if (m === null || !isCalendarDate(m[1]!)) return undefined
+  const [hh, mm, ss, offH, offM] = [m[2], m[3], m[4], m[6], m[7]].map((v) => Number(v ?? 0)) as [number, number, number, number, number]
+  if (hh > 23 || mm > 59 || ss > 59 || offH > 23 || offM > 59) return undefined
+  return m[1]
+}
+
 /** b − a in calendar days. */
 export function daysBetween (a: string, b: string): number {
   return dayNumber(b) - dayNumber(a)
@@ -218,7 +233,7 @@ export function toStoredDate (date: string, format: DateFormat, textStyle: TextD
     case 'datetime':
       return `${date} 00:00:00`
     case 'text':
-      return textStyle === 'dmy' ? date.split('-').reverse().join(separator) : date
+      return textStyle === 'dmy' ? date.split('-').reverse().join(separator) : textStyle === 'ymd' ? date.replaceAll('-', '') : date
     default:
       return date
   }

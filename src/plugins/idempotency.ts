@@ -15,7 +15,7 @@
 //   onSend: the response of a claimed request is stored (2xx–4xx: same input, same answer; the
 //     schema-validation 400 included) or, for a 5xx, the claim is released so a retry runs again.
 //   onResponse: a claim still open here (onSend never saw it) is released.
-import { IGNORED_FIELDS_HEADER } from '../services/stored.js'
+import { IGNORED_DECLARED_HEADER, IGNORED_FIELDS_HEADER } from '../services/stored.js'
 import fp from 'fastify-plugin'
 import { sha256 } from '../config.js'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
@@ -42,7 +42,7 @@ export const IDEMPOTENCY_HEADER = 'idempotency-key'
 export const REPLAYED_HEADER = 'idempotent-replayed'
 export const MAX_KEY_LENGTH = 255
 /** Response headers remembered and replayed along with status and body. */
-export const REPLAYED_RESPONSE_HEADERS = ['content-type', 'content-language', 'content-location', 'location', 'etag', 'last-modified', 'link', IGNORED_FIELDS_HEADER]
+export const REPLAYED_RESPONSE_HEADERS = ['content-type', 'content-language', 'content-location', 'location', 'etag', 'last-modified', 'link', IGNORED_FIELDS_HEADER, IGNORED_DECLARED_HEADER]
 
 const HEADER_PATH = `/headers/${IDEMPOTENCY_HEADER}`
 

@@ -70,7 +70,7 @@ const appointments: FastifyPluginAsyncTypebox = async (app) => {
     const ponte = app.ponte
     const said = await ponte.booking.changeState(request.params.id, request.body.state, request.arrival)
     // The state asked for: what an open slot released by it was canceled into.
-    await app.changes.written(ponte, [request.params.id], request.body.state.trim().toUpperCase())
+    await app.changes.written(ponte, [request.params.id], request.body.state)
     return await reply.type('text/plain; charset=utf-8').send(said)
   })
 

@@ -23,7 +23,8 @@ const COMMON_HEADERS = {
 /** On the answers of writes that accept fields they do not store (services/stored.ts). */
 const WRITE_HEADERS = {
   ...COMMON_HEADERS,
-  'ponte-ignored-fields': Type.String({ description: 'Request fields accepted but not stored by this installation (comma-separated): fields its mapping does not map, or declares ignored (write.ignore). Absent when every field sent was stored.' })
+  'ponte-ignored-fields': Type.String({ description: 'Request fields accepted but not stored by this installation (comma-separated): fields its mapping does not map, or declares ignored (write.ignore). Absent when every field sent was stored.' }),
+  'ponte-ignored-declared': Type.String({ description: 'Of the fields in Ponte-Ignored-Fields, those the mapping declares ignored (write.ignore), comma-separated; the others it does not map for writing. Absent when none.' })
 }
 const REPLAYED_HEADERS = {
   ...WRITE_HEADERS,

@@ -227,9 +227,8 @@ function strip (a: AppointmentRow): AppointmentT {
   return out
 }
 
-/** A state of the installation's vocabulary, whatever its case ('confirmed' is CONFIRMED); else 400. */
+/** A state of the installation's vocabulary, spelt exactly ('confirmed' is refused, never guessed at); else 400. */
 export function stateName (input: string, values: string[], path: string): string {
-  const name = input.trim().toUpperCase()
-  if (!values.includes(name)) throw new InvalidInputError(`Unknown state "${input}".`, [{ path, message: `must be one of ${values.join(', ')}` }])
-  return name
+  if (!values.includes(input)) throw new InvalidInputError(`Unknown state "${input}".`, [{ path, message: `must be one of ${values.join(', ')}, spelt exactly` }])
+  return input
 }

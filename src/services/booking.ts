@@ -133,7 +133,7 @@ export class Booking {
     // read on the transaction that writes it: a rename committed before the insert is stored.
     if (this.plans.openSlots) {
       const claimed = await requiring(writers, stores, async () => await this.db.transaction(async (tx) => await this.openSlots.claim(tx, { date: input.date, hour: input.hour, endHour, step }, input, now, await bookedRecords(this.plans, tx, input)), at, dayClaims(input.date, input, { hour: input.hour, endHour })))
-      return { record: await this.appointments.answer(claimed, at), ignored }
+      return { record: await this.appointments.answer(claimed, at), ignored, declared: ignored.filter((f) => this.plans.ignored.has(f)) }
     }
     const pointers: Record<string, unknown> = {}
     for (const [name, joined] of Object.entries(this.plans.joinedRefs) as [BookingRef, NonNullable<AppointmentWritePlans['joinedRefs'][BookingRef]>][]) {
@@ -167,7 +167,7 @@ export class Booking {
       return await this.rows.readBack(tx, id, { date: input.date, hour: input.hour, state: this.compiled.model.states.initial }, this.rows.writtenRefs(input), true)
     }, at, claims))
     // The row as the transaction read it back is the answer: no second read after the commit.
-    return { record: await this.appointments.answer(stored, at), ignored }
+    return { record: await this.appointments.answer(stored, at), ignored, declared: ignored.filter((f) => this.plans.ignored.has(f)) }
   }
 
   /**

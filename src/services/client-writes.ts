@@ -61,7 +61,7 @@ export class ClientWrites {
       await this.readBack(tx, id, stored, ignored, true)
       return id
     }, at))
-    return { record: await this.clients.get(id, at), ignored }
+    return { record: await this.clients.get(id, at), ignored, declared: ignored.filter((f) => this.plans.ignored.has(f)) }
   }
 
   async update (id: string, patch: ClientPatch, at: Arrival): Promise<Stored<ClientT>> {
@@ -79,7 +79,7 @@ export class ClientWrites {
         if (await plan.run(tx, id, stored, now)) await this.readBack(tx, id, stored, ignored, false)
       }, at, [`client record ${id}`]))
     }
-    return { record: await this.clients.get(id, at), ignored }
+    return { record: await this.clients.get(id, at), ignored, declared: ignored.filter((f) => this.plans.ignored.has(f)) }
   }
 
   /**
@@ -176,8 +176,9 @@ export class ClientWrites {
       else out.cpf = cpf
     }
     if (input.birthday !== undefined) {
-      // The same reading and window as every date of the interface.
-      const b = readApiDate(input.birthday, timezone, '/body/birthday', issues)
+      // The window of every date of the interface; a date-time gives its date as written, not
+      // the clinic's (a birthday is a calendar date, and JS sends it as midnight UTC).
+      const b = readApiDate(input.birthday, 'as-written', '/body/birthday', issues)
       if (b !== undefined && b > todayIn(timezone)) issues.push({ path: '/body/birthday', message: 'must not be in the future' })
       // Legacy systems write their "no date" at or before 1900-01-01, so Ponte reads those as none (normalise/datetime.ts).
       else if (b !== undefined && b <= LAST_SENTINEL_DATE) issues.push({ path: '/body/birthday', message: `must be after ${LAST_SENTINEL_DATE} (that day reads as "no date" in clinic databases)` })

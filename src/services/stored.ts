@@ -8,10 +8,14 @@ import { ConflictError, DuplicateKeyError, InvalidInputError, MisfitMappingValue
 export interface Stored<T> {
   record: T
   ignored: string[]
+  /** Those of `ignored` the mapping lists under `write.ignore`; the others it does not map for writing. */
+  declared?: string[]
 }
 
 /** The answer header naming what a write accepted but did not store. */
 export const IGNORED_FIELDS_HEADER = 'ponte-ignored-fields'
+/** Of those, the ones the mapping declares ignored (`write.ignore`), so a tool can say why each was not stored. */
+export const IGNORED_DECLARED_HEADER = 'ponte-ignored-declared'
 /** The refusal of a field the clinic database holds NOT NULL without a default (what `check` tells apart from a mistake). */
 export const REQUIRED_BY_INSTALLATION = 'is required by this installation'
 

@@ -30,6 +30,8 @@ export interface SelectSpec {
 
 export interface Dialect {
   readonly name: DialectName
+  /** Every text column holds UTF-8 whatever type it declares (SQLite): a declared VARCHAR is only what the clinic's program assumes. */
+  readonly utf8InAnyText?: boolean
   /** `dbo.AGENDA` → the dialect's reference to that table. */
   table(name: string): string
   ident(name: string): string

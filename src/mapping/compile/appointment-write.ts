@@ -299,9 +299,9 @@ function compileTime (model: MappingModel, clock: StoredClock | undefined): Time
   } else {
     const dc = plain(start.date, 'the date')
     const format = start.date?.format ?? 'date'
-    const df = (format === 'dmy' ? 'text' : format) as DateFormat
+    const df = (format === 'dmy' || format === 'ymd' ? 'text' : format) as DateFormat
     columns.push({ column: dc, type: df === 'int' ? 'int' : df === 'text' ? 'text' : df === 'datetime' ? 'datetime' : 'date' })
-    encoders.push((s) => ({ [dc]: df === 'datetime' ? `${s.date} 00:00:00` : toStoredDate(s.date, df, format === 'dmy' ? 'dmy' : 'iso', start.date?.separator) }))
+    encoders.push((s) => ({ [dc]: df === 'datetime' ? `${s.date} 00:00:00` : toStoredDate(s.date, df, format === 'dmy' || format === 'ymd' ? format : 'iso', start.date?.separator) }))
     const hc = plain(start.hour, 'the hour')
     const hf = (start.hour?.format ?? 'text') as HourFormat
     columns.push({ column: hc, type: hourType(hf) })

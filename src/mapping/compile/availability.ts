@@ -10,7 +10,7 @@ import type { BlockSource, JoinDoc, SqlTypeName, ValueDoc, WhereDoc } from '../s
 import { dateOnOrAfter, dateOnOrBefore, dateRange, dateUnset, EVERY_DATE, rangeArgs } from './date-range.js'
 import type { Bound, DateRange } from './bind.js'
 import { dateOf, hourOf, idOf, minutesOf, numberOf, type Decoder } from './decode.js'
-import { addMinutes, endMinutesOf, minutesOf as minutesOfHour } from '../../normalise/datetime.js'
+import { addMinutes, endMinutesOf, isCalendarDate, minutesOf as minutesOfHour, todayIn } from '../../normalise/datetime.js'
 import { bindId, matchesType } from './ids.js'
 import { idType } from './key.js'
 import type { Row } from './entity.js'
@@ -93,7 +93,7 @@ export type ScheduleFault = 'unreadable' | 'zero' | 'reversed' | 'unreached'
  * A row of a schedule table as `ponte check` scans it: its id (from the key it was scanned
  * by), what is wrong with it, and (weekly rows) the weekday it is read as, 0 = Sunday.
  */
-export interface ScheduleScanRow { id?: string, fault?: ScheduleFault, weekday?: number }
+export interface ScheduleScanRow { id?: string, fault?: ScheduleFault, weekday?: number, oneDay?: true }
 
 /** One source of working hours or blocked time, to be read whole. */
 export interface ScheduleScan {
@@ -105,6 +105,20 @@ export interface ScheduleScan {
   table: string
   /** Schedule tables have no key in the mapping: the database's primary key (none: rows are read by position). */
   plan: (key: ScanKey[]) => ScanPlan<ScheduleScanRow>
+  /**
+   * A block's `to` whose `nullIf` lists a real date after today (`9999-12-31`): rows holding
+   * it read as no end, the one day `from`, where the clinic meant "never ends".
+   */
+  farSentinel?: { path: string, value: string }
+}
+
+/** A `nullIf` entry that is a real calendar date after `today` (YYYY-MM-DD, YYYYMMDD or DD/MM/YYYY, any time after it). */
+export function farFutureDate (v: unknown, today: string): string | undefined {
+  const s = String(v).trim()
+  const ymd = /^(\d{4})-?(\d{2})-?(\d{2})(?:[ T].*)?$/.exec(s)
+  const dmy = /^(\d{2})[/.](\d{2})[/.](\d{4})(?:[ T].*)?$/.exec(s)
+  const date = ymd ? `${ymd[1]}-${ymd[2]}-${ymd[3]}` : dmy ? `${dmy[3]}-${dmy[2]}-${dmy[1]}` : undefined
+  return date !== undefined && isCalendarDate(date) && date > today ? date : undefined
 }
 
 /** Offered starts: every `every` minutes (default the slot's length) from the window's start and, with `afterBlocks`, from each block's end. */
@@ -279,7 +293,7 @@ function compileDated (d: NonNullable<Doc['dated']>, dialect: Dialect, clock: St
 }
 
 /** A block row, or why it blocks nothing: its days or hours cannot be read, or end before they start. */
-function blockRows (b: BlockSourceDoc, path: string, value: ValueOf, scope: Scope, cols: Columns, full: boolean, clock: StoredClock | undefined): Required<SourceRows<BlockRow>> {
+function blockRows (b: BlockSourceDoc, path: string, value: ValueOf, scope: Scope, cols: Columns, full: boolean, clock: StoredClock | undefined): Required<SourceRows<BlockRow>> & { oneDay: (row: Row) => boolean } {
   const id = (v: ValueDoc | undefined, field: string): Decoder<string> => full && v ? idOf(valueReader(value(v, field), scope, cols)) : () => undefined
   const professional = id(b.professional, 'professional')
   const location = id(b.location, 'location')
@@ -316,6 +330,8 @@ function blockRows (b: BlockSourceDoc, path: string, value: ValueOf, scope: Scop
     if (exact) out.exact = true
     return out
   }
+  // Rows with a `to` column that reads as none: each blocks only its `from` day.
+  const oneDay = (row: Row): boolean => toValue !== undefined && to(row) === undefined
   // Overlaps [from, to]: starts on or before `to`, and ends on or after `from` or has no end
   // the reader can tell (then it is the one day `from`; the reader decides, the SQL keeps the
   // candidates). A datetime compares with [first day 00:00, day after the last), as
@@ -323,7 +339,7 @@ function blockRows (b: BlockSourceDoc, path: string, value: ValueOf, scope: Scop
   const range = (scope: Scope, params: ParamList): string[] => toValue
     ? [dateOnOrBefore(fromValue, false, scope, params), `(${scope.dialect.or([dateOnOrAfter(toValue, false, scope, params), dateUnset(toValue, false, scope, params)])})`]
     : [dateOnOrBefore(fromValue, false, scope, params), dateOnOrAfter(fromValue, false, scope, params)]
-  return { read, range }
+  return { read, range, oneDay }
 }
 
 function compileBlocks (b: BlockSourceDoc, index: number | undefined, dialect: Dialect, clock: StoredClock | undefined): CompiledPart<BlockRow> {
@@ -355,8 +371,9 @@ const usable = <T>(r: T | ScheduleFault): T | undefined => typeof r === 'string'
 export function scheduleScans (model: MappingModel, dialect: Dialect): ScheduleScan[] {
   const doc = model.availability
   if (!doc) return []
-  type Faults = (path: string, value: ValueOf, scope: Scope, cols: Columns) => { fault: (row: Row) => ScheduleFault | undefined, range?: SourceRows<unknown>['range'], weekday?: (row: Row) => number | undefined }
-  const sources: { place: string, kind: ScheduleScan['kind'], doc: PartDoc, faults: Faults, clock?: StoredClock }[] = []
+  type Faults = (path: string, value: ValueOf, scope: Scope, cols: Columns) => { fault: (row: Row) => ScheduleFault | undefined, range?: SourceRows<unknown>['range'], weekday?: (row: Row) => number | undefined, oneDay?: (row: Row) => boolean }
+  const sources: { place: string, kind: ScheduleScan['kind'], doc: PartDoc, faults: Faults, clock?: StoredClock, farSentinel?: ScheduleScan['farSentinel'] }[] = []
+  const today = todayIn(model.timezone)
   const weekly = doc.weekly
   const dated = doc.dated
   if (weekly) {
@@ -383,24 +400,29 @@ export function scheduleScans (model: MappingModel, dialect: Dialect): ScheduleS
   const blocks = doc.blocks === undefined ? [] : Array.isArray(doc.blocks) ? doc.blocks : [doc.blocks]
   blocks.forEach((b, i) => {
     const clock = sourceClock(model, b.storedIn)
+    const place = Array.isArray(doc.blocks) ? `${PATH}/blocks/${i}` : `${PATH}/blocks`
+    const nullIf = typeof b.to === 'object' && b.to !== null && 'nullIf' in b.to && Array.isArray(b.to.nullIf) ? b.to.nullIf : []
+    const far = nullIf.map((v, k) => ({ k, value: farFutureDate(v, today) })).find((f) => f.value !== undefined)
     sources.push({
-      place: Array.isArray(doc.blocks) ? `${PATH}/blocks/${i}` : `${PATH}/blocks`,
+      place,
       kind: 'blocks',
       doc: b,
       clock,
-      faults: (path, ...r) => { const rows = blockRows(b, path, ...r, false, clock); return { fault: faultOf(rows.read, blockHours), range: rows.range } }
+      ...far ? { farSentinel: { path: `${place}/to/nullIf/${far.k}`, value: String(nullIf[far.k]) } } : {},
+      faults: (path, ...r) => { const rows = blockRows(b, path, ...r, false, clock); return { fault: faultOf(rows.read, blockHours), range: rows.range, oneDay: rows.oneDay } }
     })
   })
-  return sources.map(({ place, kind, doc: source, faults, clock }) => {
+  return sources.map(({ place, kind, doc: source, faults, clock, farSentinel }) => {
     const what = `availability ${place.split('/').slice(2).join(' ').replace(/ (\d+)$/, '[$1]')}`
     return {
       place,
       kind,
       what,
+      ...farSentinel ? { farSentinel } : {},
       table: source.table,
       plan: (key) => scanPlan(dialect, what, sourceOf(source, place), key, `${place}/table`, (scope, params, cols) => {
         const ids = key.map((k) => idOf((row) => row[cols.add(scope.ref(k.column, `${place}/table`))]))
-        const { fault, range, weekday } = faults(place, (v, field) => toValue(v, `${place}/${field}`), scope, cols)
+        const { fault, range, weekday, oneDay } = faults(place, (v, field) => toValue(v, `${place}/${field}`), scope, cols)
         // The server's own date filter, asked about every date a reader reads: a row it never
         // returns offers (or blocks) nothing, however well it reads.
         const reached = range && cols.add(dialect.caseWhen([{ when: dialect.and(range(scope, params)), then: '1' }], '0'))
@@ -411,6 +433,7 @@ export function scheduleScans (model: MappingModel, dialect: Dialect): ScheduleS
           if (f !== undefined) out.fault = f
           const day = f === undefined ? weekday?.(row) : undefined
           if (day !== undefined) out.weekday = day
+          if (f === undefined && oneDay?.(row) === true) out.oneDay = true
           return out
         }
       }, rangeArgs(EVERY_DATE.from, EVERY_DATE.to, clock))
@@ -451,7 +474,7 @@ function toValue (v: ValueDoc, path: string): Value {
 // A date range is compiled over the column itself: DD/MM/YYYY text (`dmy`) is rearranged
 // in SQL as appointment dates are (date-range.ts), which costs its index but filters alike.
 function plainColumn (v: Value): Value {
-  if (v.column === undefined || !['date', 'datetime', 'text', 'int', 'dmy', undefined].includes(v.format)) {
+  if (v.column === undefined || !['date', 'datetime', 'text', 'int', 'dmy', 'ymd', undefined].includes(v.format)) {
     throw new CompileError(v.path, 'must be a plain `column` stored as date, datetime, text (YYYY-MM-DD), dmy (DD/MM/YYYY) or int (YYYYMMDD), so date ranges can be compiled to SQL')
   }
   return v

@@ -44,7 +44,8 @@ export function compileClientWrites (model: MappingModel, dialect: Dialect): Com
   const c = model.client
   const write = c.write
   const format = c.fields.birthday?.format ?? 'date'
-  const dateFormat = (format === 'dmy' ? 'text' : format) as DateFormat
+  const dateFormat = (format === 'dmy' || format === 'ymd' ? 'text' : format) as DateFormat
+  const textStyle = format === 'dmy' || format === 'ymd' ? format : 'iso'
   const dateType: SqlTypeName = dateFormat === 'int' ? 'int' : dateFormat === 'text' ? 'text' : dateFormat === 'datetime' ? 'datetime' : 'date'
   // A name the clinic's system keeps in upper case is written so (`case: upper`).
   const nameCase = c.fields.name?.case === 'upper' ? (x: unknown) => upperName(String(x)) : undefined
@@ -58,7 +59,7 @@ export function compileClientWrites (model: MappingModel, dialect: Dialect): Com
     // Day, month and year in columns of their own (a template) are written part by part.
     birthday: c.fields.birthday?.template !== undefined
       ? datePartsWriter(c.fields.birthday)
-      : fieldWriter(c.fields.birthday, dateType, (x) => toStoredDate(String(x), dateFormat, format === 'dmy' ? 'dmy' : 'iso', c.fields.birthday?.separator)),
+      : fieldWriter(c.fields.birthday, dateType, (x) => toStoredDate(String(x), dateFormat, textStyle, c.fields.birthday?.separator)),
     phone: fieldWriter(c.phones[phoneAt], 'text', storePhone)
   }
   // With `write.phone`, the other plain phone columns take `allPhones`, in the order of `phones`.
@@ -97,7 +98,7 @@ export function compileClientWrites (model: MappingModel, dialect: Dialect): Com
   joined('email', c.fields.email, 'ntext')
   // A CPF kept in an identifier row (Tryton's `party_identifier`), as an e-mail is in a contact row.
   joined('cpf', c.fields.cpf, 'text', (x) => formatCpf(String(x), write?.cpfFormat ?? 'digits'))
-  joined('birthday', c.fields.birthday, dateType, (x) => toStoredDate(String(x), dateFormat, format === 'dmy' ? 'dmy' : 'iso', c.fields.birthday?.separator))
+  joined('birthday', c.fields.birthday, dateType, (x) => toStoredDate(String(x), dateFormat, textStyle, c.fields.birthday?.separator))
   const phoneRow = c.phones.findIndex((p, i) => p.collect !== undefined && written.has(`phones/${i}`))
   if (!writers.phone && phoneRow >= 0) {
     const collect = c.phones[phoneRow].collect as NonNullable<Value['collect']>

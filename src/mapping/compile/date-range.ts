@@ -64,6 +64,8 @@ function storedDate (v: Value, isDatetime: boolean, scope: Scope): { col: string
   if (format === 'datetime') return { col, type: 'datetime', from: 'fromDatetime', to: 'afterDatetime', until: 'after' }
   if (format === 'int') return { col, type: 'int', from: 'fromInt', to: 'toInt', until: 'last' }
   if (format === 'dmy') return { col: scope.dialect.dmyAsIso(col), type: 'text', from: 'from', to: 'to', until: 'last' }
+  // 'YYYYMMDD' text orders as its dates do: compared as stored, its index kept.
+  if (format === 'ymd') return { col, type: 'text', from: 'fromCompact', to: 'toCompact', until: 'last' }
   if (format === 'text' && isDatetime) return { col, type: 'text', from: 'from', to: 'after', until: 'after' }
   return { col, type: format === 'text' ? 'text' : 'date', from: 'from', to: 'to', until: 'last' }
 }
@@ -89,6 +91,8 @@ export function rangeArgs (from: string, to: string, clock?: StoredClock): Recor
     after: after ?? `${LAST_DATE} 23:59:59.999`,
     fromInt: Number(from.replace(/-/g, '')),
     toInt: Number(to.replace(/-/g, '')),
+    fromCompact: from.replace(/-/g, ''),
+    toCompact: to.replace(/-/g, ''),
     fromDatetime: storedBound(`${from} 00:00:00`, clock),
     afterDatetime: after !== undefined ? storedBound(`${after} 00:00:00`, clock) : `${LAST_DATE} 23:59:59`
   }

@@ -78,8 +78,8 @@ export function booleanOf (v: Value, read: Reader): Decoder<boolean> {
 }
 
 export function dateOf (v: Value, read: Reader, fallback: 'date' | 'datetime' = 'date'): Decoder<string> {
-  // 'dmy' is text too: the reader recognises DD/MM/YYYY on its own.
-  const format = (v.format === 'dmy' ? 'text' : v.format ?? fallback) as Parameters<typeof readDate>[1]
+  // 'dmy' and 'ymd' are text too: the reader recognises DD/MM/YYYY and YYYYMMDD on its own.
+  const format = (v.format === 'dmy' || v.format === 'ymd' ? 'text' : v.format ?? fallback) as Parameters<typeof readDate>[1]
   // A list holds few distinct stored dates: each text is read once (memo.ts).
   // An inclusive date-time end at 23:59 stands for the next day's midnight.
   const date = v.inclusive === true && format === 'datetime'

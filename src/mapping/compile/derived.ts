@@ -88,6 +88,7 @@ export function derivedValue (w: TimePartDoc | { newKey: true }, column: string,
         case 'date': return toStoredDate(date, 'date')
         case 'int': return toStoredDate(date, 'int')
         case 'dmy': return toStoredDate(date, 'text', 'dmy', w.separator)
+        case 'ymd': return toStoredDate(date, 'text', 'ymd')
         default: return toStoredHour(time, format)
       }
     }

@@ -295,7 +295,7 @@ type NowDoc = Extract<WriteValueDoc, { now: unknown }>
  */
 export function stampOf (w: NowDoc, path: string): { type: SqlTypeName, value: (now: NowParts) => string | number } {
   const format = w.format ?? w.now
-  const allowed = { date: ['date', 'text', 'dmy', 'int'], datetime: ['datetime', 'text', 'dmy'], time: ['time', 'text', 'hhmm', 'minutes'] }[w.now]
+  const allowed = { date: ['date', 'text', 'dmy', 'ymd', 'int'], datetime: ['datetime', 'text', 'dmy'], time: ['time', 'text', 'hhmm', 'minutes'] }[w.now]
   if (!allowed.includes(format)) throw new CompileError(`${path}/format`, `\`now: ${w.now}\` is written as ${allowed.map((f) => `\`${f}\``).join(', ')}, not \`${format}\``)
   if (w.separator !== undefined && format !== 'dmy') throw new CompileError(`${path}/separator`, '`separator` goes with `format: dmy`')
   const dmy = (date: string): string => toStoredDate(date, 'text', 'dmy', w.separator)
@@ -303,6 +303,7 @@ export function stampOf (w: NowDoc, path: string): { type: SqlTypeName, value: (
     case 'int': return { type: 'int', value: (n) => toStoredDate(n.date, 'int') }
     case 'hhmm': case 'minutes': return { type: 'int', value: (n) => toStoredHour(n.time.slice(0, 5), format) }
     case 'dmy': return { type: 'text', value: (n) => w.now === 'date' ? dmy(n.date) : `${dmy(n.date)} ${n.time}` }
+    case 'ymd': return { type: 'text', value: (n) => toStoredDate(n.date, 'text', 'ymd') }
     case 'text': return { type: 'text', value: (n) => w.now === 'time' ? n.time.slice(0, 5) : n[w.now] }
     default: return { type: format as SqlTypeName, value: (n) => n[w.now] }
   }

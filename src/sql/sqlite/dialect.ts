@@ -7,6 +7,7 @@ import { ansi, quoteDouble as quote } from '../ansi.js'
 export const sqlite: Dialect = {
   ...ansi,
   name: 'sqlite',
+  utf8InAnyText: true,
   table: (name) => quote(name.split('.').pop() as string),
   // Unary + (a no-op on a value): SQLite plans a statement again at each run when a bare
   // parameter could change its plan: one meeting an indexed column once ANALYZE has left STAT4

@@ -6,6 +6,8 @@ export interface Reply {
   contentType: string
   /** Fields the answer says were accepted and not stored (`Ponte-Ignored-Fields`). */
   ignored?: string[]
+  /** Of those, the ones the mapping declares ignored (`Ponte-Ignored-Declared`: `write.ignore`). */
+  declared?: string[]
 }
 
 /** The `Ponte-Ignored-Fields` header's field names. */
@@ -27,6 +29,6 @@ export function httpSender (base: string, key: string, timeoutMs = 30_000): Send
     const text = await res.text()
     let parsed: unknown
     try { parsed = text === '' ? undefined : JSON.parse(text) } catch { parsed = text }
-    return { status: res.status, body: parsed, contentType: res.headers.get('content-type') ?? '', ignored: ignoredFields(res.headers.get('ponte-ignored-fields')) }
+    return { status: res.status, body: parsed, contentType: res.headers.get('content-type') ?? '', ignored: ignoredFields(res.headers.get('ponte-ignored-fields')), declared: ignoredFields(res.headers.get('ponte-ignored-declared')) }
   }
 }

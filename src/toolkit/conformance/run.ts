@@ -11,6 +11,8 @@ export interface ConformanceResults {
   checks: CheckResult[]
   /** Per write route (`POST /clients`), the fields an answer said were accepted and not stored. */
   ignored: Record<string, string[]>
+  /** Why each was not stored, per route and field: the mapping's `write.ignore`, or not mapped for writing. */
+  why: Record<string, Record<string, 'write.ignore' | 'not mapped'>>
 }
 
 export interface ConformanceOptions {
@@ -28,13 +30,17 @@ const SHOWN = 5
 
 export async function runConformance (o: ConformanceOptions, print?: (line: string) => void): Promise<ConformanceResults> {
   const ignored: Record<string, Set<string>> = {}
+  const why: ConformanceResults['why'] = {}
   const sender = o.send ?? httpSender(o.base ?? '', o.key ?? '')
   // A pass that stored less than was sent must say so beside its count, not only in a header.
   const send: Send = async (method, path, body, headers) => {
     const reply = await sender(method, path, body, headers)
     if (method !== 'GET' && reply.status < 300 && (reply.ignored ?? []).length > 0) {
       const route = `${method} ${path.split('?')[0].replace(/\/[^/]*\d[^/]*(?=\/|$)/g, '/{id}')}`
-      for (const f of reply.ignored ?? []) (ignored[route] ??= new Set()).add(f)
+      for (const f of reply.ignored ?? []) {
+        (ignored[route] ??= new Set()).add(f);
+        (why[route] ??= {})[f] = (reply.declared ?? []).includes(f) ? 'write.ignore' : 'not mapped'
+      }
     }
     return reply
   }
@@ -58,8 +64,9 @@ export async function runConformance (o: ConformanceOptions, print?: (line: stri
   }
   const count = (x: CheckResult['outcome']) => checks.filter((k) => k.outcome === x).length
   const notStored = Object.fromEntries(Object.entries(ignored).map(([route, fields]) => [route, [...fields].sort()]))
-  const results = { passed: count('passed'), failed: count('failed'), skipped: count('skipped'), checks, ignored: notStored }
-  const routes = Object.entries(notStored).map(([route, fields]) => `${route}: ${fields.join(', ')}`)
-  print?.(`${results.passed} passed, ${results.failed} failed, ${results.skipped} skipped${o.writes ? '' : ' (reads only; --writes to create and change data)'}${routes.length > 0 ? `; accepted and not stored (write.ignore): ${routes.join('; ')}` : ''}`)
+  const results = { passed: count('passed'), failed: count('failed'), skipped: count('skipped'), checks, ignored: notStored, why }
+  // Exactly what the answers' Ponte-Ignored-Fields named, each with why (the checks send every optional field).
+  const routes = Object.entries(notStored).map(([route, fields]) => `${route}: ${fields.map((f) => `${f} (${why[route]?.[f] ?? 'not mapped'})`).join(', ')}`)
+  print?.(`${results.passed} passed, ${results.failed} failed, ${results.skipped} skipped${o.writes ? '' : ' (reads only; --writes to create and change data)'}${routes.length > 0 ? `; accepted and not stored: ${routes.join('; ')}` : ''}`)
   return results
 }

@@ -87,7 +87,7 @@ export function birthdayOf (t: LiveTable, samples: Samples): { column: LiveColum
   const c = columns(t).find((c) => /(nasc|birth|dob|born)/i.test(c.name))
   if (!c) return undefined
   if (c.kind === 'date') return { column: c, format: 'date' }
-  const spelling = dateSpelling(samples.values(t, c.name) ?? [])
+  const spelling = dateSpelling(samples.values(t, c.name) ?? [], c.kind)
   if (c.kind === 'number') return { column: c, format: 'int' }
   // Values that are no date (a year alone, as OSCAR's year_of_birth): not a birthday column to guess.
   if (!spelling && (samples.values(t, c.name) ?? []).length > 0) return undefined

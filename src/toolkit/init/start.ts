@@ -37,7 +37,7 @@ interface Seen { column: LiveColumn, spelling: DateSpelling | undefined, family:
 function seen (t: LiveTable, samples: Samples): Seen[] {
   return columns(t).map((c) => {
     const values = samples.values(t, c.name)
-    const spelling = c.kind === 'date' || c.kind === 'text' || c.kind === 'unknown' || c.kind === 'number' ? dateSpelling(values ?? []) : undefined
+    const spelling = c.kind === 'date' || c.kind === 'text' || c.kind === 'unknown' || c.kind === 'number' ? dateSpelling(values ?? [], c.kind) : undefined
     return { column: c, spelling, family: c.kind === 'date' ? dateTimeFamily(c.declared) : undefined }
   })
 }

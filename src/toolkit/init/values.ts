@@ -52,7 +52,7 @@ export const cpfLike = (values: unknown[]): boolean | undefined => mostly(share(
 const mostly = (s: number | undefined): boolean | undefined => s === undefined ? undefined : s >= 0.8
 
 /** How a date kept as text (or a number) is spelt, with what the mapping calls it and what to say. */
-export interface DateSpelling { format: 'datetime' | 'date' | 'text' | 'dmy' | 'int', withTime: boolean, example: string, note?: string }
+export interface DateSpelling { format: 'datetime' | 'date' | 'text' | 'dmy' | 'ymd' | 'int', withTime: boolean, example: string, note?: string }
 
 const DATE_FORMATS: [RegExp, Omit<DateSpelling, 'example'>][] = [
   [/^\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?$/, { format: 'datetime', withTime: true }],
@@ -62,13 +62,16 @@ const DATE_FORMATS: [RegExp, Omit<DateSpelling, 'example'>][] = [
   [/^(19|20)\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])$/, { format: 'int', withTime: false, note: 'YYYYMMDD' }]
 ]
 
-/** The one spelling most sampled values share (80 %), or undefined: not dates, or no values. */
-export function dateSpelling (values: unknown[]): DateSpelling | undefined {
+/**
+ * The one spelling most sampled values share (80 %), or undefined: not dates, or no values.
+ * YYYYMMDD is `int` in a number column and `ymd` in a text one (`int` on text is refused by check).
+ */
+export function dateSpelling (values: unknown[], kind?: string): DateSpelling | undefined {
   const texts = values.map(asText).filter((s) => s !== '')
   if (texts.length === 0) return undefined
   for (const [re, spelling] of DATE_FORMATS) {
     const hits = texts.filter((t) => re.test(t))
-    if (hits.length / texts.length >= 0.8) return { ...spelling, example: hits[0] }
+    if (hits.length / texts.length >= 0.8) return { ...spelling, ...spelling.format === 'int' && kind !== undefined && kind !== 'number' ? { format: 'ymd' } : {}, example: hits[0] }
   }
   return undefined
 }

@@ -117,7 +117,7 @@ export async function scriptedWrites (d: Differ, anchor: string, areaCode: strin
   await d.ask((s) => ({ method: 'PATCH', url: appt('first', '/state')(s), body: { state: 'CONFIRMED' }, label: 'confirm' }))
   await d.ask((s) => ({ method: 'PATCH', url: appt('second', '/state')(s), body: { state: 'CANCELED' }, label: 'cancel' }))
   await d.ask((s) => ({ method: 'PATCH', url: appt('second', '/state')(s), body: { state: 'CONFIRMED' }, label: 'refused move out of CANCELED' }))
-  await d.ask((s) => ({ method: 'PATCH', url: appt('first', '/state')(s), body: { state: 'confirmed' }, label: 'state in lower case' }))
+  await d.ask((s) => ({ method: 'PATCH', url: appt('first', '/state')(s), body: { state: 'confirmed' }, label: 'state in lower case (refused)' }))
   await d.ask((s) => ({ method: 'PATCH', url: appt('first', '/state')(s), body: { state: 'NOT-A-STATE' }, label: 'unknown state' }))
   await d.ask((s) => ({ method: 'PATCH', url: appt('second', '/time')(s), body: { date: slots[3].date, hour: slots[3].hour }, label: 'reschedule a cancelled one' }))
   await book('onto the cancelled slot', slots[1], 'phone as name')

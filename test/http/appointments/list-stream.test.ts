@@ -87,7 +87,7 @@ tap.test('long lists: streamed bytes equal the buffered ones, memory stays bound
   const others = [
     '/appointments?start=2026-11-01&end=2026-11-30',
     '/appointments?start=2026-01-01&end=2026-03-31&professional=3',
-    '/appointments?start=2026-11-01&end=2026-11-30&state=confirmed&minimal=true',
+    '/appointments?start=2026-11-01&end=2026-11-30&state=CONFIRMED&minimal=true',
     '/appointments?start=2026-11-27&end=2026-11-27&minimal=true',
     '/appointments?start=2026-11-23&end=2026-11-29&professional=3&minimal=true',
     '/appointments?start=2030-01-01&end=2030-01-31',

@@ -97,7 +97,7 @@ tap.test('streamed lists on the database servers', async (t) => {
         LONG,
         `${LONG}&minimal=true`,
         '/appointments?start=2026-10-01&end=2026-12-31&professional=3&minimal=true',
-        '/appointments?start=2026-01-01&end=2026-06-30&state=confirmed&minimal=true',
+        '/appointments?start=2026-01-01&end=2026-06-30&state=CONFIRMED&minimal=true',
         '/appointments?start=2026-11-27&end=2026-11-27',
         '/appointments?start=2030-01-01&end=2030-01-31'
       ]

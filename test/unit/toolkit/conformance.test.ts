@@ -25,7 +25,7 @@ function injectSender (a: TestApp, edit: (path: string, body: any) => any = (_, 
     const res = await a.app.inject({ method, url: path, payload: body as object | undefined, headers: headers ?? { authorization: `Bearer ${TEST_KEY}` } })
     let parsed: any
     try { parsed = res.body === '' ? undefined : JSON.parse(res.body) } catch { parsed = res.body }
-    return { status: res.statusCode, body: edit(path, parsed), contentType: String(res.headers['content-type'] ?? ''), ignored: ignoredFields(res.headers['ponte-ignored-fields'] as string | undefined) }
+    return { status: res.statusCode, body: edit(path, parsed), contentType: String(res.headers['content-type'] ?? ''), ignored: ignoredFields(res.headers['ponte-ignored-fields'] as string | undefined), declared: ignoredFields(res.headers['ponte-ignored-declared'] as string | undefined) }
   }
 }
 
@@ -42,7 +42,7 @@ t.test('ponte conformance --writes against npm start: every check passes, exit 0
   t.match(stdout, /^✓ relation filters agree in both directions$/m)
   t.match(stdout, /^✓ writes: every field of a new client reads back as sent/m)
   t.match(stdout, /^✓ writes: a free slot books with and without each optional ref/m)
-  t.match(stdout, /^9 passed, 0 failed, 0 skipped$/m)
+  t.match(stdout, /^9 passed, 0 failed, 0 skipped(; accepted and not stored: .*)?$/m)
   const wrong = await run(process.execPath, ['bin/ponte.js', 'conformance', '--base', `http://127.0.0.1:${port}`, '--key', 'not-the-key-0123456789'], { cwd: ROOT, env: childEnv() }).then(() => 0, (e: { code: number, stdout: string }) => e.code)
   t.equal(wrong, 1, 'a wrong key fails the run (exit 1)')
 })
@@ -94,7 +94,9 @@ for (const mapping of SAMPLES) {
 }
 
 t.test('a pass that stored less than was sent says which fields, per route, beside its count', async (t) => {
-  // Clínica Sorriso with the CPF left unmapped: every write accepts it and stores nothing.
+  // Clínica Sorriso with the CPF left unmapped and the client's location under write.ignore:
+  // every write accepts both and stores neither, and the summary says why each (stranger report
+  // TRUST 7 and 8: it called an unmapped cpf write.ignore and left out fields it never sent).
   const sample = await openSample('mappings/clinica-sorriso.yaml')
   t.teardown(async () => { await sample.close() })
   const dir = mkdtempSync(join(tmpdir(), 'ponte-conformance-'))
@@ -103,6 +105,8 @@ t.test('a pass that stored less than was sent says which fields, per route, besi
     .replace('search: [phone, cpf, email, name]', 'search: [phone, email, name]')
     .replace(/\n\s+cpf: \{ column: CPF[^\n]*/, '')
     .replace(/\n\s+cpfFormat: masked/, '')
+    .replace('      key: { generate: keyTable, table: dbo.SEQUENCIAL, nameColumn: TABELA, name: PACIENTE, valueColumn: ULTIMO }\n',
+      '      key: { generate: keyTable, table: dbo.SEQUENCIAL, nameColumn: TABELA, name: PACIENTE, valueColumn: ULTIMO }\n      ignore: [location]\n')
   t.not(text, readFileSync(new URL('../../../mappings/clinica-sorriso.yaml', import.meta.url), 'utf8'), 'the CPF taken out of the mapping')
   const file = join(dir, 'no-cpf.yaml')
   writeFileSync(file, text)
@@ -113,13 +117,14 @@ t.test('a pass that stored less than was sent says which fields, per route, besi
   const lines: string[] = []
   const results = await runConformance({ send: injectSender({ app } as unknown as TestApp), writes: true, today: '2026-11-22' }, (l) => lines.push(l))
   t.equal(results.failed, 0, lines.join('\n'))
-  t.same(results.ignored['POST /clients'], ['cpf'], 'POST /clients named as storing no cpf')
-  t.match(lines.at(-1), /passed, 0 failed, .*accepted and not stored \(write\.ignore\): .*POST \/clients: cpf/, 'the summary line says it')
+  t.match(text, /ignore: \[location\]/, 'the location declared ignored')
+  t.same(results.ignored, { 'POST /clients': ['cpf', 'healthInsurance', 'location'], 'PATCH /clients/{id}': ['cpf'] }, 'every field the answers named, per route')
+  t.match(lines.at(-1), /passed, 0 failed, .*; accepted and not stored: POST \/clients: cpf \(not mapped\), healthInsurance \(not mapped\), location \(write\.ignore\); PATCH \/clients\/\{id\}: cpf \(not mapped\)$/, 'the summary line says each, and why')
 
   const withAll = await sampleApp('mappings/clinica-sorriso.yaml')
   t.teardown(() => withAll.close())
   const full: string[] = []
   const complete = await runConformance({ send: injectSender(withAll), writes: true, today: '2026-11-22' }, (l) => full.push(l))
-  t.same(complete.ignored, {}, 'nothing named where everything is stored')
-  t.notMatch(full.at(-1), /not stored/)
+  t.same(complete.ignored, { 'POST /clients': ['healthInsurance', 'location'] }, 'only what the sample does not store: a client\'s insurance and location')
+  t.match(full.at(-1), /; accepted and not stored: POST \/clients: healthInsurance \(not mapped\), location \(not mapped\)$/)
 })
