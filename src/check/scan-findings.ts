@@ -188,7 +188,7 @@ export function availabilityScan (source: ScheduleScan, catalog: LiveCatalog): S
       // A far-future end is how clinics say "never ends"; as a sentinel it makes that end none,
       // and a block without an end is its one day `from` (decisions/block-without-end.md).
       const far = source.farSentinel
-      if (far) {
+      if (far && oneDay.n > 0) {
         out.warning(far.path, `\`${far.value}\` under \`nullIf\` reads that end as none, and a block without an end is the one day \`from\`: ` +
           `${rowsOf(oneDay.n, r)} of ${count(r.total)} rows of \`${table}\` ${oneDay.n === 1 ? 'is' : 'are'} then read as one-day blocks${oneDay.eg}, ` +
           `where \`${far.value}\` meant "never ends": remove it from \`nullIf\` (a \`to\` of \`${far.value}\` then blocks every day from \`from\` on)`)

@@ -294,7 +294,7 @@ type Owners = Partial<Record<BookingRef, string>>
 
 function ownersOf (compiled: CompiledMapping, plans: AppointmentWritePlans, catalog: LiveCatalog, references: readonly DeclaredReference[]): Owners {
   return Object.fromEntries((Object.entries(plans.joinedRefs) as [BookingRef, NonNullable<AppointmentWritePlans['joinedRefs'][BookingRef]>][])
-    .flatMap(([name, joined]) => { const o = ownerColumn(compiled, joined, catalog, references); return o ? [[name, o.column]] : [] }))
+    .flatMap(([name, joined]) => { const o = ownerColumn(compiled, joined, catalog, references); return o && o.byName !== true ? [[name, o.column]] : [] }))
 }
 
 /** The joined row a booking points at through a patients' table is the booked client's, or the row is misplaced (its id reads back as sent either way). */
@@ -305,7 +305,7 @@ async function compareOwners (db: Database, plans: AppointmentWritePlans, owners
     if (!joined || refs[name] === undefined) continue
     const bound = joined.pointedRow(column, id)
     const [row] = bound ? await db.query(bound.statement, bound.args) : []
-    if (row?.value === undefined || row.value === null || String(row.value) !== client) {
+    if (row?.value === undefined || row.value === null || String(row.value).trim() !== client) {
       found.push({ place: joined.path, why: `POST /appointments: the \`${joined.alias}\` row the booking points at for ${name} belongs to another client (its \`${column}\` is not the booked client's id), though ${name} reads back as sent` })
     }
   }

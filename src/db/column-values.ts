@@ -56,6 +56,20 @@ function fitText (value: string, column: LiveColumn): { value: unknown } | { pro
   return column.length !== undefined && length > column.length ? { problem: `must be at most ${column.length} characters long (as this installation stores it)` } : { value }
 }
 
+/**
+ * A default written as a constant (`''`, `'N'`, `0`; SQL Server's `((0))`, PostgreSQL's
+ * `''::character varying`) as its value; undefined for anything else (`getdate()`, sequences).
+ */
+export function literalDefault (sql: string | undefined): string | number | undefined {
+  if (sql === undefined) return undefined
+  let s = sql.trim()
+  while (s.startsWith('(') && s.endsWith(')')) s = s.slice(1, -1).trim()
+  s = s.replace(/::[\w ]+$/, '')
+  const text = /^N?'((?:[^']|'')*)'$/s.exec(s)
+  if (text) return text[1].replace(/''/g, "'")
+  return /^-?\d+(\.\d+)?$/.test(s) ? Number(s) : undefined
+}
+
 /** A value of the column's kind, held only until the UPDATE that follows in the same transaction. */
 function standIn (column: LiveColumn): unknown {
   return column.kind === 'text' ? '' : 0
@@ -119,7 +133,9 @@ function fitArgs (statement: Statement, args: Record<string, unknown> | undefine
       out[input] = value
       continue
     }
-    const fit = column === undefined || value === null || value === undefined ? { value } : fitToColumn(value, column, statement.lengths?.[name as string] ?? column.length)
+    const absent = value === null || value === undefined
+    // Nothing to write into a NOT NULL column with a plain default: its default, as leaving the column out would give.
+    const fit = column === undefined ? { value } : absent ? { value: column.notNull ? literalDefault(column.defaultSql) ?? value : value } : fitToColumn(value, column, statement.lengths?.[name as string] ?? column.length)
     if ('problem' in fit) throw new ValueMisfitError((column as LiveColumn).name, fit.problem)
     out[input] = fit.value
   }

@@ -298,14 +298,16 @@ export function phoneProbes (e164: string, opts: PhoneOptions): Probes {
   const probes = national !== undefined
     ? brProbes(national, opts)
     : f !== undefined && f.cc === callingCodeOf(opts.defaultCountry) ? homeProbes(e164, f, opts) : foreignProbes(e164, f)
-  // The mapping's own mask first: it is how every number Ponte writes is spelt, so it is never cut.
+  // The mapping's own mask first among the exact spellings: it is how every number Ponte writes
+  // is spelt, so it is never cut; the prefixes keep their slots (a masked number with an
+  // extension is found by the digits scan after the probes).
   const own = opts.mask !== undefined && (f?.cc ?? parsePhoneNumberFromString(e164)?.countryCallingCode) === callingCodeOf(opts.defaultCountry)
     ? applyMask(e164, opts.mask)
     : undefined
   const first = own === undefined ? [] : [own]
   return {
     exact: [...new Set([...first, ...probes.exact])].slice(0, PHONE_EXACT_SLOTS),
-    prefixes: [...new Set([...first, ...probes.prefixes])].slice(0, PHONE_PREFIX_SLOTS),
+    prefixes: probes.prefixes.slice(0, PHONE_PREFIX_SLOTS),
   }
 }
 

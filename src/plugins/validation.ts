@@ -49,9 +49,13 @@ export function parseQuery (query: string): Record<string, unknown> {
 // C0 controls and DEL; tab and newline included: no field of the interface holds them.
 const CONTROL = /[\u0000-\u001f\u007f]/ // eslint-disable-line no-control-regex
 
+// Unicode's noncharacters (U+FDD0–U+FDEF and the last two of every plane): never text to keep.
+const NONCHARACTER = /[\uFDD0-\uFDEF\uFFFE\uFFFF]|[\uD83F\uD87F\uD8BF\uD8FF\uD93F\uD97F\uD9BF\uD9FF\uDA3F\uDA7F\uDABF\uDAFF\uDB3F\uDB7F\uDBBF\uDBFF][\uDFFE\uDFFF]/
+
 /** Why this text cannot be taken as input, if it cannot. */
 export function textProblem (text: string): string | undefined {
   if (CONTROL.test(text)) return 'must not contain control characters (U+0000–U+001F, U+007F)'
+  if (NONCHARACTER.test(text)) return 'must not contain Unicode noncharacters (U+FFFE, U+FFFF, U+FDD0–U+FDEF)'
   // ES2024, in Node 20; the project's lib is ES2023.
   if (!(text as unknown as { isWellFormed: () => boolean }).isWellFormed()) return 'must be well-formed Unicode (no lone surrogate)'
   return undefined

@@ -72,7 +72,7 @@ export class AppointmentRows {
       if (joined.owner === undefined || refs[name] === undefined || refs.client === undefined) continue
       const bound = joined.pointedRow(joined.owner, id)
       const [row] = bound ? await tx.query(bound.statement, bound.args) : []
-      if (row?.value === undefined || row.value === null || String(row.value) !== refs.client) out.push(name)
+      if (row?.value === undefined || row.value === null || String(row.value).trim() !== refs.client) out.push(name)
     }
     return out
   }

@@ -145,7 +145,7 @@ export class Booking {
       if ((row?.id === undefined || row.id === null) && joined.owner !== undefined && this.refProblem(name as Exclude<BookingRef, 'client'>, id, snap) === undefined) {
         throw new ConflictError(`Client "${input.client}" has no ${name} "${id}" of their own (no row of the mapped ${joined.table} table holds both), so it cannot be booked for them. Nothing was written.`, [{ path: `/body/${name}`, message: `is not held by client "${input.client}"` }])
       }
-      if (row?.id === undefined || row.id === null) throw new InvalidInputError(`The ${name} "${id}" cannot hold appointments (nothing in the mapped ${joined.lookup.name} table refers to it).`, [{ path: `/body/${name}`, message: 'cannot be booked' }])
+      if (row?.id === undefined || row.id === null) throw new InvalidInputError(`The ${name} "${id}" cannot hold appointments (nothing in the mapped ${joined.table} table refers to it).`, [{ path: `/body/${name}`, message: 'cannot be booked' }])
       pointers[joined.column.column] = row.id
     }
 

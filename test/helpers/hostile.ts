@@ -381,7 +381,9 @@ const MAKERS: Record<string, Maker> = {
     }
     if (fields.length === 0) return undefined
     const slot = dice.pick(fields) as { at: 'body', name: string }
-    d.body = { ...d.body, [slot.name]: dice.pick(WRONG_JSON_TYPES) }
+    // An array field (allPhones) takes arrays: only the other kinds are wrong for it.
+    const array = schemaOf(d.route, slot)?.type === 'array'
+    d.body = { ...d.body, [slot.name]: dice.pick(WRONG_JSON_TYPES.filter((v) => !array || !Array.isArray(v))) }
     return { expect: refused('a body field of the wrong JSON type', [400]) }
   },
   huge (d, dice) {

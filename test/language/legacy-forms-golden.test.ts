@@ -39,7 +39,7 @@ t.test('`now:` forms that cannot hold that part of now are refused at their key'
   }
   t.equal(refused(SINCE_LINE), 'accepted')
   t.equal(refused("        since: { now: date, format: dmy, separator: '.' }"), 'accepted')
-  t.match(refused('        since: { now: date, format: hhmm }'), /write\/set\/since\/format.*`now: date` is written as `date`, `text`, `dmy`, `int`, not `hhmm`/)
+  t.match(refused('        since: { now: date, format: hhmm }'), /write\/set\/since\/format.*`now: date` is written as `date`, `text`, `dmy`, `ymd`, `int`, not `hhmm`/)
   t.match(refused('        since: { now: time, format: dmy }'), /write\/set\/since\/format.*`now: time`/)
   t.match(refused("        since: { now: date, separator: '.' }"), /write\/set\/since\/separator.*goes with `format: dmy`/)
 })

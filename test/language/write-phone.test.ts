@@ -82,3 +82,19 @@ t.test('write.phone names a plain column of phones, only for a client', async (t
   t.match(refused(portlandMapping({ phoneColumn: 'fax_phone' })), /x\.yaml:\d+:\d+.*client\/write\/phone.*`fax_phone` is not a plain column among `phones` \(`hm_phone`, `wk_phone`, `wireless_phone`\)/s)
   t.match(refused(portlandMapping().replace('write: { key: { generate: max } }', 'write: { key: { generate: max }, phone: apt_time }')), /appointment\/write\/phone.*only under the client's `write`/s)
 })
+
+// Open Dental keeps its phone columns NOT NULL DEFAULT '': a number not sent leaves the column's
+// default, as the desk program does, never a NULL the database refuses (a 400 blaming allPhones).
+for (const dialect of testDialects()) {
+  t.test(`${dialect}: phone columns NOT NULL DEFAULT '' keep their default when no number is sent for them`, async (t) => {
+    const schema = PORTLAND_SCHEMA.replace('hm_phone VARCHAR(30), wk_phone VARCHAR(30), wireless_phone VARCHAR(30)',
+      "hm_phone VARCHAR(30) NOT NULL DEFAULT '', wk_phone VARCHAR(30) NOT NULL DEFAULT '', wireless_phone VARCHAR(30) NOT NULL DEFAULT ''")
+      .replace(/^(INSERT INTO patient .*)$/gm, (line) => line.replace(/\bNULL\b/g, "''"))
+    t.not(schema, PORTLAND_SCHEMA, 'the schema changed')
+    const s = await scratchOn(t, dialect, schema, MAPPING)
+    const one = await s.call('POST', '/clients', { name: 'Rosa Delgado', phone: '+15035550199' })
+    t.equal(one.status, 200, JSON.stringify(one.body))
+    t.same(await phonesOf(s.rows, String(one.body.id)), ['', '', '(503)555-0199'], 'the defaults, and the wireless number')
+    t.same([one.body.phone, one.body.allPhones], ['+15035550199', ['+15035550199']])
+  })
+}

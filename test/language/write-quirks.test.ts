@@ -91,7 +91,9 @@ t.test('writes in the installation formats', async (t) => {
   t.match(raw.prepare('SELECT VDATE, VTIME, SECS, CODE FROM VISITS WHERE VNO = 501').get(), { VDATE: 20990106, VTIME: 1400, SECS: 1800, CODE: 1 }, 'onReschedule: keep leaves CONFIRMED')
   t.match((await call('GET', '/appointments/501')).body, { date: '2099-01-06', hour: '14:00', client: { id: '11' }, professional: { id: '2' } },
     'the detail after a reschedule still nests client and professional')
-  t.equal((await call('PATCH', '/appointments/501/state', { state: 'canceled' })).status, 200, 'a state in any case')
+  t.equal((await call('PATCH', '/appointments/501/state', { state: 'canceled' })).status, 400, 'a state spelt otherwise than the vocabulary is refused')
+  t.equal((raw.prepare('SELECT CODE FROM VISITS WHERE VNO = 501').get() as { CODE: number }).CODE, 1, 'and changes nothing')
+  t.equal((await call('PATCH', '/appointments/501/state', { state: 'CANCELED' })).status, 200)
   t.equal((raw.prepare('SELECT CODE FROM VISITS WHERE VNO = 501').get() as { CODE: number }).CODE, 9)
   t.equal((await call('PATCH', '/appointments/501/time', { date: '2099-01-07', hour: '14:00' })).status, 409, 'a cancelled appointment is not rescheduled')
 

@@ -205,6 +205,7 @@ function defaultColumn (v: Value): Value {
 function joinedRef (model: MappingModel, v: Value, type: SqlTypeName, firstOf: string | { join: string, owner: string }, path: string, dialect: Dialect): JoinedRef {
   const alias = typeof firstOf === 'string' ? firstOf : firstOf.join
   const owner = typeof firstOf === 'string' ? undefined : firstOf.owner
+  if (owner !== undefined && model.client.key.parts.length > 1) throw new CompileError(`${path}/firstOf/owner`, 'the client\'s key has several columns: one owner column cannot hold it')
   const col = v.column
   const [readAlias, remoteCol] = col?.includes('.') === true ? col.split('.') : []
   if (readAlias !== alias) throw new CompileError(`${path}/firstOf`, `the ref is not read through the join \`${alias}\` (it is read from ${col ?? 'rules, a template or an expression'})`)

@@ -13,8 +13,9 @@ export function validated (yaml: string, file: string): { yaml: string, problems
   } catch (err) {
     if (!(err instanceof MappingError)) throw err
     const lines = yaml.split('\n')
-    // Below the schema link, which editors read from the first line only; the line numbers said are the draft's before these lines.
-    const said = err.issues.map((i) => `# TODO: the draft does not validate at line ${i.line ?? '?'} (${i.path || '/'}): ${i.message.replace(/\n/g, ' ')}`)
+    // Below the schema link, which editors read from the first line only; each line said counts these notes too.
+    const at = (line: number | undefined): string => line === undefined ? '?' : String(line > 1 ? line + err.issues.length : line)
+    const said = err.issues.map((i) => `# TODO: the draft does not validate at line ${at(i.line)} (${i.path || '/'}): ${i.message.replace(/\n/g, ' ')}`)
     return { yaml: [lines[0], ...said, ...lines.slice(1)].join('\n'), problems: said.length }
   }
 }
