@@ -15,6 +15,7 @@ function schema (dialect: TestDialect, chart = false): string {
   return `
 CREATE TABLE patient_data (id ${serial}, pid INTEGER NOT NULL, guarantor_id INTEGER, fname VARCHAR(60) NOT NULL, phone_cell VARCHAR(20)${chart ? ', chart_no VARCHAR(10) NOT NULL' : ''});
 CREATE TABLE users (id INTEGER PRIMARY KEY, lname VARCHAR(60) NOT NULL);
+CREATE TABLE patient_email (pid INTEGER NOT NULL, addr VARCHAR(80) NOT NULL);
 CREATE TABLE events (eid ${serial}, pc_pid INTEGER, pc_aid INTEGER, pc_date DATE, pc_time VARCHAR(8));
 INSERT INTO patient_data (pid, guarantor_id, fname, phone_cell${chart ? ', chart_no' : ''}) VALUES (1, 1, 'Ruth', '5035550142'${chart ? ", 'C-1'" : ''});
 INSERT INTO users (id, lname) VALUES (7, 'Okafor');
@@ -38,9 +39,12 @@ resources:
   client:
     table: patient_data
     key: id
-    fields: { name: fname }
+    joins:
+      mail: { table: patient_email, on: { pid: pid } }
+    fields: { name: fname, email: mail.addr }
     phones: [phone_cell]
     write:
+      after: [{ join: mail }]
       key: { generate: identity }
       phoneFormat: digits
       set:
@@ -55,7 +59,7 @@ for (const dialect of testDialects()) {
       const s = await scratchOn(t, dialect, schema(dialect), MAPPING)
       const made: string[] = []
       for (const [name, phone] of [['Samuel Ito', '+15035550143'], ['Wen Li', '+15035550144']]) {
-        const answer = await s.call('POST', '/clients', { name, phone })
+        const answer = await s.call('POST', '/clients', { name, phone, ...(name === 'Wen Li' ? { email: 'wen@example.com' } : {}) })
         t.equal(answer.status, 200, JSON.stringify(answer.body))
         t.same({ name: answer.body.name, phone: answer.body.phone }, { name, phone }, 'answered as sent')
         made.push(String(answer.body.id))
@@ -65,8 +69,9 @@ for (const dialect of testDialects()) {
       t.same(stored.map((r) => [String(r.id), String(r.pid), String(r.guarantor_id), r.fname, r.phone_cell]),
         [[made[0], made[0], made[0], 'Samuel Ito', '5035550143'], [made[1], made[1], made[1], 'Wen Li', '5035550144']], 'pid and guarantor_id are the row\'s own id')
       t.same(await s.rows('SELECT COUNT(*) AS n FROM patient_data WHERE pid = 0 OR guarantor_id IS NULL'), [{ n: 0 }], 'no stand-in left behind')
+      t.same((await s.rows('SELECT pid, addr FROM patient_email')).map((r) => [String(r.pid), r.addr]), [[made[1], 'wen@example.com']], 'a row joined on the own-key column takes the id, not its stand-in')
       const read = await s.call('GET', `/clients/${made[1]}`)
-      t.same({ id: read.body.id, name: read.body.name, phone: read.body.phone }, { id: made[1], name: 'Wen Li', phone: '+15035550144' })
+      t.same({ id: read.body.id, name: read.body.name, phone: read.body.phone, email: read.body.email }, { id: made[1], name: 'Wen Li', phone: '+15035550144', email: 'wen@example.com' })
       const report = await checkOf(t, s.url, MAPPING)
       t.same(report.findings.filter((f) => f.severity === 'problem').map((f) => f.message), [], 'check: no problem')
       t.ok(report.lines.some((l) => /^✓ .*POST \/clients/.test(l)), `check proved POST /clients:\n${report.lines.join('\n')}`)

@@ -46,7 +46,10 @@ async function insertRow (tx: Querier, plan: InsertPlan, args: Record<string, un
   if (id === undefined || id === null) throw new Error(`${plan.statement.name} returned no key`)
   // … or, for an identity key, get it right after the insert, in the same transaction.
   if (plan.selfKey?.update) {
-    await tx.query(plan.selfKey.update, { id, ...columnInputs(Object.fromEntries(plan.selfKey.columns.map((c) => [c, id]))) })
+    const ownKey = columnInputs(Object.fromEntries(plan.selfKey.columns.map((c) => [c, id])))
+    await tx.query(plan.selfKey.update, { id, ...ownKey })
+    // Rows written after this one read its columns from `args`: the key, not the stand-in.
+    Object.assign(args, ownKey)
   }
   return String(id).trim()
 }
