@@ -406,7 +406,7 @@ export const WriteSpec = Type.Object({
         join: Type.String({ description: 'The appointment\'s join, as in the short form.' }),
         owner: Type.String({ description: 'The joined table\'s column holding the booked client\'s id: only the client\'s own rows are taken (the first of them holding the id sent); a client with none is refused (409 naming the ref), and the booking reads back refused unless the row it points at is the client\'s.' })
       }, { additionalProperties: false, description: 'A join whose rows belong to patients (a coverage card, an insurance link row): `{ join: cov, owner: patient_id }` books the client\'s own row, never another patient\'s. `ponte check` reports a `firstOf` without `owner` on a table with a column referring to the client.', examples: [{ join: 'cov', owner: 'patient_id' }] })
-    ])),
+    ], { description: 'Which joined row a booking points at: the join\'s alias (the first row holding the id sent), or `{ join, owner }` for a join whose rows belong to patients (the booked client\'s own row).' })),
     otherwise: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Integer()], { description: `The ${r} id a booking takes when the caller sends no ${r} (a clinic database requiring a visit type): it is checked, stored and read back as if sent${r === 'service' ? ', and its duration is the appointment\'s length (and the length /availability offers without `?service=`)' : ''}. \`ponte check\` reports an id that names no ${r}.`, examples: [7] }))
   }, { additionalProperties: false, minProperties: 1, description: `How a booking writes its ${r}: through a join (\`firstOf\`), and which ${r} it takes when the caller sends none (\`otherwise\`).` }))])), {
     additionalProperties: false,

@@ -152,7 +152,7 @@ t.test('mistakes in the file: a YAML error at the line holding it, an enum listi
   const format = write('format.yaml', CLINIC_MAPPING.replace('hour: { column: HORA, format: text }', 'hour: { column: HORA, format: hh:mm }'))
   const f = await ponte('explain', '-m', format)
   t.equal(f.code, 1)
-  t.match(f.err, /format\.yaml:11:\d+: \/resources\/appointment\/start\/hour\/format: must be one of date, datetime, text, int, dmy, time, hhmm, minutes\n$/)
+  t.match(f.err, /format\.yaml:11:\d+: \/resources\/appointment\/start\/hour\/format: must be one of date, datetime, text, int, dmy, ymd, time, hhmm, minutes\n$/)
   t.equal(f.err.match(/must be/g)?.length, 1, 'one clause, not one per value')
 })
 
