@@ -6,7 +6,7 @@
 import { ValueMisfitError } from '../errors.js'
 import type { Arrival, Database, Querier } from './database.js'
 import { collidingKey } from './colliding-key.js'
-import type { LiveCatalog, LiveColumn } from './columns.js'
+import { literalDefault, type LiveCatalog, type LiveColumn } from './columns.js'
 import type { Statement } from '../sql/statement.js'
 import { keptWrites, refuseNonTransactional } from './non-transactional.js'
 
@@ -54,20 +54,6 @@ function fitText (value: string, column: LiveColumn): { value: unknown } | { pro
   // MariaDB refuses such a character with an error naming no field (or, outside strict mode, stores '?').
   if (column.basicPlaneOnly === true && length !== value.length) return { problem: 'holds a character (such as an emoji) that this installation\'s column cannot store: its character set takes none beyond U+FFFF' }
   return column.length !== undefined && length > column.length ? { problem: `must be at most ${column.length} characters long (as this installation stores it)` } : { value }
-}
-
-/**
- * A default written as a constant (`''`, `'N'`, `0`; SQL Server's `((0))`, PostgreSQL's
- * `''::character varying`) as its value; undefined for anything else (`getdate()`, sequences).
- */
-export function literalDefault (sql: string | undefined): string | number | undefined {
-  if (sql === undefined) return undefined
-  let s = sql.trim()
-  while (s.startsWith('(') && s.endsWith(')')) s = s.slice(1, -1).trim()
-  s = s.replace(/::[\w ]+$/, '')
-  const text = /^N?'((?:[^']|'')*)'$/s.exec(s)
-  if (text) return text[1].replace(/''/g, "'")
-  return /^-?\d+(\.\d+)?$/.test(s) ? Number(s) : undefined
 }
 
 /** A value of the column's kind, held only until the UPDATE that follows in the same transaction. */

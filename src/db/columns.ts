@@ -226,3 +226,17 @@ export function textColumnsOf (table: LiveTable | undefined): TextColumns {
   }
   return out
 }
+
+/**
+ * A default written as a constant (`''`, `'N'`, `0`; SQL Server's `((0))`, PostgreSQL's
+ * `''::character varying`) as its value; undefined for anything else (`getdate()`, sequences).
+ */
+export function literalDefault (sql: string | undefined): string | number | undefined {
+  if (sql === undefined) return undefined
+  let s = sql.trim()
+  while (s.startsWith('(') && s.endsWith(')')) s = s.slice(1, -1).trim()
+  s = s.replace(/::[\w ]+$/, '')
+  const text = /^N?'((?:[^']|'')*)'$/s.exec(s)
+  if (text) return text[1].replace(/''/g, "'")
+  return /^-?\d+(\.\d+)?$/.test(s) ? Number(s) : undefined
+}
