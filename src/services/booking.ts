@@ -11,7 +11,7 @@ import { addDays, crossesMidnight, endHourAfter, isClockHour, nowIn, parseApiDat
 import { readApiDate } from '../normalise/date-window.js'
 import { skippedOnWallClock } from '../normalise/zones.js'
 import { ConflictError, InvalidInputError, unknownId, type FieldIssue } from '../errors.js'
-import { refuseUnstorable, requiring, type Stored } from './stored.js'
+import { answered, refuseUnstorable, requiring, type Stored } from './stored.js'
 import { writable } from './writable.js'
 import { stateName, type Appointments } from './appointments.js'
 import type { Catalog, Snapshot } from './catalog.js'
@@ -133,7 +133,7 @@ export class Booking {
     // read on the transaction that writes it: a rename committed before the insert is stored.
     if (this.plans.openSlots) {
       const claimed = await requiring(writers, stores, async () => await this.db.transaction(async (tx) => await this.openSlots.claim(tx, { date: input.date, hour: input.hour, endHour, step }, input, now, await bookedRecords(this.plans, tx, input)), at, dayClaims(input.date, input, { hour: input.hour, endHour })))
-      return { record: await this.appointments.answer(claimed, at), ignored, declared: ignored.filter((f) => this.plans.ignored.has(f)) }
+      return answered(await this.appointments.answer(claimed, at), ignored, this.plans.ignored)
     }
     const pointers: Record<string, unknown> = {}
     for (const [name, joined] of Object.entries(this.plans.joinedRefs) as [BookingRef, NonNullable<AppointmentWritePlans['joinedRefs'][BookingRef]>][]) {
@@ -167,7 +167,7 @@ export class Booking {
       return await this.rows.readBack(tx, id, { date: input.date, hour: input.hour, state: this.compiled.model.states.initial }, this.rows.writtenRefs(input), true)
     }, at, claims))
     // The row as the transaction read it back is the answer: no second read after the commit.
-    return { record: await this.appointments.answer(stored, at), ignored, declared: ignored.filter((f) => this.plans.ignored.has(f)) }
+    return answered(await this.appointments.answer(stored, at), ignored, this.plans.ignored)
   }
 
   /**

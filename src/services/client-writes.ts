@@ -8,7 +8,7 @@ import { isValidCpf } from '../normalise/cpf.js'
 import { LAST_SENTINEL_DATE, nowIn, todayIn } from '../normalise/datetime.js'
 import { readApiDate } from '../normalise/date-window.js'
 import { InvalidInputError, NotFoundError, type FieldIssue } from '../errors.js'
-import { refuseMisstored, refuseShadowed, refuseUnstorable, requiring, type Shadowed, type Stored, type Writers } from './stored.js'
+import { answered, refuseMisstored, refuseShadowed, refuseUnstorable, requiring, type Shadowed, type Stored, type Writers } from './stored.js'
 import { samePhone } from '../normalise/phone.js'
 import { foldName, normaliseEmail, upperName } from '../normalise/text.js'
 import type { Catalog } from './catalog.js'
@@ -61,7 +61,7 @@ export class ClientWrites {
       await this.readBack(tx, id, stored, ignored, true)
       return id
     }, at))
-    return { record: await this.clients.get(id, at), ignored, declared: ignored.filter((f) => this.plans.ignored.has(f)) }
+    return answered(await this.clients.get(id, at), ignored, this.plans.ignored)
   }
 
   async update (id: string, patch: ClientPatch, at: Arrival): Promise<Stored<ClientT>> {
@@ -79,7 +79,7 @@ export class ClientWrites {
         if (await plan.run(tx, id, stored, now)) await this.readBack(tx, id, stored, ignored, false)
       }, at, [`client record ${id}`]))
     }
-    return { record: await this.clients.get(id, at), ignored, declared: ignored.filter((f) => this.plans.ignored.has(f)) }
+    return answered(await this.clients.get(id, at), ignored, this.plans.ignored)
   }
 
   /**

@@ -117,3 +117,8 @@ function collidingFields (writers: Writers, err: DuplicateKeyError): string[] {
   return Object.entries(writers).filter(([, w]) => w?.columns.some((c) =>
     inKey.has(bare(c.column)) && (c.table === undefined || table === undefined || bare(c.table) === bare(table)))).map(([field]) => field)
 }
+
+/** A write's answer: the record, the fields accepted and not stored, and which of those the mapping's `write.ignore` declares (Ponte-Ignored-Declared). */
+export function answered<T> (record: T, ignored: string[], declaredIgnored: ReadonlySet<string>): { record: T, ignored: string[], declared: string[] } {
+  return { record, ignored, declared: ignored.filter((f) => declaredIgnored.has(f)) }
+}
