@@ -11,12 +11,19 @@ const FIRST = dayNumber(DATE_WINDOW.first)
 const LAST = dayNumber(DATE_WINDOW.last)
 
 /**
- * An API date (YYYY-MM-DD, or an ISO date-time read on the clinic's calendar, or by its date
- * part as written when `timeZone` is 'as-written': a birthday is no moment) inside the window;
- * otherwise undefined, with the reason added to `issues` under `path`.
+ * An API date (YYYY-MM-DD, or an ISO date-time read on the clinic's calendar) inside the
+ * window; otherwise undefined, with the reason added to `issues` under `path`.
  */
 export function readApiDate (raw: unknown, timeZone: string, path: string, issues: FieldIssue[]): string | undefined {
-  const date = typeof raw !== 'string' ? undefined : timeZone === 'as-written' ? parseApiCalendarDate(raw) : parseApiDate(raw, timeZone)
+  return inWindow(typeof raw === 'string' ? parseApiDate(raw, timeZone) : undefined, path, issues)
+}
+
+/** A calendar date (a birthday is no moment: a date-time's date part as written), as readApiDate reads dates. */
+export function readApiCalendarDate (raw: unknown, path: string, issues: FieldIssue[]): string | undefined {
+  return inWindow(typeof raw === 'string' ? parseApiCalendarDate(raw) : undefined, path, issues)
+}
+
+function inWindow (date: string | undefined, path: string, issues: FieldIssue[]): string | undefined {
   if (date === undefined) {
     issues.push({ path, message: `must be a date (YYYY-MM-DD) or an ISO date-time, from ${DATE_WINDOW.first} to ${DATE_WINDOW.last}` })
     return undefined

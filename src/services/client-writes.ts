@@ -6,7 +6,7 @@ import type { ClientT } from '../schemas/resources.js'
 import { isPhoneMask, parsePhoneInput, phoneInputProblem, phoneMaskProblem, PHONES_JOINED } from '../normalise/phone.js'
 import { isValidCpf } from '../normalise/cpf.js'
 import { LAST_SENTINEL_DATE, nowIn, todayIn } from '../normalise/datetime.js'
-import { readApiDate } from '../normalise/date-window.js'
+import { readApiCalendarDate } from '../normalise/date-window.js'
 import { InvalidInputError, NotFoundError, type FieldIssue } from '../errors.js'
 import { answered, refuseMisstored, refuseShadowed, refuseUnstorable, requiring, type Shadowed, type Stored, type Writers } from './stored.js'
 import { samePhone } from '../normalise/phone.js'
@@ -178,7 +178,7 @@ export class ClientWrites {
     if (input.birthday !== undefined) {
       // The window of every date of the interface; a date-time gives its date as written, not
       // the clinic's (a birthday is a calendar date, and JS sends it as midnight UTC).
-      const b = readApiDate(input.birthday, 'as-written', '/body/birthday', issues)
+      const b = readApiCalendarDate(input.birthday, '/body/birthday', issues)
       if (b !== undefined && b > todayIn(timezone)) issues.push({ path: '/body/birthday', message: 'must not be in the future' })
       // Legacy systems write their "no date" at or before 1900-01-01, so Ponte reads those as none (normalise/datetime.ts).
       else if (b !== undefined && b <= LAST_SENTINEL_DATE) issues.push({ path: '/body/birthday', message: `must be after ${LAST_SENTINEL_DATE} (that day reads as "no date" in clinic databases)` })
