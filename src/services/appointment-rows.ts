@@ -23,13 +23,13 @@ export function heldRefs (a: AppointmentRow): Partial<Record<BookingRef, string>
 export class AppointmentRows {
   constructor (private readonly compiled: CompiledMapping) {}
 
-  private get plans (): AppointmentWritePlans {
+  private get writes (): AppointmentWritePlans {
     return writable(this.compiled.writes.appointment, 'appointments')
   }
 
   /** Whether a booking stores this ref: the mapping maps it and can write it. */
   stores (name: BookingRef): boolean {
-    return this.compiled.model.appointment.refs[name] !== undefined && this.plans.readOnlyRefs[name] === undefined
+    return this.compiled.model.appointment.refs[name] !== undefined && this.writes.readOnlyRefs[name] === undefined
   }
 
   /** The refs a booking writes, with the ids they must read back as. */
@@ -68,7 +68,7 @@ export class AppointmentRows {
    */
   private async foreignRows (tx: Querier, id: string, refs: Partial<Record<BookingRef, string>>): Promise<string[]> {
     const out: string[] = []
-    for (const [name, joined] of Object.entries(this.plans.joinedRefs) as [BookingRef, NonNullable<AppointmentWritePlans['joinedRefs'][BookingRef]>][]) {
+    for (const [name, joined] of Object.entries(this.writes.joinedRefs) as [BookingRef, NonNullable<AppointmentWritePlans['joinedRefs'][BookingRef]>][]) {
       if (joined.owner === undefined || refs[name] === undefined || refs.client === undefined) continue
       const bound = joined.pointedRow(joined.owner, id)
       const [row] = bound ? await tx.query(bound.statement, bound.args) : []
@@ -82,7 +82,7 @@ export class AppointmentRows {
    * new one) and the rows recording a state outside the status column (state-rows.ts).
    */
   async recordState (tx: Querier, id: string, state: string, now: ReturnType<typeof nowIn>, closing: boolean): Promise<void> {
-    const { history, stateRows } = this.plans
+    const { history, stateRows } = this.writes
     if (history) for (const { statement, args } of boundOrUnknown(history.bind(id, state, now, closing), id)) await tx.query(statement, args)
     if (stateRows) for (const { statement, args } of boundOrUnknown(stateRows.bind(id, state, now), id)) await tx.query(statement, args)
   }

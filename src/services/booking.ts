@@ -79,7 +79,7 @@ export class Booking {
   }
 
   /** A mapping without a write block still serves every read: writes answer 501. */
-  private get plans (): AppointmentWritePlans {
+  private get writes (): AppointmentWritePlans {
     return writable(this.compiled.writes.appointment, 'appointments')
   }
 
@@ -87,13 +87,13 @@ export class Booking {
     writable(this.compiled.writes.appointment, 'appointments', request)
     const ignored = this.unstored(request)
     // A ref left out takes the mapping's default (`write.refs.<ref>.otherwise`) as if sent; a location only once the hours do not tell it.
-    const { location: defaultLocation, ...defaults } = this.plans.defaults
+    const { location: defaultLocation, ...defaults } = this.writes.defaults
     const defaulted = Object.fromEntries(Object.entries(defaults).filter(([name]) => request[name as keyof NewAppointment] === undefined))
     const input: NewAppointment = { ...request, ...defaulted, ...this.normaliseTime(request) }
     const issues: FieldIssue[] = []
     this.checkTimeInput(input.date, input.hour, issues)
     // An open slot is a professional's row: the one to claim is found by whose it is.
-    if (this.plans.openSlots && input.professional === undefined && this.compiled.model.appointment.refs.professional) issues.push({ path: '/body/professional', message: 'is required: this installation books by claiming a professional\'s open slot' })
+    if (this.writes.openSlots && input.professional === undefined && this.compiled.model.appointment.refs.professional) issues.push({ path: '/body/professional', message: 'is required: this installation books by claiming a professional\'s open slot' })
     const snap = await this.catalog.snapshot(at)
     await this.checkRefs(input, snap, issues, at)
     if (issues.length > 0) throw new InvalidInputError(describe(issues), issues.map((i) => defaultedIssue(i, defaulted)))
@@ -108,7 +108,7 @@ export class Booking {
     if (endHour === undefined) throw new InvalidInputError(`A ${minutes}-minute appointment cannot be booked: an appointment lasts less than a day.`, [{ path: '/body/hour', message: 'cannot start an appointment a day or more long' }])
     this.refuseSkippedEnd(input.date, input.hour, endHour)
     if (input.professional) {
-      if (this.plans.openSlots && window?.whole !== true) throw noOpenSlot(input.date, input.hour, input.professional)
+      if (this.writes.openSlots && window?.whole !== true) throw noOpenSlot(input.date, input.hour, input.professional)
       this.checkHours(day, input.date, input.hour, endHour, input.location)
       takesService(window, input.service, input.date, input.hour)
       // The caller may leave the location out; the professional's hours (or only workplace) tell it.
@@ -125,18 +125,18 @@ export class Booking {
     const now = nowIn(this.compiled.model.timezone)
     const booked = { date: input.date, hour: input.hour, endHour, minutes }
     // The booked time's columns are the date's and the hour's alike (one datetime column may hold both).
-    const timeColumns = { columns: Object.keys(this.plans.written.time(booked)).map((column) => ({ column })) }
-    const writers = { ...this.plans.refs, ...Object.fromEntries(Object.entries(this.plans.joinedRefs).map(([k, j]) => [k, { columns: [j.column] }])), date: timeColumns, hour: timeColumns }
+    const timeColumns = { columns: Object.keys(this.writes.written.time(booked)).map((column) => ({ column })) }
+    const writers = { ...this.writes.refs, ...Object.fromEntries(Object.entries(this.writes.joinedRefs).map(([k, j]) => [k, { columns: [j.column] }])), date: timeColumns, hour: timeColumns }
     // A key the database already holds is, for an appointment, most likely its booked time (a unique index on it).
     const stores = ['date', 'hour', ...Object.keys(this.rows.writtenRefs(input))]
     // What the row copies from the client and lookups it names (a name for the day sheet) is
     // read on the transaction that writes it: a rename committed before the insert is stored.
-    if (this.plans.openSlots) {
-      const claimed = await requiring(writers, stores, async () => await this.db.transaction(async (tx) => await this.openSlots.claim(tx, { date: input.date, hour: input.hour, endHour, step }, input, now, await bookedRecords(this.plans, tx, input)), at, dayClaims(input.date, input, { hour: input.hour, endHour })))
-      return answered(await this.appointments.answer(claimed, at), ignored, this.plans.ignored)
+    if (this.writes.openSlots) {
+      const claimed = await requiring(writers, stores, async () => await this.db.transaction(async (tx) => await this.openSlots.claim(tx, { date: input.date, hour: input.hour, endHour, step }, input, now, await bookedRecords(this.writes, tx, input)), at, dayClaims(input.date, input, { hour: input.hour, endHour })))
+      return answered(await this.appointments.answer(claimed, at), ignored, this.writes.ignored)
     }
     const pointers: Record<string, unknown> = {}
-    for (const [name, joined] of Object.entries(this.plans.joinedRefs) as [BookingRef, NonNullable<AppointmentWritePlans['joinedRefs'][BookingRef]>][]) {
+    for (const [name, joined] of Object.entries(this.writes.joinedRefs) as [BookingRef, NonNullable<AppointmentWritePlans['joinedRefs'][BookingRef]>][]) {
       const id = input[name]
       if (id === undefined) { pointers[joined.column.column] = null; continue }
       const { statement, args } = joined.bind(id, input.client)
@@ -149,14 +149,14 @@ export class Booking {
       pointers[joined.column.column] = row.id
     }
 
-    const insert = writable(this.plans.insert, 'appointments', request)
+    const insert = writable(this.writes.insert, 'appointments', request)
     const claims = dayClaims(input.date, input, { hour: input.hour, endHour })
     const stored = await requiring(writers, stores, async () => await this.db.transaction(async (tx) => {
       // The length is the service's as the transaction reads it: a duration the clinic changed
       // since the catalogue was read would otherwise be stored, overlapping the next appointment.
       const service = window?.whole === true ? undefined : await this.serviceRead(tx, input.service)
       const time = service === undefined ? booked : this.lengthen(input, day, service.minutes ?? step, claims)
-      const columns = { ...this.plans.columns(now, time, input, await bookedRecords(this.plans, tx, input, service?.row)), ...pointers }
+      const columns = { ...this.writes.columns(now, time, input, await bookedRecords(this.writes, tx, input, service?.row)), ...pointers }
       // The slot row first (where the mapping books into one): how many appointments it takes
       // decides whether the time is free. Without a service in the request, the one the mapping
       // writes must be accepted too.
@@ -167,7 +167,7 @@ export class Booking {
       return await this.rows.readBack(tx, id, { date: input.date, hour: input.hour, state: this.compiled.model.states.initial }, this.rows.writtenRefs(input), true)
     }, at, claims))
     // The row as the transaction read it back is the answer: no second read after the commit.
-    return answered(await this.appointments.answer(stored, at), ignored, this.plans.ignored)
+    return answered(await this.appointments.answer(stored, at), ignored, this.writes.ignored)
   }
 
   /**
@@ -180,8 +180,8 @@ export class Booking {
     for (const name of BOOKING_REFS) {
       if (request[name] === undefined) continue
       if (this.rows.stores(name)) continue
-      const reason = this.plans.readOnlyRefs[name]
-      if (reason === undefined || this.plans.ignored.has(name)) ignored.push(name)
+      const reason = this.writes.readOnlyRefs[name]
+      if (reason === undefined || this.writes.ignored.has(name)) ignored.push(name)
       else refused.push({ path: `/body/${name}`, message: reason })
     }
     refuseUnstorable(refused)
@@ -193,12 +193,12 @@ export class Booking {
     const state = stateName(requested, states.values, '/body/state')
     this.requireKnownId(id)
     writable(this.compiled.writes.appointment, 'appointments', { state })
-    const move = writable(this.plans.stateMoves[state], `appointments into ${state}`, { state })
+    const move = writable(this.writes.stateMoves[state], `appointments into ${state}`, { state })
     const now = nowIn(this.compiled.model.timezone)
     // Working hours are read before the transaction: SQLite serves one transaction at a time.
     const before = await this.current(servedFrom(this.db, at), id, false)
     const step = await this.stepOf(before, at)
-    const uses = this.plans.slotRowBooking?.byMinutes === true ? this.minutesUsed(await this.catalog.snapshot(at)) : undefined
+    const uses = this.writes.slotRowBooking?.byMinutes === true ? this.minutesUsed(await this.catalog.snapshot(at)) : undefined
     // Back from a state that freed the time, its day is checked, and so claimed, as for a booking.
     const claims = this.frees(before.state) && !this.frees(state) ? dayClaims(before.date, before.refs, { hour: before.hour, endHour: before.endHour ?? endHourAfter(before.hour, step) }) : []
     return await requiring({}, ['state'], async () => await this.db.transaction(async (tx) => {
@@ -208,7 +208,7 @@ export class Booking {
         throw new ConflictError(`An appointment in state ${current.state} cannot move to ${state} (allowed: ${(states.moves[current.state] ?? []).join(', ') || 'none'}).`,
           [{ path: '/body/state', message: `is not a move this installation allows from ${current.state}` }])
       }
-      const open = this.plans.openSlots
+      const open = this.writes.openSlots
       const cancelling = this.frees(state) && !this.frees(current.state)
       if (open?.onCancel === 'reopen' && this.frees(current.state) && !this.frees(state)) {
         throw new ConflictError(`Appointment ${id} is ${current.state} and its slot was reopened as a free row: book that slot again instead.`, [{ path: '/body/state', message: `cannot leave ${current.state}: the slot was reopened` }])
@@ -252,7 +252,7 @@ export class Booking {
     const day = before.refs.professional ? await this.hours?.day(time.date, before.refs.professional, at) : undefined
     const window = day?.windowAt(time.hour)
     const step = window?.step ?? this.defaultMinutes()
-    if (this.plans.openSlots && window?.whole !== true) throw noOpenSlot(time.date, time.hour, before.refs.professional)
+    if (this.writes.openSlots && window?.whole !== true) throw noOpenSlot(time.date, time.hour, before.refs.professional)
     const snap = await this.catalog.snapshot(at)
     const uses = this.minutesUsed(snap)
     // An open slot keeps its own length; in a slot shared by minutes, its service's (its stored end is the slot's).
@@ -280,11 +280,11 @@ export class Booking {
       if (this.frees(current.state) || (target !== current.state && !(states.moves[current.state] ?? []).includes(target))) {
         throw new ConflictError(`An appointment in state ${current.state} cannot be rescheduled.`, [{ path: '/params/id', message: `is ${current.state}, which cannot be rescheduled` }])
       }
-      if (this.plans.openSlots) return await this.openSlots.move(tx, current, { ...time, endHour, step }, target, async (refs) => await bookedRecords(this.plans, tx, refs))
+      if (this.writes.openSlots) return await this.openSlots.move(tx, current, { ...time, endHour, step }, target, async (refs) => await bookedRecords(this.writes, tx, refs))
       const slotRow = await this.findSlotRow(tx, time.date, time.hour, current.refs)
       await checkFree(tx, this.compiled, this.options.freeing, { date: time.date, hour: time.hour, endHour, step, professional: current.refs.professional, client: current.refs.client, except: id, capacity: slotRow.capacity, uses }, TIME_FIELDS)
       const now = nowIn(timezone)
-      const { statement, args } = boundOrUnknown(this.plans.reschedule.bind(id, now, { date: time.date, hour: time.hour, endHour, minutes }, slotRow.pointer), id)
+      const { statement, args } = boundOrUnknown(this.writes.reschedule.bind(id, now, { date: time.date, hour: time.hour, endHour, minutes }, slotRow.pointer), id)
       await tx.query(statement, args)
       if (target !== current.state) await this.rows.recordState(tx, id, target, now, true)
       await this.rows.readBack(tx, id, { date: time.date, hour: time.hour, state: target }, heldRefs(current))
@@ -300,7 +300,7 @@ export class Booking {
    * the row checked free is the one written.
    */
   private async findSlotRow (tx: Querier, date: string, hour: string, refs: Partial<Record<string, string>>): Promise<{ pointer: Record<string, unknown>, capacity: number }> {
-    const booking = this.plans.slotRowBooking
+    const booking = this.writes.slotRowBooking
     if (!booking) return { pointer: {}, capacity: 1 }
     const service = booking.services ? refs.service : undefined
     const found = await this.lookupSlotRow(tx, date, hour, refs, service)
@@ -315,7 +315,7 @@ export class Booking {
 
   /** The service id a booking writes when the request names none (a `write.set` default for its column). */
   private writtenService (values: Record<string, unknown>): string | undefined {
-    const columns = this.plans.refs.service?.columns ?? []
+    const columns = this.writes.refs.service?.columns ?? []
     const value = columns.length === 1 ? values[columns[0].column] : undefined
     return value === undefined || value === null ? undefined : String(value)
   }
@@ -326,7 +326,7 @@ export class Booking {
   }
 
   private async lookupSlotRow (tx: Querier, date: string, hour: string, refs: Partial<Record<string, string>>, service: string | undefined): Promise<FoundSlotRow | undefined> {
-    const booking = this.plans.slotRowBooking
+    const booking = this.writes.slotRowBooking
     if (!booking) return undefined
     const bound = booking.bindLookup(date, hour, refs, service)
     // A service id its column cannot hold is accepted by no block.
@@ -433,8 +433,8 @@ export class Booking {
   /** The type a ref is written with; undefined when the mapping does not write it (the value is ignored). */
   private writtenType (name: BookingRef): SqlTypeName | undefined {
     if (!this.compiled.model.appointment.refs[name]) return undefined
-    const joined = this.plans.joinedRefs[name]
-    return this.plans.refs[name]?.columns[0]?.type ?? joined?.type
+    const joined = this.writes.joinedRefs[name]
+    return this.writes.refs[name]?.columns[0]?.type ?? joined?.type
   }
 
   private serviceMinutes (service: string | undefined, snap: Snapshot): number | undefined {
@@ -443,7 +443,7 @@ export class Booking {
 
   /** A service's duration as `tx` reads it (the catalogue's where the mapping cannot read one service by id). */
   private async serviceDuration (tx: Querier, service: string | undefined, snap: Snapshot): Promise<number | undefined> {
-    const read = this.plans.serviceById
+    const read = this.writes.serviceById
     if (service === undefined || !read) return this.serviceMinutes(service, snap)
     const bound = read.bind(service)
     const [row] = bound ? await tx.query(bound.statement, bound.args) : []
@@ -457,7 +457,7 @@ export class Booking {
    * (the catalogue's duration stands). `minutes` is undefined for a service without one.
    */
   private async serviceRead (tx: Querier, service: string | undefined): Promise<{ row?: Record<string, unknown>, minutes?: number } | undefined> {
-    const read = this.plans.serviceById
+    const read = this.writes.serviceById
     const bound = service === undefined ? undefined : read?.bind(service)
     if (!read || !bound) return undefined
     const [row] = await tx.query(bound.statement, bound.args)
@@ -481,7 +481,7 @@ export class Booking {
 
   /** Where slots are shared by minutes (`capacity: minutes`): the minutes each appointment in one uses, by its service. */
   private minutesUsed (snap: Snapshot): ((a: { refs: Partial<Record<string, string>> }) => number | undefined) | undefined {
-    return this.plans.slotRowBooking?.byMinutes === true ? (a) => serviceUses(snap, a.refs.service) : undefined
+    return this.writes.slotRowBooking?.byMinutes === true ? (a) => serviceUses(snap, a.refs.service) : undefined
   }
 
   private defaultMinutes (): number {

@@ -39,13 +39,13 @@ export class ClientWrites {
   constructor (private readonly compiled: CompiledMapping, private readonly db: Database, private readonly catalog: Catalog, private readonly clients: Clients,
     private readonly live = new KnownCatalog(db)) {}
 
-  private get plans (): ClientWritePlans {
+  private get writes (): ClientWritePlans {
     return writable(this.compiled.writes.client, 'clients')
   }
 
   /** Every field's writer, in its own row or a joined one (a field the own row cannot write is `undefined` there). */
   private get fieldWriters (): Writers {
-    const { writers, rowWriters } = this.plans
+    const { writers, rowWriters } = this.writes
     return Object.fromEntries(Object.keys({ ...writers, ...rowWriters }).map((f) => [f, writers[f as ClientField] ?? rowWriters[f as ClientField]]))
   }
 
@@ -55,13 +55,13 @@ export class ClientWrites {
     const stored = await this.validate(input, true, at)
     for (const f of ignored) delete stored[f as ClientField]
     const now = nowIn(this.compiled.model.timezone)
-    const insert = writable(this.plans.insert, 'clients', input)
+    const insert = writable(this.writes.insert, 'clients', input)
     const id = await requiring(this.fieldWriters, Object.keys(stored), async () => await this.db.transaction(async (tx) => {
       const id = await insert.run(tx, stored, now)
       await this.readBack(tx, id, stored, ignored, true)
       return id
     }, at))
-    return answered(await this.clients.get(id, at), ignored, this.plans.ignored)
+    return answered(await this.clients.get(id, at), ignored, this.writes.ignored)
   }
 
   async update (id: string, patch: ClientPatch, at: Arrival): Promise<Stored<ClientT>> {
@@ -71,7 +71,7 @@ export class ClientWrites {
     const fields = (Object.keys(stored) as ClientField[]).filter((f) => !ignored.includes(f))
     await this.clients.get(id, at) // 404 before anything else
     if (fields.length > 0) {
-      const plan = writable(this.plans.patch(fields), 'these client fields', Object.fromEntries(fields.map((f) => [f, stored[f]])))
+      const plan = writable(this.writes.patch(fields), 'these client fields', Object.fromEntries(fields.map((f) => [f, stored[f]])))
       const now = nowIn(this.compiled.model.timezone)
       // Claimed: two PATCHes adding the same missing child row (an e-mail row) would each find
       // none and insert one where the database runs them side by side (MariaDB's reads lock nothing).
@@ -79,7 +79,7 @@ export class ClientWrites {
         if (await plan.run(tx, id, stored, now)) await this.readBack(tx, id, stored, ignored, false)
       }, at, [`client record ${id}`]))
     }
-    return answered(await this.clients.get(id, at), ignored, this.plans.ignored)
+    return answered(await this.clients.get(id, at), ignored, this.writes.ignored)
   }
 
   /**
@@ -88,7 +88,7 @@ export class ClientWrites {
    * write is a 501 naming it, before anything is written.
    */
   private unstored (input: Partial<NewClient>): string[] {
-    const { writers, rowWriters, ignored: declared } = this.plans
+    const { writers, rowWriters, ignored: declared } = this.writes
     const c = this.compiled.model.client
     const ignored: string[] = []
     const refused: FieldIssue[] = []
@@ -216,7 +216,7 @@ export class ClientWrites {
       if (problem !== undefined || e164 === undefined) issues.push({ path: `/body/allPhones/${i}`, message: problem ?? '' })
       else if (![phone, ...numbers].some((p) => p !== undefined && samePhone(p, e164))) numbers.push(e164)
     }
-    const columns = this.plans.writers.allPhones?.columns.map((c) => `\`${c.column}\``) ?? []
+    const columns = this.writes.writers.allPhones?.columns.map((c) => `\`${c.column}\``) ?? []
     if (numbers.length > columns.length) {
       issues.push({
         path: '/body/allPhones',
@@ -233,7 +233,7 @@ export class ClientWrites {
     const live = clientTextColumns(this.compiled.model.client, await this.live.get(at))
     const out: Partial<Record<ClientField, string>> = {}
     for (const [field, value] of Object.entries(values) as [ClientField, string][]) {
-      const writer = this.plans.writers[field] ?? this.plans.rowWriters[field]
+      const writer = this.writes.writers[field] ?? this.writes.rowWriters[field]
       const fit = writer ? fitField(writer, value, live) : { value }
       if ('problem' in fit) issues.push({ path: `/body/${field}`, message: fit.problem })
       // A name may lose accents a code-page column cannot hold (search finds it the same); an address may not: it would be another mailbox.

@@ -24,12 +24,12 @@ export class OpenSlotClaims {
     private readonly freeing: string[]
   ) {}
 
-  private get plans (): AppointmentWritePlans {
+  private get writes (): AppointmentWritePlans {
     return writable(this.compiled.writes.appointment, 'appointments')
   }
 
   private get open (): NonNullable<AppointmentWritePlans['openSlots']> {
-    return this.plans.openSlots as NonNullable<AppointmentWritePlans['openSlots']>
+    return this.writes.openSlots as NonNullable<AppointmentWritePlans['openSlots']>
   }
 
   /**
@@ -65,7 +65,7 @@ export class OpenSlotClaims {
     if (this.open.onCancel === 'release') await this.free(tx, current, now)
     else {
       const cancelled = this.freeing[0]
-      const leave = writable(this.plans.stateMoves[cancelled], `the old slot's row into ${cancelled}`)
+      const leave = writable(this.writes.stateMoves[cancelled], `the old slot's row into ${cancelled}`)
       const { statement, args } = boundOrUnknown(leave.bind(current.id, now), current.id)
       await tx.query(statement, args)
       await this.rows.recordState(tx, current.id, cancelled, now, true)
