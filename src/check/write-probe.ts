@@ -440,7 +440,15 @@ function blame (compiled: CompiledMapping, field: string, path: { place: string,
 
 function fieldPath (compiled: CompiledMapping, field: ClientField): string {
   const c = compiled.model.client
-  return (field === 'phone' ? c.phones[0]?.path : c.fields[field as keyof typeof c.fields]?.path) ?? `${c.path}/fields/${field}`
+  return (field === 'phone' ? writtenPhone(compiled)?.path : c.fields[field as keyof typeof c.fields]?.path) ?? `${c.path}/fields/${field}`
+}
+
+/** The phone a new client's number is written to: the one `write.phone` names, else the first. */
+function writtenPhone (compiled: CompiledMapping): CompiledMapping['model']['client']['phones'][number] | undefined {
+  const { phones } = compiled.model.client
+  const writes = compiled.writes.client
+  const column = isUnsupported(writes) ? undefined : writes.writers.phone?.columns[0]?.column
+  return phones.find((p) => column !== undefined && p.column === column) ?? phones[0]
 }
 
 // ---- helpers ----

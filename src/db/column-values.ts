@@ -107,9 +107,12 @@ export function fittingWrites (db: Database, catalog: (at: Arrival) => Promise<L
 function fitArgs (statement: Statement, args: Record<string, unknown> | undefined, catalog: LiveCatalog | undefined): Record<string, unknown> | undefined {
   if (args === undefined) return args
   const table = statement.writes === undefined ? undefined : catalog?.table(statement.writes)
+  // Callers pass one set of values to several statements: an input this one does not bind
+  // (a joined row's `col:person.name` beside the client's own UPDATE) is not its table's column.
+  const bound = new Set(statement.params.flatMap((p) => 'input' in p.source ? [p.source.input] : []))
   const out: Record<string, unknown> = {}
   for (const [input, value] of Object.entries(args)) {
-    const name = columnOfInput(input)
+    const name = bound.has(input) ? columnOfInput(input) : undefined
     const column = name === undefined ? undefined : table?.columns.get(name.toLowerCase())
     if (value === OWN_KEY_TO_COME) {
       out[input] = column?.notNull === true ? standIn(column) : null
