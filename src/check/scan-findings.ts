@@ -25,6 +25,10 @@ export interface ScanJob {
 /** Whether a listed professional, location or service exists (the catalogue's snapshot). */
 export type Known = (kind: 'professional' | 'location' | 'service', id: string) => boolean
 
+/** A ref whose values name a listed record this rarely is read from the wrong column. */
+const MISREAD_SHARE = 0.8
+const MISREAD_ROWS = 10
+
 const rows = (n: number): string => `${count(n)} row${n === 1 ? '' : 's'}`
 const rowsOf = (n: number, r: ScanResult): string => r.complete ? `${count(n)}` : `${count(n)} of the first ${count(r.scanned)}`
 
@@ -35,7 +39,9 @@ export function appointmentScan (model: MappingModel, plans: CheckPlans, known: 
   const a = model.appointment
   const unreadable = new Tally()
   const unknownState = new Tally()
-  const dangling = new Tally()
+  const refKinds = ['professional', 'location', 'service'] as const
+  const naming = { professional: 0, location: 0, service: 0 }
+  const dangling = { professional: new Tally(), location: new Tally(), service: new Tally() }
   return {
     place: a.path,
     what: 'appointments',
@@ -43,12 +49,27 @@ export function appointmentScan (model: MappingModel, plans: CheckPlans, known: 
       const label = row.id === undefined ? undefined : `id ${row.id}`
       if (!row.readable) { unreadable.add(label); return }
       if (row.unmappedState) unknownState.add(label)
-      if (known && Object.entries(row.refs).some(([k, ref]) => !known(k as keyof typeof row.refs, ref))) dangling.add(label)
+      if (known) {
+        for (const k of refKinds) {
+          const ref = row.refs[k]
+          if (ref === undefined) continue
+          naming[k]++
+          if (!known(k, ref)) dangling[k].add(label)
+        }
+      }
     }),
     report (r, out) {
       if (unreadable.n > 0) out.problem((a.start.datetime ?? a.start.date)?.path ?? `${a.path}/start`, `${rowsOf(unreadable.n, r)} of ${count(r.total)} rows of \`${a.table}\` have an unreadable date or hour${unreadable.eg}: never listed, never counted as taken`)
       if (unknownState.n > 0) out.problem(a.state.path, `${rows(unknownState.n)} ha${unknownState.n === 1 ? 's' : 've'} a state the mapping does not map${unknownState.eg}`)
-      if (dangling.n > 0) out.warning(`${a.path}/refs`, `${rows(dangling.n)} name${dangling.n === 1 ? 's' : ''} a professional, location or service that is not listed (deleted or filtered out)${dangling.eg}`)
+      for (const k of refKinds) {
+        const d = dangling[k]
+        if (d.n === 0) continue
+        const place = a.refs[k]?.path ?? `${a.path}/refs`
+        const said = `${rowsOf(d.n, r)} of the ${count(naming[k])} naming a ${k} name one that is not listed${d.eg}`
+        // Nearly all of them: the ref reads another column than the one holding the key (a wrong guess).
+        if (d.n >= MISREAD_ROWS && d.n >= naming[k] * MISREAD_SHARE) out.problem(place, `${said}: is this the column that holds the ${k}'s key? (A booking would store a ${k} id there.) If they are retired, list them (the resource's \`where\`/\`enabled\`)`)
+        else out.warning(place, `${said} (deleted or filtered out)`)
+      }
       if (unreadable.n === 0 && unknownState.n === 0) out.ok(a.path, r.complete ? `${count(r.scanned)} rows, all readable` : `the first ${count(r.scanned)} of ${count(r.total)} rows, all readable`)
     }
   }
