@@ -14,6 +14,8 @@ export interface Finding {
   /** The mapping place in words: `appointment start.datetime`, `relation professional ↔ location`. */
   subject: string
   message: string
+  /** Found by a write the probe made: it says nothing about reading the same resource. */
+  byWrite?: true
 }
 
 /** Collects findings; the same mistake found twice (by the catalog and by a probe) is said once. */
@@ -23,14 +25,16 @@ export class Findings {
 
   constructor (private readonly model: Pick<MappingModel, 'locate' | 'doc'>) {}
 
-  add (severity: Severity, path: string, message: string): void {
+  add (severity: Severity, path: string, message: string, byWrite = false): void {
     const key = `${severity}|${path}|${message}`
     if (this.seen.has(key)) return
     this.seen.add(key)
-    this.list.push({ severity, path, ...this.model.locate(path), subject: subjectOf(path, this.model.doc), message })
+    this.list.push({ severity, path, ...this.model.locate(path), subject: subjectOf(path, this.model.doc), message, ...byWrite ? { byWrite } : {} })
   }
 
   problem (path: string, message: string): void { this.add('problem', path, message) }
+  /** A problem a probe's write showed (at a ref's or field's line, as often as under `write`). */
+  writeProblem (path: string, message: string): void { this.add('problem', path, message, true) }
   warning (path: string, message: string): void { this.add('warning', path, message) }
   ok (path: string, message: string): void { this.add('ok', path, message) }
   /** A write path check could not prove: a warning, and the verdict says how many. */
@@ -45,7 +49,7 @@ export class Findings {
   covers (path: string, upTo = this.list.length): boolean {
     // What a write cannot do says nothing about the reads of the same resource.
     const reading = !path.includes('/write')
-    return this.list.slice(0, upTo).some((f) => f.severity === 'problem' && !(reading && f.path.includes('/write')) &&
+    return this.list.slice(0, upTo).some((f) => f.severity === 'problem' && !(reading && (f.byWrite === true || f.path.includes('/write'))) &&
       (f.path === path || f.path.startsWith(path + '/') || path.startsWith(f.path + '/')))
   }
 

@@ -371,7 +371,7 @@ function placesOf (compiled: CompiledMapping, plans: AppointmentWritePlans, time
 
 function report (err: unknown, path: { place: string, what: string }, compiled: CompiledMapping, out: Findings): void {
   if (err instanceof Misstored) {
-    for (const f of err.found) out.problem(f.place, f.why)
+    for (const f of err.found) out.writeProblem(f.place, f.why)
   } else if (err instanceof Clashed) {
     out.notProven(path.place, `${path.what}: not proven: each of the ${err.attempts} clients and times tried clashed with bookings already in the database (last: ${err.message}). ` +
       'Nothing in the mapping is at fault; to prove the path, run check with `--today` on a day whose next four weeks have free slots, or move an appointment by hand on a copy of the database')
@@ -379,23 +379,23 @@ function report (err: unknown, path: { place: string, what: string }, compiled: 
     out.notProven(path.place, `${path.what}: not proven (${err.message})`)
   } else if (err instanceof NotWritableError && /not found through the mapping's filters/.test(err.message)) {
     const t = path.what.includes('clients') ? compiled.model.client : compiled.model.appointment
-    out.problem(t.where.length > 0 ? `${t.path}/where` : `${t.path}/write`, `${path.what}: the written row is not found through the mapping's \`where\` afterwards, so every such request is refused (501): give the columns it filters on under \`write.set\``)
+    out.writeProblem(t.where.length > 0 ? `${t.path}/where` : `${t.path}/write`, `${path.what}: the written row is not found through the mapping's \`where\` afterwards, so every such request is refused (501): give the columns it filters on under \`write.set\``)
   } else if (err instanceof MisfitMappingValueError) {
     // The mapping's own value (a `write.set` entry): the line writing the column, not the fields sent.
-    out.problem(setPlace(compiled, path, err.column), `${path.what} was refused: ${err.errors[0]?.message ?? err.message}`)
+    out.writeProblem(setPlace(compiled, path, err.column), `${path.what} was refused: ${err.errors[0]?.message ?? err.message}`)
   } else if (err instanceof NotWritableError || err instanceof InvalidInputError) {
     // The service refused its own write: what it names is where the mapping stores it wrongly.
     const fields = err.errors.map((e) => e.path.replace('/body/', ''))
     const why = err instanceof NotWritableError ? 'does not read back as sent (the service refused its own write and rolled it back)' : `was refused: ${err.errors.map((e) => e.message).join('; ') || err.message}`
-    if (fields.length === 0) out.problem(path.place, `${path.what} ${err instanceof NotWritableError ? `was refused: ${err.message}` : why}`)
+    if (fields.length === 0) out.writeProblem(path.place, `${path.what} ${err instanceof NotWritableError ? `was refused: ${err.message}` : why}`)
     // A refusal saying why (a joined row with nothing to hang from) is said as it is.
     const own = (f: string): string | undefined => err.errors.find((e) => e.path === `/body/${f}` && e.message !== MISSTORED)?.message
-    for (const f of fields) out.problem(blame(compiled, f, path), `${path.what}: ${f} ${err instanceof NotWritableError && own(f) !== undefined ? `was refused: ${own(f) as string}` : why}`)
+    for (const f of fields) out.writeProblem(blame(compiled, f, path), `${path.what}: ${f} ${err instanceof NotWritableError && own(f) !== undefined ? `was refused: ${own(f) as string}` : why}`)
   } else if (err instanceof ConflictError) {
     out.notProven(path.place, `${path.what}: not proven (${err.message})`)
   } else {
     if (out.covers(path.place)) return
-    out.problem(path.place, `${path.what}: ${explain(err, 'appointment.insert')}`)
+    out.writeProblem(path.place, `${path.what}: ${explain(err, 'appointment.insert')}`)
   }
 }
 
