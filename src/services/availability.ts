@@ -3,7 +3,7 @@
 // interval. A call costs one statement per source (hours, dated rows, each block source,
 // occupancy: each once for the whole range) plus the cached catalogue, however long the range.
 import { servedFrom, type Arrival, type Database } from '../db/database.js'
-import { isUnsupported, standInAddress, type CompiledAvailability, type CompiledMapping, type DatedRow, type SlotRowBooking, type SlotRow, type WeeklyRow } from '../mapping/compile/index.js'
+import { isUnsupported, standInAddress, type BlockRow, type CompiledAvailability, type CompiledMapping, type DatedRow, type SlotRowBooking, type SlotRow, type WeeklyRow } from '../mapping/compile/index.js'
 import type { EntityName, LookupName } from '../mapping/model.js'
 import type { SlotT } from '../schemas/resources.js'
 import { addDaysWithin, dateOfDay, dayNumber, endMinutesOf, isCalendarDate, isClockHour, minutesOf, nowHourIn, todayIn } from '../normalise/datetime.js'
@@ -190,17 +190,27 @@ export class Availability {
     ])
     return {
       windowAt: (hour) => windowHolding(windows, hour, av.slotMinutes),
-      offers: (hour, endHour, location) => {
-        if (!isClockHour(hour) || !isClockHour(endHour)) return false
-        const span = { start: minutesOf(hour), end: endMinutesOf(hour, endHour) }
-        if (span.end <= span.start) return false
-        // Each window with the blocks of its own location (a closed unit closes only its windows).
-        return windows.some((w) => {
-          const at = this.slotLocation(snap, w, location)
-          return at !== null && fitsIn(span, [w], around(date, (d) => blockedOn(d, professional, blocks, at)), w.whole ? {} : av.starts)
-        })
-      }
+      offers: (hour, endHour, location) => this.refusal(snap, av, date, professional, windows, blocks, { hour, endHour, location }) === undefined,
+      refusal: (hour, endHour, location) => this.refusal(snap, av, date, professional, windows, blocks, { hour, endHour, location })
     }
+  }
+
+  /** Why the day does not offer [hour, endHour): outside every window, blocked, or off the grid of starts; undefined when it offers it. */
+  private refusal (snap: Snapshot, av: CompiledAvailability, date: string, professional: string, windows: Window[], blocks: BlockRow[],
+    { hour, endHour, location }: { hour: string, endHour: string, location?: string }): Refusal | undefined {
+    if (!isClockHour(hour) || !isClockHour(endHour)) return 'outside'
+    const span = { start: minutesOf(hour), end: endMinutesOf(hour, endHour) }
+    if (span.end <= span.start) return 'outside'
+    let why: Refusal = 'outside'
+    // Each window with the blocks of its own location (a closed unit closes only its windows).
+    for (const w of windows) {
+      const at = this.slotLocation(snap, w, location)
+      if (at === null || span.start < w.start || span.end > w.end) continue
+      const blocked = around(date, (d) => blockedOn(d, professional, blocks, at))
+      if (fitsIn(span, [w], blocked, w.whole ? {} : av.starts)) return undefined
+      why = blocked.some((b) => b.start < span.end && span.start < b.end) ? 'blocked' : 'off-grid'
+    }
+    return why
   }
 
   /** The professional's working windows on `date` (and the day before's night): their template and dated rows only. */
@@ -329,7 +339,12 @@ export interface WorkingDay {
   windowAt: (hour: string) => WindowAt | undefined
   /** Whether [hour, endHour) is inside a window (at `location`, when given) and outside every block. */
   offers: (hour: string, endHour: string, location?: string) => boolean
+  /** Why it is not offered (undefined when it is): for a refusal that says which. */
+  refusal: (hour: string, endHour: string, location?: string) => Refusal | undefined
 }
+
+/** Why a time is not offered: no window holds it, a block covers part of it, or it does not start on the window's grid. */
+export type Refusal = 'outside' | 'blocked' | 'off-grid'
 
 /** The window a time starts in: its grid step, its location (when one), whether it is an open slot, and the services its code refuses. */
 export interface WindowAt { step: number, location?: string, whole?: true, refuses?: ReadonlySet<string> }
@@ -352,7 +367,7 @@ function windowHolding (windows: Window[], hour: string, slotMinutes: number): W
 }
 
 /** A day that is not a date: no window, nothing offered. */
-const NOWHERE: WorkingDay = { windowAt: () => undefined, offers: () => false }
+const NOWHERE: WorkingDay = { windowAt: () => undefined, offers: () => false, refusal: () => 'outside' }
 
 type SlotRows = Map<string, SlotRow[]>
 const slotRowKey = (professional: string, date: string, hour: string): string => `${professional}|${date}|${hour}`

@@ -362,8 +362,12 @@ export class Booking {
 
   /** The professional's hours (read once for the request: Offers.day) must offer the time, where the mapping has hours. */
   private checkHours (day: WorkingDay | undefined, date: string, hour: string, endHour: string, location?: string): void {
-    const offered = day?.offers(hour, endHour, location)
-    if (offered === false) throw new ConflictError(`The professional does not attend on ${date} from ${hour} to ${endHour}${location ? ' at that location' : ''}.`, named(TIME_FIELDS, 'is outside the professional\'s hours'))
+    const why = day?.refusal(hour, endHour, location)
+    if (why === undefined) return
+    const at = location ? ' at that location' : ''
+    if (why === 'off-grid') throw new ConflictError(`The professional attends on ${date} from ${hour} to ${endHour}${at}, but bookings there start only at the times /availability offers, and ${hour} is not one of them.`, named(TIME_FIELDS, 'is not a start time /availability offers'))
+    if (why === 'blocked') throw new ConflictError(`The professional's time on ${date} from ${hour} to ${endHour}${at} is blocked (time off, a holiday or a closed unit).`, named(TIME_FIELDS, 'is in a blocked time'))
+    throw new ConflictError(`The professional does not attend on ${date} from ${hour} to ${endHour}${at}.`, named(TIME_FIELDS, 'is outside the professional\'s hours'))
   }
 
   /** Why the clinic's clock never shows `hour` on `date` (the night clocks go forward); undefined when it does. */

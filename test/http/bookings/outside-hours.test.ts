@@ -1,6 +1,7 @@
 // Booking outside the professional's working hours (design notes §1): the one home of this rule.
 // On both samples and every test database, POST /appointments before the day's first hour and
-// after its last, and PATCH …/time of a booked appointment to one, are a 409 problem; nothing is
+// after its last, and PATCH …/time of a booked appointment to one, are a 409 problem (one between
+// two offered starts says so); nothing is
 // written (rows, key generation, the moved appointment's row) and /availability never offered
 // those hours. Blocks (holidays, absences, closures) refusing a booking: test/http/availability/schedules.
 import t from 'tap'
@@ -29,6 +30,17 @@ forEachSample(t, async (t, a) => {
       t.same(await unchanged(), before, `${hour}: nothing written (rows, key generation)`)
     }
     t.ok((await offeredHours(free.date)).includes(free.hour), 'the day\'s offered slot is still free')
+  })
+
+  t.test('POST /appointments inside the hours but off the grid → 409 saying so, nothing written', async (t) => {
+    const [h, m] = free.hour.split(':').map(Number)
+    const hour = `${String(h).padStart(2, '0')}:${String(m + 10).padStart(2, '0')}`
+    t.notOk((await offeredHours(free.date)).includes(hour), `${free.date} ${hour} is not offered`)
+    const before = await unchanged()
+    const r = await send(a, 'POST', '/appointments', { ...bookingBody(free, client.body.id), hour })
+    problem(t, a, r, 409, `booking ${hour}, between two offered starts`)
+    t.same(r.body.errors.find((e: { path: string }) => e.path === '/body/hour'), { path: '/body/hour', message: 'is not a start time /availability offers' }, 'named as off the grid, not outside the hours')
+    t.same(await unchanged(), before, 'nothing written')
   })
 
   t.test('PATCH …/time outside the hours → 409, the appointment unchanged', async (t) => {
