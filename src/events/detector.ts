@@ -270,8 +270,10 @@ export class ChangeDetector {
    * their events appended before the answer is sent. Never fails the write (it is done): a
    * failure here is logged, and the next poll finds the same change. `state`: the state a
    * state change asked for (what a released open slot's appointment was canceled into).
+   * `created`: a booking's new appointment as its transaction read it back, taken instead of
+   * a read while nothing is recorded of its id (no later write or poll has seen it since).
    */
-  async written (ponte: Ponte, ids: string[], state?: string): Promise<void> {
+  async written (ponte: Ponte, ids: string[], state?: string, created?: AppointmentT): Promise<void> {
     if (ponte.compiled.model.appointment.changes === undefined) return
     try {
       if (this.handOff !== undefined && await this.handOff(ids)) return
@@ -282,7 +284,7 @@ export class ChangeDetector {
       await this.oneAtATime(async () => {
         // A store not yet primed for this mapping: the priming poll records these silently.
         if (!this.store.primed || this.store.identity === undefined || !this.same(ponte, this.identityOf(ponte))) return
-        const found = await Promise.all(ids.map(async (id) => [id, await ponte.appointments.find(id, undefined)] as const))
+        const found = await Promise.all(ids.map(async (id) => [id, id === created?.id && this.store.recall(id) === undefined ? created : await ponte.appointments.find(id, undefined)] as const))
         const released = await releasedOf(ponte, new Map(found))
         const events = found.flatMap(([id, now]) => eventsBetween(id, this.store.recall(id)?.fingerprint, now, freeing, released.has(id) ? { as } : undefined))
         const done = await this.log.append(events, () => {

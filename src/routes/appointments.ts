@@ -51,8 +51,8 @@ const appointments: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request, reply) => {
     const ponte = app.ponte
     const stored = await ponte.booking.book(request.body, request.arrival)
-    // In the event feed before the answer (change detection, where mapped).
-    await app.changes.written(ponte, [stored.record.id])
+    // In the event feed before the answer (change detection, where mapped), as the booking read it back.
+    await app.changes.written(ponte, [stored.record.id], undefined, stored.record)
     return answerStored(reply, stored)
   })
 

@@ -21,6 +21,21 @@ export function claimStatements (d: Dialect): ClaimStatements | undefined {
   }
 }
 
+/** Statements taking and giving back `count` claims in one round trip each (names bound as `name0`…), where the dialect has them. */
+export function allClaimsStatements (d: Dialect, count: number): Required<ClaimStatements> | undefined {
+  const all = d.claim?.all
+  if (!all) return undefined
+  const params = Array.from({ length: count }, (_, i) => ({ type: 'text' as const, source: { input: `name${i}` } }))
+  const placeholders = params.map((_, i) => d.placeholder(i + 1))
+  return {
+    take: { name: 'booking.claim', sql: all.take(placeholders), params },
+    release: { name: 'booking.release', sql: all.release(placeholders), params }
+  }
+}
+
+/** The names, bound as allClaimsStatements' statements take them. */
+export const claimArgs = (names: string[]): Record<string, string> => Object.fromEntries(names.map((n, i) => [`name${i}`, n]))
+
 /**
  * The lock names of a transaction's claims, each once and in one order for every transaction
  * (two bookings taking two names in opposite orders would deadlock). A hash of the database

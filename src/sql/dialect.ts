@@ -65,7 +65,16 @@ export interface Dialect {
    * it back, where the lock outlives the transaction. Undefined where transactions already
    * keep two bookings of one day apart.
    */
-  readonly claim?: { take: (name: string) => string, release?: (name: string) => string }
+  readonly claim?: {
+    take: (name: string) => string
+    release?: (name: string) => string
+    /**
+     * Every name of a transaction's claims in one statement, taken in the order given (one
+     * column `claimed<i>` a name) and given back (`released<i>`): one round trip for all, where
+     * the locks outlive the transaction.
+     */
+    all?: { take: (names: string[]) => string, release: (names: string[]) => string }
+  }
   /** INSERT; with `returning`, the statement yields one row whose `id` is that column's new value. */
   insert(table: string, columns: string[], values: string[], returning?: string): string
   /** UPDATE of the table under an alias, so conditions written for selects apply unchanged. */
@@ -78,6 +87,13 @@ export interface Dialect {
    * no UPDATE … RETURNING), which then reads it back with a second statement.
    */
   updateReturning?(table: string, alias: string, sets: { column: string, value: string }[], where: string[], returning: string): string
+  /**
+   * Where `updateReturning` is undefined: an UPDATE adding one to a key table's `column` that
+   * also says the new value, as the driver answers an insert (one row whose `id` is it), so
+   * the key is bumped and read in one round trip while its row is locked; undefined where the
+   * database cannot.
+   */
+  bumpSaying?(table: string, alias: string, column: string, where: string[]): string
   /**
    * Where `updateReturning` is undefined: a statement yielding `n`, how many rows the
    * connection's last UPDATE changed (a claim of an open slot checks it was the one).

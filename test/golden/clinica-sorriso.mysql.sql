@@ -472,11 +472,7 @@ UPDATE `PACIENTE` AS `t` SET `NOME` = ?/*p1*/, `EMAIL` = ?/*p2*/, `CPF` = ?/*p3*
 
 -- client.key.bump
 -- @p1 text = "PACIENTE"
-UPDATE `SEQUENCIAL` AS `k` SET `ULTIMO` = `k`.`ULTIMO` + 1 WHERE `k`.`TABELA` = ?/*p1*/
-
--- client.key.read
--- @p1 text = "PACIENTE"
-SELECT `k`.`ULTIMO` AS `id` FROM `SEQUENCIAL` `k` WHERE `k`.`TABELA` = ?/*p1*/
+UPDATE `SEQUENCIAL` AS `k` SET `ULTIMO` = LAST_INSERT_ID(`k`.`ULTIMO` + 1) WHERE `k`.`TABELA` = ?/*p1*/
 
 -- client.insert
 -- @p1 int = input:col:ID_PACIENTE
@@ -496,11 +492,7 @@ SELECT `t`.`ID_PROCEDIMENTO` AS `c0`, `t`.`DESCRICAO` AS `c1`, `t`.`VALOR` AS `c
 
 -- appointment.key.bump
 -- @p1 text = "AGENDA"
-UPDATE `SEQUENCIAL` AS `k` SET `ULTIMO` = `k`.`ULTIMO` + 1 WHERE `k`.`TABELA` = ?/*p1*/
-
--- appointment.key.read
--- @p1 text = "AGENDA"
-SELECT `k`.`ULTIMO` AS `id` FROM `SEQUENCIAL` `k` WHERE `k`.`TABELA` = ?/*p1*/
+UPDATE `SEQUENCIAL` AS `k` SET `ULTIMO` = LAST_INSERT_ID(`k`.`ULTIMO` + 1) WHERE `k`.`TABELA` = ?/*p1*/
 
 -- appointment.write.sala.lookup
 -- @p1 int = input:value

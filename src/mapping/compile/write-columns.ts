@@ -203,6 +203,9 @@ export function keyPlan (table: TableModel, write: WriteSpecDoc | undefined, dia
       if (dialect.updateReturning) {
         return { ...base, before: [{ name: `${name}.bump`, sql: dialect.updateReturning(gen.table, 'k', sets, where, gen.valueColumn), params: bump.params, writes: gen.table }] }
       }
+      if (dialect.bumpSaying) {
+        return { ...base, before: [{ name: `${name}.bump`, sql: dialect.bumpSaying(gen.table, 'k', gen.valueColumn, where), params: bump.params, writes: gen.table }] }
+      }
       const update = dialect.update(gen.table, 'k', sets, where)
       const read = new ParamList(dialect)
       const select = dialect.select({

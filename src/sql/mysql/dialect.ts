@@ -67,7 +67,12 @@ export const mysql: Dialect = {
   // names that carry the database (claims.ts).
   claim: {
     take: (name) => `SELECT GET_LOCK(${name}, @@innodb_lock_wait_timeout) AS ${quoteBacktick('claimed')}`,
-    release: (name) => `SELECT RELEASE_LOCK(${name}) AS ${quoteBacktick('released')}`
+    release: (name) => `SELECT RELEASE_LOCK(${name}) AS ${quoteBacktick('released')}`,
+    // The select list is evaluated left to right: the names are taken in their order.
+    all: {
+      take: (names) => `SELECT ${names.map((n, i) => `GET_LOCK(${n}, @@innodb_lock_wait_timeout) AS ${quoteBacktick(`claimed${i}`)}`).join(', ')}`,
+      release: (names) => `SELECT ${names.map((n, i) => `RELEASE_LOCK(${n}) AS ${quoteBacktick(`released${i}`)}`).join(', ')}`
+    }
   },
   // MySQL has no INSERT … RETURNING (MariaDB 10.5+ has): the driver answers an insert with
   // the connection's LAST_INSERT_ID() as `id`, which works on both.
@@ -78,8 +83,14 @@ export const mysql: Dialect = {
   delete (table, alias, where) {
     return `DELETE ${quoteBacktick(alias)} FROM ${this.table(table)} AS ${quoteBacktick(alias)} WHERE ${where.join(' AND ')}`
   },
-  // No UPDATE … RETURNING on MySQL or MariaDB: a key table is bumped, then read.
+  // No UPDATE … RETURNING on MySQL or MariaDB. A key table's bump says its value through
+  // LAST_INSERT_ID(expr), which the server answers in the UPDATE's OK packet as an insert's key
+  // (the driver's `id`); a row not found, or a NULL value, answers 0: no key, as a read would.
   updateReturning: undefined,
+  bumpSaying (table, alias, column, where) {
+    const col = `${quoteBacktick(alias)}.${quoteBacktick(column)}`
+    return this.update(table, alias, [{ column, value: `LAST_INSERT_ID(${col} + 1)` }], where)
+  },
   // The same connection's last statement: inside the claim's transaction, the claim itself.
   changedRows: `SELECT ROW_COUNT() AS ${quoteBacktick('n')}`,
   // MariaDB 10.3+ sequences (MySQL has none: there, use identity, max or keyTable keys).

@@ -15,7 +15,7 @@ import { connectionBroken, DEADLOCK, serverError, translate } from './errors.js'
 import { prepareSession } from './session.js'
 import { inTextOrder } from './order.js'
 import { mysqlCatalog, mysqlReferences } from './introspect.js'
-import { claimNames, claimStatements, type ClaimStatements } from '../claims.js'
+import { allClaimsStatements, claimArgs, claimNames, type ClaimStatements } from '../claims.js'
 import { bindValues, type Statement } from '../statement.js'
 import { DatabaseTimeoutError, DatabaseUnavailableError } from '../../errors.js'
 import type { Socket } from 'node:net'
@@ -29,7 +29,13 @@ const STREAM_HIGH_WATER = STREAM_BLOCK_ROWS
 /** The socket under a pooled connection (mysql2 keeps it as the callback connection's `stream`). */
 const socketOf = (conn: PoolConnection): Socket | undefined => (conn.connection as unknown as { stream?: Socket }).stream
 
-const CLAIMS = claimStatements(mysqlDialect) as Required<ClaimStatements>
+/** A transaction's claims, taken and given back in one statement each, by how many they are (one to four). */
+const CLAIMS = new Map<number, Required<ClaimStatements>>()
+function claimsOf (count: number): Required<ClaimStatements> {
+  let statements = CLAIMS.get(count)
+  if (statements === undefined) CLAIMS.set(count, statements = allClaimsStatements(mysqlDialect, count)!)
+  return statements
+}
 
 /** A booking that lost a deadlock is run again this many times at most, then answered 503. */
 const DEADLOCK_ATTEMPTS = 12
@@ -56,23 +62,23 @@ export async function openMysql (url: string): Promise<Database> {
   // Claims name the database: MySQL's named locks are the server's, shared by its databases.
   const scope = settings.connection.database ?? ''
 
-  /** Takes each named lock in turn, adding it to `held` once it is. */
+  /**
+   * Takes the named locks in one statement, in their order. Each is in `held` before it is
+   * asked for: one statement taking several may fail after taking some, and giving back a
+   * lock not held changes nothing.
+   */
   const claim = async (conn: PoolConnection, names: string[], held: string[]): Promise<void> => {
-    for (const name of names) {
-      const [row] = await run(conn, CLAIMS.take, { name })
-      const answer = Number(row?.claimed ?? Number.NaN)
-      if (answer === 0) throw new DatabaseTimeoutError()
-      if (answer !== 1) throw new DatabaseUnavailableError('The clinic database refused a booking lock.')
-      held.push(name)
-    }
+    if (names.length === 0) return
+    held.push(...names)
+    const [row] = await run(conn, claimsOf(names.length).take, claimArgs(names))
+    const answers = names.map((_, i) => Number(row?.[`claimed${i}`] ?? Number.NaN))
+    if (answers.some((a) => a !== 0 && a !== 1)) throw new DatabaseUnavailableError('The clinic database refused a booking lock.')
+    if (answers.includes(0)) throw new DatabaseTimeoutError()
   }
-  /** Whether every lock in `held` was given back (false: the connection must not be reused). */
+  /** Whether every lock in `held` was given back, in one statement (false: the connection must not be reused). */
   const release = async (conn: PoolConnection, held: string[]): Promise<boolean> => {
-    let released = true
-    for (const name of [...held].reverse()) {
-      await run(conn, CLAIMS.release, { name }).catch(() => { released = false })
-    }
-    return released
+    if (held.length === 0) return true
+    return await run(conn, claimsOf(held.length).release, claimArgs(held)).then(() => true, () => false)
   }
 
   const inTransaction = async <T>(conn: PoolConnection, fn: (tx: Querier) => Promise<T>): Promise<T> => {

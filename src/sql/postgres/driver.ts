@@ -128,9 +128,10 @@ function wallClock (d: Date): string {
 
 const RETRYABLE = new Set(['40001', '40P01'])
 
-// A booking's claims as session advisory locks: taken one by one in the keys' order (two
-// bookings taking two in opposite orders would deadlock), all given back at once.
-const CLAIM_TAKE = 'SELECT pg_advisory_lock($1::bigint)'
+// A booking's claims as session advisory locks: taken in one statement, in the keys' order
+// (two bookings taking two in opposite orders would deadlock: the select list is evaluated
+// left to right, and a deadlock still found is 40P01, retried), all given back at once.
+const claimTake = (count: number): string => `SELECT ${Array.from({ length: count }, (_, i) => `pg_advisory_lock($${i + 1}::bigint)`).join(', ')}`
 const CLAIM_GIVE_BACK = 'SELECT pg_advisory_unlock_all()'
 
 /** Each claim once, as a signed 64-bit advisory lock key (text for pg), in ascending order. */
@@ -278,9 +279,9 @@ export async function openPostgres (url: string): Promise<Database> {
         // Claimed before the snapshot is taken (at BEGIN's first statement), in one order for all.
         let held = false
         try {
-          for (const key of keys) {
+          if (keys.length > 0) {
             held = true
-            await client.query(CLAIM_TAKE, [key]).catch(fail)
+            await client.query(claimTake(keys.length), keys).catch(fail)
           }
           await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE').catch(fail)
           result = await fn({ query: async (statement, args = {}) => await run(client, statement, args).catch(fail) })

@@ -1,7 +1,8 @@
 // `npm run bench -- --quick --database postgres|mysql`: the bench on the local server
 // databases finishes, Ponte and the hand-written baseline answer the same JSON in every
 // scenario (bookings: the same legacy rows), and the report carries the database's side of a
-// request (rows read, and buffers on PostgreSQL) for both. Nothing about speed is asserted.
+// request (rows read, and buffers on PostgreSQL) for both, and W5's locks held per booking as
+// the wire between each server and its database shows them. Nothing about speed is asserted.
 // Each run takes its own databases (--db-prefix) and drops them at the end.
 import t from 'tap'
 import { execFile } from 'node:child_process'
@@ -55,7 +56,13 @@ for (const kind of ['postgres', 'mysql'] as const) {
       for (const side of ['ponte', 'hand']) {
         const s = r[side]
         t.ok(s.requests > 0 && s.failures === 0, `${r.scenario} ${side}: requests, none failed`)
-        if (r.scenario === 'W5') continue // bookings: between rounds the bench asks Ponte for free slots, so no per-request figure
+        if (r.scenario === 'W5') {
+          // Locks timed on the wire (bench/wire-locks.ts): every booking's row locks, and Ponte's claims.
+          t.ok(s.locks.row.count >= s.requests - 1 && s.locks.row.p50 > 0 && s.locks.row.p99 >= s.locks.row.p50, `W5 ${side}: row locks held per booking (${JSON.stringify(s.locks.row)})`)
+          if (side === 'ponte') t.ok(s.locks.claim.count >= s.requests - 1 && s.locks.claim.p50 > 0, `W5 Ponte: claims held per booking (${JSON.stringify(s.locks.claim)})`)
+          else t.equal(s.locks.claim.count, 0, 'W5 hand: takes no application lock')
+          continue // bookings: between rounds the bench asks Ponte for free slots, so no per-request figure
+        }
         t.ok(s.db && s.db.requests >= s.requests, `${r.scenario} ${side}: the database's side over every request sent`)
         // W3 is answered from the lookups cache: nothing read. Every other scenario reads rows.
         if (r.scenario === 'W3') t.equal(s.db.rowsPerRequest, 0, `${r.scenario} ${side}: no rows read`)
@@ -68,6 +75,8 @@ for (const kind of ['postgres', 'mysql'] as const) {
     const md = readFileSync(join(dir, 'bench.md'), 'utf8')
     t.ok(md.includes('| DB rows/req Ponte | DB rows/req hand | DB rows ratio |'), 'the Markdown table has the database\'s columns')
     t.match(md, /W1 DB rows read per request ≤ 1\.05× the baseline's/, 'and its targets')
+    t.match(md, /\| fixture \| server \| SQL\/booking \| row locks p50 \|/, 'W5\'s locks held, per server')
+    t.match(md, /W5 row locks held no longer than the baseline's/, 'and their target')
     t.same(await leftOver(kind, prefix), [], 'the bench dropped its databases')
   })
 }
