@@ -63,9 +63,10 @@ export async function openMysql (url: string): Promise<Database> {
   const scope = settings.connection.database ?? ''
 
   /**
-   * Takes the named locks in one statement, in their order. Each is in `held` before it is
-   * asked for: one statement taking several may fail after taking some, and giving back a
-   * lock not held changes nothing.
+   * Takes the named locks in one statement, listed in their order (MariaDB does not promise to
+   * evaluate them in it: two bookings meeting crosswise get a deadlock, 1213, which is retried).
+   * Each is in `held` before it is asked for: one statement taking several may fail after
+   * taking some, and giving back a lock not held changes nothing.
    */
   const claim = async (conn: PoolConnection, names: string[], held: string[]): Promise<void> => {
     if (names.length === 0) return

@@ -128,9 +128,9 @@ function wallClock (d: Date): string {
 
 const RETRYABLE = new Set(['40001', '40P01'])
 
-// A booking's claims as session advisory locks: taken in one statement, in the keys' order
-// (two bookings taking two in opposite orders would deadlock: the select list is evaluated
-// left to right, and a deadlock still found is 40P01, retried), all given back at once.
+// A booking's claims as session advisory locks: taken in one statement, listed in the keys'
+// order; PostgreSQL does not promise to evaluate a select list in order, and does not need to:
+// two bookings that meet crosswise get a deadlock (40P01), which is retried. Given back at once.
 const claimTake = (count: number): string => `SELECT ${Array.from({ length: count }, (_, i) => `pg_advisory_lock($${i + 1}::bigint)`).join(', ')}`
 const CLAIM_GIVE_BACK = 'SELECT pg_advisory_unlock_all()'
 
