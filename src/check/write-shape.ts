@@ -1,10 +1,11 @@
 // Whether the writes a mapping describes can work at all: a client with no column the
 // interface can write, or a new row that leaves a NOT NULL column empty, would fail on the
 // first POST — said here, with the place to fix, instead.
-import type { MappingModel, TableModel } from '../mapping/model.js'
+import type { MappingModel, TableModel, Value } from '../mapping/model.js'
 import type { LiveCatalog } from '../db/columns.js'
 import { isUnsupported, type CompiledWrites, type InsertPlan, type Supported } from '../mapping/compile/index.js'
 import type { Findings } from './findings.js'
+import { nameLayout, splitInto } from '../mapping/compile/name-split.js'
 
 export function checkWrites (model: MappingModel, writes: CompiledWrites, catalog: LiveCatalog | undefined, out: Findings): void {
   const client = model.client
@@ -18,6 +19,7 @@ export function checkWrites (model: MappingModel, writes: CompiledWrites, catalo
       if (insert) required(insert.plan, client, catalog, out)
     }
   }
+  if (c && (c.writers.name || c.rowWriters.name)) secondaryFamily(client.fields.name, out)
   if (c) {
     // Read but not writable, and not declared ignored: a request sending it is refused (501).
     for (const f of ['email', 'cpf', 'birthday'] as const) {
@@ -83,4 +85,19 @@ function required (plan: InsertPlan, t: TableModel, catalog: LiveCatalog | undef
     out.problem(`${t.path}/write`, `a new ${name} row leaves column \`${col.name}\` empty, but the database requires a value (NOT NULL, no default): give it under \`write.set\``)
   }
   if (missing.length === 0) out.ok(`${t.path}/write`, 'mapped')
+}
+
+// A name template ending in a secondary column (OpenMRS's `family_name2`) without `split.family`:
+// a two-word name puts its family name there and leaves the real family column empty, yet
+// reads back as sent, so no probe can tell.
+function secondaryFamily (name: Value | undefined, out: Findings): void {
+  if (name?.template === undefined || (typeof name.split === 'object' && name.split.family !== undefined)) return
+  const columns = [...name.template.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1].trim())
+  const bare = columns.map((c) => c.slice(c.indexOf('.') + 1).toLowerCase())
+  const last = bare[bare.length - 1]
+  const primary = bare.findIndex((b) => b !== last && (`${b}2` === last || `${b}_2` === last))
+  if (columns.length < 3 || primary < 0) return
+  const cut = splitInto('Carla Dias', nameLayout(columns, name.split), name.split)
+  const shown = columns.map((c) => `\`${c}\` '${cut[c]}'`).join(', ')
+  out.warning(`${name.path}/template`, `a two-word name is written ${shown}: the family name lands in the secondary \`${columns[columns.length - 1]}\` and \`${columns[primary]}\` is left empty, though it reads back as sent; give \`split: { family: ${columns[primary]} }\``)
 }

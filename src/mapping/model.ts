@@ -13,6 +13,7 @@ import { checkWrittenValues } from './written-values.js'
 import { matchesType } from './compile/ids.js'
 import { idType } from './compile/key.js'
 import { checkAddress } from './location-address.js'
+import { splitProblem } from './compile/name-split.js'
 
 export const LOOKUPS = ['professional', 'location', 'service', 'healthInsurance', 'specialty'] as const
 export type LookupName = typeof LOOKUPS[number]
@@ -351,6 +352,8 @@ export function asValue (v: ValueDoc, path: string, depth = 1): { value: Value, 
   }
   const misplaced = misplacedOption(value)
   if (misplaced) return { value, problem: misplaced, at: path }
+  const split = splitProblem(value)
+  if (split) return { value, problem: split.message, at: split.at }
   const present = SOURCES.filter((s) => value[s] !== undefined)
   const problem = present.length === 1
     ? undefined

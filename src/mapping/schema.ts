@@ -119,6 +119,10 @@ const SqlPerDialect = Type.Object({
   description: `Read-only escape hatch: a SQL expression per dialect (${DIALECT_NAMES.join(', ')}) over the resource's aliases.`
 })
 
+const SplitRule = Type.Union([Type.Literal('firstSpace'), Type.Literal('lastSpace'), Type.Literal('particles')], {
+  description: 'Which of the name\'s words are the family name: `firstSpace` (the default: all but the first), `lastSpace` (the last: `Maria das Graças` + `Silva`), or `particles` (the last with the particles `da das de do dos e` before it, and the word before a closing `Filho`, `Filha`, `Júnior`, `Junior`, `Jr`, `Neto`, `Neta`, `Sobrinho` or `Sobrinha`: `João` + `da Silva`, `Maria das Graças` + `Silva`, `Carlos E.` + `Nogueira Filho`).'
+})
+
 export const ValueObject = Type.Object({
   column: Type.Optional(about(ColumnName, 'The column holding the value (with converters beside it: `{ column: DT_NASC, format: date }`).', ['NOME', 'sala.ID_UNIDADE'])),
   coalesce: Type.Optional(Type.Array(NestedValue, {
@@ -167,9 +171,28 @@ export const ValueObject = Type.Object({
     description: 'A birthday kept in three columns (a `template` of day, month and year): the digits month and day are written with, `2` zero-padded (`07`, the default) or `1` as OSCAR\'s older rows keep them (`7`). Reads take either; `ponte check` warns when most stored rows are padded otherwise.',
     examples: [1]
   })),
-  split: Type.Optional(Type.Union([Type.Literal('firstSpace'), Type.Literal('lastSpace'), Type.Literal('particles')], {
-    description: 'Where a name written through a `{given} {family}` template is cut: `firstSpace` (the default: the first word is the given name), `lastSpace` (the last word is the family name: `Maria das Graças` + `Silva`), or `particles` (the last word with the particles `da das de do dos e` before it: `João` + `da Silva`, `Maria das Graças` + `Silva`). Joined by the template, every rule reads the name back as sent.',
-    examples: ['particles']
+  split: Type.Optional(Type.Union([SplitRule, Type.Object({
+    rule: Type.Optional(SplitRule),
+    family: Type.Optional(Type.String({
+      minLength: 1,
+      description: 'The template\'s column holding the family name (default: its last). The columns before it take the given names; a column after it (OpenMRS\'s `family_name2`) is still read, but written blank, so a two-word name fills the family column first.',
+      examples: ['name.family_name']
+    })),
+    middle: Type.Optional(Type.String({
+      minLength: 1,
+      description: 'A column the template does not read that takes the given names after the first (Open Dental\'s `MiddleI` under `{FName} {LName}`): `Carlos Eduardo Santos` is written `Carlos` · `Eduardo` · `Santos`. Reads and searches stay the template\'s, so the name then reads back (and is answered) without its middle names.',
+      examples: ['MiddleI']
+    })),
+    alone: Type.Optional(Type.Union([Type.Literal('given'), Type.Literal('family'), Type.Literal('both')], {
+      description: 'Where a one-word name goes: `given` (the default: the first column), `family` (the family column, where the legacy system requires one), or `both` (each of the two, read back as the word twice).',
+      examples: ['family']
+    }))
+  }, {
+    additionalProperties: false,
+    description: 'The rule with the template\'s roles: which column is the family\'s, a write-only middle column, where a lone word goes.'
+  })], {
+    description: 'Where a name written through a `{given} {family}` template is cut: a rule, or `{ rule, family, middle, alone }` adding the template\'s roles. Joined by the template, every rule reads the name back as sent (but for `middle` and `alone: both`).',
+    examples: ['particles', { rule: 'particles', family: 'family_name' }]
   })),
   case: Type.Optional(Type.Literal('upper', {
     description: 'The client\'s name is kept in upper case by the clinic\'s system: Ponte writes it upper-cased (`MARIA DAS GRAÇAS`), the read-back compares it without regard to case, and GET answers it as stored. Without it, a database that changes a name\'s case is refused (501).',
@@ -279,7 +302,7 @@ export const WriteValue = Type.Union([
     })
   }, { additionalProperties: false }),
   Type.Object({
-    client: Type.Union([Type.Literal('name'), Type.Literal('given'), Type.Literal('family'), Type.Literal('familyFirst')], { description: 'Which part of the booked client\'s name, as the mapping reads it at booking time: `name` (the whole name), `given`, `family`, or `familyFirst` (family, `separator`, given: OSCAR\'s `SMITH,MARY ANN`). Given and family are the columns of a `{given} {family}` name template (the last column the family), else the name cut by its `split` rule.' }),
+    client: Type.Union([Type.Literal('name'), Type.Literal('given'), Type.Literal('family'), Type.Literal('familyFirst')], { description: 'Which part of the booked client\'s name, as the mapping reads it at booking time: `name` (the whole name), `given`, `family`, or `familyFirst` (family, `separator`, given: OSCAR\'s `SMITH,MARY ANN`). Given and family are the columns of a `{given} {family}` name template (the family from its `split.family` column on, else the last column), else the name cut by its `split` rule.' }),
     separator: Type.Optional(Type.String({ minLength: 1, maxLength: 5, description: 'With `familyFirst`, what goes between family and given. Default `, `.', examples: [','] })),
     case: Type.Optional(Type.Literal('upper', { description: 'Written upper-cased (`SMITH,MARY ANN`).' }))
   }, { additionalProperties: false, description: 'A copy of the booked client\'s name in the appointment row (OSCAR\'s `appointment.name` on its day sheet): written when the appointment is booked (insert or open-slot claim). Only under the appointment\'s `write.set` or `openSlots.claim`; a later PATCH /clients does not rewrite copies.' }),

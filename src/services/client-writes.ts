@@ -17,6 +17,7 @@ import { idsForClient } from './lookups.js'
 import { writable } from './writable.js'
 import { KnownCatalog } from '../db/known-catalog.js'
 import { clientTextColumns, fitField } from './column-fit.js'
+import { nameAsRead } from '../mapping/compile/name-split.js'
 
 export interface NewClient {
   name: string
@@ -119,8 +120,14 @@ export class ClientWrites {
       if (err instanceof NotFoundError) refuseMisstored(fields, 'client (it is not found through the mapping\'s filters)')
       throw err
     }
-    const upper = this.compiled.model.client.fields.name?.case === 'upper'
-    const wrong = fields.filter((f) => f !== 'healthInsurance' && f !== 'location' && !readsAsSent(f, sent[f] as string, client, upper))
+    const name = this.compiled.model.client.fields.name
+    const upper = name?.case === 'upper'
+    // A name whose `split` writes a word twice or into a column the template does not read is
+    // read back as the template shows what was written.
+    const expected = (f: ClientField): string => f === 'name' && name?.template !== undefined && typeof name.split === 'object'
+      ? nameAsRead(sent.name as string, [...name.template.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1].trim()), name.split)
+      : sent[f] as string
+    const wrong = fields.filter((f) => f !== 'healthInsurance' && f !== 'location' && !readsAsSent(f, expected(f), client, upper))
     // A client's insurance and location are not fields of the Client resource: they read back
     // through the mapping's client relation, as GET /locations?client= reads it (the id sent among the client's).
     for (const ref of (['healthInsurance', 'location'] as const).filter((f) => fields.includes(f))) {

@@ -86,6 +86,8 @@ export function compileClientNameRead (model: MappingModel, dialect: Dialect): C
   const cols = new Columns()
   const whole = valueReader(name, scope, cols, params)
   const columns = name.template !== undefined ? templateParts(name.template, `${name.path}/template`).flatMap((p) => p.column === undefined ? [] : [p.column]) : []
+  const declared = typeof name.split === 'object' && name.split.family !== undefined ? columns.indexOf(name.split.family) : -1
+  const familyAt = declared > 0 ? declared : columns.length - 1
   const parts = columns.length >= 2 ? columns.map((column) => valueReader({ column, path: name.path } satisfies Value, scope, cols, params)) : []
   const where = [...scope.where(params), keyMatch(c.key, scope, params, `${c.path}/key`)]
   const statement: Statement = {
@@ -104,7 +106,9 @@ export function compileClientNameRead (model: MappingModel, dialect: Dialect): C
       const full = text(whole(row))
       if (parts.length > 0) {
         const values = parts.map((p) => text(p(row)))
-        return { name: full, given: values.slice(0, -1).filter((v) => v !== '').join(' '), family: values[values.length - 1] }
+        // The family from its column on (`split.family`, else the last), the given names before it.
+        const join = (from: number, to?: number): string => values.slice(from, to).filter((v) => v !== '').join(' ')
+        return { name: full, given: join(0, familyAt), family: join(familyAt) }
       }
       const [given, family] = splitName(full, 2, name.split)
       return { name: full, given, family }

@@ -1,28 +1,83 @@
 // Where a name written through a `{given} {family}` template is cut: Brazilian compound given
-// names (`Maria das Graças`) are not a first word, and family names keep their particles.
+// names (`Maria das Graças`) are not a first word, family names keep their particles and
+// suffixes, and the mapping may say which column is the family's (OpenMRS's `family_name`
+// before its rarely used `family_name2`), where a lone word goes and a middle column it writes
+// without reading.
 import type { Value } from '../model.js'
 
-export type SplitRule = NonNullable<Value['split']>
+type SplitDoc = NonNullable<Value['split']>
+export type SplitRule = Extract<SplitDoc, string>
+export type NameSplit = Exclude<SplitDoc, string>
 
 /** Lower-case words that belong to the family name after them (`da Silva`, `dos Santos`). */
 const PARTICLES = new Set(['da', 'das', 'de', 'do', 'dos', 'e'])
+/** Words that close a family name and belong with the word before them (`Nogueira Filho`). */
+const SUFFIXES = new Set(['filho', 'filha', 'júnior', 'junior', 'jr', 'jr.', 'neto', 'neta', 'sobrinho', 'sobrinha'])
+
+/** The object form of `split`, the bare rule being `{ rule }`. */
+export function splitOf (doc: SplitDoc | undefined): NameSplit {
+  return typeof doc === 'string' ? { rule: doc } : doc ?? {}
+}
+
+/** The columns a name is written to, in the order its words fill them. */
+export interface NameLayout {
+  /** Given columns in order: the template's before the family, then a write-only `middle`. */
+  given: string[]
+  family: string | undefined
+  /** Template columns after the family's: read, written blank. */
+  secondary: string[]
+}
+
+export function nameLayout (columns: string[], doc: SplitDoc | undefined): NameLayout {
+  const split = splitOf(doc)
+  if (columns.length <= 1 && split.middle === undefined) return { given: columns, family: undefined, secondary: [] }
+  const at = split.family === undefined ? columns.length - 1 : columns.indexOf(split.family)
+  return { given: [...columns.slice(0, at), ...split.middle === undefined ? [] : [split.middle]], family: columns[at], secondary: columns.slice(at + 1) }
+}
+
+/** The name cut into the layout's columns, every one of them present ('' where blank). */
+export function splitInto (name: string, layout: NameLayout, doc: SplitDoc | undefined): Record<string, string> {
+  const split = splitOf(doc)
+  const words = name.trim().split(/\s+/).filter((w) => w !== '')
+  const out: Record<string, string> = Object.fromEntries([...layout.given, ...layout.family === undefined ? [] : [layout.family], ...layout.secondary].map((c) => [c, '']))
+  if (words.length === 0) return out
+  const { given, family } = layout
+  // One column takes every word; a lone word goes where `alone` says (the given column by default).
+  if (family === undefined || given.length === 0) {
+    const into = family ?? given[0]
+    if (into !== undefined) out[into] = words.join(' ')
+    return out
+  }
+  if (words.length === 1) {
+    if (split.alone !== 'family') out[given[0]] = words[0]
+    if (split.alone === 'family' || split.alone === 'both') out[family] = words[0]
+    return out
+  }
+  const n = familyWords(words, split.rule ?? 'firstSpace')
+  const first = words.slice(0, words.length - n)
+  // The given words fill the given columns in order, the rest to the last of them.
+  given.forEach((c, i) => { out[c] = i < given.length - 1 ? (first[i] ?? '') : first.slice(i).join(' ') })
+  out[family] = words.slice(words.length - n).join(' ')
+  return out
+}
 
 /**
- * The name's words cut into `parts` pieces, the template's columns in order; joined by single
- * spaces (blank pieces left out) they give back the words as sent, whatever the rule.
+ * The name's words cut into `parts` pieces, the template's columns in order, the family in the
+ * last; joined by single spaces (blank pieces left out) they give back the words as sent.
  */
-export function splitName (name: string, parts: number, rule: SplitRule = 'firstSpace'): string[] {
-  const words = name.trim().split(/\s+/).filter((w) => w !== '')
-  const out = new Array<string>(parts).fill('')
-  if (words.length === 0 || parts === 0) return out
-  // A single word is a given name whatever the rule; one column takes every word.
-  const family = parts === 1 || words.length === 1 ? 0 : familyWords(words, rule)
-  const given = words.slice(0, words.length - family)
-  // The given words fill the columns before the family's in order, the rest to the last of them.
-  const givenColumns = family === 0 ? parts : parts - 1
-  for (let i = 0; i < givenColumns; i++) out[i] = i < givenColumns - 1 ? (given[i] ?? '') : given.slice(i).join(' ')
-  if (family > 0) out[parts - 1] = words.slice(words.length - family).join(' ')
-  return out
+export function splitName (name: string, parts: number, rule: SplitDoc = 'firstSpace'): string[] {
+  const columns = Array.from({ length: parts }, (_, i) => String(i))
+  const cut = splitInto(name, nameLayout(columns, typeof rule === 'string' ? rule : { ...rule, family: undefined, middle: undefined }), rule)
+  return columns.map((c) => cut[c])
+}
+
+/**
+ * What the template reads back after `name` is written: the name as sent, unless a lone word
+ * is written twice (`alone: both`) or given words go to a `middle` column it does not read.
+ */
+export function nameAsRead (name: string, columns: string[], doc: SplitDoc | undefined): string {
+  const cut = splitInto(name, nameLayout(columns, doc), doc)
+  return columns.map((c) => cut[c]).filter((w) => w !== '').join(' ')
 }
 
 /** How many of the last words are the family name under `rule`; at least one given word stays. */
@@ -30,7 +85,23 @@ function familyWords (words: string[], rule: SplitRule): number {
   // With a middle column too, the family still goes to the last: a two-word name never lands in the middle.
   if (rule === 'firstSpace') return words.length - 1
   if (rule === 'lastSpace') return 1
-  let n = 1
+  // `Filho`, `Júnior`… close the family name begun by the word before them.
+  let n = words.length > 2 && SUFFIXES.has(words[words.length - 1].toLowerCase()) ? 2 : 1
   while (n < words.length - 1 && PARTICLES.has(words[words.length - 1 - n].toLowerCase())) n++
   return n
+}
+
+/** Where the object form of `split` names a column it cannot, with the key's place. */
+export function splitProblem (v: Value): { at: string, message: string } | undefined {
+  if (typeof v.split !== 'object' || v.template === undefined) return undefined
+  const columns = [...v.template.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1].trim())
+  const { family, middle } = v.split
+  if (family !== undefined && columns.indexOf(family) < 1) {
+    return { at: `${v.path}/split/family`, message: `\`family\` names a column of the template after the given name's (one of ${columns.slice(1).map((c) => `\`${c}\``).join(', ') || 'none: the template has one column'})` }
+  }
+  if (middle === undefined) return undefined
+  const alias = (c: string): string => c.includes('.') ? c.slice(0, c.indexOf('.')) : ''
+  if (columns.includes(middle)) return { at: `${v.path}/split/middle`, message: '`middle` is a column the template does not read (a template column is written already)' }
+  if (alias(middle) !== alias(columns[0])) return { at: `${v.path}/split/middle`, message: `\`middle\` is a column of the row the template's columns are in${alias(columns[0]) === '' ? ' (no `alias.`)' : ` (\`${alias(columns[0])}.…\`)`}` }
+  return undefined
 }

@@ -15,7 +15,7 @@ import { derivedValue, isDerived, type SelfKey, type WriteContext, type WrittenV
 import { identifierMaker } from './identifier.js'
 import { segment, reference } from './references.js'
 import { storedClock, storedNow } from './stored-clock.js'
-import { splitName } from './name-split.js'
+import { nameLayout, splitInto } from './name-split.js'
 import { bookedValue, isBookedCopy } from './booked-values.js'
 import { isPhoneLine } from './phone-line.js'
 
@@ -73,20 +73,20 @@ function storedFromMap (v: Value, value: unknown): unknown {
   return v.type && !isTextType(v.type) ? Number(stored) : stored
 }
 
-// `{first_name} {last_name}`: the name cut where the mapping's `split` says (name-split.ts).
-// Templates with other separators (an address) are read-only. The template's `type` and
-// `length` describe each of its columns.
+// `{first_name} {last_name}`: the name cut where the mapping's `split` says (name-split.ts),
+// into the template's columns and a write-only `split.middle`. Templates with other separators
+// (an address) are read-only. The template's `type` and `length` describe each of its columns.
 function templateWriter (v: Value, type: SqlTypeName, declared: ColumnDeclaration, convert: (x: unknown) => unknown): FieldWriter | undefined {
   const parts = templateParts(v.template as string, v.path)
   const columns = parts.filter((p) => p.column !== undefined).map((p) => p.column as string)
   const separators = parts.filter((p) => p.text !== undefined).map((p) => p.text as string)
   if (columns.some((c) => c.includes('.')) || separators.some((s) => s.trim() !== '') || parts[0].text !== undefined) return undefined
+  const layout = nameLayout(columns, v.split)
+  const middle = typeof v.split === 'object' ? v.split.middle : undefined
+  const written = middle === undefined ? columns : [...columns, middle]
   return {
-    columns: columns.map((column) => ({ column, type, declared, path: `${v.path}/template` })),
-    encode (value) {
-      const pieces = splitName(value === undefined || value === null ? '' : String(convert(value)), columns.length, v.split)
-      return Object.fromEntries(columns.map((c, i) => [c, pieces[i]]))
-    }
+    columns: written.map((column) => ({ column, type, declared, path: column === middle ? `${v.path}/split/middle` : `${v.path}/template` })),
+    encode: (value) => splitInto(value === undefined || value === null ? '' : String(convert(value)), layout, v.split)
   }
 }
 
