@@ -24,7 +24,7 @@ export function checkWrittenConstants (model: MappingModel, catalog: LiveCatalog
     for (const [column, written] of Object.entries(set)) {
       const col = live.columns.get(column.toLowerCase())
       if (!col || typeof written !== 'object' || written === null) continue // a missing column is the catalog pass's to say
-      const problem = misfit(written as Record<string, unknown>, col)
+      const problem = misfit(written as Record<string, unknown>, col, undefined, c.write?.phoneFormat)
       if (problem) out.problem(`${path}/${column}`, problem)
       // A code per state (a status history's) is a constant for each state.
       const codes = (written as { state?: unknown }).state
@@ -55,10 +55,10 @@ export function checkWrittenConstants (model: MappingModel, catalog: LiveCatalog
   }
 }
 
-/** The format a copy of a phone is written in (`{ client: phone }`, `{ phone: e164 }`); undefined for any other value. */
-function phoneCopyFormat (written: Record<string, unknown>): string | undefined {
+/** The format a copy of a phone is written in (`{ client: phone }` by default as the client's phones are); undefined for any other value. */
+function phoneCopyFormat (written: Record<string, unknown>, clientFormat: string): string | undefined {
   if ('phone' in written) return String(written.phone)
-  if (written.client === 'phone') return typeof written.format === 'string' ? written.format : 'digits'
+  if (written.client === 'phone') return typeof written.format === 'string' ? written.format : clientFormat
   return undefined
 }
 
@@ -73,7 +73,7 @@ function phoneMisfit (format: string, col: LiveColumn, where: string): string | 
 }
 
 /** `said`: how the constant is named in the message (`value: "x"` unless a state's code). */
-function misfit (written: Record<string, unknown>, col: LiveColumn, said?: string): string | undefined {
+function misfit (written: Record<string, unknown>, col: LiveColumn, said?: string, clientFormat = 'digits'): string | undefined {
   const where = `column \`${col.name}\` holds ${col.kind === 'number' ? 'numbers' : 'dates and times'} (${col.declared})`
   if ('value' in written) {
     const v = written.value
@@ -86,7 +86,7 @@ function misfit (written: Record<string, unknown>, col: LiveColumn, said?: strin
   if ('now' in written && col.kind === 'number' && !numeric) return `\`now\` writes a date or time, but ${where}`
   if ('now' in written && col.kind === 'date' && (numeric || written.format === 'dmy' || written.format === 'ymd')) return `\`now\` with \`format: ${String(written.format)}\` writes ${numeric ? 'a number' : written.format === 'ymd' ? 'YYYYMMDD text' : 'DD/MM/YYYY text'}, but ${where}: leave out \`format\``
   // A phone copied as digits may go in a number; any other spelling is text as long as its mask.
-  const phone = phoneCopyFormat(written)
+  const phone = phoneCopyFormat(written, clientFormat)
   if (phone !== undefined) return phoneMisfit(phone, col, where)
   // A copy of a name (the client's, a service's) is text; a copied id may be a number.
   const copied = COPIES.find((k) => k in written)

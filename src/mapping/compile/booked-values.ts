@@ -45,8 +45,10 @@ export function bookedValue (model: MappingModel, w: ClientCopyDoc | LookupCopyD
       type: 'text',
       copies: 'client',
       value: (_now, c?: WriteContext) => {
-        const phone = c?.booked?.client?.phone
-        return phone === undefined ? otherwise : copy(phone)
+        // No client at all (a free row reopened) is NULL; a client without a phone, `otherwise`.
+        const client = c?.booked?.client
+        if (!client) return null
+        return client.phone === undefined ? otherwise : copy(client.phone)
       }
     }
   }
