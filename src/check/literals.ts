@@ -24,7 +24,7 @@ export function checkWrittenConstants (model: MappingModel, catalog: LiveCatalog
     for (const [column, written] of Object.entries(set)) {
       const col = live.columns.get(column.toLowerCase())
       if (!col || typeof written !== 'object' || written === null) continue // a missing column is the catalog pass's to say
-      const problem = misfit(written as Record<string, unknown>, col)
+      const problem = misfit(written as Record<string, unknown>, col, undefined, c.write?.phoneFormat)
       if (problem) out.problem(`${path}/${column}`, problem)
       // A code per state (a status history's) is a constant for each state.
       const codes = (written as { state?: unknown }).state
@@ -47,10 +47,33 @@ export function checkWrittenConstants (model: MappingModel, catalog: LiveCatalog
   }
   at(c.table, `${c.path}/write/set`, cw?.set)
   at(c.table, `${c.path}/write/update`, cw?.update)
+  // A phone row's copies of its phone (`{ phone: e164 }`), in the table its phones are collected from.
+  const after = (c.write as { after?: { join?: string, phones?: number, set?: Written }[] } | undefined)?.after ?? []
+  for (const [i, row] of after.entries()) {
+    const table = row.join === undefined && row.phones !== undefined ? c.phones[row.phones]?.collect?.table : undefined
+    if (table !== undefined) at(table, `${c.path}/write/after/${i}/set`, row.set)
+  }
+}
+
+/** The format a copy of a phone is written in (`{ client: phone }` by default as the client's phones are); undefined for any other value. */
+function phoneCopyFormat (written: Record<string, unknown>, clientFormat: string): string | undefined {
+  if ('phone' in written) return String(written.phone)
+  if (written.client === 'phone') return typeof written.format === 'string' ? written.format : clientFormat
+  return undefined
+}
+
+/** A phone copy's spelling against its column: text into numbers, a mask longer than the column. */
+function phoneMisfit (format: string, col: LiveColumn, where: string): string | undefined {
+  const digits = format === 'digits' || format === 'national'
+  if (col.kind === 'date' || (col.kind === 'number' && !digits)) return `a phone copied as \`${format}\` is text, but ${where}`
+  if (col.kind === 'text' && col.length !== undefined && format.includes('#') && format.length > col.length) {
+    return `a phone copied as \`${format}\` writes ${format.length} characters, but column \`${col.name}\` holds ${col.length} (${col.declared})`
+  }
+  return undefined
 }
 
 /** `said`: how the constant is named in the message (`value: "x"` unless a state's code). */
-function misfit (written: Record<string, unknown>, col: LiveColumn, said?: string): string | undefined {
+function misfit (written: Record<string, unknown>, col: LiveColumn, said?: string, clientFormat = 'digits'): string | undefined {
   const where = `column \`${col.name}\` holds ${col.kind === 'number' ? 'numbers' : 'dates and times'} (${col.declared})`
   if ('value' in written) {
     const v = written.value
@@ -62,6 +85,9 @@ function misfit (written: Record<string, unknown>, col: LiveColumn, said?: strin
   const numeric = ['int', 'hhmm', 'minutes'].includes(String(written.format))
   if ('now' in written && col.kind === 'number' && !numeric) return `\`now\` writes a date or time, but ${where}`
   if ('now' in written && col.kind === 'date' && (numeric || written.format === 'dmy' || written.format === 'ymd')) return `\`now\` with \`format: ${String(written.format)}\` writes ${numeric ? 'a number' : written.format === 'ymd' ? 'YYYYMMDD text' : 'DD/MM/YYYY text'}, but ${where}: leave out \`format\``
+  // A phone copied as digits may go in a number; any other spelling is text as long as its mask.
+  const phone = phoneCopyFormat(written, clientFormat)
+  if (phone !== undefined) return phoneMisfit(phone, col, where)
   // A copy of a name (the client's, a service's) is text; a copied id may be a number.
   const copied = COPIES.find((k) => k in written)
   if (copied !== undefined && (col.kind === 'number' || col.kind === 'date') && (copied === 'client' || written[copied] === 'name')) return `\`${copied}: ${String(written[copied])}\` writes a name, but ${where}`

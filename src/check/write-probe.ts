@@ -7,7 +7,7 @@
 import type { Database } from '../db/database.js'
 import type { DeclaredReference, LiveCatalog } from '../db/columns.js'
 import { ownerColumn } from './owned-joins.js'
-import { BOOKING_REFS, CLAIMED_REFS, bindId, isNewKey, isUnsupported, storedRow, type AppointmentWritePlans, type BookingRef, type ClientField, type ClientWritePlans, type CompiledMapping, type FieldWriter, type BookedTime } from '../mapping/compile/index.js'
+import { BOOKING_REFS, CLAIMED_REFS, bindId, isNewKey, isUnsupported, storedPhoneRow, storedRow, type AppointmentWritePlans, type BookingRef, type ClientField, type ClientWritePlans, type CompiledMapping, type FieldWriter, type BookedTime } from '../mapping/compile/index.js'
 import type { AppointmentModel, ClientModel, TableModel } from '../mapping/model.js'
 import { parsePhoneInput } from '../normalise/phone.js'
 import { endMinutesOf, minutesOf } from '../normalise/datetime.js'
@@ -156,6 +156,7 @@ async function createClient (compiled: CompiledMapping, plans: ClientWritePlans,
   }
   Object.assign(expected, ownKeys(model.client, record.id))
   await compareStored(db, compiled, model.client, record.id, expected, places, catalog, 'POST /clients')
+  await comparePhoneRow(compiled, plans, db, catalog, record.id, storedForm(compiled, 'phone', all.phone))
   if (sent.includes('birthday')) compareSpelling(compiled, plans, all.birthday, spellings, 'POST /clients')
   return `${sent.join(', ')} written, read back as sent by the mapping and as stored`
 }
@@ -225,7 +226,9 @@ async function book (compiled: CompiledMapping, plans: AppointmentWritePlans, db
       return id !== undefined && stored(r) ? [[r, id]] : []
     })) as Partial<Record<BookingRef, string>>
     // The copies of what the booking names (the client's name, the service's…), as the booking read them.
-    const copies = await bookedRecords(plans, db, { ...refs, client: client.id })
+    const read = await bookedRecords(plans, db, { ...refs, client: client.id })
+    // A phone copy holds the phone GET /clients answers for the client (`{ client: phone }`), not the booking's own read of it.
+    const copies = read.client?.phone === undefined && client.phone === undefined ? read : { ...read, client: read.client && { ...read.client, phone: client.phone } }
     // A claim writes the client, the refs sent and the initial state into the row; the rest is the slot's.
     const expected = plans.openSlots
       ? steady((now) => Object.assign({ ...plans.written.state(model.states.initial, now) }, ...(['client', ...CLAIMED_REFS] as const).flatMap((r) => {
@@ -335,6 +338,30 @@ async function compareStored (db: Database, compiled: CompiledMapping, t: TableM
   if (rows.length !== 1) throw new Misstored([{ place: `${t.path}/key`, why: `${what} wrote a row that is not found by its key in \`${t.table}\` (${rows.length} rows have it)` }])
   const found = differences(expected, plan.read(rows[0]), catalog.table(t.table))
   if (found.length > 0) throw new Misstored(found.map((d) => ({ place: places[d.column] ?? `${t.path}/write`, why: `${what}: ${d.why}` })))
+}
+
+/**
+ * The row of a child table a new client's phone went to (`after: - phones: 0`): its kind code
+ * and its copies of the phone (`value_compact: { phone: e164 }`) as the mapping says, found by
+ * the client and the number as stored.
+ */
+async function comparePhoneRow (compiled: CompiledMapping, plans: ClientWritePlans, db: Database, catalog: LiveCatalog, id: string, phone: string): Promise<void> {
+  const writer = plans.rowWriters.phone
+  const at = /^phones\/(\d+)\./.exec(writer?.columns[0]?.column ?? '')?.[1]
+  const collect = at === undefined ? undefined : compiled.model.client.phones[Number(at)]?.collect
+  if (!writer || !collect) return
+  const prefix = `phones/${at as string}.`
+  const encoded = Object.fromEntries(Object.entries(writer.encode(phone)).map(([k, v]) => [k.slice(prefix.length), v]))
+  const stored = encoded[collect.column]
+  const expected = Object.fromEntries(Object.entries(encoded).filter(([c]) => c !== collect.column))
+  const plan = storedPhoneRow(compiled.model.client, collect, Object.keys(expected), compiled.dialect)
+  const bound = typeof stored === 'string' && Object.keys(expected).length > 0 ? plan?.bind(id, stored) : undefined
+  if (!plan || !bound) return
+  const rows = await db.query(bound.statement, bound.args)
+  const place = (c: string): string => writer.columns.find((x) => x.column === `${prefix}${c}`)?.path ?? `${compiled.model.client.path}/write/after`
+  if (rows.length !== 1) throw new Misstored([{ place: place(collect.column), why: `POST /clients wrote ${rows.length} rows of \`${collect.table}\` holding the new phone for the client (one expected)` }])
+  const found = differences(expected, plan.read(rows[0]), catalog.table(collect.table))
+  if (found.length > 0) throw new Misstored(found.map((d) => ({ place: place(d.column), why: `POST /clients: ${d.why}` })))
 }
 
 /** A birthday the mapping writes as text spelt unlike most stored ones: misstored, though it reads back. */

@@ -239,8 +239,8 @@ export const Key = Type.Union([KeyPart, Type.Array(KeyPart, { minItems: 2, descr
 })
 
 // Write side (implemented by the booking issue; part of v1 so the format does not break later).
-/** The parts of the booked client's name a write can copy (`{ client: familyFirst }`). */
-export const CLIENT_PARTS = ['name', 'given', 'family', 'familyFirst'] as const
+/** The parts of the booked client a write can copy (`{ client: familyFirst }`, `{ client: phone }`). */
+export const CLIENT_PARTS = ['name', 'given', 'family', 'familyFirst', 'phone'] as const
 /** The booked records besides the client whose name or id a write can copy (`{ service: name }`). */
 export const BOOKED_LOOKUPS = ['service', 'professional', 'location', 'healthInsurance'] as const
 
@@ -253,6 +253,17 @@ function bookedLookup<K extends typeof BOOKED_LOOKUPS[number]> (ref: K) {
     otherwise: Type.Optional(Type.Union([Literal, Type.Null()], { description: `What is written when the booking names no ${ref} (default NULL).`, examples: [''] }))
   }, { additionalProperties: false, description: `From the booked ${ref} (OpenEMR's \`pc_title\`: \`{ service: name }\`): written when the appointment is booked. Only under the appointment's \`write.set\` or \`openSlots.claim\`.` })
 }
+
+/** A phone write mask: `#`s, one per national digit, between the characters phones are spelt with. */
+const PHONE_MASK = '^[-0-9 +()./]*#[-#0-9 +()./]*$'
+
+/** How a phone is written: a named format or a mask (`write.phoneFormat`, and the phone copies). */
+function phoneFormat (options: { description: string, examples?: unknown[] }) {
+  return Type.Union([Type.Literal('e164'), Type.Literal('digits'), Type.Literal('national'), Type.Literal('masked'), Type.Literal('dashed'), Type.Literal('international'),
+    Type.String({ pattern: PHONE_MASK, description: 'A mask: each `#` one digit of the national number, in order, the rest written as it stands.' })], options)
+}
+
+const COPIED_PHONE = 'A number of another country is written as `write.foreignPhoneFormat` says; one of the clinic\'s own country a mask cannot spell (another count of digits: a landline under a mobile\'s mask) is written `masked`, the country\'s national format.'
 
 export const WriteValue = Type.Union([
   Type.Object({ value: Type.Union([Literal, Type.Null()], { description: 'A constant written as it is (null writes NULL): `ORIGEM: { value: ponte }`.' }) }, { additionalProperties: false }),
@@ -273,6 +284,12 @@ export const WriteValue = Type.Union([
   }, {
     additionalProperties: false,
     description: 'Only in an `after` row of `phones`: the code of the line the written phone is, as the phone library\'s numbering plan for its country places it (`kind: { phoneLine: { mobile: C, fixedLine: H, otherwise: W } }`). Every code must be one the collect\'s `where` accepts, so the phone reads back.'
+  }),
+  Type.Object({
+    phone: phoneFormat({ description: `The written phone in this format, the formats and masks of \`write.phoneFormat\` (\`e164\`: +5511944443333). ${COPIED_PHONE}`, examples: ['e164'] })
+  }, {
+    additionalProperties: false,
+    description: 'Only in an `after` row of `phones`: the phone the row is written with, again, in another format, in a second column of the same row (Tryton\'s `party_contact_mechanism.value_compact: { phone: e164 }` beside `value`).'
   }),
   Type.Object({
     slot: Type.Union([Type.Literal('start'), Type.Literal('end'), Type.Literal('length')], { description: 'Which part of the booked slot: its start, its end or its length.' }),
@@ -302,12 +319,14 @@ export const WriteValue = Type.Union([
     })
   }, { additionalProperties: false }),
   Type.Object({
-    client: Type.Union([Type.Literal('name'), Type.Literal('given'), Type.Literal('family'), Type.Literal('familyFirst')], { description: 'Which part of the booked client\'s name, as the mapping reads it at booking time: `name` (the whole name), `given`, `family`, or `familyFirst` (family, `separator`, given: OSCAR\'s `SMITH,MARY ANN`). Given and family are the columns of a `{given} {family}` name template (the family from its `split.family` column on, else the last column), else the name cut by its `split` rule.' }),
+    client: Type.Union([Type.Literal('name'), Type.Literal('given'), Type.Literal('family'), Type.Literal('familyFirst'), Type.Literal('phone')], { description: 'Which part of the booked client, as the mapping reads it at booking time: `name` (the whole name), `given`, `family`, or `familyFirst` (family, `separator`, given: OSCAR\'s `SMITH,MARY ANN`); or `phone`, the client\'s phone (the one GET /clients/{id} answers as `phone`) written in `format`. Given and family are the columns of a `{given} {family}` name template (the family from its `split.family` column on, else the last column), else the name cut by its `split` rule.' }),
     separator: Type.Optional(Type.String({ minLength: 1, maxLength: 5, description: 'With `familyFirst`, what goes between family and given. Default `, `.', examples: [','] })),
-    case: Type.Optional(Type.Literal('upper', { description: 'Written upper-cased (`SMITH,MARY ANN`).' }))
-  }, { additionalProperties: false, description: 'A copy of the booked client\'s name in the appointment row (OSCAR\'s `appointment.name` on its day sheet): written when the appointment is booked (insert or open-slot claim). Only under the appointment\'s `write.set` or `openSlots.claim`; a later PATCH /clients does not rewrite copies.' }),
+    case: Type.Optional(Type.Literal('upper', { description: 'Written upper-cased (`SMITH,MARY ANN`).' })),
+    format: Type.Optional(phoneFormat({ description: `With \`client: phone\`, how the copy is written: the formats and masks of \`write.phoneFormat\` (\`'(##) #####-####'\`). Default: the client's \`write.phoneFormat\`, else digits. ${COPIED_PHONE}`, examples: ['(##) #####-####'] })),
+    otherwise: Type.Optional(Type.Union([Literal, Type.Null()], { description: 'With `client: phone`, what is written when the client has no phone the mapping can read (default NULL).', examples: [''] }))
+  }, { additionalProperties: false, description: 'A copy of the booked client\'s name or phone in the appointment row (OSCAR\'s `appointment.name` on its day sheet, a Delphi agenda\'s `FONEPACIENTE`): written when the appointment is booked (insert or open-slot claim). Only under the appointment\'s `write.set` or `openSlots.claim`; a later PATCH /clients does not rewrite copies.' }),
   bookedLookup('service'), bookedLookup('professional'), bookedLookup('location'), bookedLookup('healthInsurance')
-], { title: 'WriteValue', description: 'What a write puts in a column Ponte fills on its own: a constant, now, a setting, part of the booked slot, the new key, a UUID, an identifier with a check character, the new state, or part of the booked client\'s name or of the booked service, professional, location or health insurance.' })
+], { title: 'WriteValue', description: 'What a write puts in a column Ponte fills on its own: a constant, now, a setting, part of the booked slot, the new key, a UUID, an identifier with a check character, the new state, the written phone in another format, or part of the booked client\'s name, the client\'s phone, or the booked service, professional, location or health insurance.' })
 
 // One description for `generate` in every form: an editor shows it whichever form is typed.
 const GENERATE = 'How the key is made: `identity`, the database makes it (IDENTITY, AUTO_INCREMENT, SERIAL) and Ponte reads it back; `max`, the largest key plus one, under a lock in the insert\'s transaction (what many legacy programs do); `sequence`, the next value of a database sequence; `keyTable`, a counter row in a table of counters, read and advanced in the insert\'s transaction.'
@@ -362,14 +381,10 @@ export const StateRow = Type.Object({
 /** Request fields a mapping may declare as accepted but not stored (`write.ignore`). */
 export const IGNORABLE = ['phone', 'email', 'cpf', 'birthday', 'healthInsurance', 'location', 'professional', 'service', 'plan'] as const
 
-/** A phone write mask: `#`s, one per national digit, between the characters phones are spelt with. */
-const PHONE_MASK = '^[-0-9 +()./]*#[-#0-9 +()./]*$'
-
 export const WriteSpec = Type.Object({
   key: Type.Optional(about(KeyGeneration, 'How a new row\'s key is made. Default: the database makes it (identity).', [{ generate: 'max' }])),
   set: Type.Optional(Type.Record(Type.String(), WriteValue, { description: 'Columns an insert fills besides the mapped fields.' })),
-  phoneFormat: Type.Optional(Type.Union([Type.Literal('e164'), Type.Literal('digits'), Type.Literal('national'), Type.Literal('masked'), Type.Literal('dashed'), Type.Literal('international'),
-    Type.String({ pattern: PHONE_MASK, description: 'A mask: each `#` one digit of the national number, in order, the rest written as it stands.' })], {
+  phoneFormat: Type.Optional(phoneFormat({
     description: 'How a phone of `phone.defaultCountry` is stored when written: `e164` (+5511987654321), `digits` and `national` (the national number: 11987654321, 9055550102), `masked` (Brazil\'s mask (11) 98765-4321, elsewhere the country\'s national format: (905) 555-0102, 020 7946 0018), `dashed` (that format\'s groups joined by hyphens: 905-555-0102, 020-7946-0018), `international` (the country code and the international format\'s groups: +351 912 345 678), or a mask of `#`s, one per digit of the national number, between digits, spaces and `+ ( ) - . /` (Open Dental\'s `(###)###-####`: (503)555-0142; `###.###.####`); a phone search looks the mask\'s spelling up first, and a number with another count of digits is refused (400, naming phone). A number of another country is stored as `foreignPhoneFormat` says. Default: digits.',
     examples: ['masked', '(###)###-####']
   })),

@@ -1,7 +1,8 @@
 // The semantic checks of what writes put in columns on their own (`write.set`, `update`,
 // `states`, `claim`…): a copy of what a booking names only where a booking writes (the client
 // is read when the appointment is booked, never on a state change), from something the
-// mapping has, and stamps and copies never into a column the mapping reads as something else.
+// mapping has, a copy of a written phone only in its phone row, and stamps and copies never
+// into a column the mapping reads as something else.
 import type { MappingDoc, WriteSpecDoc } from './schema.js'
 import { isTimeZone } from '../normalise/zones.js'
 
@@ -41,6 +42,7 @@ export function checkWrittenValues (doc: MappingDoc, states: string[], fail: Fai
   ]
   for (const { at, entries } of [...booking, ...elsewhere]) {
     for (const [column, w] of Object.entries(entries ?? {})) {
+      if ('phone' in w && !phoneRow(cw, at)) fail(`${at}/${column}/phone`, '`phone` is written only in an `after` row of `phones` (`- phones: 0`), whose phone it copies; the booked client\'s phone in an appointment column is `{ client: phone }`')
       if (!('state' in w) || typeof w.state !== 'object') continue
       // Only rows written on entering a state know which state it is.
       if (!/\/write\/(history|stateRows)\//.test(at)) fail(`${at}/${column}/state`, 'a code per state is written where a state is entered: under write.history or write.stateRows (the appointment\'s own columns take write.states)')
@@ -79,12 +81,25 @@ function extraRows (w: WriteSpecDoc | undefined, at: string): { at: string, entr
   return [...(w?.before ?? []).map((row, i) => ({ at: `${at}/before/${i}/set`, entries: row.set })), ...(w?.after ?? []).map((row, i) => ({ at: `${at}/after/${i}/set`, entries: row.set }))]
 }
 
+/** Whether `at` is the `set` of a client's `after` row writing a phone. */
+function phoneRow (w: WriteSpecDoc | undefined, at: string): boolean {
+  const i = /^\/resources\/client\/write\/after\/(\d+)\/set$/.exec(at)?.[1]
+  const row = i === undefined ? undefined : w?.after?.[Number(i)]
+  return row !== undefined && row.join === undefined && row.phones !== undefined
+}
+
 function copyProblem (doc: MappingDoc, w: WriteValueDoc, from: typeof COPIED[number], path: string, fail: Fail): void {
   const refs = doc.resources.appointment.refs ?? {}
   if (refs[from] === undefined) {
     fail(`${path}/${from}`, `the appointment has no \`refs.${from}\`, so a booking names no ${from} to copy from`)
     return
   }
+  const phone = (w as { client?: string }).client === 'phone'
+  if (phone && (doc.resources.client.phones ?? []).length === 0) fail(`${path}/client`, 'the client has no `phones` mapped, so there is no phone to copy')
+  for (const key of ['format', 'otherwise'] as const) {
+    if (from === 'client' && key in w && !phone) fail(`${path}/${key}`, `\`${key}\` goes with \`client: phone\` (how the phone is written, and what is written without one)`)
+  }
+  if (phone && 'case' in w && w.case !== undefined) fail(`${path}/case`, '`case` goes with a name: a phone has no letters')
   if (from !== 'client' && (w as Record<string, unknown>)[from] === 'name' && doc.resources[from] === undefined) {
     fail(`${path}/${from}`, `no ${from} is mapped under resources, so its name cannot be read (copy its \`id\` instead, or map resources.${from})`)
   }

@@ -145,6 +145,8 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
   const values = (list: { column: string, value: (now: NowParts, context?: WriteContext) => unknown }[], now: NowParts, time?: BookedTime, booked?: Booked) =>
     Object.fromEntries(list.map((w) => [w.column, w.value(now, { time, booked })]))
   const followsTime = set.filter((w) => w.followsTime)
+  // What a booking copies into the row: the client's name or phone, a lookup's name or id.
+  const copied = Object.values({ ...a.write?.set, ...a.openSlots?.claim })
 
   return {
     insert,
@@ -165,7 +167,7 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
     readOnlyRefs,
     time: timeWriter.encode,
     constants: (now, time, booked) => ({ ...values(set, now, time, booked), ...values(initial, now) }),
-    clientName: Object.values({ ...a.write?.set, ...a.openSlots?.claim }).some((w) => 'client' in w) ? compileClientNameRead(model, dialect) : undefined,
+    clientName: copied.some((w) => 'client' in w) ? compileClientNameRead(model, dialect, copied.some((w) => 'client' in w && w.client === 'phone')) : undefined,
     copiedLookups: copiedLookups(model, dialect),
     serviceById: model.lookups.service?.fields.duration ? compileLookup(model.lookups.service, dialect).byId : undefined,
     state: (state, now) => values(states.get(state) ?? changeWrites(state), now),

@@ -15,6 +15,7 @@ import { withSelfKey } from './derived.js'
 import { datePartsWriter } from './date-parts.js'
 import { upperName } from '../../normalise/text.js'
 import { phoneLineColumns } from './phone-line.js'
+import { phoneCopyColumns } from './phone-copy.js'
 import { literalType } from './condition.js'
 import { compileRows, joinedFieldWriter, joinedRowUpdates, sharedKeyInsert, writtenRows, type JoinedRowWrite, type RowsPlan } from './rows.js'
 
@@ -105,15 +106,22 @@ export function compileClientWrites (model: MappingModel, dialect: Dialect): Com
     const w = fieldWriter({ column: collect.column, path: `${c.phones[phoneRow].path}/collect/column` }, 'text', storePhone)
     // The row's kind code following the number (`phoneLine`), written beside it.
     const after = (write?.after ?? []).findIndex((r) => r.join === undefined && (r.phones ?? 0) === phoneRow)
-    const lines = after < 0 ? [] : phoneLineColumns(write?.after?.[after].set, collect, `${c.path}/write/after/${after}/set`, `${c.phones[phoneRow].path}/collect/where`)
-    const lineColumns = lines.map((l) => ({ column: l.column, type: literalType(l.code('+0')), declared: {}, path: l.path }))
+    const rowSet = after < 0 ? undefined : write?.after?.[after].set
+    const lines = after < 0 ? [] : phoneLineColumns(rowSet, collect, `${c.path}/write/after/${after}/set`, `${c.phones[phoneRow].path}/collect/where`)
+    // The same number again in another format (`{ phone: e164 }`), in a column of the same row.
+    const copies = phoneCopyColumns(model, rowSet, collect.table, `${c.path}/write/after/${after}/set`)
+    const lineColumns = [
+      ...lines.map((l) => ({ column: l.column, type: literalType(l.code('+0')), declared: {}, path: l.path })),
+      ...copies.map((p) => ({ column: p.column, type: 'text' as SqlTypeName, declared: {}, path: p.path }))
+    ]
     const inRow = (column: string) => `phones/${phoneRow}.${column}`
     if (w) {
       rowWriters.phone = {
         columns: [...w.columns, ...lineColumns].map((x) => ({ ...x, column: inRow(x.column) })),
         encode: (v) => Object.fromEntries([
           ...Object.entries(w.encode(v)),
-          ...lines.map((l) => [l.column, v === undefined || v === null ? null : l.code(String(v))])
+          ...lines.map((l) => [l.column, v === undefined || v === null ? null : l.code(String(v))]),
+          ...copies.map((p) => [p.column, v === undefined || v === null ? null : p.copy(String(v))])
         ].map(([k, x]) => [inRow(k as string), x]))
       }
     }

@@ -13,6 +13,7 @@ import { fieldWriter, insertPlan, uniqueColumns, writesTo, writeValues, type Fie
 import type { WrittenValue } from './derived.js'
 import { reference } from './references.js'
 import { isPhoneLine } from './phone-line.js'
+import { isPhoneCopy } from './phone-copy.js'
 
 /** The resource's own row in `links`. */
 export const OWN_ROW = ''
@@ -115,8 +116,8 @@ export function compileRows (model: MappingModel, table: TableModel & { phones?:
       else if (done.has(parent)) links.push({ column: remote, from: parent, fromColumn: parentColumn })
       else throw new CompileError(at, `\`${name}\` hangs from \`${parent}\`, which is not written before it`)
     }
-    // A phone row's `phoneLine` columns are written with its phone (client-write.ts).
-    const own = r.join === undefined ? Object.fromEntries(Object.entries(r.set ?? {}).filter(([, w]) => !isPhoneLine(w))) : r.set
+    // A phone row's `phoneLine` and `phone` columns are written with its phone (client-write.ts).
+    const own = r.join === undefined ? Object.fromEntries(Object.entries(r.set ?? {}).filter(([, w]) => !isPhoneLine(w) && !isPhoneCopy(w))) : r.set
     const prefix = `${name}.`
     const fields = fieldColumns.filter((c) => c.column.startsWith(prefix)).map((c) => ({ ...c, column: c.column.slice(prefix.length) }))
     const given = [...links.map((l) => l.column), ...fields.map((f) => f.column), ...Object.keys(r.set ?? {})]

@@ -33,3 +33,39 @@ export function storedRow (t: TableModel, columns: readonly string[], d: Dialect
     read: (row) => Object.fromEntries(columns.map((c, i) => [c, row[`c${i}`]]))
   }
 }
+
+/** The phone row a new client's phone was written to, read as stored (a child table's row). */
+export interface StoredPhoneRowPlan {
+  statement: Statement
+  /** undefined when no row can have that id. */
+  bind: (id: string, phone: string) => Bound | undefined
+  read: (row: Record<string, unknown>) => Record<string, unknown>
+}
+
+/**
+ * `columns` of the row of the collect's table holding `phone` for the client `id`, joined on
+ * the collect's `on` from the client's own row; undefined when `on` reaches through a join.
+ */
+export function storedPhoneRow (t: TableModel, collect: { table: string, on: Record<string, string>, column: string }, columns: readonly string[], d: Dialect): StoredPhoneRowPlan | undefined {
+  const on = Object.entries(collect.on)
+  if (on.some(([local]) => local.includes('.'))) return undefined
+  const params = new ParamList(d)
+  const parts = t.key.parts
+  const where = [
+    ...parts.map((p, i) => `${d.column('t', p.column)} = ${params.input(parts.length === 1 ? 'id' : `id#${i}`, p.type)}`),
+    `${d.column('p', collect.column)} = ${params.input('phone', 'text')}`
+  ]
+  const sql = d.select({
+    columns: columns.map((c, i) => ({ expr: d.column('p', c), alias: `c${i}` })),
+    from: { table: d.table(t.table), alias: 't' },
+    joins: [{ table: d.table(collect.table), alias: 'p', on: d.and(on.map(([local, remote]) => `${d.column('p', remote)} = ${d.column('t', local)}`)) }],
+    where,
+    orderBy: []
+  })
+  const statement: Statement = { name: `${t.path.split('/').pop() ?? 'row'}.storedPhone`, sql, params: params.params }
+  return {
+    statement,
+    bind: (id, phone) => { const args = keyArgs(t.key, id); return args && { statement, args: { ...args, phone } } },
+    read: (row) => Object.fromEntries(columns.map((c, i) => [c, row[`c${i}`]]))
+  }
+}

@@ -18,6 +18,7 @@ import { storedClock, storedNow } from './stored-clock.js'
 import { nameLayout, splitInto } from './name-split.js'
 import { bookedValue, isBookedCopy } from './booked-values.js'
 import { isPhoneLine } from './phone-line.js'
+import { isPhoneCopy } from './phone-copy.js'
 
 type WriteValueDoc = NonNullable<WriteSpecDoc['set']>[string]
 
@@ -115,10 +116,11 @@ export function writeValues (model: MappingModel, table: string, entries: Record
       const stamp = stampOf(w, `${path}/${segment(column)}`)
       return { column, type: stamp.type, value: (now: NowParts) => stamp.value(storedNow(now, own)) }
     }
-    if (isBookedCopy(w)) return bookedValue(w, column)
+    if (isBookedCopy(w)) return bookedValue(model, w, column)
     if ('uuid' in w) return { column, type: 'text' as const, value: () => randomUUID() }
     // Only a phone row knows its number (rows.ts takes these entries out before this).
     if (isPhoneLine(w)) throw new CompileError(`${path}/${segment(column)}/phoneLine`, '`phoneLine` is written only in an `after` row of `phones` (`- phones: 0`), whose phone it follows')
+    if (isPhoneCopy(w)) throw new CompileError(`${path}/${segment(column)}/phone`, '`phone` is written only in an `after` row of `phones` (`- phones: 0`), whose phone it copies; the booked client\'s phone in an appointment column is `{ client: phone }`')
     if ('identifier' in w) {
       const make = identifierMaker(w.identifier, `${path}/${column}/identifier`)
       return { column, type: 'text' as const, value: (_now: NowParts, c?: WriteContext) => c?.key === undefined || c.key === null ? null : make(String(c.key)) }
