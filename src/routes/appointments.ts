@@ -36,7 +36,7 @@ const appointments: FastifyPluginAsyncTypebox = async (app) => {
       params: ByIdParams,
       response: responses(jsonBody(Appointment, 'The appointment', examples.appointment), 'detail')
     }
-  }, async (request) => await app.ponte.appointments.get(request.params.id, request.arrival))
+  }, (request) => app.ponte.appointments.get(request.params.id, request.arrival))
 
   app.post('/appointments', {
     config: { idempotent: true },

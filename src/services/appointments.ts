@@ -11,7 +11,7 @@ import type { Lookups } from './lookups.js'
 import { carryingId } from './ids.js'
 import { streamList } from './list-stream.js'
 import { holdingAtMost } from './read-ahead.js'
-import { inTurns } from './turns.js'
+import { inTurns, TURN_ROWS } from './turns.js'
 import { isOpenRow } from './open-slots.js'
 import type { Readable } from 'node:stream'
 import type { LookupName } from '../mapping/model.js'
@@ -38,6 +38,8 @@ const ID_FILTERS = ['location', 'service', 'professional', 'client'] as const
 type IdFilter = typeof ID_FILTERS[number]
 
 export class Appointments {
+  private byIdShape: CompiledAppointments | undefined
+
   constructor (
     private readonly compiled: CompiledMapping,
     private readonly db: Database,
@@ -166,10 +168,11 @@ export class Appointments {
   }
 
   async get (id: string, at: Arrival): Promise<AppointmentT> {
-    const shape = this.compiled.appointments({ filters: [], minimal: false, byId: true })
+    // Compiled once per mapping (the compiler keeps it): named here once, not on every request.
+    const shape = this.byIdShape ??= this.compiled.appointments({ filters: [], minimal: false, byId: true })
     const [found] = carryingId(await this.read(shape, shape.bind({ id }), at), id, (a) => a.id)
     if (!found) throw unknownId('appointment', id)
-    return this.nest(found, await this.catalog.snapshot(at))
+    return this.nest(found, this.catalog.fresh() ?? await this.catalog.snapshot(at))
   }
 
   /** An appointment row already read by id (a write's read-back in its transaction), answered as `get` answers it. */
@@ -182,10 +185,13 @@ export class Appointments {
     if (!bound) return []
     const rows = await this.db.query(bound.statement, bound.args, at)
     const found: AppointmentRow[] = []
-    await inTurns(rows, (row) => {
+    const each = (row: Record<string, unknown>): void => {
       const a = shape.read(row)
       if (a !== undefined) found.push(a)
-    })
+    }
+    // Fewer rows than a turn's worth (one by id) never yield: read them without inTurns' promise.
+    if (rows.length <= TURN_ROWS) for (const row of rows) each(row)
+    else await inTurns(rows, each)
     return found
   }
 

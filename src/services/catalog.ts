@@ -38,6 +38,10 @@ export class Snapshot {
 
 const directed = (from: EntityName, to: EntityName) => `${from}>${to}`
 
+// lru-cache's peek options, made once rather than on every request.
+const FRESH = { allowStale: false } as const
+const STALE = { allowStale: true } as const
+
 export class Catalog {
   private readonly cache: LRUCache<'snapshot', Snapshot, Arrival>
   /** Why the last load failed: what a cold start with no database answers (the driver's typed 503/504). */
@@ -70,16 +74,20 @@ export class Catalog {
     })
   }
 
+  /** The snapshot when it is fresh (counted as a hit), without a promise; else undefined, and `snapshot` loads it. */
+  fresh (): Snapshot | undefined {
+    const fresh = this.cache.peek('snapshot', FRESH)
+    if (fresh !== undefined) this.hits++
+    return fresh
+  }
+
   /** `at`: the arrival of the request asking; a load it starts is bounded from there (a refresh served stale runs on its own bound). */
   async snapshot (at: Arrival): Promise<Snapshot> {
     // Fresh: served as it is, without lru-cache's fetch (a promise and its checks, per request).
-    const fresh = this.cache.peek('snapshot', { allowStale: false })
-    if (fresh !== undefined) {
-      this.hits++
-      return fresh
-    }
+    const fresh = this.fresh()
+    if (fresh !== undefined) return fresh
     // A hit is served from memory (stale while a refresh runs); a miss waits for a load.
-    const hit = this.cache.peek('snapshot', { allowStale: true }) !== undefined
+    const hit = this.cache.peek('snapshot', STALE) !== undefined
     if (hit) this.hits++
     else this.misses++
     const s = await this.cache.fetch('snapshot', { context: hit ? undefined : at })

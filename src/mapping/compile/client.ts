@@ -11,7 +11,7 @@ import { cpfProbes, CPF_PREFIX_SLOTS } from '../../normalise/cpf.js'
 import { phoneKeys, phoneProbes, phoneSearchFragment, toE164, PHONE_EXACT_SLOTS, PHONE_PREFIX_SLOTS, type PhoneOptions, type Probes } from '../../normalise/phone.js'
 import type { SqlTypeName } from '../schema.js'
 import type { Value } from '../model.js'
-import { prefixArgs } from '../../sql/dialect.js'
+import { prefixArgs, type PrefixPart } from '../../sql/dialect.js'
 import type { SearchKind, TermReading } from '../../normalise/search-term.js'
 import { dateOf, textOf, type Decoder } from './decode.js'
 import { keyMatch, keyReader, keyRefs, keyArgs } from './key.js'
@@ -170,7 +170,7 @@ export function compileClients (mapping: MappingModel, dialect: Dialect): Compil
     bindPage: ({ limit, offset }) => ({ statement: page.statement, args: { limit, offset } }),
     bindSearch (readings, offset, scan = false, indexed = NONE) {
       const args: Record<string, unknown> = { limit: SEARCH_CANDIDATES, offset }
-      for (const r of readings) Object.assign(args, prefilterArgs(r, mapping.phone))
+      for (const r of readings) prefilterArgs(args, r, mapping.phone)
       return { statement: clients.search(readings.map((r) => r.kind), scan, indexed), args }
     },
     seeksIndexed: dialect.inRanges !== undefined,
@@ -197,32 +197,57 @@ export function compileClients (mapping: MappingModel, dialect: Dialect): Compil
   return clients
 }
 
-function prefilterArgs (r: TermReading, phone: PhoneOptions): Record<string, unknown> {
+/** Writes the prefilter's inputs for one reading into `args` (a search binds about a hundred: written once, not copied). */
+function prefilterArgs (args: Record<string, unknown>, r: TermReading, phone: PhoneOptions): void {
   switch (r.kind) {
-    case 'phone': return { phoneFragment: `%${phoneSearchFragment(r.value)}%`, ...probeArgs('phone', phoneProbes(r.value, phone), PHONE_EXACT_SLOTS, PHONE_PREFIX_SLOTS) }
-    case 'cpf': return { cpfFragment: `%${r.value.replace(/^0+/, '')}%`, cpfNumber: Number(r.value), ...probeArgs('cpf', cpfProbes(r.value), 0, CPF_PREFIX_SLOTS) }
-    case 'email': return { email: r.value }
+    case 'phone':
+      args.phoneFragment = `%${phoneSearchFragment(r.value)}%`
+      probeArgs(args, PHONE_INPUTS, phoneProbes(r.value, phone))
+      return
+    case 'cpf':
+      args.cpfFragment = `%${r.value.replace(/^0+/, '')}%`
+      args.cpfNumber = Number(r.value)
+      probeArgs(args, CPF_INPUTS, cpfProbes(r.value))
+      return
+    case 'email': args.email = r.value; return
     // Anchored at both ends: the whole name, spacing aside; a first name alone finds no one.
-    case 'name': return { namePattern: escapeLike(r.value).split(' ').join('%') }
+    case 'name': args.namePattern = escapeLike(r.value).split(' ').join('%')
   }
 }
 
+/** The input names of a kind's probe placeholders, spelt once rather than on every search. */
+interface ProbeInputs {
+  exact: { value: string, padded: string }[]
+  prefix: Record<PrefixPart, string>[]
+}
+
+function probeInputs (kind: 'phone' | 'cpf', exactSlots: number, prefixSlots: number): ProbeInputs {
+  return {
+    exact: Array.from({ length: exactSlots }, (_, i) => ({ value: `${kind}Exact${i}value`, padded: `${kind}Exact${i}padded` })),
+    prefix: Array.from({ length: prefixSlots }, (_, i) => ({ like: `${kind}Prefix${i}like`, low: `${kind}Prefix${i}low`, high: `${kind}Prefix${i}high` }))
+  }
+}
+
+const PHONE_INPUTS = probeInputs('phone', PHONE_EXACT_SLOTS, PHONE_PREFIX_SLOTS)
+const CPF_INPUTS = probeInputs('cpf', 0, CPF_PREFIX_SLOTS)
+
 // A statement has a fixed number of probe placeholders; a number with fewer spellings repeats
 // its first one (a repeated value finds nothing more).
-function probeArgs (kind: 'phone' | 'cpf', probes: Probes, exactSlots: number, prefixSlots: number): Record<string, unknown> {
-  const args: Record<string, unknown> = {}
+function probeArgs (args: Record<string, unknown>, inputs: ProbeInputs, probes: Probes): void {
   const exact = probes.exact.length > 0 ? probes.exact : probes.prefixes
-  for (let i = 0; i < exactSlots; i++) {
+  for (let i = 0; i < inputs.exact.length; i++) {
     const value = exact[i] ?? exact[0]
-    args[`${kind}Exact${i}value`] = value
-    args[`${kind}Exact${i}padded`] = `${value}!`
+    args[inputs.exact[i].value] = value
+    args[inputs.exact[i].padded] = `${value}!`
   }
   const prefixes = probes.prefixes.length > 0 ? probes.prefixes : probes.exact
-  for (let i = 0; i < prefixSlots; i++) {
+  for (let i = 0; i < inputs.prefix.length; i++) {
     const forms = prefixArgs(prefixes[i] ?? prefixes[0])
-    for (const [part, value] of Object.entries(forms)) args[`${kind}Prefix${i}${part}`] = value
+    const names = inputs.prefix[i]
+    args[names.like] = forms.like
+    args[names.low] = forms.low
+    args[names.high] = forms.high
   }
-  return args
 }
 
 // LIKE wildcards typed by a caller are literal text in a name, not patterns.

@@ -445,9 +445,13 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
 export function namedValues (statement: Statement, args: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   const bound = bindValues(statement, args)
-  for (let i = 0; i < bound.length; i++) out[`p${i + 1}`] = toSqlite(bound[i])
+  for (let i = 0; i < bound.length; i++) out[parameterName(i)] = toSqlite(bound[i])
   return out
 }
+
+// `p1`, `p2` …, spelt once: a client search binds about a hundred on every call.
+const PARAMETER_NAMES: string[] = []
+const parameterName = (i: number): string => PARAMETER_NAMES[i] ?? (PARAMETER_NAMES[i] = `p${i + 1}`)
 
 const sqliteCode = (err: unknown): string => (err as { code?: unknown }).code as string ?? ''
 
