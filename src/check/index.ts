@@ -23,6 +23,7 @@ import { probeStatements } from './probes.js'
 import { checkData } from './data.js'
 import { probeWrites } from './write-probe.js'
 import { checkOwnedJoins, declaredReferences } from './owned-joins.js'
+import { checkClientOwned } from './client-owned.js'
 import { checkNonTransactional } from './non-transactional.js'
 import { checkChanges } from './changes.js'
 import { checkStampSpellings } from './stamp-spellings.js'
@@ -85,6 +86,7 @@ export async function checkInstallation (inst: Installation, todayOrOptions: str
   checkColumnValues(compiled, catalog, out)
   const references = await declaredReferences(db)
   checkOwnedJoins(compiled, catalog, references, out)
+  checkClientOwned(compiled, out)
   opts.progress?.('running every statement (rolled back)')
   const probed = await probeStatements(compiled, db, today, out, opts.writeProbe !== false, catalog)
   out.ok('', opts.writeProbe === false

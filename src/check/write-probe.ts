@@ -7,6 +7,7 @@
 import type { Database } from '../db/database.js'
 import type { DeclaredReference, LiveCatalog } from '../db/columns.js'
 import { ownerColumn } from './owned-joins.js'
+import { clientOwn, type ClientOwn } from './client-owned.js'
 import { BOOKING_REFS, CLAIMED_REFS, bindId, isNewKey, isUnsupported, storedPhoneRow, storedRow, type AppointmentWritePlans, type BookingRef, type ClientField, type ClientWritePlans, type CompiledMapping, type FieldWriter, type BookedTime } from '../mapping/compile/index.js'
 import type { AppointmentModel, ClientModel, TableModel } from '../mapping/model.js'
 import { parsePhoneInput } from '../normalise/phone.js'
@@ -192,6 +193,8 @@ async function book (compiled: CompiledMapping, plans: AppointmentWritePlans, db
   for (const slot of await freeSlots(s.availability, snap, today)) {
     if (tried++ < skip) continue
     const request: Record<string, string> = { date: slot.date, hour: slot.hour, client: client.id, professional: slot.professional }
+    // The client's own value of each ref the booking may take from the client, as it stands before the booking.
+    const own = await clientOwn(plans.clientDefaults, db, client.id)
     if (everyRef) {
       for (const name of ['service', 'location', 'healthInsurance'] as const) {
         const id = stored(name) ? refFor(snap, name, slot.professional, slot[name as keyof ProbeSlot]) : undefined
@@ -204,6 +207,12 @@ async function book (compiled: CompiledMapping, plans: AppointmentWritePlans, db
         const [held] = await db.query(statement, args)
         if (held?.id === undefined || held.id === null) delete request[name]
         else request[name] = String(held.id)
+      }
+      // One kept to the client's own (`owned`): the client's, or none.
+      for (const [name, o] of Object.entries(plans.clientDefaults)) {
+        if (o?.owned !== true || !stored(name as BookingRef)) continue
+        if (own[name as keyof ClientOwn] === undefined) delete request[name]
+        else request[name] = own[name as keyof ClientOwn]?.id as string
       }
       const plan = stored('plan') && request.healthInsurance !== undefined ? [...snap.related('healthInsurance', request.healthInsurance, 'plan') ?? []][0] : undefined
       if (plan !== undefined) request.plan = plan
@@ -221,8 +230,8 @@ async function book (compiled: CompiledMapping, plans: AppointmentWritePlans, db
     // A booking without a location takes the one of the professional's hours (or only workplace).
     const location = request.location ?? (record.location as { id?: string } | undefined)?.id
     const refs = Object.fromEntries(BOOKING_REFS.flatMap((r) => {
-      // A ref left out is stored as the mapping's default for it (`write.refs.<ref>.otherwise`).
-      const id = r === 'location' ? location : request[r] ?? (r === 'client' ? undefined : plans.defaults[r])
+      // A ref left out is stored as the client's own (`fromClient`), else the mapping's default for it (`write.refs.<ref>.otherwise`).
+      const id = r === 'location' ? location : request[r] ?? (r === 'client' ? undefined : own[r]?.id ?? plans.defaults[r])
       return id !== undefined && stored(r) ? [[r, id]] : []
     })) as Partial<Record<BookingRef, string>>
     // The copies of what the booking names (the client's name, the service's…), as the booking read them.
@@ -240,10 +249,16 @@ async function book (compiled: CompiledMapping, plans: AppointmentWritePlans, db
     for (const [name, joined] of Object.entries(plans.joinedRefs) as [BookingRef, NonNullable<AppointmentWritePlans['joinedRefs'][BookingRef]>][]) {
       const id = refs[name]
       if (id === undefined) continue
-      const { statement, args } = joined.bind(id, client.id)
-      const [row] = await db.query(statement, args)
-      expected[joined.column.column] = row?.id
-      places[joined.column.column] = a.refs[name]?.path ?? `${a.path}/write/refs/${name}`
+      const mine = name === 'client' ? undefined : own[name]
+      const bound = mine?.owned === true && request[name] !== undefined ? plans.clientDefaults[name as keyof ClientOwn]?.bindOwn(client.id, id) : joined.bind(id, client.id)
+      const [row] = request[name] === undefined && mine !== undefined ? [{ id: mine.stored }] : bound ? await db.query(bound.statement, bound.args) : []
+      expected[joined.column.column] = row?.id ?? row?.v
+      places[joined.column.column] = mine?.path ?? a.refs[name]?.path ?? `${a.path}/write/refs/${name}`
+    }
+    // A direct ref taken from the client: a difference is the `fromClient` line's.
+    for (const [name, mine] of Object.entries(own)) {
+      if (request[name] !== undefined || !mine) continue
+      for (const col of plans.refs[name as BookingRef]?.columns ?? []) places[col.column] = mine.path
     }
     Object.assign(expected, ownKeys(a, record.id))
     await compareStored(db, compiled, a, record.id, expected, places, catalog, 'POST /appointments')

@@ -14,6 +14,7 @@ import { matchesType } from './compile/ids.js'
 import { idType } from './compile/key.js'
 import { checkAddress } from './location-address.js'
 import { splitProblem } from './compile/name-split.js'
+import { checkFromClient } from './from-client.js'
 
 export const LOOKUPS = ['professional', 'location', 'service', 'healthInsurance', 'specialty'] as const
 export type LookupName = typeof LOOKUPS[number]
@@ -250,6 +251,7 @@ export function buildModel (source: SourceDoc): MappingModel {
 
   checkWrittenValues(doc, states.values, fail)
   checkRefDefaults(appointment, lookups, fail)
+  checkFromClient({ appointment, client }, fail)
   // A current row is found to be closed: one without the other says half of how.
   const history = doc.resources.appointment.write?.history
   if (history && (history.current === undefined) !== (history.close === undefined)) {

@@ -25,6 +25,8 @@ import { noOpenSlot, OpenSlotClaims } from './open-slot-claims.js'
 import type { WindowAt, WorkingDay } from './availability.js'
 import { bookedRecords } from './booked.js'
 import { refusesBooking } from './bookable.js'
+import { resolveClientRefs } from './client-defaults.js'
+import type { DefaultedRef } from '../mapping/compile/appointment-write.js'
 
 export interface NewAppointment {
   date: string
@@ -88,7 +90,8 @@ export class Booking {
     const ignored = this.unstored(request)
     // A ref left out takes the mapping's default (`write.refs.<ref>.otherwise`) as if sent; a location only once the hours do not tell it.
     const { location: defaultLocation, ...defaults } = this.writes.defaults
-    const defaulted = Object.fromEntries(Object.entries(defaults).filter(([name]) => request[name as keyof NewAppointment] === undefined))
+    // One the client may hold (`fromClient`) is decided on the booking's transaction (client-defaults.ts).
+    const defaulted = Object.fromEntries(Object.entries(defaults).filter(([name]) => request[name as keyof NewAppointment] === undefined && !(name in this.writes.clientDefaults)))
     const input: NewAppointment = { ...request, ...defaulted, ...this.normaliseTime(request) }
     const issues: FieldIssue[] = []
     this.checkTimeInput(input.date, input.hour, issues)
@@ -139,6 +142,8 @@ export class Booking {
     for (const [name, joined] of Object.entries(this.writes.joinedRefs) as [BookingRef, NonNullable<AppointmentWritePlans['joinedRefs'][BookingRef]>][]) {
       const id = input[name]
       if (id === undefined) { pointers[joined.column.column] = null; continue }
+      // One that must be the client's own is looked up among the client's rows, on the transaction.
+      if (this.writes.clientDefaults[name as DefaultedRef]?.owned === true) continue
       const { statement, args } = joined.bind(id, input.client)
       const [row] = await this.db.query(statement, args, at)
       // An owned join (a coverage card) takes only the client's own rows: none is the client's situation, not a bad id.
@@ -152,6 +157,7 @@ export class Booking {
     const insert = writable(this.writes.insert, 'appointments', request)
     const claims = dayClaims(input.date, input, { hour: input.hour, endHour })
     const stored = await requiring(writers, stores, async () => await this.db.transaction(async (tx) => {
+      Object.assign(pointers, await resolveClientRefs(this.writes, tx, input, request, (name, id, refs) => this.refProblem(name, id, snap) ?? unrelated(name, id, refs, snap)))
       // The length is the service's as the transaction reads it: a duration the clinic changed
       // since the catalogue was read would otherwise be stored, overlapping the next appointment.
       const service = window?.whole === true ? undefined : await this.serviceRead(tx, input.service)
@@ -526,6 +532,19 @@ function defaultedIssue (issue: FieldIssue, defaulted: Record<string, string | u
   const name = issue.path.replace('/body/', '')
   const id = defaulted[name]
   return id === undefined ? issue : { path: issue.path, message: `was not sent, and the mapping's default (write.refs.${name}.otherwise: "${id}") is refused: ${issue.message}` }
+}
+
+/** Why `id` is not offered with the other refs of the booking the mapping relates it to; undefined when it is. */
+function unrelated (name: DefaultedRef, id: string, refs: Partial<Record<BookingRef, string>>, snap: Snapshot): string | undefined {
+  for (const [a, b] of [...CONSISTENT, ['healthInsurance', 'plan']] as [EntityName, EntityName][]) {
+    if (a !== name && b !== name) continue
+    const other = a === name ? b : a
+    const otherId = refs[other as BookingRef]
+    if (otherId === undefined) continue
+    const related = snap.related(other, otherId, name)
+    if (related && !related.has(id)) return `${name} "${id}" is not offered with ${other} "${otherId}"`
+  }
+  return undefined
 }
 
 function onlyOne (ids: Set<string> | undefined): string | undefined {

@@ -20,6 +20,7 @@ import { NotWritableError } from '../../errors.js'
 import { compileOpenSlots, type OpenSlotWrites } from './open-slots.js'
 import { compileClientNameRead, type Booked, type BookedLookup, type ClientNameRead } from './booked-values.js'
 import { compileLookup, type LookupById } from './lookup.js'
+import { compileClientDefault, type ClientDefault } from './client-default.js'
 
 export const BOOKING_REFS = ['client', 'professional', 'service', 'healthInsurance', 'plan', 'location'] as const
 export type BookingRef = typeof BOOKING_REFS[number]
@@ -62,6 +63,8 @@ export interface CompiledAppointmentWrites {
   joinedRefs: Partial<Record<BookingRef, JoinedRef>>
   /** The id a booking takes for a ref the caller leaves out (`write.refs.<ref>.otherwise`). */
   defaults: Partial<Record<DefaultedRef, string>>
+  /** The booked client's own value a booking takes for a ref the caller leaves out (`write.refs.<ref>.fromClient`). */
+  clientDefaults: Partial<Record<DefaultedRef, ClientDefault>>
   /** Refs the mapping reads but cannot write, with the reason (a booking sending one is refused unless `write.ignore` lists it). */
   readOnlyRefs: Partial<Record<BookingRef, string>>
   /** Columns for a booked time (start, and end where the mapping stores one). */
@@ -92,6 +95,7 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
   const joinedRefs: Partial<Record<BookingRef, JoinedRef>> = {}
   const readOnlyRefs: Partial<Record<BookingRef, string>> = {}
   const defaults: Partial<Record<DefaultedRef, string>> = {}
+  const clientDefaults: Partial<Record<DefaultedRef, ClientDefault>> = {}
   for (const name of BOOKING_REFS) {
     const v = a.refs[name]
     if (!v || slotRowBooking?.refs.includes(name as SlotRowRef)) continue
@@ -103,6 +107,8 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
     else if (declared?.firstOf !== undefined) joinedRefs[name] = joinedRef(model, v, type, declared.firstOf, `${path}/refs/${name}`, dialect)
     else readOnlyRefs[name] = readOnlyReason(v, name)
     if (declared?.otherwise !== undefined) defaults[name as DefaultedRef] = bookingDefault(declared.otherwise, refs[name] !== undefined || joinedRefs[name] !== undefined, `${path}/refs/${name}/otherwise`)
+    const own = name === 'client' || (refs[name] === undefined && joinedRefs[name] === undefined) ? undefined : compileClientDefault(model, name, type, dialect)
+    if (own) clientDefaults[name as DefaultedRef] = own
   }
   for (const name of Object.keys(a.write?.refs ?? {})) {
     if (!a.refs[name as BookingRef]) throw new CompileError(`${path}/refs/${name}`, `the appointment has no ${name} (refs.${name}) to write`)
@@ -164,6 +170,7 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
     refs,
     joinedRefs,
     defaults,
+    clientDefaults,
     readOnlyRefs,
     time: timeWriter.encode,
     constants: (now, time, booked) => ({ ...values(set, now, time, booked), ...values(initial, now) }),

@@ -24,6 +24,7 @@ import { compileStateRows, type StateRows } from './state-rows.js'
 import { checkHistoryRead } from './history-read.js'
 import type { Booked, BookedLookup, ClientNameRead } from './booked-values.js'
 import type { LookupById } from './lookup.js'
+import type { ClientDefault } from './client-default.js'
 
 export type { Booked, BookingRef, ClientField, ClientNameRead, FieldWriter, BookedTime }
 export { BOOKING_REFS } from './appointment-write.js'
@@ -122,6 +123,8 @@ export interface AppointmentWritePlans {
   joinedRefs: Partial<Record<BookingRef, JoinedRefPlan>>
   /** The id a booking takes for a ref the caller leaves out (`write.refs.<ref>.otherwise`). */
   defaults: Partial<Record<DefaultedRef, string>>
+  /** The booked client's own value a ref the caller leaves out takes (`write.refs.<ref>.fromClient`: client-default.ts). */
+  clientDefaults: Partial<Record<DefaultedRef, ClientDefault>>
   /** Refs read but not writable, with the reason. */
   readOnlyRefs: Partial<Record<BookingRef, string>>
   /** Request fields the mapping declares accepted and not stored (`write.ignore`). */
@@ -350,6 +353,7 @@ function appointmentPlans (model: MappingModel, a: CompiledAppointmentWrites, ro
     refs: a.refs,
     joinedRefs,
     defaults: a.defaults,
+    clientDefaults: a.clientDefaults,
     readOnlyRefs: a.readOnlyRefs,
     ignored: new Set(model.appointment.write?.ignore ?? []),
     columns,
@@ -404,6 +408,7 @@ function writeStatements (client: Supported<ClientWritePlans>, appointment: Supp
     if (appointment.clientName) out.push(appointment.clientName.statement)
     const lookupReads = [...Object.values(appointment.copiedLookups), ...appointment.serviceById ? [appointment.serviceById] : []]
     out.push(...[...new Map(lookupReads.map((r) => [r.statement.name, r.statement])).values()])
+    out.push(...Object.values(appointment.clientDefaults).flatMap((c) => [c.read, ...c.own ? [c.own] : []]))
     if (!isUnsupported(insert)) out.push(...insert.plan.key.before, ...Object.values(appointment.joinedRefs).map((j) => j.lookup), insert.plan.statement)
     if (appointment.slotRowBooking) out.push(...appointment.slotRowBooking.statements())
     const open = appointment.openSlots
