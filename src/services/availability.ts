@@ -208,7 +208,9 @@ export class Availability {
       if (at === null || span.start < w.start || span.end > w.end) continue
       const blocked = around(date, (d) => blockedOn(d, professional, blocks, at))
       if (fitsIn(span, [w], blocked, w.whole ? {} : av.starts)) return undefined
-      why = blocked.some((b) => b.start < span.end && span.start < b.end) ? 'blocked' : 'off-grid'
+      // A block anywhere wins: moving off the grid would not help.
+      if (blocked.some((b) => b.start < span.end && span.start < b.end)) why = 'blocked'
+      else if (why !== 'blocked') why = 'off-grid'
     }
     return why
   }

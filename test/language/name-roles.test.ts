@@ -115,5 +115,8 @@ t.test('split names columns of its template, refused at their place otherwise', 
   t.match(refused("template: '{nome} {sobrenome}', split: { family: nome }"), /split\/family/)
   t.match(refused("template: '{nome} {sobrenome}', split: { middle: sobrenome }"), /split\/middle.*a column the template does not read/)
   t.match(refused("template: '{nome} {sobrenome}', split: { rule: middle }"), /split/)
+  // One column: the given names would go to the middle column and the family to the only one.
+  t.match(refused("template: '{nome}', split: { middle: meio }"), /split\/middle.*a name template of at least two columns/)
+  t.match(refused('column: nome, split: { rule: particles, middle: meio }'), /`split` goes on a client.s name written through a template/)
   t.equal(refused("template: '{nome} {meio} {sobrenome}', split: { rule: lastSpace, family: sobrenome, alone: both }"), 'accepted')
 })

@@ -93,9 +93,12 @@ function familyWords (words: string[], rule: SplitRule): number {
 
 /** Where the object form of `split` names a column it cannot, with the key's place. */
 export function splitProblem (v: Value): { at: string, message: string } | undefined {
-  if (typeof v.split !== 'object' || v.template === undefined) return undefined
-  const columns = [...v.template.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1].trim())
+  if (typeof v.split !== 'object') return undefined
+  const columns = [...(v.template ?? '').matchAll(/\{([^{}]+)\}/g)].map((m) => m[1].trim())
   const { family, middle } = v.split
+  if ((family !== undefined || middle !== undefined) && columns.length < 2) {
+    return { at: `${v.path}/split/${family !== undefined ? 'family' : 'middle'}`, message: `\`${family !== undefined ? 'family' : 'middle'}\` goes with a name template of at least two columns (\`{given} {family}\`): with one, the given names would land in ${family !== undefined ? 'no column' : 'the middle column and the family in the only one'}` }
+  }
   if (family !== undefined && columns.indexOf(family) < 1) {
     return { at: `${v.path}/split/family`, message: `\`family\` names a column of the template after the given name's (one of ${columns.slice(1).map((c) => `\`${c}\``).join(', ') || 'none: the template has one column'})` }
   }

@@ -68,7 +68,8 @@ export const mysql: Dialect = {
   claim: {
     take: (name) => `SELECT GET_LOCK(${name}, @@innodb_lock_wait_timeout) AS ${quoteBacktick('claimed')}`,
     release: (name) => `SELECT RELEASE_LOCK(${name}) AS ${quoteBacktick('released')}`,
-    // The select list is evaluated left to right: the names are taken in their order.
+    // Several names in one statement; in whatever order the server takes them, two sessions
+    // meeting crosswise get a deadlock error, which the driver retries.
     all: {
       take: (names) => `SELECT ${names.map((n, i) => `GET_LOCK(${n}, @@innodb_lock_wait_timeout) AS ${quoteBacktick(`claimed${i}`)}`).join(', ')}`,
       release: (names) => `SELECT ${names.map((n, i) => `RELEASE_LOCK(${n}) AS ${quoteBacktick(`released${i}`)}`).join(', ')}`

@@ -11,7 +11,7 @@ import type { Connection as CallbackConnection } from 'mysql2'
 import { mysql as mysqlDialect } from './dialect.js'
 import { parseMysqlUrl, type MysqlSettings } from './settings.js'
 import { rowFixer, toMysqlValue, type ResultField } from './values.js'
-import { connectionBroken, DEADLOCK, serverError, translate } from './errors.js'
+import { connectionBroken, isDeadlock, serverError, translate } from './errors.js'
 import { prepareSession } from './session.js'
 import { inTextOrder } from './order.js'
 import { mysqlCatalog, mysqlReferences } from './introspect.js'
@@ -29,7 +29,7 @@ const STREAM_HIGH_WATER = STREAM_BLOCK_ROWS
 /** The socket under a pooled connection (mysql2 keeps it as the callback connection's `stream`). */
 const socketOf = (conn: PoolConnection): Socket | undefined => (conn.connection as unknown as { stream?: Socket }).stream
 
-/** A transaction's claims, taken and given back in one statement each, by how many they are (one to four). */
+/** A transaction's claims, taken and given back in one statement each, by how many they are. */
 const CLAIMS = new Map<number, Required<ClaimStatements>>()
 function claimsOf (count: number): Required<ClaimStatements> {
   let statements = CLAIMS.get(count)
@@ -64,7 +64,7 @@ export async function openMysql (url: string): Promise<Database> {
 
   /**
    * Takes the named locks in one statement, listed in their order (MariaDB does not promise to
-   * evaluate them in it: two bookings meeting crosswise get a deadlock, 1213, which is retried).
+   * evaluate them in it: two bookings meeting crosswise get a deadlock, 1213 or MySQL's 3058, which is retried).
    * Each is in `held` before it is asked for: one statement taking several may fail after
    * taking some, and giving back a lock not held changes nothing.
    */
@@ -216,7 +216,7 @@ export async function openMysql (url: string): Promise<Database> {
         } catch (err) {
           // A deadlock victim (against the desktop system's locks, or another max + 1 key's
           // gap lock) was rolled back whole: run again.
-          if (serverError(err).errno !== DEADLOCK || attempt >= DEADLOCK_ATTEMPTS) throw translate(err)
+          if (!isDeadlock(serverError(err).errno) || attempt >= DEADLOCK_ATTEMPTS) throw translate(err)
           await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt))
         }
       }

@@ -4,8 +4,12 @@ import { DuplicateKeyError, DatabaseTimeoutError, DatabaseUnavailableError, Inva
 
 interface MysqlError { errno?: number, code?: string, fatal?: boolean, message?: string }
 
-/** Deadlock victim: the transaction was rolled back and may be run again. */
-export const DEADLOCK = 1213
+/**
+ * Deadlock victim, rolled back and safe to run again: 1213 for row locks (and MariaDB's named
+ * locks), 3058 for MySQL 5.7+'s named locks (GET_LOCK taken crosswise).
+ */
+const DEADLOCKS = new Set([1213, 3058])
+export const isDeadlock = (errno: number | undefined): boolean => errno !== undefined && DEADLOCKS.has(errno)
 
 /** Not reaching the server, or losing it: refused, reset, no answer in time, killed, shut down, full. */
 const NETWORK = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE',
@@ -33,7 +37,7 @@ export function translate (err: unknown): unknown {
   if (errno !== undefined && TIMEOUT.has(errno)) return new DatabaseTimeoutError(undefined, err)
   // mysql2's own inactivity timer: the server went silent in the middle of a statement.
   if (code === 'PROTOCOL_SEQUENCE_TIMEOUT') return new DatabaseTimeoutError(undefined, err)
-  if (errno === DEADLOCK) return new DatabaseUnavailableError('The clinic database kept choosing this request as a deadlock victim.', err)
+  if (isDeadlock(errno)) return new DatabaseUnavailableError('The clinic database kept choosing this request as a deadlock victim.', err)
   if ((errno !== undefined && UNAVAILABLE.has(errno)) || (code !== undefined && NETWORK.has(code))) return new DatabaseUnavailableError(undefined, err)
   // Any other failure that ended the connection is the server's, not the request's.
   if ((err as MysqlError | undefined)?.fatal === true) return new DatabaseUnavailableError(undefined, err)
