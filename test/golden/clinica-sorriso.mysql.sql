@@ -430,12 +430,14 @@ SELECT `t`.`ID_PROFISSIONAL` AS `c0`, `t`.`DT_INICIO` AS `c1`, `t`.`DT_FIM` AS `
 SELECT `t`.`ID_PROFISSIONAL` AS `c0`, `t`.`ID_UNIDADE` AS `c1`, `t`.`HORA_INICIO` AS `c2`, `t`.`HORA_FIM` AS `c3`, `t`.`INTERVALO` AS `c4`, `t`.`DIA_SEMANA` AS `c5`, `t`.`VIGENCIA_INI` AS `c6`, `t`.`VIGENCIA_FIM` AS `c7` FROM `HORARIO` `t` WHERE `t`.`ID_PROFISSIONAL` = ?/*p1*/
 
 -- booking.claim
--- @p1 text = input:name
-SELECT GET_LOCK(?/*p1*/, @@innodb_lock_wait_timeout) AS `claimed`
+-- @p1 text = input:name0
+-- @p2 text = input:name1
+SELECT GET_LOCK(?/*p1*/, @@innodb_lock_wait_timeout) AS `claimed0`, GET_LOCK(?/*p2*/, @@innodb_lock_wait_timeout) AS `claimed1`
 
 -- booking.release
--- @p1 text = input:name
-SELECT RELEASE_LOCK(?/*p1*/) AS `released`
+-- @p1 text = input:name0
+-- @p2 text = input:name1
+SELECT RELEASE_LOCK(?/*p1*/) AS `released0`, RELEASE_LOCK(?/*p2*/) AS `released1`
 
 -- appointment.occupancybyId[].locked
 -- @p1 text = "S"

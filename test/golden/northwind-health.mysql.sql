@@ -332,12 +332,14 @@ SELECT `t`.`doctor_id` AS `c0`, `t`.`starts_on` AS `c1`, `t`.`ends_on` AS `c2`, 
 SELECT `t`.`doctor_id` AS `c0`, `t`.`clinic_id` AS `c1`, `t`.`start_time` AS `c2`, `t`.`end_time` AS `c3`, `t`.`slot_minutes` AS `c4`, `t`.`shift_date` AS `c5` FROM `doctor_shifts` `t` WHERE UPPER(RTRIM(`t`.`status`)) = ?/*p1*/ AND `t`.`shift_date` >= ?/*p2*/ AND `t`.`shift_date` <= ?/*p3*/ AND `t`.`doctor_id` = ?/*p4*/
 
 -- booking.claim
--- @p1 text = input:name
-SELECT GET_LOCK(?/*p1*/, @@innodb_lock_wait_timeout) AS `claimed`
+-- @p1 text = input:name0
+-- @p2 text = input:name1
+SELECT GET_LOCK(?/*p1*/, @@innodb_lock_wait_timeout) AS `claimed0`, GET_LOCK(?/*p2*/, @@innodb_lock_wait_timeout) AS `claimed1`
 
 -- booking.release
--- @p1 text = input:name
-SELECT RELEASE_LOCK(?/*p1*/) AS `released`
+-- @p1 text = input:name0
+-- @p2 text = input:name1
+SELECT RELEASE_LOCK(?/*p1*/) AS `released0`, RELEASE_LOCK(?/*p2*/) AS `released1`
 
 -- appointment.occupancybyId[].locked
 -- @p1 int = input:id

@@ -12,7 +12,7 @@ import { compileLookup, type CompiledLookup } from './lookup.js'
 import { compileRelation, type CompiledEdge } from './relation.js'
 import { CompileError } from './scope.js'
 import { compileWrites, type CompiledWrites } from './write-plans.js'
-import { claimStatements } from '../../sql/claims.js'
+import { allClaimsStatements, claimStatements } from '../../sql/claims.js'
 import { recording, References } from './references.js'
 import { refuseSplitClock } from './stored-clock.js'
 import { compileChanges, type CompiledChanges } from './changes.js'
@@ -150,7 +150,8 @@ export function compileMapping (model: MappingModel, dialect: Dialect): Compiled
 // the client's day, read without locks (the claims serialise them). Shapes availability
 // also reads are listed once.
 function bookingReads (appointments: (shape: AppointmentShape) => CompiledAppointments, model: MappingModel, dialect: Dialect, occupancy: AppointmentShape[]): Statement[] {
-  const claims = claimStatements(dialect)
+  // As a booking takes them: its professional's day and its client's day, in one statement where the dialect can.
+  const claims = allClaimsStatements(dialect, 2) ?? claimStatements(dialect)
   const days: AppointmentShape[] = [
     ...(['professional', 'client'] as const).filter((f) => model.appointment.refs[f])
       .map((f): AppointmentShape => ({ filters: [f], minimal: false, occupancy: true })),

@@ -1,8 +1,9 @@
 // A phone written again in a column of its own format: the booked client's phone in the
 // appointment row (`{ client: phone, format: '(##) #####-####' }`, a Delphi agenda's
 // FONEPACIENTE) and the new phone in a second column of its phone row (`{ phone: e164 }`,
-// Tryton's `value_compact`). A copy never refuses the write it rides on: a number the mask
-// cannot spell is written in the country's national format instead.
+// Tryton's `value_compact`). A number the mask cannot spell is written in the country's
+// national format instead; a spelling longer than its column still refuses the write by
+// name (db/column-values.ts), which check sizes only for the mask.
 import { toStoredPhone, type ForeignPhoneFormat, type StoredPhoneFormat } from '../../normalise/phone.js'
 import type { WriteSpecDoc } from '../schema.js'
 import type { MappingModel } from '../model.js'
