@@ -67,8 +67,8 @@ function attempt<T> (out: Findings, t: TableModel, plan: Supported<T>): T | unde
   if (!isUnsupported(plan)) return plan
   const { path, reason } = plan.unsupported
   if (out.covers(path)) return undefined // the catalog pass already said why
-  // A write the mapping declares but gets wrong (write.refs) is a mistake to fix, not a limit.
-  if (path.includes('/write/refs/')) out.problem(path, `writes not possible: ${reason}`)
+  // A write the mapping declares but gets wrong (write.refs, a row written with the record) is a mistake to fix, not a limit.
+  if (/\/write\/(refs|before|after)\//.test(path)) out.problem(path, `writes not possible: ${reason}`)
   else out.warning(path || `${t.path}/write`, `writes not possible (${reason}); reads are unaffected`)
   return undefined
 }

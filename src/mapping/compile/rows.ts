@@ -10,8 +10,8 @@ import type { ConditionDoc, SqlTypeName, WhereDoc, WriteSpecDoc } from '../schem
 import { CompileError, joinMatch, Scope } from './scope.js'
 import { keyMatch } from './key.js'
 import { fieldWriter, insertPlan, uniqueColumns, writesTo, writeValues, type FieldWriter, type InsertPlan } from './write-columns.js'
-import type { WrittenValue } from './derived.js'
-import { reference } from './references.js'
+import { isNewKey, type WrittenValue } from './derived.js'
+import { reference, segment } from './references.js'
 import { isPhoneLine } from './phone-line.js'
 import { isPhoneCopy } from './phone-copy.js'
 
@@ -121,6 +121,9 @@ export function compileRows (model: MappingModel, table: TableModel & { phones?:
     const prefix = `${name}.`
     const fields = fieldColumns.filter((c) => c.column.startsWith(prefix)).map((c) => ({ ...c, column: c.column.slice(prefix.length) }))
     const given = [...links.map((l) => l.column), ...fields.map((f) => f.column), ...Object.keys(r.set ?? {})]
+    // Nothing made from a key is known before the record's own row exists.
+    const made = when === 'before' ? Object.entries(own ?? {}).find(([, w]) => 'identifier' in w || isNewKey(w)) : undefined
+    if (made) throw new CompileError(`${at}/set/${segment(made[0])}`, `\`${'identifier' in made[1] ? 'identifier' : 'newKey'}\` is made from the new record's key, which a row written before the record does not have yet (it would be written NULL): write it in an \`after\` row, or give \`uuid: true\``)
     const set = [...writeValues(model, target.table, own, `${at}/set`), ...impliedByWhere(target.table, target.where, target.wherePath, given)]
     const columns = uniqueColumns([...links.map((l) => ({ column: l.column, type: 'int' as SqlTypeName })), ...fields, ...set])
     done.add(name)
