@@ -66,9 +66,12 @@ export function appointmentScan (model: MappingModel, plans: CheckPlans, known: 
         if (d.n === 0) continue
         const place = a.refs[k]?.path ?? `${a.path}/refs`
         const said = `${rowsOf(d.n, r)} of the ${count(naming[k])} naming a ${k} name one that is not listed${d.eg}`
-        // Nearly all of them: the ref reads another column than the one holding the key (a wrong guess).
-        if (d.n >= MISREAD_ROWS && d.n >= naming[k] * MISREAD_SHARE) out.problem(place, `${said}: is this the column that holds the ${k}'s key? (A booking would store a ${k} id there.) If they are retired, list them (the resource's \`where\`/\`enabled\`)`)
-        else out.warning(place, `${said} (deleted or filtered out)`)
+        // Nearly all of them, from a table the mapping does not filter (so they do not exist):
+        // the ref reads another column than the one holding the key (a wrong guess).
+        const misread = d.n >= MISREAD_ROWS && d.n >= naming[k] * MISREAD_SHARE
+        const filtered = (model.lookups[k]?.where.length ?? 0) > 0
+        if (misread && !filtered) out.problem(place, `${said}: is this the column that holds the ${k}'s key? (A booking would store a ${k} id there)`)
+        else out.warning(place, `${said} (deleted or filtered out${misread ? `: if the ${k} resource's \`where\` does not leave them out, this ref reads the wrong column` : ''})`)
       }
       if (unreadable.n === 0 && unknownState.n === 0) out.ok(a.path, r.complete ? `${count(r.scanned)} rows, all readable` : `the first ${count(r.scanned)} of ${count(r.total)} rows, all readable`)
     }
