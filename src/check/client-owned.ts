@@ -5,7 +5,7 @@
 // at another patient's row: a problem at the `fromClient` line.
 import type { Querier } from '../db/database.js'
 import { isUnsupported, type AppointmentWritePlans, type CompiledMapping } from '../mapping/compile/index.js'
-import type { DefaultedRef } from '../mapping/compile/appointment-write.js'
+import type { DefaultedRef } from '../mapping/compile/index.js'
 import type { Findings } from './findings.js'
 
 type ClientDefaults = AppointmentWritePlans['clientDefaults']

@@ -3,9 +3,9 @@
 // first POST — said here, with the place to fix, instead.
 import type { MappingModel, TableModel, Value } from '../mapping/model.js'
 import type { LiveCatalog } from '../db/columns.js'
-import { isUnsupported, type CompiledWrites, type InsertPlan, type Supported } from '../mapping/compile/index.js'
+import { isUnsupported, templateColumns, type CompiledWrites, type InsertPlan, type Supported } from '../mapping/compile/index.js'
 import type { Findings } from './findings.js'
-import { nameLayout, splitInto } from '../mapping/compile/name-split.js'
+import { nameLayout, splitInto } from '../mapping/compile/index.js'
 
 export function checkWrites (model: MappingModel, writes: CompiledWrites, catalog: LiveCatalog | undefined, out: Findings): void {
   const client = model.client
@@ -92,7 +92,7 @@ function required (plan: InsertPlan, t: TableModel, catalog: LiveCatalog | undef
 // reads back as sent, so no probe can tell.
 function secondaryFamily (name: Value | undefined, out: Findings): void {
   if (name?.template === undefined || (typeof name.split === 'object' && name.split.family !== undefined)) return
-  const columns = [...name.template.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1].trim())
+  const columns = templateColumns(name.template)
   const bare = columns.map((c) => c.slice(c.indexOf('.') + 1).toLowerCase())
   const last = bare[bare.length - 1]
   const primary = bare.findIndex((b) => b !== last && (`${b}2` === last || `${b}_2` === last))

@@ -26,7 +26,7 @@ import type { WindowAt, WorkingDay } from './availability.js'
 import { bookedRecords } from './booked.js'
 import { refusesBooking } from './bookable.js'
 import { resolveClientRefs } from './client-defaults.js'
-import type { DefaultedRef } from '../mapping/compile/appointment-write.js'
+import type { DefaultedRef } from '../mapping/compile/index.js'
 
 export interface NewAppointment {
   date: string

@@ -4,7 +4,7 @@
 // else the mapping's constant; with `owned`, a ref sent must be one of the client's own.
 import type { Querier } from '../db/database.js'
 import type { AppointmentWritePlans, BookingRef } from '../mapping/compile/index.js'
-import type { DefaultedRef } from '../mapping/compile/appointment-write.js'
+import type { DefaultedRef } from '../mapping/compile/index.js'
 import { ConflictError, InvalidInputError } from '../errors.js'
 
 /** Why a ref id cannot be booked with the rest of `refs` (not in the catalogue, not offered with the professional); undefined when it can. */

@@ -1,7 +1,7 @@
 // Registering and correcting clients. Input is checked whole before anything is written;
 // the answer is the client as the database now holds it.
 import type { Arrival, Database, Querier } from '../db/database.js'
-import type { ClientField, ClientValues, ClientWritePlans, CompiledMapping } from '../mapping/compile/index.js'
+import { templateColumns, type ClientField, type ClientValues, type ClientWritePlans, type CompiledMapping } from '../mapping/compile/index.js'
 import type { ClientT } from '../schemas/resources.js'
 import { isPhoneMask, parsePhoneInput, phoneInputProblem, phoneMaskProblem, PHONES_JOINED } from '../normalise/phone.js'
 import { isValidCpf } from '../normalise/cpf.js'
@@ -17,7 +17,7 @@ import { idsForClient } from './lookups.js'
 import { writable } from './writable.js'
 import { KnownCatalog } from '../db/known-catalog.js'
 import { clientTextColumns, fitField } from './column-fit.js'
-import { nameAsRead } from '../mapping/compile/name-split.js'
+import { nameAsRead } from '../mapping/compile/index.js'
 
 export interface NewClient {
   name: string
@@ -125,7 +125,7 @@ export class ClientWrites {
     // A name whose `split` writes a word twice or into a column the template does not read is
     // read back as the template shows what was written.
     const expected = (f: ClientField): string => f === 'name' && name?.template !== undefined && typeof name.split === 'object'
-      ? nameAsRead(sent.name as string, [...name.template.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1].trim()), name.split)
+      ? nameAsRead(sent.name as string, templateColumns(name.template), name.split)
       : sent[f] as string
     const wrong = fields.filter((f) => f !== 'healthInsurance' && f !== 'location' && !readsAsSent(f, expected(f), client, upper))
     // A client's insurance and location are not fields of the Client resource: they read back

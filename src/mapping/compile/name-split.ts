@@ -4,6 +4,7 @@
 // before its rarely used `family_name2`), where a lone word goes and a middle column it writes
 // without reading.
 import type { Value } from '../model.js'
+import { templateColumns } from './value.js'
 
 type SplitDoc = NonNullable<Value['split']>
 export type SplitRule = Extract<SplitDoc, string>
@@ -94,7 +95,7 @@ function familyWords (words: string[], rule: SplitRule): number {
 /** Where the object form of `split` names a column it cannot, with the key's place. */
 export function splitProblem (v: Value): { at: string, message: string } | undefined {
   if (typeof v.split !== 'object') return undefined
-  const columns = [...(v.template ?? '').matchAll(/\{([^{}]+)\}/g)].map((m) => m[1].trim())
+  const columns = templateColumns(v.template ?? '')
   const { family, middle } = v.split
   if ((family !== undefined || middle !== undefined) && columns.length < 2) {
     return { at: `${v.path}/split/${family !== undefined ? 'family' : 'middle'}`, message: `\`${family !== undefined ? 'family' : 'middle'}\` goes with a name template of at least two columns (\`{given} {family}\`): with one, the given names would land in ${family !== undefined ? 'no column' : 'the middle column and the family in the only one'}` }

@@ -14,6 +14,7 @@ import { isNewKey, type WrittenValue } from './derived.js'
 import { reference, segment } from './references.js'
 import { isPhoneLine } from './phone-line.js'
 import { isPhoneCopy } from './phone-copy.js'
+import { templateColumns } from './value.js'
 
 /** The resource's own row in `links`. */
 export const OWN_ROW = ''
@@ -46,7 +47,7 @@ type Row = NonNullable<WriteSpecDoc['before']>[number]
 
 /** Where a value's columns live: `alias.col` columns of one row alias, else undefined. */
 function aliasOf (v: Value): string | undefined {
-  const cols = v.column !== undefined ? [v.column] : v.template !== undefined ? [...v.template.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1].trim()) : []
+  const cols = v.column !== undefined ? [v.column] : v.template !== undefined ? templateColumns(v.template) : []
   const heads = new Set(cols.map((c) => c.includes('.') ? c.slice(0, c.indexOf('.')) : OWN_ROW))
   return heads.size === 1 ? [...heads][0] : undefined
 }

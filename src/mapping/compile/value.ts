@@ -302,6 +302,11 @@ function dateSentinel (d: Date, s: string): boolean {
 
 interface TemplatePart { text?: string, column?: string }
 
+/** The columns a template reads, in order (`{given} {family}` → given, family). */
+export function templateColumns (template: string): string[] {
+  return [...template.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1].trim())
+}
+
 export function templateParts (template: string, path: string): TemplatePart[] {
   const parts: TemplatePart[] = []
   const re = /\{([^{}]+)\}/g
