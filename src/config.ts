@@ -195,10 +195,13 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = env.LOG_LEVEL ?? 'info'
   if (!LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL="${logLevel}": expected one of ${LEVELS.join(', ')}`)
 
+  // The bundled sample is a fresh copy each start: another start's stored answers and events
+  // name its appointments' ids, which this copy reuses, so by default they live and go with it.
+  const stateFile = (name: string): string => databaseUrl ? defaultStateFile(name, env) : ':memory:'
   const idempotencyRaw = env.IDEMPOTENCY_STORE?.trim()
-  const idempotencyStore = idempotencyRaw === ':memory:' ? ':memory:' : idempotencyRaw ? resolve(idempotencyRaw) : defaultStateFile('idempotency.sqlite', env)
+  const idempotencyStore = idempotencyRaw === ':memory:' ? ':memory:' : idempotencyRaw ? resolve(idempotencyRaw) : stateFile('idempotency.sqlite')
   const eventsRaw = env.EVENTS_STORE?.trim()
-  const eventsStore = eventsRaw === ':memory:' ? ':memory:' : eventsRaw ? resolve(eventsRaw) : defaultStateFile('events.sqlite', env)
+  const eventsStore = eventsRaw === ':memory:' ? ':memory:' : eventsRaw ? resolve(eventsRaw) : stateFile('events.sqlite')
   // The temp dir may be wiped at a reboot, taking the log, the cursors and the owed webhooks with it.
   if (production && !eventsRaw && !isAbsolute(env.XDG_STATE_HOME?.trim() ?? '')) problems.push('EVENTS_STORE must be set to a persistent path when NODE_ENV=production (the default under the temp dir may be wiped at a reboot, losing events and owed webhooks)')
 

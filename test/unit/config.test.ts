@@ -46,7 +46,10 @@ t.test('production needs a persistent events file, not the temp-dir default', as
   t.same(problems({ EVENTS_STORE: '/var/lib/ponte/events.sqlite' }), [], 'a path given: starts')
   t.same(problems({ XDG_STATE_HOME: '/var/lib/state' }), [], 'under XDG_STATE_HOME: starts')
   t.equal(loadConfig({ ...prod, XDG_STATE_HOME: '/var/lib/state' }).eventsStore, '/var/lib/state/ponte/events.sqlite', 'there, in ponte/')
-  t.match(loadConfig({ NODE_ENV: 'development' }).eventsStore, /ponte-[^/]+\/events\.sqlite$/, 'development keeps the temp-dir default')
+  t.match(loadConfig({ NODE_ENV: 'development', DATABASE_URL: 'sqlite:/tmp/c.sqlite', MAPPING: 'm.yaml' }).eventsStore, /ponte-[^/]+\/events\.sqlite$/, 'development keeps the temp-dir default')
+  // The bundled sample's fresh copy reuses ids another start's events and answers named.
+  const sample = loadConfig({ NODE_ENV: 'development' })
+  t.same([sample.eventsStore, sample.idempotencyStore], [':memory:', ':memory:'], 'the bundled sample keeps its events and answers with its copy')
 })
 
 t.test('the image\'s own environment is one production accepts, its stores on the volume', async (t) => {
