@@ -4,8 +4,7 @@
 // client's rows is per client, so a sent one not kept to the client's own (`owned`) may point
 // at another patient's row: a problem at the `fromClient` line.
 import type { Querier } from '../db/database.js'
-import { isUnsupported, type AppointmentWritePlans, type CompiledMapping } from '../mapping/compile/index.js'
-import type { DefaultedRef } from '../mapping/compile/index.js'
+import { isUnsupported, type AppointmentWritePlans, type CompiledMapping, type DefaultedRef } from '../mapping/compile/index.js'
 import type { Findings } from './findings.js'
 
 type ClientDefaults = AppointmentWritePlans['clientDefaults']

@@ -2,7 +2,7 @@
 // or a half-written row, so every check that depends on other rows runs inside the same
 // transaction as the write, which claims the days it checks (see Database.transaction).
 import { servedFrom, type Arrival, type Database, type Querier } from '../db/database.js'
-import { BOOKING_REFS, DEFAULT_SLOT_MINUTES, isIntegerType, matchesType, type AppointmentRow, type AppointmentWritePlans, type BookingRef, type CompiledMapping, type FoundSlotRow } from '../mapping/compile/index.js'
+import { BOOKING_REFS, DEFAULT_SLOT_MINUTES, isIntegerType, matchesType, type AppointmentRow, type AppointmentWritePlans, type BookingRef, type CompiledMapping, type DefaultedRef, type FoundSlotRow } from '../mapping/compile/index.js'
 import type { EntityName, LookupName } from '../mapping/model.js'
 import { planExists } from './plans.js'
 import type { SqlTypeName } from '../mapping/schema.js'
@@ -26,7 +26,6 @@ import type { WindowAt, WorkingDay } from './availability.js'
 import { bookedRecords } from './booked.js'
 import { refusesBooking } from './bookable.js'
 import { resolveClientRefs } from './client-defaults.js'
-import type { DefaultedRef } from '../mapping/compile/index.js'
 
 export interface NewAppointment {
   date: string

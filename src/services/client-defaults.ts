@@ -3,8 +3,7 @@
 // is the one stored: a ref left out takes the client's own (checked as a sent one would be),
 // else the mapping's constant; with `owned`, a ref sent must be one of the client's own.
 import type { Querier } from '../db/database.js'
-import type { AppointmentWritePlans, BookingRef } from '../mapping/compile/index.js'
-import type { DefaultedRef } from '../mapping/compile/index.js'
+import type { AppointmentWritePlans, BookingRef, DefaultedRef } from '../mapping/compile/index.js'
 import { ConflictError, InvalidInputError } from '../errors.js'
 
 /** Why a ref id cannot be booked with the rest of `refs` (not in the catalogue, not offered with the professional); undefined when it can. */
@@ -14,10 +13,10 @@ export type RefCheck = (name: DefaultedRef, id: string, refs: Partial<Record<Boo
  * Sets in `refs` each ref taken from the client (or its constant fallback), and returns the
  * columns written through a join (`firstOf`) as they store it; `sent`: the refs the caller sent.
  */
-export async function resolveClientRefs (plans: AppointmentWritePlans, tx: Querier, refs: Partial<Record<BookingRef, string>> & { client: string }, sent: Partial<Record<BookingRef, string>>, check: RefCheck): Promise<Record<string, unknown>> {
+export async function resolveClientRefs (writes: AppointmentWritePlans, tx: Querier, refs: Partial<Record<BookingRef, string>> & { client: string }, sent: Partial<Record<BookingRef, string>>, check: RefCheck): Promise<Record<string, unknown>> {
   const pointers: Record<string, unknown> = {}
-  for (const [name, own] of Object.entries(plans.clientDefaults) as [DefaultedRef, NonNullable<AppointmentWritePlans['clientDefaults'][DefaultedRef]>][]) {
-    const joined = plans.joinedRefs[name]
+  for (const [name, own] of Object.entries(writes.clientDefaults) as [DefaultedRef, NonNullable<AppointmentWritePlans['clientDefaults'][DefaultedRef]>][]) {
+    const joined = writes.joinedRefs[name]
     const client = refs.client
     const id = sent[name]
     if (id !== undefined) {
@@ -42,7 +41,7 @@ export async function resolveClientRefs (plans: AppointmentWritePlans, tx: Queri
       continue
     }
     // The client has none: the mapping's constant, as if sent.
-    const fallback = plans.defaults[name]
+    const fallback = writes.defaults[name]
     if (fallback === undefined) continue
     const problem = check(name, fallback, refs)
     if (problem !== undefined) {
