@@ -39,7 +39,8 @@ export function appointmentScan (model: MappingModel, plans: CheckPlans, known: 
   const a = model.appointment
   const unreadable = new Tally()
   const unknownState = new Tally()
-  const refKinds = ['professional', 'location', 'service'] as const
+  // A ref without a lookup resource names nothing that could be listed: not counted.
+  const refKinds = (['professional', 'location', 'service'] as const).filter((k) => model.lookups[k] !== undefined)
   const naming = { professional: 0, location: 0, service: 0 }
   const dangling = { professional: new Tally(), location: new Tally(), service: new Tally() }
   return {
