@@ -98,3 +98,21 @@ for (const dialect of testDialects()) {
     t.same([one.body.phone, one.body.allPhones], ['+15035550199', ['+15035550199']])
   })
 }
+
+// Found going live on Open Dental: `write.set: { HmPhone: { value: '' } }` on nullable phone
+// columns loaded and passed check, and new patients still got NULL there. A column `set` names
+// keeps that value when no number goes to it; a number sent for it wins.
+for (const dialect of testDialects()) {
+  t.test(`${dialect}: a phone column write.set fills keeps its value when no number is sent for it`, async (t) => {
+    const mapping = MAPPING.replace('      phone: wireless_phone\n', "      phone: wireless_phone\n      set: { hm_phone: { value: '' }, wk_phone: { value: '' } }\n")
+    t.not(mapping, MAPPING, 'the mapping changed')
+    const s = await scratchOn(t, dialect, PORTLAND_SCHEMA, mapping)
+    const one = await s.call('POST', '/clients', { name: 'Rosa Delgado', phone: '+15035550199' })
+    t.equal(one.status, 200, JSON.stringify(one.body))
+    t.same(await phonesOf(s.rows, String(one.body.id)), ['', '', '(503)555-0199'], 'the set values, and the wireless number')
+    const two = await s.call('POST', '/clients', { name: 'Sam Okafor', phone: '+15035550111', allPhones: ['(971) 555-0122'] })
+    t.equal(two.status, 200, JSON.stringify(two.body))
+    t.same(await phonesOf(s.rows, String(two.body.id)), ['(971)555-0122', '', '(503)555-0111'], 'the number sent wins over the set value')
+    t.same([...two.body.allPhones].sort(), ['+15035550111', '+19715550122'], 'read back as sent')
+  })
+}

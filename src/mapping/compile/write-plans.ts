@@ -195,6 +195,15 @@ export function compileWrites (model: MappingModel, dialect: Dialect): CompiledW
   return { client, appointment, slotRows, statements: () => writeStatements(client, appointment, model) }
 }
 
+// A column `write.set` names keeps that value when the request gives its field nothing (an
+// empty string where the desk program never stores NULL): the field's value wins otherwise.
+function withField (own: ColumnValues, encoded: ColumnValues, absent: boolean): void {
+  for (const [column, value] of Object.entries(encoded)) {
+    if (column in own && (absent || value === null || value === undefined)) continue
+    own[column] = value
+  }
+}
+
 function clientPlans (model: MappingModel, c: CompiledClientWrites, dialect: Dialect): ClientWritePlans {
   const { writers, rowWriters, rows } = c
   const rowStatements = (list: RowsPlan['before']) => list.flatMap((r) => r.keyed ? [...r.keyed.plan.key.before, r.keyed.plan.statement] : r.statement ? [r.statement] : [])
@@ -206,7 +215,7 @@ function clientPlans (model: MappingModel, c: CompiledClientWrites, dialect: Dia
       statements: [...rowStatements(rows?.before ?? []), ...plan.key.before, plan.statement, ...(plan.selfKey?.update ? [plan.selfKey.update] : []), ...rowStatements(rows?.after ?? [])],
       async run (tx, values, now) {
         const own: ColumnValues = { ...c.constants(now) }
-        for (const [field, writer] of Object.entries(writers)) if (writer) Object.assign(own, writer.encode(values[field as ClientField]))
+        for (const [field, writer] of Object.entries(writers)) if (writer) withField(own, writer.encode(values[field as ClientField]), values[field as ClientField] === undefined)
         // Fields kept in the rows written with the client's (a name row, a phone attribute).
         const fields: Record<string, unknown> = {}
         // Only fields given: a row holding nothing but absent fields is not inserted (rows.ts).
