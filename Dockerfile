@@ -40,4 +40,4 @@ HEALTHCHECK --interval=30s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # Node itself is PID 1 and handles SIGTERM/SIGINT (graceful drain) and SIGHUP (mapping reload);
 # `docker run --init` adds an init process if you prefer one.
-CMD ["node", "dist/server.js"]
+CMD ["node", "--max-semi-space-size=64", "dist/server.js"]

@@ -1,7 +1,7 @@
 // The two servers the bench compares, each in a child process of its own so that its CPU
 // time (/proc/<pid>/stat) and peak memory (VmHWM in /proc/<pid>/status) are its own.
-//  - Ponte exactly as `npm run serve` runs it in production: compiled (bench/build.ts) on plain
-//    node with node's defaults, NODE_ENV=production, API_KEYS
+//  - Ponte exactly as `npm run serve` runs it in production: compiled (bench/build.ts) on node
+//    with `serve`'s own options (bench/serve-flags.ts), NODE_ENV=production, API_KEYS
 //    holding only the key's SHA-256, LOG_LEVEL=info, the per-key
 //    rate limit on (RATE_LIMIT_PER_MINUTE raised: at the default 600 a minute the bench's own
 //    key would be throttled within a second), METRICS_KEY so the bench can read how many SQL
@@ -17,6 +17,7 @@ import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { BUILT } from './build.js'
+import { serveOptions } from './serve-flags.js'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const TICKS_PER_SECOND = 100 // getconf CLK_TCK on Linux
@@ -166,7 +167,7 @@ export async function startPonte (o: ServerOptions): Promise<ServerProcess> {
     for (const m of text.matchAll(/^ponte_sql_statement_duration_seconds_count\{[^}]*\} (\d+)/gm)) n += Number(m[1])
     return n
   }
-  return await launch('ponte', [...profiling(o, 'ponte'), BUILT.ponte], {
+  return await launch('ponte', [...profiling(o, 'ponte'), ...serveOptions(), BUILT.ponte], {
     NODE_ENV: 'production',
     DATABASE_URL: 'url' in o.database ? o.database.url : `sqlite:${o.database.file}`,
     MAPPING: o.mapping,

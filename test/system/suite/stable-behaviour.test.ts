@@ -52,3 +52,20 @@ t.test('the patterns find what they are for', async (t) => {
   t.same(hits('const fn = makeFunction(x); type F = Function; await redis.eval(LUA, 1, k)'), [])
   t.same(hits('eval(text)'), ['code generated at run time'])
 })
+
+// Node options the server runs with sit on its command line, where operators see them, and only
+// those Node documents in its CLI reference (doc/api/cli.md); the same everywhere it starts.
+const DOCUMENTED_NODE_OPTIONS = new Set(['--max-semi-space-size', '--max-old-space-size'])
+
+t.test('npm start, npm run serve and the Docker image give node the same documented options', async (t) => {
+  const { nodeOptionsOf, serveOptions } = await import('../../../bench/serve-flags.js')
+  const scripts = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts
+  const cmd = readFileSync(join(root, 'Dockerfile'), 'utf8').split('\n').filter((l) => l.startsWith('CMD ')).at(-1) ?? ''
+  const docker = nodeOptionsOf((JSON.parse(cmd.slice(4)) as string[]).join(' '))
+  const start = nodeOptionsOf(scripts.start).filter((o) => o !== '--import')
+  const serve = serveOptions()
+  t.same(start, serve, 'npm start as npm run serve (besides loading tsx)')
+  t.same(docker, serve, 'the image as npm run serve')
+  for (const o of serve) t.ok(DOCUMENTED_NODE_OPTIONS.has(o.split('=')[0]), `${o} is documented by Node`)
+  t.same(nodeOptionsOf('exec node --max-semi-space-size=64 --import tsx src/server.ts'), ['--max-semi-space-size=64', '--import'], 'options end at the first word that is not one')
+})
