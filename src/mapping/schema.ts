@@ -137,7 +137,7 @@ const SqlPerDialect = Type.Object({
 })
 
 const SplitRule = Type.Union([Type.Literal('firstSpace'), Type.Literal('lastSpace'), Type.Literal('particles')], {
-  description: 'Which of the name\'s words are the family name: `firstSpace` (the default: all but the first), `lastSpace` (the last: `Maria das Graças` + `Silva`), or `particles` (the last with the particles `da das de do dos e` before it, and the word before a closing `Filho`, `Filha`, `Júnior`, `Junior`, `Jr`, `Neto`, `Neta`, `Sobrinho` or `Sobrinha`: `João` + `da Silva`, `Maria das Graças` + `Silva`, `Carlos E.` + `Nogueira Filho`).'
+  description: 'Which of the name\'s words are the family name: `firstSpace` (the default: all but the first), `lastSpace` (the last: `Maria das Graças` + `Silva`), or `particles`: the last word with the run of particles just before it, in any case (Portuguese `da das de do dos e`, French `du des la le les`, Spanish `del las los y`, Italian `di dal dalla dei degli della delle lo`, Dutch `van der den ter ten het`, German `von vom zu zum zur`: `João` + `da Silva`, `Maria das Graças` + `Silva`, `Marie Claire` + `de la Fontaine`), and the word before a closing `Filho`, `Filha`, `Júnior`, `Junior` or `Jr` (`Carlos E.` + `Nogueira Filho`) or, with two words or more before that word, `Neto`, `Neta`, `Sobrinho` or `Sobrinha` (`João` + `da Silva Neto`, but `Ana Paula` + `Neto`).'
 })
 
 export const ValueObject = Type.Object({
