@@ -25,7 +25,8 @@ function emptyTexts (node: unknown, path: string, fail: Fail): void {
     if (k === 'on' && v !== null && typeof v === 'object' && !Array.isArray(v)) {
       for (const [local, c] of Object.entries(v as Record<string, unknown>)) {
         for (const text of ['prefix', 'suffix']) {
-          if (c !== null && typeof c === 'object' && (c as Record<string, unknown>)[text] === '') fail(`${at}/${pointer(local)}/${text}`, `an empty ${text} is the column itself: give the text \`${local}\` holds around the joined value, or leave \`${text}\` out`)
+          if (c === null || typeof c !== 'object' || (c as Record<string, unknown>)[text] !== '') continue
+          fail(`${at}/${pointer(local)}/${text}`, `an empty ${text} adds nothing: give the text \`${local}\` holds ${text === 'prefix' ? 'before' : 'after'} the joined value, or leave \`${text}\` out`)
         }
       }
     }
