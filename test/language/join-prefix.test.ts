@@ -111,6 +111,9 @@ for (const dialect of testDialects()) {
       t.equal(days.length, 1, report.lines.join('\n'))
       t.match(days[0], /2 of 5 rows of `scheduledate` cannot be read .*e\.g\. id 4: they offer nothing/, '`Clinic` for 202 and P:NoSuch; the P: days are read')
       t.same(report.findings.filter((f) => f.severity === 'problem' && !f.message.includes('scheduledate')).map((f) => f.message), [], 'no other problem')
+      const advice = report.findings.find((f) => f.path === '/availability/dated/joins/shared/on')
+      t.match(advice?.message ?? '', /column `name` of table `scheduletemplate` has no index: each row joined through `shared` would read the whole table; create one: .*\(.name.\)/,
+        'the key (provider_no, name) does not serve the shared join: check advises an index on the joined column, compared bare')
 
       const misspelt = joinPrefixMapping(SHARED_JOIN.replace('column: name', 'column: nmae'))
       const line = misspelt.split('\n').findIndex((l) => l.includes('nmae')) + 1
