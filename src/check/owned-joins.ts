@@ -5,7 +5,7 @@
 // the catalogue), else (a warning: a guess) a column named like the appointment's client column.
 import type { Database } from '../db/database.js'
 import type { DeclaredReference, LiveCatalog } from '../db/columns.js'
-import { isUnsupported, type AppointmentWritePlans, type BookingRef, type CompiledMapping } from '../mapping/compile/index.js'
+import { isUnsupported, onColumns, type AppointmentWritePlans, type BookingRef, type CompiledMapping } from '../mapping/compile/index.js'
 import type { Findings } from './findings.js'
 
 const bare = (name: string): string => name.slice(name.lastIndexOf('.') + 1).toLowerCase()
@@ -24,7 +24,7 @@ export function ownerColumn (compiled: Pick<CompiledMapping, 'model'>, joined: {
   const name = model.appointment.refs.client?.column
   if (name === undefined || name.includes('.')) return undefined
   const live = catalog.table(joined.table)?.columns.get(name.toLowerCase())
-  const on = new Set(Object.values(model.appointment.joins[joined.alias]?.on ?? {}).map((c) => bare(c)))
+  const on = new Set(Object.values(onColumns(model.appointment.joins[joined.alias]?.on ?? {})).map((c) => bare(c)))
   return live && !live.key && !on.has(live.name.toLowerCase()) ? { column: live.name, declared: false, byName: true } : undefined
 }
 

@@ -15,6 +15,7 @@ import { idType } from './compile/key.js'
 import { checkAddress } from './location-address.js'
 import { splitProblem } from './compile/name-split.js'
 import { checkFromClient } from './from-client.js'
+import { checkAffixedJoins } from './affixed-joins.js'
 
 export const LOOKUPS = ['professional', 'location', 'service', 'healthInsurance', 'specialty'] as const
 export type LookupName = typeof LOOKUPS[number]
@@ -250,6 +251,7 @@ export function buildModel (source: SourceDoc): MappingModel {
   }
 
   checkWrittenValues(doc, states.values, fail)
+  checkAffixedJoins(doc, fail)
   checkRefDefaults(appointment, lookups, fail)
   checkFromClient({ appointment, client }, fail)
   // A current row is found to be closed: one without the other says half of how.

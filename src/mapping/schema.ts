@@ -72,12 +72,29 @@ export const Where = Type.Union([Condition, Type.Array(Condition)], {
   description: 'Rows that exist for the interface. A list means all of them.'
 })
 
+// What one pair of a join's `on` compares: a column, or a column whose value the other side
+// holds inside a fixed text (OSCAR's `P:FullDay` naming the shared template `FullDay`).
+const JoinColumn = Type.Union([
+  Type.String({ description: 'A column of the joined table, equal to the column on the left.' }),
+  Type.Object({
+    column: Type.String({ description: 'A column of the joined table.' }),
+    prefix: Type.Optional(Type.String({ description: 'Text the left column holds before this column\'s value (`P:`): `hour: { column: name, prefix: \'P:\' }` joins `hour = \'P:\' || name`. Not empty.', examples: ['P:'] })),
+    suffix: Type.Optional(Type.String({ description: 'Text the left column holds after this column\'s value. Not empty.' }))
+  }, {
+    additionalProperties: false,
+    description: 'A column of the joined table whose value the left column holds with `prefix` before it and/or `suffix` after it (case and trailing spaces compare as the database compares them). The joined column is compared with the left one stripped of them, so an index on the joined column still finds the row. Read-only: a join a write goes through (`write.before`/`after`, `write.slot`, `stateRows`, `firstOf`, a `phones` row) takes plain columns.'
+  })
+])
+
+/** A join's column pairs: the parent's column (`from`'s, or the resource's) → the joined table's. */
+const JoinOn = Type.Record(Type.String(), JoinColumn, {
+  description: 'Columns of `from` → columns of this table, compared for equality; a column of this table may be `{ column, prefix, suffix }` when the left one holds its value inside a fixed text.'
+})
+
 export const Join = Type.Object({
   table: about(TableName, 'The table joined (a left join: rows without a match still read); its columns are then `alias.COLUMN` wherever a column is named.', ['dbo.SALA']),
   from: Type.Optional(Type.String({ description: 'The alias this join hangs from (default: the resource table).' })),
-  on: Type.Record(Type.String(), Type.String(), {
-    description: 'Columns of `from` → columns of this table, compared for equality.'
-  }),
+  on: JoinOn,
   where: Type.Optional(about(Where, 'Only rows of the joined table that meet this are joined (a row that has none gets NULLs).')),
   first: Type.Optional(Type.Object({
     key: Type.String({ description: 'A column of the joined table unique per row (its key).' }),
@@ -120,7 +137,7 @@ const SqlPerDialect = Type.Object({
 })
 
 const SplitRule = Type.Union([Type.Literal('firstSpace'), Type.Literal('lastSpace'), Type.Literal('particles')], {
-  description: 'Which of the name\'s words are the family name: `firstSpace` (the default: all but the first), `lastSpace` (the last: `Maria das Graças` + `Silva`), or `particles` (the last with the particles `da das de do dos e` before it, and the word before a closing `Filho`, `Filha`, `Júnior`, `Junior`, `Jr`, `Neto`, `Neta`, `Sobrinho` or `Sobrinha`: `João` + `da Silva`, `Maria das Graças` + `Silva`, `Carlos E.` + `Nogueira Filho`).'
+  description: 'Which of the name\'s words are the family name: `firstSpace` (the default: all but the first), `lastSpace` (the last: `Maria das Graças` + `Silva`), or `particles`: the last word with the run of particles just before it, in any case (Portuguese `da das de do dos e`, French `du des la le les`, Spanish `del las los y`, Italian `di dal dalla dei degli della delle lo`, Dutch `van der den ter ten het`, German `von vom zu zum zur`: `João` + `da Silva`, `Maria das Graças` + `Silva`, `Marie Claire` + `de la Fontaine`), and the word before a closing `Filho`, `Filha`, `Júnior`, `Junior` or `Jr` (`Carlos E.` + `Nogueira Filho`) or, with two words or more before that word, `Neto`, `Neta`, `Sobrinho` or `Sobrinha` (`João` + `da Silva Neto`, but `Ana Paula` + `Neto`).'
 })
 
 export const ValueObject = Type.Object({
@@ -139,7 +156,7 @@ export const ValueObject = Type.Object({
   }, { additionalProperties: false, description: 'Minutes between two date-times, each a column or any value (a slot\'s length from its start and end).' })),
   collect: Type.Optional(Type.Object({
     table: TableName,
-    on: Type.Record(Type.String(), Type.String(), { description: 'Columns of the resource (`COL` or `alias.COL`) → columns of `table`, compared for equality.' }),
+    on: about(JoinOn, 'Columns of the resource (`COL` or `alias.COL`) → columns of `table`, compared for equality; a column of `table` may be `{ column, prefix, suffix }` when the resource\'s holds its value inside a fixed text.'),
     where: Type.Optional(about(Where, 'Only rows of `table` that meet this (`{ column: kind, eq: PHONE }`).')),
     column: Type.String({ description: 'The column of `table` holding each value.' }),
     by: Type.Optional(Type.Array(Type.String(), { description: 'Columns of `table` ordering the values (the first is the preferred one).' }))
@@ -788,6 +805,8 @@ export type ConditionDoc = Static<typeof Condition>
 export type ConditionLeafDoc = Static<typeof ConditionLeaf>
 export type WhereDoc = Static<typeof Where>
 export type JoinDoc = Static<typeof Join>
+export type JoinOnDoc = Static<typeof JoinOn>
+export type JoinColumnDoc = Static<typeof JoinColumn>
 export type SqlTypeName = Static<typeof SqlType>
 export type RefNameT = Static<typeof RefName>
 export type RelationDoc = Static<typeof Relation>

@@ -83,6 +83,8 @@ export const ansi: Omit<Dialect, 'name' | 'placeholder' | 'foldedLike' | 'minute
   nullIf: (e, value) => `NULLIF(${e}, ${value})`,
   upper: (e) => `UPPER(${e})`,
   leading: (e, length) => `SUBSTRING(${e} FROM 1 FOR ${length})`,
+  // GREATEST: a negative length is an error on PostgreSQL.
+  strip: (e, head, tail) => tail === 0 ? `SUBSTRING(${e} FROM ${head + 1})` : `SUBSTRING(${e} FROM ${head + 1} FOR GREATEST(CHAR_LENGTH(${e}) - ${head + tail}, 0))`,
   notTrue: (c) => `CASE WHEN ${c} THEN 0 ELSE 1 END = 1`,
   count: () => 'COUNT(*)',
   countDistinct: (e) => `COUNT(DISTINCT ${e})`,

@@ -186,6 +186,12 @@ export interface Dialect {
   /** The first `length` characters of text `e` (`length` a placeholder or a number). */
   leading(e: string, length: string): string
   /**
+   * Text `e` without its first `head` and last `tail` characters (counts, written in the
+   * statement): the value a join's `prefix`/`suffix` wraps. Meaningful only where `e` is that
+   * long; shorter, it is some text or '', never an error.
+   */
+  strip(e: string, head: number, tail: number): string
+  /**
    * Holds when condition `c` does not hold, NULL included: `NOT (c)` is unknown, so false, for
    * a NULL compared with a literal, where the mapping's reader (and a person) says true.
    */

@@ -1,7 +1,8 @@
 // Issue 27 item 10, the roles of a name's columns, on a clinic generated in the test (a person
 // row with given/middle/family columns, and an OpenMRS-like name row of four), on every test
 // database: `split.family` fills the family column before a secondary last one; `particles`
-// keeps `Filho`/`Neto` with the word before; `split.alone` puts a one-word name in the family
+// keeps `Filho`/`Neto` with the word before (a `Neto` after a given name alone is the surname:
+// `Ana Paula` · `Neto`); `split.alone` puts a one-word name in the family
 // column (or both); `split.middle` writes the middle names into a column the template does not
 // read. Each through POST and PATCH, read from the table and through GET; `check` warns where a
 // secondary last column would take the family name; misnamed columns are refused at load.
@@ -63,7 +64,20 @@ for (const dialect of testDialects()) {
       await writes(t, s, person, [
         ['Carlos E. Nogueira Filho', ['Carlos', 'E.', 'Nogueira Filho']],
         ['João da Silva Neto', ['João', '', 'da Silva Neto']],
-        ['Paulo Júnior', ['Paulo', '', 'Júnior']]
+        ['Paulo Júnior', ['Paulo', '', 'Júnior']],
+        ['Pedro Alves Filho', ['Pedro', '', 'Alves Filho']],
+        ['Marcos A. Silva Jr.', ['Marcos', 'A.', 'Silva Jr.']],
+        ['Ana Paula Souza Neto', ['Ana', 'Paula', 'Souza Neto']]
+      ])
+    })
+
+    t.test('particles: a Neto or Sobrinho with fewer than two words before the one it would take is the surname', async (t) => {
+      const s = await scratchOn(t, dialect, SCHEMA, mapping("template: '{nome} {meio} {sobrenome}', split: particles"))
+      await writes(t, s, person, [
+        ['Ana Paula Neto', ['Ana', 'Paula', 'Neto']],
+        ['Luiz Carlos Sobrinho', ['Luiz', 'Carlos', 'Sobrinho']],
+        ['Maria Clara Neta', ['Maria', 'Clara', 'Neta']],
+        ['Rui Neto', ['Rui', '', 'Neto']]
       ])
     })
 

@@ -1,7 +1,8 @@
 // Issue 27 items 9 and 10 on an OSCAR-like `demographic` generated in the test, on every test
 // database: a birthday kept as day, month and year in three text columns is written part by
-// part in the declared padding and reads back the date sent; a compound Brazilian name is cut
-// where `split` says and reads back as sent; `case: upper` stores it upper case and answers
+// part in the declared padding and reads back the date sent; a compound Brazilian name, and a
+// family name with French, Spanish, Italian, Dutch or German particles, is cut where `split`
+// says and reads back as sent; `case: upper` stores it upper case and answers
 // it as stored, while without it a database that upper-cases a name is still refused.
 import t from 'tap'
 import { testDialects } from '../helpers/contract.js'
@@ -34,6 +35,22 @@ const SPLITS: Array<[NonNullable<NamesChoice['split']> | undefined, string, [str
   ['particles', 'João da Silva', ['João', 'da Silva']],
   ['particles', 'Ana Maria de Souza e Silva', ['Ana Maria de Souza', 'e Silva']],
   ['particles', 'Pelé', ['Pelé', '']]
+]
+
+// Particles of other languages under `particles` and `case: upper` (a stranger's OSCAR): the
+// family starts at the first particle of the run just before the last word, in any case.
+const ABROAD: Array<[string, [string, string]]> = [
+  ['Marie Claire de la Fontaine', ['MARIE CLAIRE', 'DE LA FONTAINE']], // French
+  ['Jean du Pont', ['JEAN', 'DU PONT']],
+  ['Juan Carlos del Río', ['JUAN CARLOS', 'DEL RÍO']], // Spanish
+  ['Ana de los Santos', ['ANA', 'DE LOS SANTOS']],
+  ['José Ortega y Gasset', ['JOSÉ ORTEGA', 'Y GASSET']], // a conjunction, as `e Silva`
+  ['Luca Di Maio', ['LUCA', 'DI MAIO']], // Italian, capitalised
+  ['Giovanni della Casa', ['GIOVANNI', 'DELLA CASA']],
+  ['Ludwig Mies van der Rohe', ['LUDWIG MIES', 'VAN DER ROHE']], // Dutch
+  ['Johannes ten Brink', ['JOHANNES', 'TEN BRINK']],
+  ['Ursula von der Leyen', ['URSULA', 'VON DER LEYEN']], // German
+  ['Maria das Graças Silva', ['MARIA DAS GRAÇAS', 'SILVA']] // still Portuguese: a given name's particle stays given
 ]
 
 for (const dialect of testDialects()) {
@@ -113,6 +130,18 @@ for (const dialect of testDialects()) {
       t.equal((await s.call('GET', `/clients/${made.body.id as string}`)).body.name, 'MARIA DAS GRAÇAS SILVA')
       t.equal((await s.call('PATCH', '/clients/1', { name: 'Marie-Ève da Costa' })).status, 200)
       t.same(await named(s, '1'), ['MARIE-ÈVE', 'DA COSTA'])
+    })
+
+    t.test('particles of French, Spanish, Italian, Dutch and German names begin the family name', async (t) => {
+      const s = await scratchOn(t, dialect, NAMES_SCHEMA, namesMapping({ split: 'particles', upper: true }))
+      for (const [name, parts] of ABROAD) {
+        const made = await s.call('POST', '/clients', { name, phone: '+5511987650015' })
+        t.equal(made.status, 200, JSON.stringify(made.body))
+        t.same(await named(s, made.body.id), parts, `${name}: given, family`)
+        t.equal((await s.call('GET', `/clients/${made.body.id as string}`)).body.name, name.toUpperCase(), 'read back as sent, upper case')
+        t.equal((await s.call('PATCH', '/clients/2', { name })).status, 200)
+        t.same(await named(s, '2'), parts, `${name}: PATCH stores the same parts`)
+      }
     })
 
     t.test('an upper-casing database: accepted with case: upper, refused (501) without it', async (t) => {

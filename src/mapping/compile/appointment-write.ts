@@ -21,6 +21,7 @@ import { compileOpenSlots, type OpenSlotWrites } from './open-slots.js'
 import { compileClientNameRead, type Booked, type BookedLookup, type ClientNameRead } from './booked-values.js'
 import { compileLookup, type LookupById } from './lookup.js'
 import { compileClientDefault, type ClientDefault } from './client-default.js'
+import { onColumns } from './join-on.js'
 
 export const BOOKING_REFS = ['client', 'professional', 'service', 'healthInsurance', 'plan', 'location'] as const
 export type BookingRef = typeof BOOKING_REFS[number]
@@ -219,7 +220,7 @@ function joinedRef (model: MappingModel, v: Value, type: SqlTypeName, firstOf: s
   const [readAlias, remoteCol] = col?.includes('.') === true ? col.split('.') : []
   if (readAlias !== alias) throw new CompileError(`${path}/firstOf`, `the ref is not read through the join \`${alias}\` (it is read from ${col ?? 'rules, a template or an expression'})`)
   const join = model.appointment.joins[alias]
-  const pairs = Object.entries(join?.on ?? {})
+  const pairs = Object.entries(onColumns(join?.on ?? {}))
   if (!join || join.from || pairs.length !== 1) throw new CompileError(`${path}/firstOf`, `\`${alias}\` must be a join of the appointment row itself on one column to be written through`)
   const [local, remote] = pairs[0]
   const params = new ParamList(dialect)

@@ -17,6 +17,7 @@ import { phoneProbes, probesFind, toE164 } from '../../normalise/phone.js'
 import { cpfProbes, isValidCpf, normaliseCpf } from '../../normalise/cpf.js'
 import { textShape } from '../../normalise/text.js'
 import { inClinicTime, storedClock } from './stored-clock.js'
+import { onColumns } from './join-on.js'
 
 /** Rows against distinct keys. */
 export interface KeyCount { rows: number, keys: number }
@@ -88,7 +89,7 @@ export function compileCheck (model: MappingModel, d: Dialect): CheckPlans {
   const plans: CheckPlans = {
     keyCount: (t, join) => ({
       statement: aggregate(`${nameOf(t)}.count`, d, t, (scope, params) => {
-        if (join) scope.ref(`${join}.${Object.values(t.joins[join].on)[0] ?? 'x'}`, t.path)
+        if (join) scope.ref(`${join}.${Object.values(onColumns(t.joins[join].on))[0] ?? 'x'}`, t.path)
         const key = keyText(t.key, scope, params, `${t.path}/key`)
         return { columns: [{ expr: d.count(), alias: 'n' }, { expr: d.countDistinct(key), alias: 'k' }] }
       }),

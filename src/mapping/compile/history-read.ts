@@ -7,6 +7,7 @@ import { decided } from './row-conditions.js'
 import { storedState } from './history.js'
 import { CompileError } from './scope.js'
 import type { ColumnValues } from './write-columns.js'
+import { isAffixed, onPairs } from './join-on.js'
 
 export function checkHistoryRead (model: MappingModel): void {
   const a = model.appointment
@@ -16,7 +17,7 @@ export function checkHistoryRead (model: MappingModel): void {
   const read = new Set(rules.flatMap((r) => [...r.when ? columnsOf(r.when) : [], ...r.column ? [r.column] : []]).flatMap((c) => c.includes('.') ? [c.split('.')[0]] : []))
   const same = (x: string, y: string): boolean => x.toLowerCase() === y.toLowerCase()
   const readers = Object.entries(a.joins).filter(([alias, j]) => read.has(alias) && j.from === undefined && same(j.table, h.table) &&
-    Object.entries(j.on).some(([local, remote]) => same(local, a.key.column) && same(remote, h.key)))
+    onPairs(j.on).some((p) => !isAffixed(p) && same(p.local, a.key.column) && same(p.remote, h.key)))
   const path = `${a.path}/write/history`
   const stateColumn = Object.entries(h.open).find(([, w]) => 'state' in w)?.[0]
   for (const [alias, j] of readers) {

@@ -35,6 +35,7 @@ export type { ScheduleFault, ScheduleScan, ScheduleScanRow } from './availabilit
 export type { CapacityFault, SlotRowChecks } from './slot-rows.js'
 export { isTextType, templateColumns } from './value.js'
 export { nameAsRead, nameLayout, splitInto } from './name-split.js'
+export { onColumns } from './join-on.js'
 export type { DefaultedRef } from './appointment-write.js'
 export { storedPhoneRow, storedRow, type StoredRowPlan } from './stored-row.js'
 export type { Lookup, Reference, References, Use } from './references.js'

@@ -1,8 +1,8 @@
 // Where a name written through a `{given} {family}` template is cut: Brazilian compound given
-// names (`Maria das Graças`) are not a first word, family names keep their particles and
-// suffixes, and the mapping may say which column is the family's (OpenMRS's `family_name`
-// before its rarely used `family_name2`), where a lone word goes and a middle column it writes
-// without reading.
+// names (`Maria das Graças`) are not a first word, family names keep their particles (`da
+// Silva`, `de la Fontaine`, `van der Berg`) and suffixes, and the mapping may say which column
+// is the family's (OpenMRS's `family_name` before its rarely used `family_name2`), where a lone
+// word goes and a middle column it writes without reading.
 import type { Value } from '../model.js'
 import { templateColumns } from './value.js'
 
@@ -10,10 +10,23 @@ type SplitDoc = NonNullable<Value['split']>
 export type SplitRule = Extract<SplitDoc, string>
 export type NameSplit = Exclude<SplitDoc, string>
 
-/** Lower-case words that belong to the family name after them (`da Silva`, `dos Santos`). */
-const PARTICLES = new Set(['da', 'das', 'de', 'do', 'dos', 'e'])
-/** Words that close a family name and belong with the word before them (`Nogueira Filho`). */
-const SUFFIXES = new Set(['filho', 'filha', 'júnior', 'junior', 'jr', 'jr.', 'neto', 'neta', 'sobrinho', 'sobrinha'])
+/** Words (in any case) that belong to the family name after them (`da Silva`, `de la Fontaine`, `Di Maio`). */
+const PARTICLES = new Set([
+  'da', 'das', 'de', 'do', 'dos', 'e', // Portuguese
+  'du', 'des', 'la', 'le', 'les', // French
+  'del', 'las', 'los', 'y', // Spanish
+  'di', 'dal', 'dalla', 'dei', 'degli', 'della', 'delle', 'lo', // Italian
+  'van', 'der', 'den', 'ter', 'ten', 'het', // Dutch
+  'von', 'vom', 'zu', 'zum', 'zur' // German
+])
+/** Words (in any case) that close a family name and belong with the word before them (`Nogueira Filho`). */
+const SUFFIXES = new Set(['filho', 'filha', 'júnior', 'junior', 'jr', 'jr.'])
+/**
+ * Suffixes that are surnames too (`Ana Paula Neto`): they close a family name only when two
+ * words or more stand before the word they would take (`João da Silva Neto`, `Ana Paula Souza
+ * Neto`); in a shorter name they are the surname, the words before them given names.
+ */
+const SURNAME_SUFFIXES = new Set(['neto', 'neta', 'sobrinho', 'sobrinha'])
 
 /** The object form of `split`, the bare rule being `{ rule }`. */
 export function splitOf (doc: SplitDoc | undefined): NameSplit {
@@ -87,7 +100,10 @@ function familyWords (words: string[], rule: SplitRule): number {
   if (rule === 'firstSpace') return words.length - 1
   if (rule === 'lastSpace') return 1
   // `Filho`, `Júnior`… close the family name begun by the word before them.
-  let n = words.length > 2 && SUFFIXES.has(words[words.length - 1].toLowerCase()) ? 2 : 1
+  const last = words[words.length - 1].toLowerCase()
+  const closes = SUFFIXES.has(last) ? words.length > 2 : SURNAME_SUFFIXES.has(last) && words.length > 3
+  let n = closes ? 2 : 1
+  // The family starts at the first of the particles just before it (`de la Fontaine`).
   while (n < words.length - 1 && PARTICLES.has(words[words.length - 1 - n].toLowerCase())) n++
   return n
 }

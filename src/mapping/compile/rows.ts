@@ -15,6 +15,7 @@ import { reference, segment } from './references.js'
 import { isPhoneLine } from './phone-line.js'
 import { isPhoneCopy } from './phone-copy.js'
 import { templateColumns } from './value.js'
+import { onColumns } from './join-on.js'
 
 /** The resource's own row in `links`. */
 export const OWN_ROW = ''
@@ -98,13 +99,13 @@ export function compileRows (model: MappingModel, table: TableModel & { phones?:
     if (r.join !== undefined) {
       const j = table.joins[r.join]
       if (!j) throw new CompileError(`${at}/join`, `no join called \`${r.join}\` in ${table.path}/joins`)
-      target = { table: j.table, on: j.on, from: j.from, where: j.where, wherePath: `${table.path}/joins/${r.join}/where` }
+      target = { table: j.table, on: onColumns(j.on), from: j.from, where: j.where, wherePath: `${table.path}/joins/${r.join}/where` }
       reference({ table: j.table, use: 'write', path: `${table.path}/joins/${r.join}/table` })
     } else {
       const phone = table.phones?.[r.phones ?? 0]
       const c = phone?.collect
       if (!phone || !c) throw new CompileError(`${at}/phones`, `phones/${r.phones ?? 0} does not collect from a child table`)
-      target = { table: c.table, on: c.on, where: c.where, wherePath: `${phone.path}/collect/where` }
+      target = { table: c.table, on: onColumns(c.on), where: c.where, wherePath: `${phone.path}/collect/where` }
       reference({ table: c.table, use: 'write', path: `${phone.path}/collect/table` })
     }
     const links: Link[] = []

@@ -6,6 +6,7 @@ import type { ConditionDoc, JoinDoc } from '../schema.js'
 import { conditionSql } from './condition.js'
 import { leaves, whereList } from '../model.js'
 import { segment, reference, type Reference, type Use } from './references.js'
+import { onMatch, onPairs as pairsOf } from './join-on.js'
 
 export class CompileError extends Error {
   constructor (readonly path: string, message: string) {
@@ -141,7 +142,7 @@ export class Scope {
 export function joinMatch (d: Dialect, j: JoinDoc, alias: string, parentColumn: (local: string) => string, params: ParamList, path: string): string {
   const onPairs = (a: string) => {
     const scope = new Scope(d, { table: j.table, joins: {}, where: [], path }, a)
-    return Object.entries(j.on).map(([local, remote]) => `${parentColumn(local)} = ${scope.ref(remote, `${path}/on/${segment(local)}`, 'join', { lookup: 'join' })}`)
+    return pairsOf(j.on).map((p) => onMatch(d, p, parentColumn(p.local), scope.ref(p.remote, `${path}/on/${segment(p.local)}`, 'join', { lookup: 'join' }), params))
   }
   const matching = (a: string) => {
     const scope = new Scope(d, { table: j.table, joins: {}, where: [], path }, a)

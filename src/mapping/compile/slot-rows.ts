@@ -22,6 +22,7 @@ import { segment } from './references.js'
 import { dateRange, EVERY_DATE, rangeArgs } from './date-range.js'
 import type { Row } from './entity.js'
 import { onClinicClock, storedClock, toStoredTime, type StoredClock } from './stored-clock.js'
+import { onColumns } from './join-on.js'
 
 /** Refs a slot row can decide (they are read through the slot row's joins). */
 export const SLOT_ROW_REFS = ['professional', 'location'] as const
@@ -91,7 +92,7 @@ export function compileSlotRowBooking (model: MappingModel, dialect: Dialect): S
   const path = `${a.path}/write/slot`
   const join = a.joins[alias]
   if (!join) throw new CompileError(`${path}/join`, `no join called \`${alias}\` in ${a.path}/joins`)
-  const pairs = Object.entries(join.on)
+  const pairs = Object.entries(onColumns(join.on))
   if (join.from !== undefined || pairs.length !== 1 || pairs[0][0].includes('.')) {
     throw new CompileError(`${path}/join`, 'the slot join must hang from the appointment table by one column (the pointer to the slot)')
   }
@@ -311,7 +312,7 @@ export function slotRowChecks (model: MappingModel, dialect: Dialect): SlotRowCh
   const doc = a.write?.slot
   const join = doc ? a.joins[doc.join] : undefined
   if (!doc || !join) return undefined
-  const pair = Object.entries(join.on)
+  const pair = Object.entries(onColumns(join.on))
   if (pair.length !== 1 || join.from !== undefined) return undefined // compileSlotRowBooking says why
   const [pointer, slotRowKey] = pair[0]
   const path = `${a.path}/write/slot`

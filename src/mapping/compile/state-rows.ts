@@ -13,6 +13,7 @@ import { reference } from './references.js'
 import { storedState } from './history.js'
 import { CompileError, joinMatch } from './scope.js'
 import { uniqueColumns, writesTo, writeValues, type ColumnValues } from './write-columns.js'
+import { onColumns } from './join-on.js'
 
 export interface StateRows {
   statements: Statement[]
@@ -28,7 +29,7 @@ export function compileStateRows (model: MappingModel, dialect: Dialect): StateR
     const at = `${a.path}/write/stateRows/${i}`
     const j = a.joins[r.join]
     if (!j) throw new CompileError(`${at}/join`, `no join called \`${r.join}\` in ${a.path}/joins`)
-    const on = Object.entries(j.on)
+    const on = Object.entries(onColumns(j.on))
     if (j.from !== undefined || on.length !== 1 || a.key.parts.length !== 1 || on[0][0] !== a.key.column) {
       throw new CompileError(`${at}/join`, `\`${r.join}\` must join the appointment table on its key alone (on: { ${a.key.column}: … }) to record a state`)
     }

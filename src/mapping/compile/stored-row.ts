@@ -6,6 +6,8 @@ import { ParamList, type Statement } from '../../sql/statement.js'
 import type { TableModel } from '../model.js'
 import { keyArgs } from './key.js'
 import type { Bound } from './bind.js'
+import { isAffixed, onColumns, onPairs } from './join-on.js'
+import type { JoinOnDoc } from '../schema.js'
 
 export interface StoredRowPlan {
   statement: Statement
@@ -44,11 +46,12 @@ export interface StoredPhoneRowPlan {
 
 /**
  * `columns` of the row of the collect's table holding `phone` for the client `id`, joined on
- * the collect's `on` from the client's own row; undefined when `on` reaches through a join.
+ * the collect's `on` from the client's own row; undefined when `on` reaches through a join or
+ * holds text around a value (no phone row is written through such a `collect`: model.ts).
  */
-export function storedPhoneRow (t: TableModel, collect: { table: string, on: Record<string, string>, column: string }, columns: readonly string[], d: Dialect): StoredPhoneRowPlan | undefined {
-  const on = Object.entries(collect.on)
-  if (on.some(([local]) => local.includes('.'))) return undefined
+export function storedPhoneRow (t: TableModel, collect: { table: string, on: JoinOnDoc, column: string }, columns: readonly string[], d: Dialect): StoredPhoneRowPlan | undefined {
+  if (onPairs(collect.on).some((p) => p.local.includes('.') || isAffixed(p))) return undefined
+  const on = Object.entries(onColumns(collect.on))
   const params = new ParamList(d)
   const parts = t.key.parts
   const where = [

@@ -11,6 +11,7 @@ import type { Value } from '../model.js'
 import { bindLiteral, conditionSql, conditionTest } from './condition.js'
 import { CompileError, type Scope } from './scope.js'
 import { segment, type Lookup } from './references.js'
+import { onMatch, onPairs } from './join-on.js'
 import { memoText } from './memo.js'
 import { columnGetter } from './entity.js'
 import { codeMatcher, codeRule, keysInOrder, mappingCode, storedCodeSql } from './codes.js'
@@ -175,7 +176,7 @@ function collected (v: Value, scope: Scope, params: ParamList): { c: NonNullable
   const at = `${v.path}/collect`
   const child = scope.child(c.table, at)
   const match = [
-    ...Object.entries(c.on).map(([local, remote]) => `${scope.ref(local, `${at}/on/${segment(local)}`, 'join')} = ${child.ref(remote, `${at}/on/${segment(local)}`, 'join', { lookup: 'join' })}`),
+    ...onPairs(c.on).map((p) => onMatch(scope.dialect, p, scope.ref(p.local, `${at}/on/${segment(p.local)}`, 'join'), child.ref(p.remote, `${at}/on/${segment(p.local)}`, 'join', { lookup: 'join' }), params)),
     ...whereList(c.where).map((w, i) => conditionSql(w, child, params, `${at}/where/${i}`))
   ]
   const value = child.ref(c.column, `${at}/column`)

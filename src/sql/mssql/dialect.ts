@@ -47,6 +47,8 @@ export function mssqlDialect (options: MssqlDialectOptions = {}): Dialect {
     // A binary collation: code points compared, case and accents counting (VARCHAR and NVARCHAR alike).
     exact: (e) => `${e} COLLATE Latin1_General_BIN2`,
     leading: (e, length) => `SUBSTRING(${e}, 1, ${length})`,
+    // SUBSTRING needs a length (a negative one is an error); LEN leaves out trailing spaces, as `=` does.
+    strip: (e, head, tail) => tail === 0 ? `SUBSTRING(${e}, ${head + 1}, LEN(${e}))` : `SUBSTRING(${e}, ${head + 1}, CASE WHEN LEN(${e}) > ${head + tail} THEN LEN(${e}) - ${head + tail} ELSE 0 END)`,
     // FOR XML PATH rather than STRING_AGG (SQL Server 2017+); TYPE … value() undoes XML escaping.
     textList (expr, from, where, orderBy) {
       const w = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''

@@ -54,6 +54,7 @@ export const mysql: Dialect = {
   // compare a latin1 column's bytes with the parameter's UTF-8 ones.
   exact: (e) => `CONVERT(${e} USING utf8mb4) COLLATE utf8mb4_bin`,
   leading: (e, length) => `SUBSTRING(${e}, 1, ${length})`,
+  strip: (e, head, tail) => tail === 0 ? `SUBSTRING(${e}, ${head + 1})` : `SUBSTRING(${e}, ${head + 1}, GREATEST(CHAR_LENGTH(${e}) - ${head + tail}, 0))`,
   textList (expr, from, where, orderBy) {
     const w = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''
     const o = orderBy.length > 0 ? ` ORDER BY ${orderBy.join(', ')}` : ''

@@ -28,6 +28,8 @@ export const sqlite: Dialect = {
   // A column declared COLLATE NOCASE would compare in any case.
   exact: (e) => `${e} COLLATE BINARY`,
   leading: (e, length) => `SUBSTR(${e}, 1, ${length})`,
+  // A negative length counts backwards on SQLite.
+  strip: (e, head, tail) => tail === 0 ? `SUBSTR(${e}, ${head + 1})` : `SUBSTR(${e}, ${head + 1}, MAX(LENGTH(${e}) - ${head + tail}, 0))`,
   charLength: (e) => `LENGTH(${e})`,
   // A range, not LIKE (case-insensitive, so no index unless the column is NOCASE) nor GLOB
   // (SQLite plans GLOB ? with the index only once the value is bound): the range seeks an
