@@ -16,6 +16,7 @@ import { checkAddress } from './location-address.js'
 import { splitProblem } from './compile/name-split.js'
 import { checkFromClient } from './from-client.js'
 import { checkAffixedJoins } from './affixed-joins.js'
+import { extractProblem } from './extract.js'
 
 export const LOOKUPS = ['professional', 'location', 'service', 'healthInsurance', 'specialty'] as const
 export type LookupName = typeof LOOKUPS[number]
@@ -356,6 +357,8 @@ export function asValue (v: ValueDoc, path: string, depth = 1): { value: Value, 
   }
   const misplaced = misplacedOption(value)
   if (misplaced) return { value, problem: misplaced, at: path }
+  const pattern = value.extract === undefined ? undefined : extractProblem(value.extract)
+  if (pattern) return { value, problem: pattern, at: `${path}/extract` }
   const split = splitProblem(value)
   if (split) return { value, problem: split.message, at: split.at }
   const present = SOURCES.filter((s) => value[s] !== undefined)

@@ -164,6 +164,11 @@ export const ValueObject = Type.Object({
     additionalProperties: false,
     description: 'Read-only: every value of `column` in the rows of a child table (phones kept as attribute rows), in the same statement; blank and repeated values are dropped. Values are listed with `|` between them, so a value holding `|` reads as two.'
   })),
+  extract: Type.Optional(Type.String({
+    minLength: 1,
+    description: 'Read only part of a text: a regular expression (JavaScript syntax) with exactly one capture group, whose text is the value (before `nullIf`, `map` and `format`); no match reads as none. For values kept inside a longer text: a key of a PHP-serialized array (OpenEMR\'s `pc_recurrspec`), a field of a packed string. Read-only and applied after the row is read: a value with `extract` cannot be written, nor compared in SQL (a filter, a search, a date range, a relation), which refuse it at its line. Only the first 8,192 characters of the text are searched, and a pattern repeating a group that itself repeats (`(a+)+`) is refused: both keep a regular expression from taking very long on some text.',
+    examples: ['"event_repeat_freq";s:\\d+:"(\\d+)"', '^(\\d{4})-']
+  })),
   nullIf: Type.Optional(Type.Array(Literal, { description: 'Stored values that mean "none" (\'\', \'0000-00-00\', 0, -1).' })),
   map: Type.Optional(Type.Record(Type.String(), Literal, { description: 'Stored value → interface value (used both ways for writes: a write stores the first code given for the value). Text codes compare without trailing spaces and in any case unless `codes: exact`; a code no entry names reads as nothing.' })),
   codes: Type.Optional(about(CodeCase, 'How stored codes meet the keys of `map`: `exact` when case tells them apart (OSCAR\'s `b` Left Message and `B` Billed), on reads, `?state=` filters, the states that free a slot and `check`\'s count of unmapped codes. Default: `anyCase`.', ['exact'])),
@@ -667,6 +672,28 @@ export const StateSettings = Type.Object({
   free: Type.Optional(Type.Array(Type.String(), { description: 'States whose appointments no longer hold their slot (default: CANCELED).' }))
 }, { additionalProperties: false, description: 'The appointment states of this installation and how they may change.' })
 
+const weekdayNumbering = (what: string): string => `How ${what} numbers the days: \`0\` (default) Sunday 0 … Saturday 6; \`1\` Sunday 1 … Saturday 7; \`iso\` Monday 1 … Sunday 7.`
+
+/** One stored row standing for many dates (OpenEMR's recurring calendar events). */
+export const Repeat = Type.Object({
+  kind: about(Value, 'How the row recurs, read as `once` (the row\'s own date only), `every` (every `every` `unit`s), `nth` (the `nth` `weekday` of every `months` months) or `weekdays` (the listed `weekdays` of every `weeks` weeks); usually a `map` of stored codes. A row whose kind reads as none of these offers (or blocks) nothing.', [{ column: 'pc_recurrtype', type: 'int', map: { 0: 'once', 1: 'every', 2: 'nth', 3: 'weekdays' } }]),
+  every: Type.Optional(about(Value, '`every`: how many `unit`s between dates (a positive whole number). Default 1; given, a row where it reads as none is unreadable.', [{ column: 'pc_recurrspec', extract: '"event_repeat_freq";s:\\d+:"(\\d+)"' }])),
+  unit: Type.Optional(about(Value, '`every`: the step, read as `day`, `week`, `month` (the same day of the month; a day the month lacks runs on into the next, as OpenEMR steps: 31 January, 3 March, 3 April …), `year` or `workday` (Monday to Friday). Required when rows can be `every`.', [{ column: 'pc_recurrspec', extract: '"event_repeat_freq_type";s:\\d+:"(\\d)"', map: { 0: 'day', 1: 'week', 2: 'month', 3: 'year', 4: 'workday' } }])),
+  months: Type.Optional(about(Value, '`nth`: every how many months (a positive whole number), counted from the first date\'s month. Default 1; given, a row where it reads as none is unreadable.', [{ column: 'pc_recurrspec', extract: '"event_repeat_on_freq";s:\\d+:"(\\d+)"' }])),
+  nth: Type.Optional(about(Value, '`nth`: which of the month\'s `weekday`s: 1 to 4 (the first to the fourth), or 5, -1 or `last` (the last). Required when rows can be `nth`.', [{ column: 'pc_recurrspec', extract: '"event_repeat_on_num";s:\\d+:"(\\d)"' }])),
+  weekday: Type.Optional(about(Value, '`nth`: the day of the week, numbered as `weekdayBase` says. Required when rows can be `nth`.', [{ column: 'pc_recurrspec', extract: '"event_repeat_on_day";s:\\d+:"(\\d)"' }])),
+  weekdayBase: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal('iso')], { description: weekdayNumbering('`weekday`'), examples: [0] })),
+  weekdays: Type.Optional(about(Value, '`weekdays`: the days of the week, numbers separated by commas or spaces (`2,4,6`), numbered as `weekdaysBase` says. The row\'s first date is a date too, listed or not (as OpenEMR has it). Required when rows can be `weekdays`.', [{ column: 'pc_recurrspec', extract: '"event_repeat_freq";s:\\d+:"([\\d,]+)"' }])),
+  weekdaysBase: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal('iso')], { description: `${weekdayNumbering('`weekdays`')} OpenEMR lists its days from Sunday 1.`, examples: [1] })),
+  weeks: Type.Optional(about(Value, '`weekdays`: every how many weeks (Monday to Sunday, counted from the first date\'s week). Default 1: every week.', [{ value: 2 }])),
+  until: Type.Optional(about(Value, 'The last date the row may fall on (inclusive). NULL, blank or a `nullIf` sentinel: no end. A plain date column lets the database skip rows that ended before the dates asked for.', [{ column: 'pc_endDate', format: 'date', nullIf: ['0000-00-00'] }])),
+  except: Type.Optional(about(Value, 'Dates left out: `YYYYMMDD` or `YYYY-MM-DD` dates separated by commas or spaces (OpenEMR\'s `exdate`). Blank: none. A list holding anything else makes its row unreadable.', [{ column: 'pc_recurrspec', extract: '"exdate";s:\\d+:"([^"]*)"' }]))
+}, {
+  additionalProperties: false,
+  title: 'Repeat',
+  description: 'The row recurs: its date (a block\'s `from`) is the first date, and it stands for every date its rule falls on, to `until`, but for `except`; each date has the row\'s hours (a block: its `start`–`end`, or the whole day). Dates are worked out after reading, for the dates asked only; the database is asked only for rows that start by the last date asked and whose `until` is not before the first (and, where `kind` is a column with a `map`, for one-off rows of those dates alone). A row whose rule cannot be read (a value that reads as none where one is needed, a number out of range) offers or blocks nothing, and `ponte check` counts it as unreadable.'
+})
+
 export const BlockSource = Type.Object({
   table: about(TableName, 'The table of blocked time (holidays, absences, closures).'),
   where: Type.Optional(about(Where, 'Only rows that meet this block.')),
@@ -677,7 +704,8 @@ export const BlockSource = Type.Object({
   to: Type.Optional(about(Value, 'The last day (or date-time) blocked; empty: the day `from` alone.')),
   start: Type.Optional(about(Value, 'The hour the block starts on each day (default: the day\'s start).')),
   end: Type.Optional(about(Value, 'The hour the block ends on each day (default: the day\'s end).')),
-  storedIn: Type.Optional(Type.String({ minLength: 1, description: 'The IANA zone this source keeps its date-times in, when not the installation\'s `storedIn`: time off typed by the desk on the clinic\'s clock (its `timezone`) beside appointments kept in UTC. Default: `storedIn`.', examples: ['America/Chicago'] }))
+  storedIn: Type.Optional(Type.String({ minLength: 1, description: 'The IANA zone this source keeps its date-times in, when not the installation\'s `storedIn`: time off typed by the desk on the clinic\'s clock (its `timezone`) beside appointments kept in UTC. Default: `storedIn`.', examples: ['America/Chicago'] })),
+  repeat: Type.Optional(about(Repeat, 'The block recurs (a lunch every workday): `from` is a date, its first day, and each date blocks `start`–`end` (or the whole day); the last date is `repeat.until`, so `to` is left out.', [{ kind: { value: 'every' }, every: { value: 1 }, unit: { value: 'workday' } }]))
 }, {
   additionalProperties: false,
   title: 'BlockSource',
@@ -739,7 +767,8 @@ export const Availability = Type.Object({
     end: Type.Optional(about(Value, 'The hour (or date-time) the hours end (with `pattern`: default midnight).')),
     interval: Type.Optional(about(Value, 'The slot length of this row, in minutes (default `slotMinutes`).')),
     pattern: Type.Optional(about(DayPattern, 'The day as a template string of slots (instead of `interval`): OSCAR\'s `scheduledate` rows naming a template.')),
-    storedIn: Type.Optional(Type.String({ minLength: 1, description: 'The IANA zone this source keeps its date-times in, when not the installation\'s `storedIn`: time off typed by the desk on the clinic\'s clock (its `timezone`) beside appointments kept in UTC. Default: `storedIn`.', examples: ['America/Chicago'] }))
+    storedIn: Type.Optional(Type.String({ minLength: 1, description: 'The IANA zone this source keeps its date-times in, when not the installation\'s `storedIn`: time off typed by the desk on the clinic\'s clock (its `timezone`) beside appointments kept in UTC. Default: `storedIn`.', examples: ['America/Chicago'] })),
+    repeat: Type.Optional(about(Repeat, 'The row recurs (OpenEMR\'s "In Office" events every Monday until a date): its `date` (or its start\'s) is the first date, and each date it falls on has its hours (on the clinic\'s clock).', [{ kind: { column: 'pc_recurrtype', type: 'int', map: { 0: 'once', 1: 'every', 3: 'weekdays' } }, every: { column: 'pc_recurrspec', extract: '"event_repeat_freq";s:\\d+:"(\\d+)"' }, unit: { value: 'week' }, weekdays: { column: 'pc_recurrspec', extract: '"event_repeat_freq";s:\\d+:"([\\d,]+)"' }, weekdaysBase: 1, until: { column: 'pc_endDate', format: 'date', nullIf: ['0000-00-00'] } }]))
   }, { additionalProperties: false, description: '`date` and hours, or `start`/`end` stored as datetimes (then `date` may be left out: it is the start\'s). An `end` of 00:00 after a later `start` (an hour, or the next day\'s 00:00) is midnight; an hour earlier than `start`, or a datetime on the next date, is the next day\'s (a night shift). `start` and `end` are required unless the row has a `pattern`.' })),
   blocks: Type.Optional(Type.Union([BlockSource, Type.Array(BlockSource, { minItems: 1 })], {
     description: 'Where blocked time is kept: one source, or a list (holidays, absences, closed units…).'
@@ -799,6 +828,7 @@ export const Mapping = Type.Object({
 
 export type MappingDoc = Static<typeof Mapping>
 export type ValueDoc = Static<typeof Value>
+export type RepeatDoc = Static<typeof Repeat>
 export type ValueObjectDoc = Exclude<ValueDoc, string>
 export type RuleDoc = NonNullable<ValueObjectDoc['rules']>[number]
 export type ConditionDoc = Static<typeof Condition>

@@ -14,7 +14,7 @@ import type { Catalog, Snapshot } from './catalog.js'
 import { offered } from './bookable.js'
 // The arithmetic and what holds a slot: slots.ts (booking uses them too).
 import { openRows, openWindows } from './open-slots.js'
-import { around, blockedOn, DAY_MINUTES, endHourOfMinutes, fitsIn, hasRoom, heldRows, heldSpan, hourOfMinutes, readAll, readBlocks, serviceUses, slotsIn, windowsAround, windowsOn, type Window } from './slots.js'
+import { around, blockedOn, datedIn, DAY_MINUTES, endHourOfMinutes, fitsIn, hasRoom, heldRows, heldSpan, hourOfMinutes, readAll, readBlocks, serviceUses, slotsIn, windowsAround, windowsOn, type Window } from './slots.js'
 
 export type Slot = SlotT
 
@@ -285,10 +285,10 @@ export class Availability {
     if (!av.dated) return []
     if (professional === undefined || !av.datedOf) {
       const { statement, args } = av.dated.bind({ from, to })
-      return readAll(await this.db.query(statement, args, at), av.dated.read)
+      return datedIn(readAll(await this.db.query(statement, args, at), av.dated.read), from, to)
     }
     const bound = av.datedOf.bind(professional, { from, to })
-    return bound ? readAll(await this.db.query(bound.statement, bound.args, at), av.datedOf.read) : []
+    return bound ? datedIn(readAll(await this.db.query(bound.statement, bound.args, at), av.datedOf.read), from, to) : []
   }
 
   /**

@@ -8,6 +8,7 @@ import type { Arrival, Database, Querier } from '../db/database.js'
 import type { Snapshot } from './catalog.js'
 import type { AppointmentRow, BlockRow, CompiledAvailability, CompiledMapping, DatedRow, StartGrid, WeeklyRow } from '../mapping/compile/index.js'
 import { addDays, endMinutesOf, minutesOf, weekdayOf } from '../normalise/datetime.js'
+import { occurrences } from '../normalise/recurrence.js'
 
 /** [start, end) in minutes since midnight. */
 export interface Span { start: number, end: number }
@@ -233,13 +234,30 @@ async function readHeld (q: Querier, compiled: CompiledMapping, freeing: Readonl
   return out
 }
 
-/** Every block source's rows overlapping [from, to]: one statement per source. */
+/** Every block source's rows overlapping [from, to]: one statement per source; a recurring block as one row per date it falls on there. */
 export async function readBlocks (db: Database, av: CompiledAvailability, from: string, to: string, at: Arrival): Promise<BlockRow[]> {
   const lists = await Promise.all(av.blocks.map(async (source) => {
     const { statement, args } = source.bind({ from, to })
     return readAll(await db.query(statement, args, at), source.read)
   }))
-  return lists.flat()
+  return lists.flat().flatMap((b) => {
+    if (b.repeat === undefined) return [b]
+    const { repeat, ...one } = b
+    return occurrences(b.from, repeat, from, to).map((date) => ({ ...one, from: date, to: date }))
+  })
+}
+
+/**
+ * Dated rows as the rows of each date in [from, to] they fall on: a recurring row's dates are
+ * worked out for the range asked only (a daily rule over 92 days is 92 rows), so /availability
+ * and booking, which both read through here, see the same dates.
+ */
+export function datedIn (rows: DatedRow[], from: string, to: string): DatedRow[] {
+  return rows.flatMap((r) => {
+    if (r.repeat === undefined) return [r]
+    const { repeat, ...one } = r
+    return occurrences(r.date, repeat, from, to).map((date) => ({ ...one, date }))
+  })
 }
 
 export function readAll<T> (rows: Record<string, unknown>[], read: (row: Record<string, unknown>) => T | undefined): T[] {

@@ -19,6 +19,9 @@ import { CompileError, Scope, type ScopeSource } from './scope.js'
 import { Columns, valueReader, valueSql, type Reader } from './value.js'
 import { inClinicTime, sourceClock, type StoredClock } from './stored-clock.js'
 import { readDayPattern, type MinuteSpan } from './day-pattern.js'
+import { weekdayOf } from './weekday-base.js'
+import { repeatRows, type RepeatRows } from './repeat-rows.js'
+import type { Recurrence } from '../../normalise/recurrence.js'
 
 export const DEFAULT_SLOT_MINUTES = 30
 
@@ -43,6 +46,8 @@ export interface WeeklyRow extends WorkingHours {
 /** One dated schedule row: the professional works `date` from `start` to `end`. */
 export interface DatedRow extends WorkingHours {
   date: string
+  /** A recurring row (`repeat`): `date` is its first date; services/slots.ts works out the rest for the range asked. */
+  repeat?: Recurrence
   /** An open slot (a free row, `openSlots`): offered whole, at its start, whatever a service's length. */
   whole?: true
 }
@@ -61,6 +66,8 @@ export interface BlockRow {
   start?: string
   end?: string
   exact?: boolean
+  /** A recurring block (`repeat`): `from` (= `to`) is its first date, each date it falls on blocks `start`–`end`. */
+  repeat?: Recurrence
 }
 
 export interface CompiledPart<T> {
@@ -207,13 +214,6 @@ function weeklyRows (w: NonNullable<Doc['weekly']>, value: ValueOf, scope: Scope
   }
 }
 
-/** A stored weekday number as 0 = Sunday … 6 = Saturday; undefined when the numbering has no such day. */
-function weekdayOf (base: 0 | 1 | 'iso'): (n: number) => number | undefined {
-  // ISO 8601 counts Monday 1 … Sunday 7: Sunday is the one that moves.
-  if (base === 'iso') return (n) => Number.isInteger(n) && n >= 1 && n <= 7 ? n % 7 : undefined
-  return (n) => Number.isInteger(n) && n - base >= 0 && n - base <= 6 ? n - base : undefined
-}
-
 function compileWeekly (w: NonNullable<Doc['weekly']>, dialect: Dialect): CompiledPart<WeeklyRow>
 function compileWeekly (w: NonNullable<Doc['weekly']>, dialect: Dialect, professionalType: SqlTypeName): ProfessionalPart<WeeklyRow>
 function compileWeekly (w: NonNullable<Doc['weekly']>, dialect: Dialect, professionalType?: SqlTypeName): CompiledPart<WeeklyRow> | ProfessionalPart<WeeklyRow> {
@@ -258,15 +258,34 @@ function datedRows (d: NonNullable<Doc['dated']>, path: string, value: ValueOf, 
   const dateValue = plainColumn(d.date ? value(d.date, 'date') : value(d.start as ValueDoc, 'start'))
   if (!d.date && dateValue.format !== 'datetime') throw new CompileError(`${path}/date`, 'give `date`, or a `start` stored as datetime (`format: datetime`)')
   const date = dateOf(dateValue, inClinicTime(valueReader(dateValue, scope, cols), clock))
+  const repeat = d.repeat ? repeatRows(d.repeat, path, value, scope, cols, clock) : undefined
   return {
     read (row) {
       const c = common(row)
       const day = date(row)
       if (day === undefined) return 'unreadable'
-      return typeof c === 'string' ? c : { ...c, date: day }
+      if (typeof c === 'string') return c
+      const rule = recurrenceOf(repeat, row, day)
+      return typeof rule === 'string' ? rule : { ...c, date: day, ...(rule ? { repeat: rule } : {}) }
     },
-    range: (scope, params) => dateRange(dateValue, false, scope, params)
+    range: (scope, params) => repeat ? recurringRange(dateValue, repeat, scope, params) : dateRange(dateValue, false, scope, params)
   }
+}
+
+/** A recurring row's rule (undefined: it is its first date alone), or why it offers nothing. */
+function recurrenceOf (repeat: RepeatRows | undefined, row: Row, first: string): Recurrence | ScheduleFault | undefined {
+  const rule = repeat?.read(row)
+  if (rule === undefined || (typeof rule === 'object' && rule.kind === 'once')) return undefined
+  if (rule === 'unreadable') return rule
+  // Ended before it began.
+  return rule.until !== undefined && rule.until < first ? 'reversed' : rule
+}
+
+/** Rows starting by the range's last day, and in it or recurring into it (their `until` not before it). */
+function recurringRange (first: Value, repeat: RepeatRows, scope: Scope, params: ParamList): string[] {
+  const before = dateOnOrBefore(first, false, scope, params)
+  const recurs = repeat.recursInto(scope, params)
+  return recurs === undefined ? [before] : [before, `(${scope.dialect.or([dateOnOrAfter(first, false, scope, params), recurs])})`]
 }
 
 function compileDated (d: NonNullable<Doc['dated']>, dialect: Dialect, clock: StoredClock | undefined): CompiledPart<DatedRow>
@@ -304,6 +323,10 @@ function blockRows (b: BlockSourceDoc, path: string, value: ValueOf, scope: Scop
   if (toValue && (toValue.format === 'datetime') !== exact) throw new CompileError(`${path}/to`, '`from` and `to` must both be dates or both datetimes')
   if (toValue?.inclusive === true && !exact) throw new CompileError(`${path}/to/inclusive`, 'a date `to` already includes its whole day: `inclusive` goes on a datetime `to`, or on `end`')
   if (exact && (b.start || b.end)) throw new CompileError(`${path}/${b.start ? 'start' : 'end'}`, 'datetime bounds carry their hours: `start`/`end` go with date bounds')
+  // A recurring block is one day each time: its first date, and hours on each date.
+  if (b.repeat && toValue) throw new CompileError(`${path}/to`, 'with `repeat` each date the block falls on is one day (its `start`–`end`, or the whole day): the last date goes in `repeat.until`; leave out `to`')
+  if (b.repeat && exact) throw new CompileError(`${path}/from`, 'with `repeat`, `from` is the first date (a date, not a datetime): give the hours as `start` and `end`')
+  const repeat = b.repeat ? repeatRows(b.repeat, path, value, scope, cols, clock) : undefined
   // Datetime bounds are instants, read on the clinic's clock (`storedIn`); whole days are calendar days.
   const at = exact ? clock : undefined
   const from = dateOf(fromValue, inClinicTime(valueReader(fromValue, scope, cols), at))
@@ -328,6 +351,9 @@ function blockRows (b: BlockSourceDoc, path: string, value: ValueOf, scope: Scop
     // A datetime block without an end runs to the end of its day.
     if (e !== undefined && !(exact && last === undefined)) out.end = e
     if (exact) out.exact = true
+    const rule = recurrenceOf(repeat, row, first)
+    if (typeof rule === 'string') return rule
+    if (rule) out.repeat = rule
     return out
   }
   // Rows with a `to` column that reads as none: each blocks only its `from` day.
@@ -338,7 +364,7 @@ function blockRows (b: BlockSourceDoc, path: string, value: ValueOf, scope: Scop
   // appointment starts do.
   const range = (scope: Scope, params: ParamList): string[] => toValue
     ? [dateOnOrBefore(fromValue, false, scope, params), `(${scope.dialect.or([dateOnOrAfter(toValue, false, scope, params), dateUnset(toValue, false, scope, params)])})`]
-    : [dateOnOrBefore(fromValue, false, scope, params), dateOnOrAfter(fromValue, false, scope, params)]
+    : repeat ? recurringRange(fromValue, repeat, scope, params) : [dateOnOrBefore(fromValue, false, scope, params), dateOnOrAfter(fromValue, false, scope, params)]
   return { read, range, oneDay }
 }
 
@@ -466,8 +492,8 @@ const maybe = (value: ValueOf, v: ValueDoc | undefined, field: string): Value | 
 // The availability block is kept as written in the model; its values are expanded here,
 // by the same rule as every other value of the mapping.
 function toValue (v: ValueDoc, path: string): Value {
-  const { value, problem } = asValue(v, path)
-  if (problem) throw new CompileError(path, problem)
+  const { value, problem, at } = asValue(v, path)
+  if (problem) throw new CompileError(at ?? path, problem)
   return value
 }
 

@@ -15,6 +15,7 @@ import { onMatch, onPairs } from './join-on.js'
 import { memoText } from './memo.js'
 import { columnGetter } from './entity.js'
 import { codeMatcher, codeRule, keysInOrder, mappingCode, storedCodeSql } from './codes.js'
+import { extractor } from '../extract.js'
 
 export type Row = Record<string, unknown>
 export type Reader = (row: Row) => unknown
@@ -46,6 +47,7 @@ export { isTextType }
  */
 export function valueSql (v: Value, scope: Scope, params: ParamList, single = false, lookup?: Lookup): string {
   const d = scope.dialect
+  if (v.extract !== undefined) throw new CompileError(`${v.path}/extract`, '`extract` takes the value out after the row is read: it cannot be compared in SQL here (a filter, a search, a date range, a relation); read the column whole, or keep `extract` to values only read')
   let expr: string
   // Only a plain column is a seek an index can serve: what else the value is stays a read.
   if (v.column !== undefined) expr = scope.ref(v.column, `${v.path}/column`, lookup ? 'filter' : 'read', lookup ? { value: v, lookup } : { value: v })
@@ -277,9 +279,12 @@ function withConverters (v: Value, read: Reader): Reader {
   // Stored codes match as in SQL (codes.ts): trailing spaces aside, case as `codes` says.
   const map = v.map
   const code = map ? codeMatcher(Object.keys(map), codeRule(v)) : undefined
-  if (!sentinels && !map) return read
+  // The part of the text the mapping's pattern captures, before anything else reads it.
+  const part = v.extract === undefined ? undefined : extractor(v.extract)
+  if (!sentinels && !map && !part) return read
   // A function of the stored value alone: worked out once per distinct stored text.
   const convert = memoText((x: unknown): unknown => {
+    if (part) x = part(x)
     if (sentinels && isSentinel(x, sentinels)) x = undefined
     if (map && code && x !== null && x !== undefined) {
       const key = code(x)

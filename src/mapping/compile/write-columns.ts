@@ -48,7 +48,8 @@ export interface FieldWriter {
 
 /** undefined when the value cannot be written (an expression, rules, a joined column). */
 export function fieldWriter (v: Value | undefined, type: SqlTypeName, convert: (x: unknown) => unknown = (x) => x): FieldWriter | undefined {
-  if (!v) return undefined
+  // Part of a text (`extract`) cannot be written without the rest of it.
+  if (!v || v.extract !== undefined) return undefined
   const none = v.nullIf?.find((s) => s !== undefined) ?? null
   const finalType = v.type ?? type
   const declared: ColumnDeclaration = { type: v.type, length: v.length }
