@@ -8,7 +8,7 @@ import type { Database } from '../db/database.js'
 import type { DeclaredReference, LiveCatalog } from '../db/columns.js'
 import { ownerColumn } from './owned-joins.js'
 import { clientOwn, type ClientOwn } from './client-owned.js'
-import { BOOKING_REFS, CLAIMED_REFS, bindId, isNewKey, isUnsupported, storedPhoneRow, storedRow, type AppointmentWritePlans, type BookingRef, type ClientField, type ClientWritePlans, type CompiledMapping, type FieldWriter, type BookedTime } from '../mapping/compile/index.js'
+import { BOOKING_REFS, CLAIMED_REFS, bindId, hoursColumns, isNewKey, isUnsupported, storedPhoneRow, storedRow, type AppointmentWritePlans, type BookingRef, type ClientField, type ClientWritePlans, type CompiledMapping, type FieldWriter, type BookedTime } from '../mapping/compile/index.js'
 import type { AppointmentModel, ClientModel, TableModel } from '../mapping/model.js'
 import { parsePhoneInput } from '../normalise/phone.js'
 import { endMinutesOf, minutesOf } from '../normalise/datetime.js'
@@ -22,6 +22,7 @@ import { Availability } from '../services/availability.js'
 import { ClientWrites } from '../services/client-writes.js'
 import { Booking } from '../services/booking.js'
 import { bookedRecords } from '../services/booked.js'
+import { coveringHours } from '../services/covering-hours.js'
 import { MISSTORED, REQUIRED_BY_INSTALLATION } from '../services/stored.js'
 import { inRolledBack, type Schema } from './rolled-back.js'
 import { clientValues, freeSlots, PATCH_VALUES, refFor, type ProbeSlot } from './probe-values.js'
@@ -236,6 +237,8 @@ async function book (compiled: CompiledMapping, plans: AppointmentWritePlans, db
     })) as Partial<Record<BookingRef, string>>
     // The copies of what the booking names (the client's name, the service's…), as the booking read them.
     const read = await bookedRecords(plans, db, { ...refs, client: client.id })
+    // The working-hours row covering the start, where the row copies its columns (`{ hours: … }`).
+    const covered = await withCovering(compiled, db, booked, slot.professional, location)
     // A phone copy holds the phone GET /clients answers for the client (`{ client: phone }`), not the booking's own read of it.
     const copies = read.client?.phone === undefined && client.phone === undefined ? read : { ...read, client: read.client && { ...read.client, phone: client.phone } }
     // A claim writes the client, the refs sent and the initial state into the row; the rest is the slot's.
@@ -244,7 +247,7 @@ async function book (compiled: CompiledMapping, plans: AppointmentWritePlans, db
         const writer = plans.refs[r]
         return refs[r] !== undefined && writer ? [writer.encode(bindId(refs[r], writer.columns[0].type))] : []
       })))
-      : steady((now) => plans.columns(now, booked, refs, copies))
+      : steady((now) => plans.columns(now, covered, refs, copies))
     const places = placesOf(compiled, plans, booked, expected, 'set')
     for (const [name, joined] of Object.entries(plans.joinedRefs) as [BookingRef, NonNullable<AppointmentWritePlans['joinedRefs'][BookingRef]>][]) {
       const id = refs[name]
@@ -299,7 +302,9 @@ async function reschedule (compiled: CompiledMapping, plans: AppointmentWritePla
   const endHour = record.endHour ?? to.hour
   const moved = timeOf(record, endHour)
   if (moved.date !== to.date || moved.hour !== to.hour) throw new NotProven('the appointment does not read back at the new time')
-  const expected = steady((now) => plans.written.reschedule(now, moved))
+  // The working hours' columns the row copies are the new start's row's.
+  const covered = await withCovering(compiled, db, moved, booked.professional, (record.location as { id?: string } | undefined)?.id)
+  const expected = steady((now) => plans.written.reschedule(now, covered))
   const places = placesOf(compiled, plans, moved, expected, 'reschedule')
   await compareStored(db, compiled, compiled.model.appointment, booked.id, expected, places, catalog, 'PATCH …/time')
   return 'moved, read back at the new time by the mapping and as stored'
@@ -332,6 +337,13 @@ async function compareOwners (db: Database, plans: AppointmentWritePlans, owners
 
 class Misstored extends Error {
   constructor (readonly found: { place: string, why: string }[]) { super('misstored') }
+}
+
+/** `time` with the copied columns of the working-hours row covering it, where the mapping copies some. */
+async function withCovering (compiled: CompiledMapping, db: Database, time: BookedTime, professional: string, location: string | undefined): Promise<BookedTime> {
+  if (hoursColumns(compiled.model).length === 0) return time
+  const covering = await coveringHours(db, compiled, { date: time.date, hour: time.hour, professional, location })
+  return covering === undefined ? time : { ...time, covering }
 }
 
 /** The time an answered appointment holds, as the compiler's writers take it. */
@@ -396,9 +408,12 @@ function placesOf (compiled: CompiledMapping, plans: AppointmentWritePlans, time
   const places: Record<string, string> = {}
   const doc = (a.write?.[own] ?? {}) as Record<string, unknown>
   const initial = (a.write?.states?.[compiled.model.states.initial] ?? {}) as Record<string, unknown>
+  const set = (a.write?.set ?? {}) as Record<string, unknown>
   for (const c of Object.keys(expected)) {
     if (c in doc) places[c] = `${a.path}/write/${own}/${c}`
     else if (own === 'set' && c in initial) places[c] = `${a.path}/write/states/${compiled.model.states.initial}/${c}`
+    // A `write.set` column that follows the time (a slot part, a copy of the working hours) is rewritten by the move.
+    else if (c in set) places[c] = `${a.path}/write/set/${c}`
   }
   const start = a.start.datetime ?? a.start.date
   for (const c of Object.keys(plans.written.time(time))) {

@@ -1,8 +1,9 @@
 // The semantic checks of what writes put in columns on their own (`write.set`, `update`,
 // `states`, `claim`…): a copy of what a booking names only where a booking writes (the client
 // is read when the appointment is booked, never on a state change), from something the
-// mapping has, a copy of a written phone only in its phone row, and stamps and copies never
-// into a column the mapping reads as something else.
+// mapping has, a copy of a written phone only in its phone row, a copy of the working hours
+// only where the time is written (booking and every move), and stamps and copies never into a
+// column the mapping reads as something else.
 import type { MappingDoc, WriteSpecDoc } from './schema.js'
 import { isTimeZone } from '../normalise/zones.js'
 
@@ -54,6 +55,7 @@ export function checkWrittenValues (doc: MappingDoc, states: string[], fail: Fai
       const path = `${at}/${column}`
       const from = COPIED.find((k) => k in w)
       if (from !== undefined) copyProblem(doc, w, from, path, fail)
+      if ('hours' in w) hoursProblem(doc, w, at, path, fail)
       stampProblem(w, column, own.appointment, path, fail)
     }
   }
@@ -63,6 +65,10 @@ export function checkWrittenValues (doc: MappingDoc, states: string[], fail: Fai
       const from = COPIED.find((k) => k in w)
       if (from !== undefined) {
         fail(`${path}/${from}`, `a copy of the booked ${from} is written when an appointment is booked: it goes under the appointment's write.set (or openSlots.claim), not here (a state change or a correction does not name the ${from})`)
+        continue
+      }
+      if ('hours' in w) {
+        fail(`${path}/hours`, 'a copy of the working hours covering the booked time goes under the appointment\'s write.set: it is written on booking and rewritten on every reschedule, from the row covering the new time')
         continue
       }
       if (readers) stampProblem(w, column, readers, path, fail)
@@ -108,13 +114,43 @@ function copyProblem (doc: MappingDoc, w: WriteValueDoc, from: typeof COPIED[num
   }
 }
 
+/**
+ * `{ hours: SALA }`: there are working hours to copy from (a weekly or dated source: open
+ * slots' free rows are the row claimed itself), and a joined column names a join of each.
+ */
+function hoursProblem (doc: MappingDoc, w: WriteValueDoc, at: string, path: string, fail: Fail): void {
+  const { hours, otherwise, type } = w as { hours: string, otherwise?: unknown, type?: string }
+  if (at.endsWith('/openSlots/claim')) {
+    fail(`${path}/hours`, 'open slots are their own working hours (beside openSlots, availability.weekly and dated are left out): a claim has no working-hours row to copy from, and the free row it claims already holds what its slot was made with')
+    return
+  }
+  const av = doc.availability
+  const sources = (['weekly', 'dated'] as const).filter((s) => av?.[s] !== undefined)
+  if (sources.length === 0) {
+    fail(`${path}/hours`, 'no working hours are mapped (availability.weekly or availability.dated): there is no row covering the booked time to copy from')
+    return
+  }
+  const dot = hours.indexOf('.')
+  if (dot >= 0) {
+    const alias = hours.slice(0, dot)
+    for (const s of sources) {
+      if (av?.[s]?.joins?.[alias] === undefined) fail(`${path}/hours`, `\`${hours}\`: no join called \`${alias}\` in /availability/${s}/joins (the copy is read from the covering row of each working-hours source)`)
+    }
+  }
+  // The bind type the mapping gives must hold `otherwise`.
+  if (typeof otherwise === 'string' && type !== undefined && INTEGERS.has(type) && !/^-?\d+$/.test(otherwise)) fail(`${path}/otherwise`, `\`${otherwise}\` is not a whole number, and the copy binds as ${type}`)
+}
+
+const INTEGERS = new Set(['int', 'bigint', 'smallint', 'bit'])
+
 function stampProblem (w: WriteValueDoc, column: string, readers: Readers, path: string, fail: Fail): void {
   const stamp = 'now' in w
   if (stamp && w.storedIn !== undefined && !isTimeZone(w.storedIn)) fail(`${path}/storedIn`, `\`${w.storedIn}\` is not an IANA time zone (such as UTC, America/Sao_Paulo)`)
-  if (!stamp && !COPIED.some((k) => k in w)) return
+  if (!stamp && !COPIED.some((k) => k in w) && !('hours' in w)) return
   const read = readers.get(column.toLowerCase())
   if (read === undefined) return
-  fail(path, `column \`${column}\` holds ${read}: ${stamp ? 'a `now` stamp writes a date or time' : 'a copy writes a name or id'} there, which would overwrite it (name the column that keeps the ${stamp ? 'stamp' : 'copy'})`)
+  const what = stamp ? 'a `now` stamp writes a date or time' : 'hours' in w ? 'a copy of the working hours writes their row\'s value' : 'a copy writes a name or id'
+  fail(path, `column \`${column}\` holds ${read}: ${what} there, which would overwrite it (name the column that keeps the ${stamp ? 'stamp' : 'copy'})`)
 }
 
 /** The plain columns of a resource's own table the mapping reads as something that is not a stamp or copy. */

@@ -14,6 +14,7 @@ import type { Catalog, Snapshot } from './catalog.js'
 import { offered } from './bookable.js'
 // The arithmetic and what holds a slot: slots.ts (booking uses them too).
 import { openRows, openWindows } from './open-slots.js'
+import { coveringWindow, type HoursSource } from './covering-hours.js'
 import { around, blockedOn, datedIn, DAY_MINUTES, endHourOfMinutes, fitsIn, hasRoom, heldRows, heldSpan, hourOfMinutes, readAll, readBlocks, serviceUses, slotsIn, windowsAround, windowsOn, type Window } from './slots.js'
 
 export type Slot = SlotT
@@ -190,6 +191,7 @@ export class Availability {
     ])
     return {
       windowAt: (hour) => windowHolding(windows, hour, av.slotMinutes),
+      coveredBy: (hour, location) => coveringWindow(windows, hour, location)?.source,
       offers: (hour, endHour, location) => this.refusal(snap, av, date, professional, windows, blocks, { hour, endHour, location }) === undefined,
       refusal: (hour, endHour, location) => this.refusal(snap, av, date, professional, windows, blocks, { hour, endHour, location })
     }
@@ -339,6 +341,8 @@ export class Availability {
 export interface WorkingDay {
   /** The window a slot starting at `hour` falls in: its grid step and (when exactly one window says) location. */
   windowAt: (hour: string) => WindowAt | undefined
+  /** The source of the row a start at `hour` copies its working-hours columns from (covering-hours.ts); undefined when no window holds it. */
+  coveredBy: (hour: string, location?: string) => HoursSource | undefined
   /** Whether [hour, endHour) is inside a window (at `location`, when given) and outside every block. */
   offers: (hour: string, endHour: string, location?: string) => boolean
   /** Why it is not offered (undefined when it is): for a refusal that says which. */
@@ -369,7 +373,7 @@ function windowHolding (windows: Window[], hour: string, slotMinutes: number): W
 }
 
 /** A day that is not a date: no window, nothing offered. */
-const NOWHERE: WorkingDay = { windowAt: () => undefined, offers: () => false, refusal: () => 'outside' }
+const NOWHERE: WorkingDay = { windowAt: () => undefined, coveredBy: () => undefined, offers: () => false, refusal: () => 'outside' }
 
 type SlotRows = Map<string, SlotRow[]>
 const slotRowKey = (professional: string, date: string, hour: string): string => `${professional}|${date}|${hour}`

@@ -2,7 +2,7 @@
 // or a half-written row, so every check that depends on other rows runs inside the same
 // transaction as the write, which claims the days it checks (see Database.transaction).
 import { servedFrom, type Arrival, type Database, type Querier } from '../db/database.js'
-import { BOOKING_REFS, DEFAULT_SLOT_MINUTES, isIntegerType, matchesType, type AppointmentRow, type AppointmentWritePlans, type BookingRef, type CompiledMapping, type DefaultedRef, type FoundSlotRow } from '../mapping/compile/index.js'
+import { BOOKING_REFS, DEFAULT_SLOT_MINUTES, hoursColumns, isIntegerType, matchesType, type AppointmentRow, type AppointmentWritePlans, type BookingRef, type CompiledMapping, type CoveringHours, type DefaultedRef, type FoundSlotRow } from '../mapping/compile/index.js'
 import type { EntityName, LookupName } from '../mapping/model.js'
 import { planExists } from './plans.js'
 import type { SqlTypeName } from '../mapping/schema.js'
@@ -26,6 +26,7 @@ import type { WindowAt, WorkingDay } from './availability.js'
 import { bookedRecords } from './booked.js'
 import { refusesBooking } from './bookable.js'
 import { resolveClientRefs } from './client-defaults.js'
+import { coveringHours, type CoveredStart } from './covering-hours.js'
 
 export interface NewAppointment {
   date: string
@@ -65,6 +66,8 @@ const CONSISTENT: [LookupName, LookupName][] = [
 export class Booking {
   private readonly rows: AppointmentRows
   private readonly openSlots: OpenSlotClaims
+  /** Whether the row copies a column of the working hours covering its start (`{ hours: … }`). */
+  private readonly copiesHours: boolean
 
   constructor (
     private readonly compiled: CompiledMapping,
@@ -77,6 +80,7 @@ export class Booking {
   ) {
     this.rows = new AppointmentRows(compiled)
     this.openSlots = new OpenSlotClaims(compiled, this.rows, options.freeing)
+    this.copiesHours = hoursColumns(compiled.model).length > 0
   }
 
   /** A mapping without a write block still serves every read: writes answer 501. */
@@ -161,7 +165,8 @@ export class Booking {
       // since the catalogue was read would otherwise be stored, overlapping the next appointment.
       const service = window?.whole === true ? undefined : await this.serviceRead(tx, input.service)
       const time = service === undefined ? booked : this.lengthen(input, day, service.minutes ?? step, claims)
-      const columns = { ...this.writes.columns(now, time, input, await bookedRecords(this.writes, tx, input, service?.row)), ...pointers }
+      const covering = await this.coveringOf(tx, day, { date: input.date, hour: input.hour, professional: input.professional, location: input.location })
+      const columns = { ...this.writes.columns(now, { ...time, ...covering }, input, await bookedRecords(this.writes, tx, input, service?.row)), ...pointers }
       // The slot row first (where the mapping books into one): how many appointments it takes
       // decides whether the time is free. Without a service in the request, the one the mapping
       // writes must be accepted too.
@@ -289,7 +294,9 @@ export class Booking {
       const slotRow = await this.findSlotRow(tx, time.date, time.hour, current.refs)
       await checkFree(tx, this.compiled, this.options.freeing, { date: time.date, hour: time.hour, endHour, step, professional: current.refs.professional, client: current.refs.client, except: id, capacity: slotRow.capacity, uses }, TIME_FIELDS)
       const now = nowIn(timezone)
-      const { statement, args } = boundOrUnknown(this.writes.reschedule.bind(id, now, { date: time.date, hour: time.hour, endHour, minutes }, slotRow.pointer), id)
+      // The working hours' columns the row copies follow it: the row covering the new start's.
+      const covering = await this.coveringOf(tx, day, { date: time.date, hour: time.hour, professional: current.refs.professional, location: current.refs.location })
+      const { statement, args } = boundOrUnknown(this.writes.reschedule.bind(id, now, { date: time.date, hour: time.hour, endHour, minutes, ...covering }, slotRow.pointer), id)
       await tx.query(statement, args)
       if (target !== current.state) await this.rows.recordState(tx, id, target, now, true)
       await this.rows.readBack(tx, id, { date: time.date, hour: time.hour, state: target }, heldRefs(current))
@@ -448,6 +455,19 @@ export class Booking {
 
   private serviceMinutes (service: string | undefined, snap: Snapshot): number | undefined {
     return serviceUses(snap, service)
+  }
+
+  /**
+   * The columns of the working-hours row covering a start, where the row copies some
+   * (`{ hours: … }`): read on `tx` by the one source `day` (read before the transaction) found
+   * covering it. None covering (no professional, so nobody's hours to read): nothing, and the
+   * copies write their `otherwise`.
+   */
+  private async coveringOf (tx: Querier, day: WorkingDay | undefined, start: CoveredStart): Promise<{ covering?: CoveringHours }> {
+    if (!this.copiesHours) return {}
+    const source = day?.coveredBy(start.hour, start.location)
+    const covering = source === undefined ? undefined : await coveringHours(tx, this.compiled, start, [source])
+    return covering === undefined ? {} : { covering }
   }
 
   /** A service's duration as `tx` reads it (the catalogue's where the mapping cannot read one service by id). */

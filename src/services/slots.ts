@@ -23,6 +23,10 @@ export interface Window extends Span {
   whole?: true
   /** The services its template code does not take (`pattern.services`). */
   refuses?: ReadonlySet<string>
+  /** Which source its row is of: a booking copies from the row covering its start (covering-hours.ts). */
+  source: 'weekly' | 'dated'
+  /** The columns appointments copy from its row (`{ hours: SALA }`). */
+  copies?: WeeklyRow['copies']
 }
 
 export const hourOfMinutes = (m: number): string => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`
@@ -59,12 +63,13 @@ export { weekdayOf }
 export function windowsOn (date: string, weekly: WeeklyRow[], dated: DatedRow[]): Window[] {
   const weekday = weekdayOf(date)
   const out: Window[] = []
-  const add = (r: WeeklyRow | DatedRow) => {
+  const add = (r: WeeklyRow | DatedRow, source: Window['source']) => {
     // A pattern row works only its runs of bookable slots, each a window of its own.
     for (const span of r.bookable ?? [{ start: minutesOf(r.start), end: endMinutesOf(r.start, r.end) }]) {
-      const w: Window = { date, professional: r.professional, ...span }
+      const w: Window = { date, professional: r.professional, ...span, source }
       if (r.location !== undefined) w.location = r.location
       if (r.interval !== undefined) w.interval = r.interval
+      if (r.copies !== undefined) w.copies = r.copies
       if ('whole' in r && r.whole) w.whole = true
       if (w.end > w.start) out.push(w)
     }
@@ -73,9 +78,9 @@ export function windowsOn (date: string, weekly: WeeklyRow[], dated: DatedRow[])
     if (r.weekday !== weekday) continue
     if (r.validFrom !== undefined && date < r.validFrom) continue
     if (r.validTo !== undefined && date > r.validTo) continue
-    add(r)
+    add(r, 'weekly')
   }
-  for (const r of dated) if (r.date === date) add(r)
+  for (const r of dated) if (r.date === date) add(r, 'dated')
   return out
 }
 

@@ -22,6 +22,7 @@ import { compileClientNameRead, type Booked, type BookedLookup, type ClientNameR
 import { compileLookup, type LookupById } from './lookup.js'
 import { compileClientDefault, type ClientDefault } from './client-default.js'
 import { onColumns } from './join-on.js'
+import type { CoveringHours } from './hours-copy.js'
 
 export const BOOKING_REFS = ['client', 'professional', 'service', 'healthInsurance', 'plan', 'location'] as const
 export type BookingRef = typeof BOOKING_REFS[number]
@@ -29,7 +30,8 @@ export type BookingRef = typeof BOOKING_REFS[number]
 /** The refs a mapping can name a default for (`write.refs.<ref>.otherwise`): every one but the client. */
 export type DefaultedRef = Exclude<BookingRef, 'client'>
 
-export interface BookedTime { date: string, hour: string, endHour?: string, minutes?: number }
+/** `covering`: the copied columns of the working-hours row covering the start (`{ hours: … }`, hours-copy.ts), where read. */
+export interface BookedTime { date: string, hour: string, endHour?: string, minutes?: number, covering?: CoveringHours }
 
 type Columned = { column: string, type: SqlTypeName }
 type Encoded = Record<string, unknown>

@@ -22,6 +22,8 @@ import { readDayPattern, type MinuteSpan } from './day-pattern.js'
 import { weekdayOf } from './weekday-base.js'
 import { repeatRows, type RepeatRows } from './repeat-rows.js'
 import type { Recurrence } from '../../normalise/recurrence.js'
+import { columnGetter } from './entity.js'
+import { hoursColumns, type CoveringHours, type HoursColumn } from './hours-copy.js'
 
 export const DEFAULT_SLOT_MINUTES = 30
 
@@ -34,6 +36,8 @@ interface WorkingHours {
   interval?: number
   /** A pattern row's runs of bookable slots, in minutes since midnight. */
   bookable?: MinuteSpan[]
+  /** The columns appointments copy from the row covering their start (`{ hours: SALA }`: hours-copy.ts). */
+  copies?: CoveringHours
 }
 
 /** One row of the weekly template: `weekday` 0 = Sunday … 6 = Saturday, whatever the stored base. */
@@ -163,11 +167,13 @@ export function compileAvailability (model: MappingModel, dialect: Dialect): Com
   if (open && (doc?.weekly || doc?.dated)) throw new CompileError(`${PATH}/${doc.weekly ? 'weekly' : 'dated'}`, `with ${open.path} the free rows are the working hours: leave out \`weekly\` and \`dated\` (blocks still apply)`)
   if (!doc && !open) return undefined
   const professionalType = model.lookups.professional ? idType(model.lookups.professional.key) : 'int'
-  const weekly = doc?.weekly ? compileWeekly(doc.weekly, dialect) : undefined
-  const weeklyOf = doc?.weekly ? compileWeekly(doc.weekly, dialect, professionalType) : undefined
+  // The columns appointments copy from the covering row are read with the hours, by every statement.
+  const copies = hoursColumns(model)
+  const weekly = doc?.weekly ? compileWeekly(doc.weekly, dialect, copies) : undefined
+  const weeklyOf = doc?.weekly ? compileWeekly(doc.weekly, dialect, copies, professionalType) : undefined
   const datedClock = sourceClock(model, doc?.dated?.storedIn)
-  const dated = doc?.dated ? ranged(compileDated(doc.dated, dialect, datedClock), datedClock) : undefined
-  const datedOf = doc?.dated ? compileDated(doc.dated, dialect, datedClock, professionalType) : undefined
+  const dated = doc?.dated ? ranged(compileDated(doc.dated, dialect, datedClock, copies), datedClock) : undefined
+  const datedOf = doc?.dated ? compileDated(doc.dated, dialect, datedClock, copies, professionalType) : undefined
   // One source keeps the statement name it always had; a list numbers them.
   const sources = doc?.blocks === undefined ? [] : Array.isArray(doc.blocks) ? doc.blocks : [doc.blocks]
   const blocks = sources.map((b, i) => {
@@ -191,8 +197,8 @@ export function compileAvailability (model: MappingModel, dialect: Dialect): Com
 // `ponte check`'s scans (only what decides whether the row offers or blocks anything, so a
 // scan selects what it always did); a row that cannot be used says why.
 
-function weeklyRows (w: NonNullable<Doc['weekly']>, value: ValueOf, scope: Scope, cols: Columns, full: boolean): (row: Row) => WeeklyRow | ScheduleFault {
-  const common = windowReaders({ ...w, path: `${PATH}/weekly` }, value, scope, cols, full)
+function weeklyRows (w: NonNullable<Doc['weekly']>, value: ValueOf, scope: Scope, cols: Columns, full: boolean, copies: HoursColumn[] = []): (row: Row) => WeeklyRow | ScheduleFault {
+  const common = windowReaders({ ...w, path: `${PATH}/weekly` }, value, scope, cols, full, undefined, copies)
   const weekdayValue = value(w.weekday, 'weekday')
   const weekday = numberOf(weekdayValue, valueReader(weekdayValue, scope, cols))
   const dayOf = weekdayOf(w.weekdayBase ?? 0)
@@ -214,11 +220,11 @@ function weeklyRows (w: NonNullable<Doc['weekly']>, value: ValueOf, scope: Scope
   }
 }
 
-function compileWeekly (w: NonNullable<Doc['weekly']>, dialect: Dialect): CompiledPart<WeeklyRow>
-function compileWeekly (w: NonNullable<Doc['weekly']>, dialect: Dialect, professionalType: SqlTypeName): ProfessionalPart<WeeklyRow>
-function compileWeekly (w: NonNullable<Doc['weekly']>, dialect: Dialect, professionalType?: SqlTypeName): CompiledPart<WeeklyRow> | ProfessionalPart<WeeklyRow> {
+function compileWeekly (w: NonNullable<Doc['weekly']>, dialect: Dialect, copies: HoursColumn[]): CompiledPart<WeeklyRow>
+function compileWeekly (w: NonNullable<Doc['weekly']>, dialect: Dialect, copies: HoursColumn[], professionalType: SqlTypeName): ProfessionalPart<WeeklyRow>
+function compileWeekly (w: NonNullable<Doc['weekly']>, dialect: Dialect, copies: HoursColumn[], professionalType?: SqlTypeName): CompiledPart<WeeklyRow> | ProfessionalPart<WeeklyRow> {
   const { scope, params, cols, value } = part(w, `${PATH}/weekly`, dialect)
-  const read = weeklyRows(w, value, scope, cols, true)
+  const read = weeklyRows(w, value, scope, cols, true, copies)
   const where = scope.where(params)
   const one = professionalType === undefined ? undefined : ofProfessional(value(w.professional, 'professional'), professionalType, scope, params, where)
   const compiled = {
@@ -251,8 +257,8 @@ interface SourceRows<T> {
   range?: (scope: Scope, params: ParamList) => string[]
 }
 
-function datedRows (d: NonNullable<Doc['dated']>, path: string, value: ValueOf, scope: Scope, cols: Columns, full: boolean, clock: StoredClock | undefined): Required<SourceRows<DatedRow>> {
-  const common = windowReaders({ ...d, path }, value, scope, cols, full, clock)
+function datedRows (d: NonNullable<Doc['dated']>, path: string, value: ValueOf, scope: Scope, cols: Columns, full: boolean, clock: StoredClock | undefined, copies: HoursColumn[] = []): Required<SourceRows<DatedRow>> {
+  const common = windowReaders({ ...d, path }, value, scope, cols, full, clock, copies)
   // Without `date`, the start is a datetime and says the day too.
   if (!d.date && !d.start) throw new CompileError(`${path}/date`, 'give the day: `date`, or a `start` stored as datetime')
   const dateValue = plainColumn(d.date ? value(d.date, 'date') : value(d.start as ValueDoc, 'start'))
@@ -288,12 +294,12 @@ function recurringRange (first: Value, repeat: RepeatRows, scope: Scope, params:
   return recurs === undefined ? [before] : [before, `(${scope.dialect.or([dateOnOrAfter(first, false, scope, params), recurs])})`]
 }
 
-function compileDated (d: NonNullable<Doc['dated']>, dialect: Dialect, clock: StoredClock | undefined): CompiledPart<DatedRow>
-function compileDated (d: NonNullable<Doc['dated']>, dialect: Dialect, clock: StoredClock | undefined, professionalType: SqlTypeName): ProfessionalPart<DatedRow>
-function compileDated (d: NonNullable<Doc['dated']>, dialect: Dialect, clock: StoredClock | undefined, professionalType?: SqlTypeName): CompiledPart<DatedRow> | ProfessionalPart<DatedRow> {
+function compileDated (d: NonNullable<Doc['dated']>, dialect: Dialect, clock: StoredClock | undefined, copies: HoursColumn[]): CompiledPart<DatedRow>
+function compileDated (d: NonNullable<Doc['dated']>, dialect: Dialect, clock: StoredClock | undefined, copies: HoursColumn[], professionalType: SqlTypeName): ProfessionalPart<DatedRow>
+function compileDated (d: NonNullable<Doc['dated']>, dialect: Dialect, clock: StoredClock | undefined, copies: HoursColumn[], professionalType?: SqlTypeName): CompiledPart<DatedRow> | ProfessionalPart<DatedRow> {
   const path = `${PATH}/dated`
   const { scope, params, cols, value } = part(d, path, dialect)
-  const { read, range } = datedRows(d, path, value, scope, cols, true, clock)
+  const { read, range } = datedRows(d, path, value, scope, cols, true, clock, copies)
   const where = [...scope.where(params), ...range(scope, params)]
   const one = professionalType === undefined ? undefined : ofProfessional(value(d.professional, 'professional'), professionalType, scope, params, where)
   const compiled = {
@@ -508,9 +514,14 @@ function plainColumn (v: Value): Value {
 
 type WindowDoc = Pick<NonNullable<Doc['dated']>, 'professional' | 'location' | 'start' | 'end' | 'interval' | 'pattern'> & { path: string }
 
-/** professional, location, start, end and interval (`full`; else only what says whether the row offers anything): what weekly and dated rows share. */
-function windowReaders (doc: WindowDoc, value: ValueOf, scope: Scope, cols: Columns, full: boolean, clock?: StoredClock): (row: Row) => Omit<DatedRow, 'date'> | ScheduleFault {
+/**
+ * professional, location, start, end and interval (`full`; else only what says whether the row
+ * offers anything): what weekly and dated rows share; and, `full`, the columns appointments copy
+ * (`copies`: a column of the source or of its joins, named at the copy's place).
+ */
+function windowReaders (doc: WindowDoc, value: ValueOf, scope: Scope, cols: Columns, full: boolean, clock?: StoredClock, copies: HoursColumn[] = []): (row: Row) => Omit<DatedRow, 'date'> | ScheduleFault {
   const professional = idOf(valueReader(value(doc.professional, 'professional'), scope, cols))
+  const copied = full ? copies.map((c) => ({ name: c.name, read: columnGetter(cols.add(scope.ref(c.name, c.path))) })) : []
   const location = full && doc.location ? idOf(valueReader(value(doc.location, 'location'), scope, cols)) : () => undefined
   const hour = (field: 'start' | 'end'): Decoder<string> | undefined => {
     const d = doc[field]
@@ -558,6 +569,7 @@ function windowReaders (doc: WindowDoc, value: ValueOf, scope: Scope, cols: Colu
     const i = interval(row)
     if (l !== undefined) out.location = l
     if (i !== undefined) out.interval = i
+    if (copied.length > 0) out.copies = Object.fromEntries(copied.map((c) => [c.name, c.read(row) ?? null]))
     return out
   }
 }

@@ -12,13 +12,15 @@ import { CompileError, Scope } from './scope.js'
 import { toStoredTime, type StoredClock } from './stored-clock.js'
 import { keyMatch } from './key.js'
 import type { Booked, BookedLookup } from './booked-values.js'
+import type { CoveringHours } from './hours-copy.js'
 
 type WriteValueDoc = NonNullable<WriteSpecDoc['set']>[string]
 type TimePartDoc = Extract<WriteValueDoc, { slot: unknown }>
 
 /** What a derived value is computed from. */
 export interface WriteContext {
-  time?: { date: string, hour: string, endHour?: string, minutes?: number }
+  /** `covering`: the copied columns of the working-hours row covering the start (hours-copy.ts); absent when none does. */
+  time?: { date: string, hour: string, endHour?: string, minutes?: number, covering?: CoveringHours }
   /** The key of the record being written (for identifiers made from it). */
   key?: unknown
   /** The state being entered, as stored. */

@@ -44,6 +44,7 @@ export { idType } from './key.js'
 export { CLAIMED_REFS } from './open-slots.js'
 export { largestCounted } from './insert-run.js'
 export { isNewKey } from './derived.js'
+export { hoursColumns, type CoveringHours, type HoursColumn } from './hours-copy.js'
 export { BOOKING_REFS, PATCHABLE, type AppointmentInsert, type AppointmentWritePlans, type Booked, type BookingRef, type ClientField, type ClientInsert, type ClientPatch, type ClientValues, type ClientWritePlans, type CompiledWrites, type FieldWriter, type HistoryPlan, type JoinedRefPlan, type Reschedule, type BookedTime, type StateMove } from './write-plans.js'
 
 export interface CompiledMapping {

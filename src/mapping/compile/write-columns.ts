@@ -17,6 +17,7 @@ import { segment, reference } from './references.js'
 import { storedClock, storedNow } from './stored-clock.js'
 import { nameLayout, splitInto } from './name-split.js'
 import { bookedValue, isBookedCopy } from './booked-values.js'
+import { hoursValue, isHoursCopy } from './hours-copy.js'
 import { isPhoneLine } from './phone-line.js'
 import { isPhoneCopy } from './phone-copy.js'
 
@@ -118,6 +119,7 @@ export function writeValues (model: MappingModel, table: string, entries: Record
       return { column, type: stamp.type, value: (now: NowParts) => stamp.value(storedNow(now, own)) }
     }
     if (isBookedCopy(w)) return bookedValue(model, w, column)
+    if (isHoursCopy(w)) return hoursValue(w, column)
     if ('uuid' in w) return { column, type: 'text' as const, value: () => randomUUID() }
     // Only a phone row knows its number (rows.ts takes these entries out before this).
     if (isPhoneLine(w)) throw new CompileError(`${path}/${segment(column)}/phoneLine`, '`phoneLine` is written only in an `after` row of `phones` (`- phones: 0`), whose phone it follows')
