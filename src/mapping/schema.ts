@@ -368,7 +368,7 @@ export const ExtraRow = Type.Object({
   set: Type.Optional(Type.Record(Type.String(), WriteValue, { description: 'Other columns of the row.' })),
   update: Type.Optional(Type.Record(Type.String(), WriteValue, {
     minProperties: 1,
-    description: 'Only for a client\'s `join` row: columns written on the row whenever PATCH /clients/{id} changes a field kept in it, in the same UPDATE (a last-change stamp of the row itself: `person_name.date_changed`, `party_party.write_date`). A row a PATCH adds is written with `set` instead.',
+    description: 'Only for a client\'s `join` row: columns written on the row whenever PATCH /clients/{id} changes a field kept in it, in the same statement (a last-change stamp of the row itself: `person_name.date_changed`, `party_party.write_date`). A row a PATCH adds is written with `set` instead.',
     examples: [{ date_changed: { now: 'datetime' }, changed_by: { setting: 'userId' } }]
   }))
 }, { additionalProperties: false, title: 'ExtraRow', description: 'One more row written with the resource\'s, in the same transaction: give `join` or `phones`. A `before` row\'s `key` makes the key its join\'s `on` shares (a person\'s id, which the patient row takes as its own).' })
