@@ -10,6 +10,8 @@ import { scratchOn, type ServerScratch } from '../helpers/scratch-servers.js'
 import { checkInstallation } from '../../src/check/index.js'
 import { tableContents } from '../helpers/table-contents.js'
 import { nowIn } from '../../src/normalise/datetime.js'
+import { DATETIME, IDENTITY } from '../helpers/openmrs-like.js'
+import { DAY as SLOTS_DAY, mapping as openSlotsMapping, schema as openSlotsSchema } from '../helpers/open-slots-installation.js'
 import { COPIED, DAY, MAPPED, OSCAR, RULED, USER, ZONE, openmrsSchema, oscarSchema } from '../helpers/history-left-installation.js'
 
 /** 'YYYY-MM-DD HH:MM:SS' from whatever the driver read (text, or a Date of that wall clock). */
@@ -113,4 +115,46 @@ for (const dialect of testDialects()) {
     const report = await checkInstallation(s.installation, { budgetMs: 2000 })
     t.ok(report.findings.some((f) => f.severity === 'ok' && /^PATCH …\/time: .*the row as it was added to the history as mapped/.test(f.message)), 'check compares the row a reschedule archives')
   })
+  t.test(`check: a copy from no column, into a number column, into a shorter text [${dialect}]`, async (t) => {
+    const schema = oscarSchema(dialect).replace(/(CREATE TABLE appointment_archive .*?)updatedatetime \S+, lastupdateuser VARCHAR\(6\)/s, '$1updatedatetime INTEGER, lastupdateuser VARCHAR(3)')
+    t.match(schema, /appointment_archive .*updatedatetime INTEGER, lastupdateuser VARCHAR\(3\)/s, 'the archive\'s columns differ from the appointment\'s')
+    const mapping = OSCAR.replace('notes: { before: notes }', 'notes: { before: note }')
+    const s = await scratchOn(t, dialect, schema, mapping)
+    const report = await checkInstallation(s.installation, { budgetMs: 2000 })
+    const at = (column: string, severity: string): Array<{ message: string, line?: number }> => report.findings.filter((f) => f.severity === severity && f.path === `/resources/appointment/write/history/left/${column}/before`)
+    const lineOf = (text: string): number => mapping.split('\n').findIndex((l) => l.includes(text)) + 1
+    t.match(at('notes', 'problem')[0]?.message, /column `note` does not exist in table `appointment`/, 'a column the appointment lacks, at its copy')
+    t.equal(at('notes', 'problem')[0]?.line, lineOf('notes: { before: note }'))
+    t.match(at('updatedatetime', 'problem')[0]?.message, /`appointment.updatedatetime` \(.*\) is copied into `appointment_archive.updatedatetime` \(.*\) but that column holds numbers: every change writing the row would be refused/)
+    t.match(at('lastupdateuser', 'warning')[0]?.message, /is copied into `appointment_archive.lastupdateuser` \(.*\) which holds at most 3 characters/)
+  })
+  for (const onCancel of ['release', 'reopen']) {
+    t.test(`open slots (onCancel: ${onCancel}): a cancellation and a move between slots leave the claimed row as it was [${dialect}]`, async (t) => {
+      const log = `CREATE TABLE gh_appointment_log (id ${IDENTITY[dialect]}, appointment INTEGER NOT NULL, patient INTEGER, appointment_date ${DATETIME[dialect]}, state VARCHAR(20), left_at ${DATETIME[dialect]} NOT NULL);`
+      const mapping = openSlotsMapping(onCancel).replace('      key: { generate: max }\n', `      key: { generate: max }
+      history:
+        table: gh_appointment_log
+        key: appointment
+        on: [state, reschedule]
+        left:
+          patient: { before: patient }
+          appointment_date: { before: appointment_date }
+          state: { before: state }
+          left_at: { now: datetime }
+`)
+      const s = await scratchOn(t, dialect, `${openSlotsSchema(dialect)}\n${log}`, mapping)
+      const logged = async (): Promise<unknown[]> => (await s.rows('SELECT appointment, patient, appointment_date, state FROM gh_appointment_log ORDER BY id')).map((r) => [Number(r.appointment), Number(r.patient), wall(r.appointment_date), r.state])
+
+      await move(t, s, 6, 'CANCELED')
+      t.same(await logged(), [[6, 1, `${SLOTS_DAY} 08:30:00`, 'confirmed']], 'the cancelled appointment as it was')
+
+      const booked = await s.call('POST', '/appointments', { date: SLOTS_DAY, hour: '09:00', client: '3', professional: '1' })
+      t.equal(booked.status, 200, JSON.stringify(booked.body))
+      t.equal((await logged()).length, 1, 'a claim leaves nothing behind')
+      const moved = await s.call('PATCH', `/appointments/${String(booked.body.id)}/time`, { date: SLOTS_DAY, hour: '09:30' })
+      t.equal(moved.status, 200, JSON.stringify(moved.body))
+      t.same((await logged())[1], [Number(booked.body.id), 3, `${SLOTS_DAY} 09:00:00`, 'confirmed'], 'the row the move leaves, as it was claimed')
+      t.equal((await logged()).length, 2, 'one row for the move')
+    })
+  }
 }
