@@ -18,6 +18,7 @@ import { checkColumnValues, checkCountedKeys } from './values.js'
 import { checkIndexes } from './indexes.js'
 import { checkFoldedSearch } from './folded-search.js'
 import { checkWrittenConstants } from './literals.js'
+import { checkCopiedColumns } from './copied-columns.js'
 import { checkOldSpellings } from './old-spellings.js'
 import { probeStatements } from './probes.js'
 import { checkData } from './data.js'
@@ -66,6 +67,7 @@ export async function structuralFindings (compiled: Pick<CompiledMapping, 'model
   const live = catalog ?? await readCatalog(db)
   checkStructure(compiled, live, out)
   checkWrittenConstants(model, live, out)
+  checkCopiedColumns(model, live, out)
   return out.list
 }
 
@@ -78,6 +80,7 @@ export async function checkInstallation (inst: Installation, todayOrOptions: str
   const catalog = await readCatalog(db)
   checkStructure(compiled, catalog, out)
   checkWrittenConstants(model, catalog, out)
+  checkCopiedColumns(model, catalog, out)
   checkOldSpellings(model, out)
   checkIndexes(compiled, catalog, out, db.dialect)
   await checkFoldedSearch(compiled, catalog, db, out)

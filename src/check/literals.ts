@@ -6,6 +6,7 @@ import type { LiveCatalog, LiveColumn } from '../db/columns.js'
 import type { Findings } from './findings.js'
 
 type Written = Record<string, unknown> | undefined
+type Row = { join?: string, update?: Written }
 
 /** What `now` writes into a text column, as text. */
 /** The keys of copies of what a booking names (`{ client: familyFirst }`, `{ service: name }`). */
@@ -16,8 +17,8 @@ const NOW_TEXT: Record<string, string> = { datetime: '2026-01-01 00:00:00', date
 export function checkWrittenConstants (model: MappingModel, catalog: LiveCatalog, out: Findings): void {
   const a = model.appointment
   const c = model.client
-  const aw = a.write as { set?: Written, update?: Written, reschedule?: Written, states?: Record<string, Written>, history?: { table: string, open?: Written, close?: Written } } | undefined
-  const cw = c.write as { set?: Written, update?: Written } | undefined
+  const aw = a.write as { set?: Written, update?: Written, reschedule?: Written, states?: Record<string, Written>, history?: { table: string, open?: Written, close?: Written, left?: Written } } | undefined
+  const cw = c.write as { set?: Written, update?: Written, before?: Row[], after?: Row[] } | undefined
   const at = (table: string, path: string, set: Written): void => {
     const live = catalog.table(table)
     if (!live || !set) return
@@ -26,12 +27,13 @@ export function checkWrittenConstants (model: MappingModel, catalog: LiveCatalog
       if (!col || typeof written !== 'object' || written === null) continue // a missing column is the catalog pass's to say
       const problem = misfit(written as Record<string, unknown>, col, undefined, c.write?.phoneFormat)
       if (problem) out.problem(`${path}/${column}`, problem)
-      // A code per state (a status history's) is a constant for each state.
-      const codes = (written as { state?: unknown }).state
-      if (typeof codes === 'object' && codes !== null) {
+      // A code per state (a status history's, entered or left) is a constant for each state.
+      const { state: entered, codes: left } = written as { state?: unknown, codes?: unknown }
+      for (const [key, codes] of [['state', entered], ['codes', left]] as const) {
+        if (typeof codes !== 'object' || codes === null) continue
         for (const [state, code] of Object.entries(codes)) {
-          const wrong = misfit({ value: code }, col, `state.${state}: ${JSON.stringify(code)}`)
-          if (wrong) out.problem(`${path}/${column}/state/${state}`, wrong)
+          const wrong = misfit({ value: code }, col, `${key}.${state}: ${JSON.stringify(code)}`)
+          if (wrong) out.problem(`${path}/${column}/${key}/${state}`, wrong)
         }
       }
     }
@@ -44,9 +46,17 @@ export function checkWrittenConstants (model: MappingModel, catalog: LiveCatalog
   if (aw?.history) {
     at(aw.history.table, `${a.path}/write/history/open`, aw.history.open)
     at(aw.history.table, `${a.path}/write/history/close`, aw.history.close)
+    at(aw.history.table, `${a.path}/write/history/left`, aw.history.left)
   }
   at(c.table, `${c.path}/write/set`, cw?.set)
   at(c.table, `${c.path}/write/update`, cw?.update)
+  // A joined row's own stamps, in the join's table.
+  for (const when of ['before', 'after'] as const) {
+    for (const [i, row] of (cw?.[when] ?? []).entries()) {
+      const table = row.join === undefined ? undefined : c.joins[row.join]?.table
+      if (table !== undefined) at(table, `${c.path}/write/${when}/${i}/update`, row.update)
+    }
+  }
   // A phone row's copies of its phone (`{ phone: e164 }`), in the table its phones are collected from.
   const after = (c.write as { after?: { join?: string, phones?: number, set?: Written }[] } | undefined)?.after ?? []
   for (const [i, row] of after.entries()) {

@@ -47,7 +47,7 @@ export async function probeStatements (compiled: CompiledMapping, db: Database, 
       // A login that may only read: the write probe says writes were not proven.
       if (refusedAsReadOnly(err)) continue
       if (err instanceof DatabaseUnavailableError) throw err
-      if (writesProven && isWrite(statement.name) && !(err instanceof MissingValueError) && missingName(err) === undefined) { ran++; continue }
+      if (writesProven && writesStatement(statement) && !(err instanceof MissingValueError) && missingName(err) === undefined) { ran++; continue }
       failed++
       // The catalog pass already named this mistake (here, or in a table this statement joins).
       if (out.covers(place) || out.missing.has(missingName(err) ?? '')) continue
@@ -83,7 +83,7 @@ export function missingName (err: unknown): string | undefined {
 }
 
 /** The database's complaint in the mapping's words; quoted values are never repeated. */
-const isWrite = (statement: string): boolean => /\.(insert|update|state|reschedule|key)/.test(statement)
+const isWrite = (statement: string): boolean => /\.(insert|update|state|reschedule|key|history)/.test(statement)
 
 export function explain (err: unknown, statement: string): string {
   const write = isWrite(statement)
@@ -117,6 +117,7 @@ export function placeOf (name: string, compiled: CompiledMapping): string {
   }
   if (head === 'client' || head === 'appointment' || head in compiled.model.lookups) {
     if (rest.startsWith('write.slot')) return `/resources/${head}/write/slot`
+    if (rest.startsWith('history')) return `/resources/${head}/write/history`
     return /^(insert|update|state|reschedule|key)/.test(rest) ? `/resources/${head}/write` : `/resources/${head}`
   }
   return ''

@@ -31,6 +31,7 @@ import { explain } from './probes.js'
 import { refusedAsReadOnly } from './read-only.js'
 import type { Findings } from './findings.js'
 import { storedSpellings, unlikeStored, type Spellings } from './stored-spellings.js'
+import { comparedLeftRow, comparedStamps } from './change-rows.js'
 
 /** Why a path was not proven; reported by the caller in one place. */
 class NotProven extends Error {}
@@ -169,13 +170,17 @@ async function patchClient (compiled: CompiledMapping, plans: ClientWritePlans, 
   if (!existing) throw new NotProven('no client to correct')
   const value = PATCH_VALUES[field] as string
   await s.clientWrites.update(existing.id, { [field]: value }, undefined)
+  // The joined row holding the field takes its own stamps (`update` of its entry).
+  const patch = plans.patch([field])
+  const stamps = isUnsupported(patch) ? [] : await comparedStamps(compiled, patch, db, catalog, existing.id, `PATCH /clients ${field}`)
+  if (stamps.length > 0) throw new Misstored(stamps)
   const writer = plans.writers[field]
   if (writer) {
     const place = fieldPath(compiled, field)
     await compareStored(db, compiled, compiled.model.client, existing.id, writer.encode(storedForm(compiled, field, value)), Object.fromEntries(writer.columns.map((c) => [c.column, place])), catalog, `PATCH /clients ${field}`)
   }
   if (field === 'birthday') compareSpelling(compiled, plans, value, spellings, `PATCH /clients ${field}`)
-  return `read back as sent by the mapping${writer ? ' and as stored' : ''}`
+  return `read back as sent by the mapping${writer ? ' and as stored' : ''}${!isUnsupported(patch) && patch.stamped.length > 0 ? `, the ${patch.stamped.map((x) => x.alias).join(', ')} row stamped` : ''}`
 }
 
 interface Booked { id: string, time: BookedTime, said: string, professional: string, client: string }
@@ -278,13 +283,18 @@ async function moveState (compiled: CompiledMapping, plans: AppointmentWritePlan
   if (!route) return `not reachable from ${states.initial} by the mapping's moves, so no request can make it`
   const booked = await book(compiled, plans, db, catalog, today, everyRef, owners)
   const s = services(compiled, db)
-  for (const step of route) await s.booking.changeState(booked.id, step, undefined)
+  for (const step of route.slice(0, -1)) await s.booking.changeState(booked.id, step, undefined)
+  // The last move is compared with the row it leaves behind, where the mapping writes one.
+  const from = route.length > 1 ? route[route.length - 2] : states.initial
+  const left = await comparedLeftRow(compiled, plans, db, catalog, booked.id, { left: from, entered: state, change: 'state', what: `PATCH …/state ${state}` }, async () => await s.booking.changeState(booked.id, state, undefined))
+  if (left !== undefined && left.length > 0) throw new Misstored(left)
+  const leftSaid = left === undefined ? '' : `, the row it leaves (${from}) added to the history as mapped`
   // Released, the row is a free slot again: the move checked it reads so (services/booking.ts).
-  if (plans.openSlots?.onCancel === 'release' && states.free.includes(state)) return `${route.join(' → ')}: the row reads as a free slot again (onCancel: release)`
+  if (plans.openSlots?.onCancel === 'release' && states.free.includes(state)) return `${route.join(' → ')}: the row reads as a free slot again (onCancel: release)${leftSaid}`
   const expected = steady((now) => plans.written.state(state, now))
   const places = Object.fromEntries(Object.keys(expected).map((c) => [c, `${compiled.model.appointment.path}/write/states/${state}/${c}`]))
   await compareStored(db, compiled, compiled.model.appointment, booked.id, expected, places, catalog, `PATCH …/state ${state}`)
-  return `${route.join(' → ')}, read back by the mapping and as stored`
+  return `${route.join(' → ')}, read back by the mapping and as stored${leftSaid}`
 }
 
 async function reschedule (compiled: CompiledMapping, plans: AppointmentWritePlans, db: Database, catalog: LiveCatalog, today: string, attempt: number, everyRef: boolean, owners: Owners): Promise<string> {
@@ -295,9 +305,15 @@ async function reschedule (compiled: CompiledMapping, plans: AppointmentWritePla
   const later = (await freeSlots(s.availability, snap, today)).filter((x) => x.professional === booked.professional && `${x.date} ${x.hour}` > `${booked.time.date} ${booked.time.hour}`)
   if (later.length === 0) throw new NotProven('no second free slot of the professional to move the booking to')
   const to = later[Math.floor(attempt / MOVE_CLIENTS) % later.length]
-  const said = await s.booking.reschedule(booked.id, { date: to.date, hour: to.hour }, undefined)
+  const { states } = compiled.model
+  // Where a move leaves the open slot's row behind, it leaves it as a cancellation does.
+  const entered = plans.openSlots ? states.free[0] : states.onReschedule === 'keep' ? states.initial : states.onReschedule
+  let said = ''
+  const left = await comparedLeftRow(compiled, plans, db, catalog, booked.id, { left: states.initial, entered, change: 'reschedule', what: 'PATCH …/time' }, async () => { said = await s.booking.reschedule(booked.id, { date: to.date, hour: to.hour }, undefined) })
+  if (left !== undefined && left.length > 0) throw new Misstored(left)
+  const leftSaid = left === undefined ? '' : ', the row as it was added to the history as mapped'
   // The appointment is now the new slot's row, read back inside the move (services/booking.ts).
-  if (plans.openSlots) return `${said.replace(/\.$/, '')}: claimed and read back at the new time, the old row per onCancel: ${plans.openSlots.onCancel}`
+  if (plans.openSlots) return `${said.replace(/\.$/, '')}: claimed and read back at the new time, the old row per onCancel: ${plans.openSlots.onCancel}${leftSaid}`
   const record = await s.appointments.get(booked.id, undefined)
   const endHour = record.endHour ?? to.hour
   const moved = timeOf(record, endHour)
@@ -307,7 +323,7 @@ async function reschedule (compiled: CompiledMapping, plans: AppointmentWritePla
   const expected = steady((now) => plans.written.reschedule(now, covered))
   const places = placesOf(compiled, plans, moved, expected, 'reschedule')
   await compareStored(db, compiled, compiled.model.appointment, booked.id, expected, places, catalog, 'PATCH …/time')
-  return 'moved, read back at the new time by the mapping and as stored'
+  return `moved, read back at the new time by the mapping and as stored${leftSaid}`
 }
 
 // ---- comparing the stored row ----

@@ -260,6 +260,12 @@ export function buildModel (source: SourceDoc): MappingModel {
   if (history && (history.current === undefined) !== (history.close === undefined)) {
     fail(`${apptPath}/write/history/${history.current === undefined ? 'close' : 'current'}`, 'give `current` (which row is open) and `close` (what closes it) together, or neither: rows are then only added, the latest deciding')
   }
+  // A history row is written for the state entered (`open`), for what a change leaves (`left`), or both.
+  if (history && history.open === undefined) {
+    if (history.left === undefined) fail(`${apptPath}/write/history`, 'give `open` (a row for each state entered, on booking too), `left` (a row for what each change leaves behind) or both')
+    else if (history.close !== undefined) fail(`${apptPath}/write/history/close`, '`current` and `close` close the row an `open` row replaces: give `open` with them')
+  }
+  if (history?.on !== undefined && history.left === undefined) fail(`${apptPath}/write/history/on`, '`on` says which changes add a `left` row: give `left`')
 
   if (issues.length > 0) {
     throw new MappingError(issues.map((i) => ({ file: source.file, ...source.locate(i.path), ...i })))

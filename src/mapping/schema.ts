@@ -336,10 +336,18 @@ export const WriteValue = Type.Union([
     }, { additionalProperties: false }), 'How the identifier is made: the check, its alphabet, a prefix and the digits.', [{ check: 'luhn', prefix: 'P', digits: 6 }])
   }, { additionalProperties: false, description: 'An identifier made from the new record\'s key followed by its check character.' }),
   Type.Object({
-    state: Type.Union([Type.Literal(true), Type.Record(Type.String(), Literal)], {
-      description: 'The new state: `true` as the appointment stores it (through the state\'s `map`), or the code written for each state, by interface state (`{ WAITING: Scheduled, CONFIRMED: Confirmed }`), every state given one: where the state is read by `rules`, which have no codes to write (a status history the rules read).'
-    })
+    state: Type.Union([Type.Literal(true), Type.Literal('left'), Type.Record(Type.String(), Literal)], {
+      description: 'The new state: `true` as the appointment stores it (through the state\'s `map`), or the code written for each state, by interface state (`{ WAITING: Scheduled, CONFIRMED: Confirmed }`), every state given one: where the state is read by `rules`, which have no codes to write (a status history the rules read). `left`: the state the change leaves, only in `write.history.left` (through the state\'s `map`, or `codes`).'
+    }),
+    codes: Type.Optional(Type.Record(Type.String(), Literal, {
+      description: 'With `state: left`: the code written for each state left, by interface state, every state given one (`{ WAITING: SCHEDULED, CONFIRMED: SCHEDULED, CANCELED: CANCELLED }`); needed where the state is read by `rules`.',
+      examples: [{ WAITING: 'SCHEDULED', CONFIRMED: 'SCHEDULED', CANCELED: 'CANCELLED' }]
+    }))
   }, { additionalProperties: false }),
+  Type.Object({
+    before: Type.String({ minLength: 1, description: 'Only in `write.history.left`: a column of the appointment\'s own table as it was before the change, read in the change\'s transaction under its lock (`status`, `date_changed`).', examples: ['date_changed'] }),
+    otherwise: Type.Optional(Type.String({ minLength: 1, description: 'Another column of the appointment\'s table, taken where `before` was NULL (`date_created` for a `date_changed` never set).', examples: ['date_created'] }))
+  }, { additionalProperties: false, description: 'The appointment row as the change found it: `{ before: status }` copies the status the change leaves, `{ before: date_changed, otherwise: date_created }` when that status began. Only in `write.history.left`.' }),
   Type.Object({
     client: Type.Union([Type.Literal('name'), Type.Literal('given'), Type.Literal('family'), Type.Literal('familyFirst'), Type.Literal('phone')], { description: 'Which part of the booked client, as the mapping reads it at booking time: `name` (the whole name), `given`, `family`, or `familyFirst` (family, `separator`, given: OSCAR\'s `SMITH,MARY ANN`); or `phone`, the client\'s phone (the one GET /clients/{id} answers as `phone`) written in `format`. Given and family are the columns of a `{given} {family}` name template (the family from its `split.family` column on, else the last column), else the name cut by its `split` rule.' }),
     separator: Type.Optional(Type.String({ minLength: 1, maxLength: 5, description: 'With `familyFirst`, what goes between family and given. Default `, `.', examples: [','] })),
@@ -356,7 +364,7 @@ export const WriteValue = Type.Union([
     additionalProperties: false,
     description: 'A copy of the working-hours row covering the booked start (a Delphi agenda\'s `AGENDA.SALA` from `HORARIO.SALA`; Open Dental\'s `appointment.Op` from the schedule\'s operatory): written when the appointment is booked and again on every reschedule, from the row covering the new start, read in the write\'s transaction. The covering row is the one whose window holds the start, as /availability decides it (a weekly row before a dated one; among overlapping rows of one source, the earliest start, then earliest end, then the lowest value; `ponte check` warns of such overlaps). Only under the appointment\'s `write.set`.'
   })
-], { title: 'WriteValue', description: 'What a write puts in a column Ponte fills on its own: a constant, now, a setting, part of the booked slot, the new key, a UUID, an identifier with a check character, the new state, the written phone in another format, part of the booked client\'s name, the client\'s phone, the booked service, professional, location or health insurance, or a column of the working-hours row covering the booked time.' })
+], { title: 'WriteValue', description: 'What a write puts in a column Ponte fills on its own: a constant, now, a setting, part of the booked slot, the new key, a UUID, an identifier with a check character, the new state (or the one left), a column of the appointment as it was before the change, the written phone in another format, part of the booked client\'s name, the client\'s phone, the booked service, professional, location or health insurance, or a column of the working-hours row covering the booked time.' })
 
 // One description for `generate` in every form: an editor shows it whichever form is typed.
 const GENERATE = 'How the key is made: `identity`, the database makes it (IDENTITY, AUTO_INCREMENT, SERIAL) and Ponte reads it back; `max`, the largest key plus one, under a lock in the insert\'s transaction (what many legacy programs do); `sequence`, the next value of a database sequence; `keyTable`, a counter row in a table of counters, read and advanced in the insert\'s transaction.'
@@ -387,16 +395,32 @@ export const ExtraRow = Type.Object({
   join: Type.Optional(Type.String({ description: 'A join of the resource: a row of its table is inserted, the columns of its `on` shared with the row it hangs from.' })),
   phones: Type.Optional(Type.Integer({ minimum: 0, description: 'An entry of `phones` that collects from a child table: a row holding the phone is inserted there.' })),
   key: Type.Optional(about(KeyGeneration, 'How this row\'s key is made (as the resource\'s `write.key`); an `after` row keyed by its parent and a number counted per parent takes `{ generate: max, column: seq, per: patient_id }`.')),
-  set: Type.Optional(Type.Record(Type.String(), WriteValue, { description: 'Other columns of the row.' }))
+  set: Type.Optional(Type.Record(Type.String(), WriteValue, { description: 'Other columns of the row.' })),
+  update: Type.Optional(Type.Record(Type.String(), WriteValue, {
+    minProperties: 1,
+    description: 'Only for a client\'s `join` row: columns written on the row whenever PATCH /clients/{id} changes a field kept in it, in the same statement (a last-change stamp of the row itself: `person_name.date_changed`, `party_party.write_date`). A row a PATCH adds is written with `set` instead.',
+    examples: [{ date_changed: { now: 'datetime' }, changed_by: { setting: 'userId' } }]
+  }))
 }, { additionalProperties: false, title: 'ExtraRow', description: 'One more row written with the resource\'s, in the same transaction: give `join` or `phones`. A `before` row\'s `key` makes the key its join\'s `on` shares (a person\'s id, which the patient row takes as its own).' })
 
 export const StatusHistory = Type.Object({
   table: about(TableName, 'The status-history table.'),
   key: Type.String({ description: 'The column holding the appointment\'s key.' }),
   current: Type.Optional(about(Where, 'Which of an appointment\'s history rows is the current one (`{ column: DT_FIM, isNull: true }`), closed by `close`. Without `current` and `close`, rows are only added: the latest decides.')),
-  open: Type.Record(Type.String(), WriteValue, { description: 'Columns of the row opened for the new state (on booking too): the state\'s code (`status: { state: true }`, or a code per state where the state rules read this row), a date (`changed_at: { now: datetime }`).' }),
-  close: Type.Optional(Type.Record(Type.String(), WriteValue, { minProperties: 1, description: 'Columns set on the current row(s) when the state changes (at least one: a `close` setting nothing would leave every row current). Given with `current`.' }))
-}, { additionalProperties: false, title: 'StatusHistory', description: 'A status-history table: each state change (a booking too) opens a new row, in the same transaction, after closing the `current` one where given. The state rules may read the latest row through a join of the appointment (`first` by its date, then its key, both descending).' })
+  open: Type.Optional(Type.Record(Type.String(), WriteValue, { description: 'Columns of the row opened for the new state (on booking too): the state\'s code (`status: { state: true }`, or a code per state where the state rules read this row), a date (`changed_at: { now: datetime }`). Give `open`, `left` or both.' })),
+  close: Type.Optional(Type.Record(Type.String(), WriteValue, { minProperties: 1, description: 'Columns set on the current row(s) when the state changes (at least one: a `close` setting nothing would leave every row current). Given with `current` and `open`.' })),
+  left: Type.Optional(Type.Record(Type.String(), WriteValue, {
+    minProperties: 1,
+    description: 'Columns of a row added for what a change leaves behind, before the change, in its transaction (never on booking): the state left (`status: { state: left }`), the appointment\'s columns as they were (`start_date: { before: date_changed, otherwise: date_created }`), when it ended (`end_date: { now: datetime }`). OpenMRS\'s status history holds the previous status; OSCAR\'s `appointmentArchive` the whole row as it was.',
+    examples: [{ status: { state: 'left' }, start_date: { before: 'date_changed', otherwise: 'date_created' }, end_date: { now: 'datetime' } }]
+  })),
+  on: Type.Optional(Type.Array(Type.Union([Type.Literal('state'), Type.Literal('reschedule')]), {
+    minItems: 1,
+    uniqueItems: true,
+    description: 'With `left`: which changes add a `left` row. `state`: every state change (PATCH …/state, and a reschedule that moves the state, `states.onReschedule`); `reschedule`: every PATCH …/time. One row per change either way. Default: `[state]`.',
+    examples: [['state', 'reschedule']]
+  }))
+}, { additionalProperties: false, title: 'StatusHistory', description: 'A status-history table: each state change (a booking too) opens a new row (`open`), in the same transaction, after closing the `current` one where given; and/or each change adds a row recording what it leaves (`left`: the previous state, the row as it was). The state rules may read the latest row through a join of the appointment (`first` by its date, then its key, both descending).' })
 
 export const StateRow = Type.Object({
   join: Type.String({ description: 'A join of the appointment (under `joins`, on the appointment\'s key alone) whose row records the state: the row its state rules read (`confirmation.value`).', examples: ['confirmation'] }),

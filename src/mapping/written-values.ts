@@ -2,8 +2,9 @@
 // `states`, `claim`…): a copy of what a booking names only where a booking writes (the client
 // is read when the appointment is booked, never on a state change), from something the
 // mapping has, a copy of a written phone only in its phone row, a copy of the working hours
-// only where the time is written (booking and every move), and stamps and copies never into a
-// column the mapping reads as something else.
+// only where the time is written (booking and every move), the row as a change found it only
+// in the row written before the change, and stamps and copies never into a column the mapping
+// reads as something else.
 import type { MappingDoc, WriteSpecDoc } from './schema.js'
 import { isTimeZone } from '../normalise/zones.js'
 
@@ -35,6 +36,7 @@ export function checkWrittenValues (doc: MappingDoc, states: string[], fail: Fai
     { at: `${ap}/openSlots/release`, entries: a.openSlots?.release, readers: own.appointment },
     { at: `${ap}/write/history/open`, entries: aw?.history?.open },
     { at: `${ap}/write/history/close`, entries: aw?.history?.close },
+    { at: LEFT, entries: aw?.history?.left },
     ...(aw?.stateRows ?? []).flatMap((row, i) => [{ at: `${ap}/write/stateRows/${i}/set`, entries: row.set }, { at: `${ap}/write/stateRows/${i}/clear`, entries: row.clear }]),
     ...extraRows(aw, `${ap}/write`),
     { at: `${cp}/write/set`, entries: cw?.set, readers: own.client },
@@ -44,12 +46,15 @@ export function checkWrittenValues (doc: MappingDoc, states: string[], fail: Fai
   for (const { at, entries } of [...booking, ...elsewhere]) {
     for (const [column, w] of Object.entries(entries ?? {})) {
       if ('phone' in w && !phoneRow(cw, at)) fail(`${at}/${column}/phone`, '`phone` is written only in an `after` row of `phones` (`- phones: 0`), whose phone it copies; the booked client\'s phone in an appointment column is `{ client: phone }`')
+      leftProblem(doc, w, at === LEFT, states, `${at}/${column}`, fail)
       if (!('state' in w) || typeof w.state !== 'object') continue
       // Only rows written on entering a state know which state it is.
       if (!/\/write\/(history|stateRows)\//.test(at)) fail(`${at}/${column}/state`, 'a code per state is written where a state is entered: under write.history or write.stateRows (the appointment\'s own columns take write.states)')
       else stateCodesProblem(w.state, states, `${at}/${column}/state`, fail)
     }
   }
+  rowUpdateProblems(cw, `${cp}/write`, true, fail)
+  rowUpdateProblems(aw, `${ap}/write`, false, fail)
   for (const { at, entries } of booking) {
     for (const [column, w] of Object.entries(entries ?? {})) {
       const path = `${at}/${column}`
@@ -83,8 +88,51 @@ function stateCodesProblem (codes: Record<string, unknown>, states: string[], pa
   if (missing.length > 0) fail(path, `no code for ${missing.join(', ')}: every state an appointment can enter writes one`)
 }
 
+// Where `left` rows are written: before a change, the appointment row still as it was.
+const LEFT = '/resources/appointment/write/history/left'
+
+/**
+ * What only a row written before a change can say (`{ before: column }`, `{ state: left }`),
+ * nowhere else; and in such a row, nothing only a booking knows (its slot, the new key).
+ */
+function leftProblem (doc: MappingDoc, w: WriteValueDoc, left: boolean, states: string[], path: string, fail: Fail): void {
+  if ('before' in w) {
+    if (!left) fail(`${path}/before`, '`before` is the appointment row as a change found it: it is written only under write.history.left (a row added before each change; a booking has no row before it)')
+    for (const key of ['before', 'otherwise'] as const) {
+      const column = w[key]
+      if (column?.includes('.') === true) fail(`${path}/${key}`, `\`${column}\` is a joined column: \`${key}\` copies a column of the appointment's own table (${doc.resources.appointment.table})`)
+    }
+  }
+  if ('codes' in w && w.codes !== undefined && w.state !== 'left') fail(`${path}/codes`, '`codes` names the code of each state left: it goes with `state: left`')
+  if ('state' in w && w.state === 'left') {
+    if (!left) fail(`${path}/state`, '`state: left` is the state a change leaves: it is written only under write.history.left (a booking, or a state entered, leaves none)')
+    else if (w.codes !== undefined) stateCodesProblem(w.codes, states, `${path}/codes`, fail)
+    else if (readByRules(doc)) fail(`${path}/state`, 'the state is read by `rules`, which have no codes to write back: give the code of each state left (`codes: { WAITING: …, … }`), or copy the status column as it was (`{ before: status }`)')
+  }
+  if (!left) return
+  const booked = 'slot' in w ? 'slot' : 'newKey' in w ? 'newKey' : 'identifier' in w ? 'identifier' : undefined
+  if (booked !== undefined) fail(`${path}/${booked}`, `\`${booked}\` is made when a row is booked or inserted; a \`left\` row records what a change leaves: copy the appointment's columns as they were (\`{ before: column }\`)`)
+}
+
+/** Whether the appointment's state is decided by `rules` alone, with no code map to write back through. */
+function readByRules (doc: MappingDoc): boolean {
+  const state = doc.resources.appointment.state
+  return typeof state === 'object' && state.rules !== undefined && state.map === undefined
+}
+
 function extraRows (w: WriteSpecDoc | undefined, at: string): { at: string, entries: Entries }[] {
-  return [...(w?.before ?? []).map((row, i) => ({ at: `${at}/before/${i}/set`, entries: row.set })), ...(w?.after ?? []).map((row, i) => ({ at: `${at}/after/${i}/set`, entries: row.set }))]
+  const rows = [...(w?.before ?? []).map((row, i) => ({ row, at: `${at}/before/${i}` })), ...(w?.after ?? []).map((row, i) => ({ row, at: `${at}/after/${i}` }))]
+  return rows.flatMap(({ row, at }) => [{ at: `${at}/set`, entries: row.set }, ...row.update ? [{ at: `${at}/update`, entries: row.update }] : []])
+}
+
+/** A row's `update` stamps go on a client's joined row, which a PATCH of a field kept there changes. */
+function rowUpdateProblems (w: WriteSpecDoc | undefined, at: string, client: boolean, fail: Fail): void {
+  const rows = [...(w?.before ?? []).map((row, i) => ({ row, at: `${at}/before/${i}` })), ...(w?.after ?? []).map((row, i) => ({ row, at: `${at}/after/${i}` }))]
+  for (const { row, at } of rows) {
+    if (row.update === undefined) continue
+    if (!client) fail(`${at}/update`, '`update` stamps a client\'s joined row when a PATCH /clients changes it: an appointment\'s change stamps its own row (write.update)')
+    else if (row.join === undefined) fail(`${at}/update`, 'a PATCH /clients never changes a phone row (phones are written with a new client only), so nothing would stamp it: `update` goes on a `join` row')
+  }
 }
 
 /** Whether `at` is the `set` of a client's `after` row writing a phone. */

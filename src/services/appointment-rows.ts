@@ -78,6 +78,21 @@ export class AppointmentRows {
   }
 
   /**
+   * The row a change leaves behind (`write.history.left`: the state left, the row as it was),
+   * before the change's own UPDATE, in its transaction, the appointment row already locked by
+   * the change's read of it. `change`: a state change, or a reschedule (into `entered`, which
+   * is the state left where the reschedule keeps it).
+   */
+  async recordLeft (tx: Querier, id: string, left: string, entered: string, now: ReturnType<typeof nowIn>, change: 'state' | 'reschedule'): Promise<void> {
+    const plan = this.writes.history?.left
+    if (!plan) return
+    const moved = left !== entered
+    if (!(change === 'reschedule' ? plan.on.reschedule || (plan.on.state && moved) : plan.on.state)) return
+    const { statement, args } = boundOrUnknown(plan.bind(id, left, entered, now), id)
+    await tx.query(statement, args)
+  }
+
+  /**
    * The rows of a state entered: status history (history.ts: close the current one, open the
    * new one) and the rows recording a state outside the status column (state-rows.ts).
    */

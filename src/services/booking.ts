@@ -225,6 +225,7 @@ export class Booking {
       }
       // A released row is an open slot again, no longer an appointment: the release is the move.
       if (cancelling && open?.onCancel === 'release') {
+        await this.rows.recordLeft(tx, id, current.state, state, now, 'state')
         await this.rows.recordState(tx, id, state, now, true)
         await this.openSlots.free(tx, current, now)
         return `Appointment ${id} is now ${state}; its slot at ${current.hour} on ${current.date} is open again.`
@@ -238,6 +239,7 @@ export class Booking {
         await checkFree(tx, this.compiled, this.options.freeing, { date: current.date, hour: current.hour, endHour, step, professional: current.refs.professional, client: current.refs.client, except: id, capacity, uses }, ['/body/state'])
       }
       const { statement, args } = boundOrUnknown(move.bind(id, now), id)
+      await this.rows.recordLeft(tx, id, current.state, state, now, 'state')
       await tx.query(statement, args)
       await this.rows.recordState(tx, id, state, nowIn(this.compiled.model.timezone), true)
       await this.rows.readBack(tx, id, { date: current.date, hour: current.hour, state }, heldRefs(current))
@@ -297,6 +299,7 @@ export class Booking {
       // The working hours' columns the row copies follow it: the row covering the new start's.
       const covering = await this.coveringOf(tx, day, { date: time.date, hour: time.hour, professional: current.refs.professional, location: current.refs.location })
       const { statement, args } = boundOrUnknown(this.writes.reschedule.bind(id, now, { date: time.date, hour: time.hour, endHour, minutes, ...covering }, slotRow.pointer), id)
+      await this.rows.recordLeft(tx, id, current.state, target, now, 'reschedule')
       await tx.query(statement, args)
       if (target !== current.state) await this.rows.recordState(tx, id, target, now, true)
       await this.rows.readBack(tx, id, { date: time.date, hour: time.hour, state: target }, heldRefs(current))

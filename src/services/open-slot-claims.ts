@@ -62,9 +62,11 @@ export class OpenSlotClaims {
     const now = nowIn(this.compiled.model.timezone)
     // The new row is the appointment now: it takes the copies a booking writes (the client's name…).
     if (!await this.open.claim(tx, row.id, state, now, { ...current.refs, client }, await booked?.(current.refs))) throw openSlotTaken(time.date, time.hour)
+    const cancelled = this.freeing[0]
+    // The old row is what the move leaves behind, as a cancellation leaves it.
+    await this.rows.recordLeft(tx, current.id, current.state, cancelled, now, 'reschedule')
     if (this.open.onCancel === 'release') await this.free(tx, current, now)
     else {
-      const cancelled = this.freeing[0]
       const leave = writable(this.writes.stateMoves[cancelled], `the old slot's row into ${cancelled}`)
       const { statement, args } = boundOrUnknown(leave.bind(current.id, now), current.id)
       await tx.query(statement, args)

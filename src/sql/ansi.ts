@@ -34,6 +34,9 @@ export const ansi: Omit<Dialect, 'name' | 'placeholder' | 'foldedLike' | 'minute
     const ret = returning ? ` RETURNING ${this.ident(returning)} AS ${this.ident('id')}` : ''
     return `INSERT INTO ${this.table(table)} (${columns.map((c) => this.ident(c)).join(', ')}) VALUES (${values.join(', ')})${ret}`
   },
+  insertSelect (table, columns, select) {
+    return `INSERT INTO ${this.table(table)} (${columns.map((c) => this.ident(c)).join(', ')}) ${select}`
+  },
   update (table, alias, sets, where) {
     const w = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''
     return `UPDATE ${this.table(table)} AS ${this.ident(alias)} SET ${sets.map((s) => `${this.ident(s.column)} = ${s.value}`).join(', ')}${w}`

@@ -77,6 +77,8 @@ export interface Dialect {
   }
   /** INSERT; with `returning`, the statement yields one row whose `id` is that column's new value. */
   insert(table: string, columns: string[], values: string[], returning?: string): string
+  /** INSERT of the rows a SELECT yields (rendered by `select`), column for column. */
+  insertSelect(table: string, columns: string[], select: string): string
   /** UPDATE of the table under an alias, so conditions written for selects apply unchanged. */
   update(table: string, alias: string, sets: { column: string, value: string }[], where: string[]): string
   /** DELETE of the table's rows under an alias, as `update`: the conditions written for selects apply unchanged. */

@@ -11,7 +11,7 @@ import { testDialects } from '../helpers/contract.js'
 import type { TestDialect } from '../helpers/app.js'
 import { scratchOn } from '../helpers/scratch-servers.js'
 import { checkOf } from '../helpers/check-of.js'
-import { normalisedSql, ID_TYPE, PHONE_TYPE, USER_ID } from '../helpers/normalised-installation.js'
+import { normalisedSql, FIRST_DAY, ID_TYPE, PHONE_TYPE, USER_ID } from '../helpers/normalised-installation.js'
 
 function schema (dialect: TestDialect): string {
   const serial = { sqlite: 'INTEGER PRIMARY KEY', mysql: 'INTEGER AUTO_INCREMENT PRIMARY KEY', postgres: 'SERIAL PRIMARY KEY' }[dialect]
@@ -89,8 +89,12 @@ t.test('the mapping guide\'s normalised example passes check and creates a clien
   if (yaml === undefined) throw new Error('no YAML block under "Normalised schemas"')
   t.match(yaml, /identifier_type, eq: 3/, 'the example keeps the identifier type in its join\'s where')
   t.notMatch(yaml, /identifier_type: \{ value/, 'and does not repeat it under set')
-  // The example's OpenMRS table names are the helper schema's without the module prefix.
-  const sql = normalisedSql().replaceAll('appointmentscheduling_', '')
+  // The example's OpenMRS table names are the helper schema's without the module prefix; its
+  // stamp columns are OpenMRS's, and `appointment_confirmed` the clinic's own table.
+  const sql = `${normalisedSql().replaceAll('appointmentscheduling_', '')}
+${['appointment', 'patient', 'person_name'].flatMap((table) => [`ALTER TABLE ${table} ADD COLUMN changed_by INT;`, `ALTER TABLE ${table} ADD COLUMN date_changed DATETIME;`]).join('\n')}
+CREATE TABLE appointment_confirmed (appointment_id INT PRIMARY KEY, date_created DATETIME NOT NULL);
+`
   const mapping = yaml.replace('$' + '{USER_ID}', String(USER_ID))
   t.equal([ID_TYPE, PHONE_TYPE].join(), '3,8', 'the helper schema uses the ids the example names')
   const s = await scratchOn(t, 'sqlite', sql, mapping)
@@ -98,6 +102,9 @@ t.test('the mapping guide\'s normalised example passes check and creates a clien
   t.equal(created.status, 200, JSON.stringify(created.body))
   const ids = await s.rows(`SELECT identifier_type, voided FROM patient_identifier WHERE patient_id = ${Number(created.body.id)}`)
   t.same(ids, [{ identifier_type: 3, voided: 0 }], 'the identifier row holds its type')
-  const report = await checkOf(t, s.url, mapping)
+  // On the fixture's first day, so the probe books and moves appointments in its slots.
+  const report = await checkOf(t, s.url, mapping, FIRST_DAY)
   t.same(report.findings.filter((f) => f.severity === 'problem').map((f) => f.message), [], report.lines.join('\n'))
+  t.ok(report.findings.some((f) => f.severity === 'ok' && /^PATCH …\/state CANCELED: .*the row it leaves \(WAITING\) added to the history as mapped/.test(f.message)), 'check compares the status history row a cancellation adds')
+  t.ok(report.findings.some((f) => f.severity === 'ok' && /^PATCH \/clients name: .*the name row stamped/.test(f.message)), 'and the name row\'s stamps')
 })

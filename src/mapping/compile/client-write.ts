@@ -158,6 +158,8 @@ export function compileClientWrites (model: MappingModel, dialect: Dialect): Com
     }
     return (insertCompiled ??= withSelfKey(insertPlan('client.insert', c, write, ownColumns, dialect), c, set, dialect))
   }
+  // Each joined row's own stamps (`update` of its entry), written when a PATCH changes the row.
+  const stamps = Object.fromEntries([...rows?.before ?? [], ...rows?.after ?? []].map((r) => [r.name, r.update]))
   const updates = new Map<string, Statement>()
   const rowUpdateCache = new Map<string, JoinedRowWrite[]>()
   return {
@@ -171,7 +173,7 @@ export function compileClientWrites (model: MappingModel, dialect: Dialect): Com
       const key = [...fields].sort().join(',')
       let list = rowUpdateCache.get(key)
       if (!list) {
-        list = joinedRowUpdates(c, fields.flatMap((f) => rowWriters[f]?.columns ?? []), dialect)
+        list = joinedRowUpdates(c, fields.flatMap((f) => rowWriters[f]?.columns ?? []), dialect, stamps)
         rowUpdateCache.set(key, list)
       }
       return list

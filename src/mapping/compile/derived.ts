@@ -27,6 +27,9 @@ export interface WriteContext {
   state?: unknown
   /** The state being entered, in the interface's words (a code per state: `{ state: { CONFIRMED: Confirmed } }`). */
   entering?: string
+  /** The state a change leaves, as stored (`{ state: left }`), and in the interface's words (its `codes`). */
+  left?: unknown
+  leaving?: string
   /** The records a booking names, for the columns copying them (booked-values.ts). */
   booked?: Booked
 }

@@ -19,15 +19,21 @@ export function checkHistoryRead (model: MappingModel): void {
   const readers = Object.entries(a.joins).filter(([alias, j]) => read.has(alias) && j.from === undefined && same(j.table, h.table) &&
     onPairs(j.on).some((p) => !isAffixed(p) && same(p.local, a.key.column) && same(p.remote, h.key)))
   const path = `${a.path}/write/history`
-  const stateColumn = Object.entries(h.open).find(([, w]) => 'state' in w)?.[0]
+  const open = h.open
+  if (readers.length > 0 && open === undefined) {
+    throw new CompileError(path, `the state rules read this history through \`${readers[0][0]}\`, but no row is written for the state entered (\`open\`): the latest row would be one a change leaves, and the appointment would read as the state it left`)
+  }
+  if (open === undefined) return
+  const stateColumn = Object.entries(open).find(([, w]) => 'state' in w)?.[0]
   for (const [alias, j] of readers) {
     latestIsWritten(alias, j, h.current, a.path)
     for (const state of model.states.values) {
       // What decides the rules before anything runs: the constants the appointment row and the history row get.
       const values: ColumnValues = constants(a.write?.states?.[state])
-      for (const [column, w] of Object.entries(h.open)) {
+      for (const [column, w] of Object.entries(open)) {
         if ('value' in w) values[`${alias}.${column}`] = w.value
-        if ('state' in w) values[`${alias}.${column}`] = w.state === true ? storedState(model, state) : w.state[state] ?? null
+        // `state: left` is refused in an `open` row at load (written-values.ts).
+        if ('state' in w && w.state !== 'left') values[`${alias}.${column}`] = w.state === true ? storedState(model, state) : w.state[state] ?? null
       }
       const at = stateColumn === undefined ? `${path}/open` : `${path}/open/${stateColumn}`
       const written = stateColumn === undefined ? 'the row it opens' : `\`${String(values[`${alias}.${stateColumn}`])}\` in ${stateColumn}`

@@ -2,21 +2,48 @@
 // row for the new state (closing the current one first where the table keeps one open), in the
 // state change's transaction; a booking opens the first one. The state rules may read the
 // latest row back (history-read.ts says whether what is written reads as the state entered).
+// A change may also add a row for what it leaves behind (`left`): the state left, the row as
+// it was (OpenMRS's status history, OSCAR's appointmentArchive), written before the change.
 import type { Dialect } from '../../sql/dialect.js'
 import { ParamList, type Statement } from '../../sql/statement.js'
 import type { MappingModel } from '../model.js'
 import { whereList } from '../model.js'
 import type { NowParts } from '../../normalise/datetime.js'
+import type { SqlTypeName } from '../schema.js'
 import { Scope } from './scope.js'
-import { uniqueColumns, writeValues } from './write-columns.js'
+import { keyMatch } from './key.js'
+import { reference, segment } from './references.js'
+import { uniqueColumns, writeValues, type ColumnValues } from './write-columns.js'
+import type { WrittenValue } from './derived.js'
 
 export interface StatusHistory {
   /** UPDATE of the appointment's current rows; inputs `key` and `col:<column>`. None where rows are only added. */
   close?: Statement
-  /** INSERT of the new row; inputs `col:<column>` (the appointment's key among them). */
-  open: Statement
+  /** INSERT of the new row; inputs `col:<column>` (the appointment's key among them). None where only `left` rows are written. */
+  open?: Statement
   /** The inputs of each statement for an appointment entering `state` at `now`. */
   values: (key: unknown, state: string, now: NowParts) => { close: Record<string, unknown>, open: Record<string, unknown> }
+  /** The row a change leaves behind, where the mapping writes one. */
+  left?: LeftRow
+}
+
+/** A column of the `left` row copied from the appointment row as the change found it. */
+export interface Copy { column: string, before: string, otherwise?: string, path: string }
+
+export interface LeftRow {
+  /**
+   * INSERT … SELECT from the appointment row by key, run before the change's own UPDATE:
+   * inputs `id` (keyArgs of the appointment) and `col:<column>` (the key column and the values bound).
+   */
+  statement: Statement
+  /** Which changes add the row: every state change, every reschedule. */
+  on: { state: boolean, reschedule: boolean }
+  /** Columns the statement copies from the appointment row. */
+  copies: Copy[]
+  /** The bound columns' values (history column → value) for an appointment `key` leaving `left` for `entered` at `now`. */
+  values: (key: unknown, left: string, entered: string, now: NowParts) => ColumnValues
+  /** Every history row of an appointment (input `key`), the row's columns as `c<i>` in `columns`' order (check compares the one a change adds). */
+  rows: { statement: Statement, columns: string[] }
 }
 
 export function compileHistory (model: MappingModel, dialect: Dialect): StatusHistory | undefined {
@@ -25,7 +52,7 @@ export function compileHistory (model: MappingModel, dialect: Dialect): StatusHi
   if (!h) return undefined
   const path = `${a.path}/write/history`
   const keyType = a.key.type
-  const open = writeValues(model, h.table, h.open, `${path}/open`)
+  const open = h.open === undefined ? undefined : writeValues(model, h.table, h.open, `${path}/open`)
   const close = writeValues(model, h.table, h.close, `${path}/close`)
 
   let closeStatement: Statement | undefined
@@ -37,18 +64,78 @@ export function compileHistory (model: MappingModel, dialect: Dialect): StatusHi
     closeStatement = { name: 'appointment.history.close', sql: dialect.update(h.table, 'h', sets, where), params: up.params, writes: h.table }
   }
 
-  const ins = new ParamList(dialect)
-  const columns = uniqueColumns([{ column: h.key, type: keyType }, ...open])
-  const openStatement = { name: 'appointment.history.open', sql: dialect.insert(h.table, columns.map((c) => c.column), columns.map((c) => ins.input(`col:${c.column}`, c.type))), params: ins.params, writes: h.table }
+  let openStatement: Statement | undefined
+  if (open) {
+    const ins = new ParamList(dialect)
+    const columns = uniqueColumns([{ column: h.key, type: keyType }, ...open])
+    openStatement = { name: 'appointment.history.open', sql: dialect.insert(h.table, columns.map((c) => c.column), columns.map((c) => ins.input(`col:${c.column}`, c.type))), params: ins.params, writes: h.table }
+  }
 
   return {
     close: closeStatement,
     open: openStatement,
     values (key, state, now) {
       const context = { key, state: storedState(model, state), entering: state }
-      const inputs = (list: typeof open) => Object.fromEntries(list.map((w) => [`col:${w.column}`, w.value(now, context)]))
-      return { close: { key, ...inputs(close) }, open: { [`col:${h.key}`]: key, ...inputs(open) } }
-    }
+      const inputs = (list: WrittenValue[]) => Object.fromEntries(list.map((w) => [`col:${w.column}`, w.value(now, context)]))
+      return { close: { key, ...inputs(close) }, open: { [`col:${h.key}`]: key, ...inputs(open ?? []) } }
+    },
+    left: h.left === undefined ? undefined : compileLeftRow(model, dialect)
+  }
+}
+
+function compileLeftRow (model: MappingModel, dialect: Dialect): LeftRow {
+  const a = model.appointment
+  const h = a.write?.history as NonNullable<NonNullable<MappingModel['appointment']['write']>['history']>
+  const at = `${a.path}/write/history/left`
+  const entries = Object.entries(h.left ?? {})
+  const copies: Copy[] = entries.flatMap(([column, w]) => 'before' in w ? [{ column, before: w.before, otherwise: w.otherwise, path: `${at}/${segment(column)}` }] : [])
+  const bound = writeValues(model, h.table, Object.fromEntries(entries.filter(([, w]) => !('before' in w))), at)
+  reference({ table: h.table, column: h.key, use: 'write', path: `${a.path}/write/history/key` })
+  for (const c of copies) reference({ table: h.table, column: c.column, use: 'write', path: c.path })
+
+  // The appointment's key first (the history's `key` column), then the columns in the mapping's order.
+  type Column = { column: string, type?: SqlTypeName, copy?: Copy }
+  const columns = uniqueColumns<Column>([{ column: h.key, type: a.key.type }, ...entries.map(([column]) => ({ column, type: bound.find((b) => b.column === column)?.type, copy: copies.find((c) => c.column === column) }))])
+  const scope = new Scope(dialect, { table: a.table, joins: {}, where: [], path: a.path }, 't')
+  const params = new ParamList(dialect)
+  // Placeholders are numbered as they are made: the select list's before the WHERE's.
+  const exprs = columns.map((c) => {
+    if (!c.copy) return params.input(`col:${c.column}`, c.type ?? 'text')
+    const was = scope.ref(c.copy.before, `${c.copy.path}/before`)
+    return c.copy.otherwise === undefined ? was : dialect.coalesce([was, scope.ref(c.copy.otherwise, `${c.copy.path}/otherwise`)])
+  })
+  const select = dialect.select({
+    columns: exprs.map((expr, i) => ({ expr, alias: `c${i}` })),
+    from: { table: dialect.table(a.table), alias: 't' },
+    joins: [],
+    where: [keyMatch(a.key, scope, params, `${a.path}/key`)],
+    orderBy: []
+  })
+  const statement: Statement = { name: 'appointment.history.left', sql: dialect.insertSelect(h.table, columns.map((c) => c.column), select), params: params.params, writes: h.table }
+
+  const read = new ParamList(dialect)
+  const written = columns.map((c) => c.column)
+  const rows: Statement = {
+    name: 'appointment.history.leftRows',
+    sql: dialect.select({
+      columns: written.map((c, i) => ({ expr: dialect.column('h', c), alias: `c${i}` })),
+      from: { table: dialect.table(h.table), alias: 'h' },
+      joins: [],
+      where: [`${dialect.column('h', h.key)} = ${read.input('key', a.key.type)}`],
+      orderBy: []
+    }),
+    params: read.params
+  }
+  const on = h.on ?? ['state']
+  return {
+    statement,
+    on: { state: on.includes('state'), reschedule: on.includes('reschedule') },
+    copies: columns.flatMap((c) => c.copy ? [c.copy] : []),
+    values (key, left, entered, now) {
+      const context = { key, state: storedState(model, entered), entering: entered, left: storedState(model, left), leaving: left }
+      return { [h.key]: key, ...Object.fromEntries(bound.map((w) => [w.column, w.value(now, context)])) }
+    },
+    rows: { statement: rows, columns: written }
   }
 }
 

@@ -16,6 +16,7 @@ import { isPhoneLine } from './phone-line.js'
 import { isPhoneCopy } from './phone-copy.js'
 import { templateColumns } from './value.js'
 import { onColumns } from './join-on.js'
+import type { NowParts } from '../../normalise/datetime.js'
 
 /** The resource's own row in `links`. */
 export const OWN_ROW = ''
@@ -35,6 +36,8 @@ export interface RowPlan {
   columns: { column: string, type: SqlTypeName }[]
   /** Columns holding request fields: a row with some, none of them given and no row hanging from it, is not inserted. */
   fieldColumns: string[]
+  /** The row's own stamps, written whenever a PATCH changes a field kept in it (`update`). */
+  update: WrittenValue[]
 }
 
 export interface RowsPlan {
@@ -128,18 +131,19 @@ export function compileRows (model: MappingModel, table: TableModel & { phones?:
     if (made) throw new CompileError(`${at}/set/${segment(made[0])}`, `\`${'identifier' in made[1] ? 'identifier' : 'newKey'}\` is made from the new record's key, which a row written before the record does not have yet (it would be written NULL): write it in an \`after\` row, or give \`uuid: true\``)
     const set = [...writeValues(model, target.table, own, `${at}/set`), ...impliedByWhere(target.table, target.where, target.wherePath, given)]
     const columns = uniqueColumns([...links.map((l) => ({ column: l.column, type: 'int' as SqlTypeName })), ...fields, ...set])
+    const update = writeValues(model, target.table, r.update, `${at}/update`)
     done.add(name)
     if (r.key) {
       const per = perParent(r.key, when, links, columns, target.table, `${at}/key`)
       const keyColumn = per && r.key.generate === 'max' && r.key.column !== undefined ? r.key.column : Object.values(target.on)[0]
       const rowTable: TableModel = { table: target.table, key: { column: keyColumn, type: 'int', parts: [{ column: keyColumn, type: 'int' }], separator: '-' }, where: [], joins: {}, path: at }
-      return { name, links, set, columns, fieldColumns: fields.map((f) => f.column), keyed: { plan: insertPlan(`${table.path.split('/').pop() ?? 'row'}.${name}.insert`, rowTable, { key: r.key }, columns, dialect, `${at}/key`, per), column: keyColumn } }
+      return { name, links, set, update, columns, fieldColumns: fields.map((f) => f.column), keyed: { plan: insertPlan(`${table.path.split('/').pop() ?? 'row'}.${name}.insert`, rowTable, { key: r.key }, columns, dialect, `${at}/key`, per), column: keyColumn } }
     }
     if (columns.length === 0) throw new CompileError(at, `nothing to insert into ${target.table}`)
     const params = new ParamList(dialect)
     const values = columns.map((c) => params.input(`col:${c.column}`, c.type))
     const statement = { name: `${table.path.split('/').pop() ?? 'row'}.${name}.insert`, sql: dialect.insert(target.table, columns.map((c) => c.column), values), params: params.params, ...writesTo(target.table, columns) }
-    return { name, links, set, columns, fieldColumns: fields.map((f) => f.column), statement }
+    return { name, links, set, update, columns, fieldColumns: fields.map((f) => f.column), statement }
   }
   const before = (write.before ?? []).map((r, i) => plan(r, i, 'before'))
   const after = (write.after ?? []).map((r, i) => plan(r, i, 'after'))
@@ -191,17 +195,22 @@ export function sharedKeyInsert (name: string, table: TableModel, columns: { col
 /** The correction of fields kept in one joined row: its UPDATE, and whether the row exists yet. */
 export interface JoinedRowWrite {
   alias: string
+  /** Sets the fields' columns and the row's stamps (`update` of its `before`/`after` entry). */
   update: Statement
+  /** The stamps' values at `now`, by `alias.column`; a field's own column is never among them. */
+  touched: (now: NowParts) => Record<string, unknown>
   /** One row (`x`) when the client has that row. Inputs: `id` (keyArgs). */
   exists: Statement
+  /** The stamp columns of the row the reads show, as `c<i>` in `columns`' order (check compares them). Inputs: `id`. */
+  stamped?: { statement: Statement, columns: string[] }
 }
 
 /**
  * PATCH of fields kept in joined rows: one UPDATE per join, of the very row the reads show
- * (the same `on`, `where` and `first` as the join), found from the client's key. Inputs:
- * `id` (keyArgs) and `col:<alias>.<column>`.
+ * (the same `on`, `where` and `first` as the join), found from the client's key, with the
+ * row's own stamps (`stamps`, by alias). Inputs: `id` (keyArgs) and `col:<alias>.<column>`.
  */
-export function joinedRowUpdates (table: TableModel, columns: { column: string, type: SqlTypeName }[], dialect: Dialect): JoinedRowWrite[] {
+export function joinedRowUpdates (table: TableModel, columns: { column: string, type: SqlTypeName }[], dialect: Dialect, stamps: Record<string, WrittenValue[]> = {}): JoinedRowWrite[] {
   const byAlias = new Map<string, { column: string, type: SqlTypeName }[]>()
   for (const c of uniqueColumns(columns)) {
     const alias = c.column.slice(0, c.column.indexOf('.'))
@@ -216,15 +225,28 @@ export function joinedRowUpdates (table: TableModel, columns: { column: string, 
     const matching = (params: ParamList): string => joinMatch(dialect, j, 'j', (local) => table.key.parts.length === 1 && local === table.key.column
       ? params.input('id', table.key.type)
       : `(${dialect.select({ columns: [{ expr: own.ref(local, path), alias: 'v' }], from: { table: dialect.table(table.table), alias: 'p' }, joins: [], where: [keyMatch(table.key, own, params, `${table.path}/key`)], orderBy: [] })})`, params, path)
+    // A field's own column wins over a stamp of the same name.
+    const fieldColumns = new Set(cols.map((c) => c.column.slice(alias.length + 1).toLowerCase()))
+    const stamp = uniqueColumns(stamps[alias] ?? []).filter((w) => !fieldColumns.has(w.column.toLowerCase()))
+    const all = [...cols, ...stamp.map((w) => ({ column: `${alias}.${w.column}`, type: w.type }))]
     const params = new ParamList(dialect)
-    const sets = cols.map((c) => ({ column: c.column.slice(alias.length + 1), value: params.input(`col:${c.column}`, c.type) }))
+    const sets = all.map((c) => ({ column: c.column.slice(alias.length + 1), value: params.input(`col:${c.column}`, c.type) }))
     const where = matching(params)
     const probe = new ParamList(dialect)
     const exists = dialect.select({ columns: [{ expr: '1', alias: 'x' }], from: { table: dialect.table(j.table), alias: 'j' }, joins: [], where: [matching(probe)], orderBy: [], first: true })
+    const read = new ParamList(dialect)
+    const stamped = stamp.length === 0
+      ? undefined
+      : {
+          statement: { name: `client.update.${alias}.stamped`, sql: dialect.select({ columns: stamp.map((w, i) => ({ expr: dialect.column('j', w.column), alias: `c${i}` })), from: { table: dialect.table(j.table), alias: 'j' }, joins: [], where: [matching(read)], orderBy: [], first: true }), params: read.params },
+          columns: stamp.map((w) => w.column)
+        }
     return {
       alias,
-      update: { name: `client.update.${alias}`, sql: dialect.update(j.table, 'j', sets, [where]), params: params.params, ...writesTo(j.table, cols) },
-      exists: { name: `client.update.${alias}.exists`, sql: exists, params: probe.params }
+      update: { name: `client.update.${alias}`, sql: dialect.update(j.table, 'j', sets, [where]), params: params.params, ...writesTo(j.table, all) },
+      touched: (now) => Object.fromEntries(stamp.map((w) => [`${alias}.${w.column}`, w.value(now)])),
+      exists: { name: `client.update.${alias}.exists`, sql: exists, params: probe.params },
+      ...stamped ? { stamped } : {}
     }
   })
 }

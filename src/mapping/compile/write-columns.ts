@@ -128,20 +128,32 @@ export function writeValues (model: MappingModel, table: string, entries: Record
       const make = identifierMaker(w.identifier, `${path}/${column}/identifier`)
       return { column, type: 'text' as const, value: (_now: NowParts, c?: WriteContext) => c?.key === undefined || c.key === null ? null : make(String(c.key)) }
     }
+    // The appointment row as a change found it is read by the statement itself (history-left.ts).
+    if ('before' in w) throw new CompileError(`${path}/${segment(column)}/before`, '`before` is the appointment row as a change found it: only under write.history.left')
     if ('state' in w) {
       const codes = w.state
       if (codes === true) return { column, type: 'text' as const, value: (_now: NowParts, c?: WriteContext) => c?.state ?? null }
-      const types = new Set(Object.values(codes).map(literalType))
-      return { column, type: types.size === 1 ? [...types][0] : 'text', value: (_now: NowParts, c?: WriteContext) => c?.entering === undefined ? null : codes[c.entering] ?? null }
+      if (codes === 'left') {
+        const left = w.codes
+        if (left === undefined) return { column, type: 'text' as const, value: (_now: NowParts, c?: WriteContext) => c?.left ?? null }
+        return { column, type: codesType(left), value: (_now: NowParts, c?: WriteContext) => c?.leaving === undefined ? null : left[c.leaving] ?? null }
+      }
+      return { column, type: codesType(codes), value: (_now: NowParts, c?: WriteContext) => c?.entering === undefined ? null : codes[c.entering] ?? null }
     }
     if ('setting' in w) {
       const setting = model.settings[w.setting]
       if (setting === undefined) throw new CompileError(`${path}/${column}/setting`, `no setting called \`${w.setting}\` under settings`)
       return { column, type: literalType(setting), value: () => setting }
     }
-    const value = w.value as LiteralValue | null
+    const value = (w as { value: LiteralValue | null }).value
     return { column, type: value === null ? 'text' as const : literalType(value), value: () => value }
   })
+}
+
+/** The type a code per state binds with: the codes' own where they agree, else text. */
+function codesType (codes: Record<string, LiteralValue>): SqlTypeName {
+  const types = new Set(Object.values(codes).map(literalType))
+  return types.size === 1 ? [...types][0] : 'text'
 }
 
 // ---- statements ----

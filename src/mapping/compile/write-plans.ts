@@ -22,6 +22,7 @@ import { insertJoinedRow, runInsert, runInsertWithRows } from './insert-run.js'
 import { bindId } from './ids.js'
 import { compileStateRows, type StateRows } from './state-rows.js'
 import { checkHistoryRead } from './history-read.js'
+import type { Copy, LeftRow } from './history.js'
 import type { Booked, BookedLookup, ClientNameRead } from './booked-values.js'
 import type { LookupById } from './lookup.js'
 import type { ClientDefault } from './client-default.js'
@@ -45,6 +46,8 @@ export interface ClientInsert {
 
 export interface ClientPatch {
   statements: Statement[]
+  /** The joined rows the correction stamps (`update` of their entry): each read as the reads show it (check compares the stamps). */
+  stamped: Array<{ alias: string, read: (id: string) => Bound | undefined, columns: string[], touched: (now: NowParts) => ColumnValues }>
   /**
    * Corrects one client inside the caller's transaction: its own row, and each joined row
    * holding a field (inserted when the client has none yet and the mapping writes such rows
@@ -107,9 +110,25 @@ export interface Reschedule {
 export interface HistoryPlan {
   /** None where history rows are only added (no `current`). */
   close?: Statement
-  open: Statement
+  /** None where only `left` rows are written. */
+  open?: Statement
   /** Close the current rows (when `closing`) and open one for `state`. */
   bind: (id: string, state: string, now: NowParts, closing: boolean) => Bound[] | undefined
+  /** The row a change leaves behind (`write.history.left`), added before the change's own UPDATE. */
+  left?: LeftRowPlan
+}
+
+export interface LeftRowPlan {
+  statement: Statement
+  /** Which changes add the row: every state change, every reschedule. */
+  on: LeftRow['on']
+  /** The appointment `id` leaving state `left` for `entered` at `now`. */
+  bind: (id: string, left: string, entered: string, now: NowParts) => Bound | undefined
+  /** What check compares: the columns copied from the appointment row, and the bound ones' values. */
+  copies: Copy[]
+  values: (id: string, left: string, entered: string, now: NowParts) => ColumnValues | undefined
+  /** Every history row of the appointment `id`, by column (the `left` columns). */
+  rows: (id: string) => { bound: Bound, read: (row: Record<string, unknown>) => ColumnValues } | undefined
 }
 
 export interface StateRowsPlan {
@@ -251,6 +270,17 @@ function clientPlans (model: MappingModel, c: CompiledClientWrites, dialect: Dia
           return row && cols.length > 0 ? [[j.alias, { columns: cols, statement: ownColumnsRead(model.client, cols, dialect) }] as const] : []
         }))
         return {
+          stamped: joined.flatMap((j) => {
+            const stamped = j.stamped
+            if (!stamped) return []
+            const prefix = `${j.alias}.`
+            return [{
+              alias: j.alias,
+              columns: stamped.columns,
+              read: (id: string) => { const k = keyArgs(model.client.key, id); return k && { statement: stamped.statement, args: k } },
+              touched: (now: NowParts) => Object.fromEntries(Object.entries(j.touched(now)).map(([c, v]) => [c.slice(prefix.length), v]))
+            }]
+          }),
           statements: [...update ? [update] : [], ...joined.flatMap((j) => insertable(j.alias) ? [j.exists, ...reads.has(j.alias) ? [reads.get(j.alias)?.statement as Statement] : [], j.update] : [j.update])],
           async run (tx, id, values, now) {
             const key = keyArgs(model.client.key, id)
@@ -273,7 +303,7 @@ function clientPlans (model: MappingModel, c: CompiledClientWrites, dialect: Dia
                   if (empty.length > 0) throw noParentValue(inRows.filter((f) => rowWriters[f]?.columns.some((x) => x.column.startsWith(`${j.alias}.`))), j.alias, empty)
                 }
                 await insertJoinedRow(tx, row, columns, own, now)
-              } else await tx.query(j.update, args)
+              } else await tx.query(j.update, { ...columnInputs(j.touched(now)), ...args })
             }
             return true
           }
@@ -395,8 +425,33 @@ function appointmentPlans (model: MappingModel, a: CompiledAppointmentWrites, ro
         if (!k) return undefined
         const values = history.values(Object.values(k)[0], state, now)
         const close = closing ? history.close : undefined
-        return [...close ? [{ statement: close, args: values.close }] : [], { statement: history.open, args: values.open }]
-      }
+        const open = history.open
+        return [...close ? [{ statement: close, args: values.close }] : [], ...open ? [{ statement: open, args: values.open }] : []]
+      },
+      left: history.left && leftRowPlan(history.left, key)
+    }
+  }
+}
+
+function leftRowPlan (left: LeftRow, key: (id: string) => Record<string, unknown> | undefined): LeftRowPlan {
+  const values = (id: string, from: string, to: string, now: NowParts): ColumnValues | undefined => {
+    const k = key(id)
+    return k && left.values(Object.values(k)[0], from, to, now)
+  }
+  return {
+    statement: left.statement,
+    on: left.on,
+    copies: left.copies,
+    values,
+    bind (id, from, to, now) {
+      const k = key(id)
+      const v = values(id, from, to, now)
+      return k && v && { statement: left.statement, args: { ...k, ...columnInputs(v) } }
+    },
+    rows (id) {
+      const k = key(id)
+      const { statement, columns } = left.rows
+      return k && { bound: { statement, args: { key: Object.values(k)[0] } }, read: (row) => Object.fromEntries(columns.map((c, i) => [c, row[`c${i}`]])) }
     }
   }
 }
@@ -422,7 +477,8 @@ function writeStatements (client: Supported<ClientWritePlans>, appointment: Supp
     if (appointment.slotRowBooking) out.push(...appointment.slotRowBooking.statements())
     const open = appointment.openSlots
     if (open) out.push(...open.statements(), ...isUnsupported(open.reopen) ? [] : [...open.reopen.plan.key.before, open.reopen.plan.statement])
-    if (appointment.history) out.push(...appointment.history.close ? [appointment.history.close] : [], appointment.history.open)
+    const history = appointment.history
+    if (history) out.push(...[history.left?.statement, history.close, history.open].filter((x): x is Statement => x !== undefined))
     if (appointment.stateRows) out.push(...appointment.stateRows.statements)
     for (const state of model.states.values) {
       const move = appointment.stateMoves[state]
