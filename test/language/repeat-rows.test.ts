@@ -231,3 +231,62 @@ for (const dialect of testDialects()) {
     })
   })
 }
+
+// ---- a Delphi agenda: fixed holidays kept once, with the year 2000, as dd/mm/yyyy text ----
+// (found going live: FERIADOS.FIXO = 'S' rows were offered every year but 2000)
+
+const DELPHI_SCHEMA = `
+CREATE TABLE MEDICOS (CODMEDICO INTEGER PRIMARY KEY, NOME VARCHAR(40) NOT NULL);
+CREATE TABLE PACIENTES (CODPAC INTEGER PRIMARY KEY, NOME VARCHAR(40) NOT NULL);
+CREATE TABLE AGENDA (CODAGENDA INTEGER PRIMARY KEY, CODPAC INTEGER NOT NULL, CODMEDICO INTEGER NOT NULL, DATA VARCHAR(10) NOT NULL, HORA VARCHAR(5) NOT NULL, STATUS CHAR(1) NOT NULL);
+CREATE TABLE HORARIOS (ID INTEGER PRIMARY KEY, CODMEDICO INTEGER NOT NULL, DIA INTEGER NOT NULL, HR_INI VARCHAR(5) NOT NULL, HR_FIM VARCHAR(5) NOT NULL);
+CREATE TABLE FERIADOS (ID INTEGER PRIMARY KEY, DATA VARCHAR(10) NOT NULL, FIXO CHAR(1) NOT NULL, DESCRICAO VARCHAR(40));
+INSERT INTO MEDICOS VALUES (1, 'DRA. ANA');
+INSERT INTO PACIENTES VALUES (1, 'JOSE DA SILVA');
+INSERT INTO HORARIOS VALUES (1, 1, 5, '08:00', '10:00');
+INSERT INTO FERIADOS VALUES (1, '25/12/2000', 'S', 'NATAL');
+INSERT INTO FERIADOS VALUES (2, '24/12/2026', 'N', 'PONTO FACULTATIVO');
+`
+
+const DELPHI_MAPPING = `version: 1
+installation: delphi-fixed-holidays
+timezone: America/Sao_Paulo
+states: { values: [WAITING, CANCELED], free: [CANCELED] }
+resources:
+  appointment:
+    table: AGENDA
+    key: CODAGENDA
+    start:
+      date: { column: DATA, format: dmy }
+      hour: { column: HORA, format: text }
+    state: { column: STATUS, map: { A: WAITING, C: CANCELED } }
+    refs: { client: CODPAC, professional: CODMEDICO }
+    write: { key: { generate: max } }
+  client: { table: PACIENTES, key: CODPAC, fields: { name: NOME } }
+  professional: { table: MEDICOS, key: CODMEDICO, fields: { name: NOME } }
+availability:
+  slotMinutes: 60
+  weekly: { table: HORARIOS, professional: CODMEDICO, weekday: DIA, weekdayBase: 1, start: { column: HR_INI, format: text }, end: { column: HR_FIM, format: text } }
+  blocks:
+    - table: FERIADOS
+      from: { column: DATA, format: dmy }
+      repeat:
+        kind: { column: FIXO, map: { S: every, N: once } }
+        unit: { value: year }
+`
+
+for (const dialect of testDialects()) {
+  t.test(`${dialect}: fixed holidays stored with the year 2000 block every year; the others their one day`, async (t) => {
+    const s = await scratchOn(t, dialect, DELPHI_SCHEMA, DELPHI_MAPPING)
+    // Thursdays (DIA 5, Sunday 1) of December 2026 and 2027: 25/12/2026 is a Friday, so the
+    // Thursday 24/12/2026 is the one-off; 25/12/2031 is a Thursday.
+    const got = await offered(s, '2026-12-01', '2026-12-31', '1')
+    const thursdays = datesOf('2026-12-01', '2026-12-31').filter((d) => weekdayOf(d) === 4 && d !== '2026-12-24')
+    t.same([...got.keys()], thursdays, 'every Thursday but the one-off holiday')
+    const later = await offered(s, '2031-12-01', '2031-12-31', '1')
+    const thursdays31 = datesOf('2031-12-01', '2031-12-31').filter((d) => weekdayOf(d) === 4 && d !== '2031-12-25')
+    t.same([...later.keys()], thursdays31, 'Christmas 2031 (a Thursday) blocked by the row of 2000; 24/12/2031 open')
+    t.equal((await s.call('POST', '/appointments', { date: '2031-12-25', hour: '08:00', client: '1', professional: '1' })).status, 409, 'booking on the fixed holiday refused')
+    t.equal(Number((await s.rows('SELECT COUNT(*) AS n FROM AGENDA'))[0].n), 0, 'nothing written')
+  })
+}
