@@ -235,7 +235,11 @@ for (const dialect of testDialects()) {
 // ---- a Delphi agenda: fixed holidays kept once, with the year 2000, as dd/mm/yyyy text ----
 // (found going live: FERIADOS.FIXO = 'S' rows were offered every year but 2000)
 
-const DELPHI_SCHEMA = `
+// Upper-case names, as the Delphi program created them (PostgreSQL keeps them only quoted).
+const KEYWORDS = new Set(['CREATE', 'TABLE', 'INTEGER', 'PRIMARY', 'KEY', 'VARCHAR', 'CHAR', 'NOT', 'NULL', 'INSERT', 'INTO', 'VALUES', 'S', 'N'])
+function delphiSchema (dialect: TestDialect): string {
+  const q = dialect === 'mysql' ? '`' : '"'
+  return `
 CREATE TABLE MEDICOS (CODMEDICO INTEGER PRIMARY KEY, NOME VARCHAR(40) NOT NULL);
 CREATE TABLE PACIENTES (CODPAC INTEGER PRIMARY KEY, NOME VARCHAR(40) NOT NULL);
 CREATE TABLE AGENDA (CODAGENDA INTEGER PRIMARY KEY, CODPAC INTEGER NOT NULL, CODMEDICO INTEGER NOT NULL, DATA VARCHAR(10) NOT NULL, HORA VARCHAR(5) NOT NULL, STATUS CHAR(1) NOT NULL);
@@ -246,7 +250,8 @@ INSERT INTO PACIENTES VALUES (1, 'JOSE DA SILVA');
 INSERT INTO HORARIOS VALUES (1, 1, 5, '08:00', '10:00');
 INSERT INTO FERIADOS VALUES (1, '25/12/2000', 'S', 'NATAL');
 INSERT INTO FERIADOS VALUES (2, '24/12/2026', 'N', 'PONTO FACULTATIVO');
-`
+`.replace(/'[^']*'|\b[A-Z][A-Z_]*\b/g, (w) => w.startsWith("'") || KEYWORDS.has(w) ? w : `${q}${w}${q}`)
+}
 
 const DELPHI_MAPPING = `version: 1
 installation: delphi-fixed-holidays
@@ -277,7 +282,7 @@ availability:
 
 for (const dialect of testDialects()) {
   t.test(`${dialect}: fixed holidays stored with the year 2000 block every year; the others their one day`, async (t) => {
-    const s = await scratchOn(t, dialect, DELPHI_SCHEMA, DELPHI_MAPPING)
+    const s = await scratchOn(t, dialect, delphiSchema(dialect), DELPHI_MAPPING)
     // Thursdays (DIA 5, Sunday 1) of December 2026 and 2027: 25/12/2026 is a Friday, so the
     // Thursday 24/12/2026 is the one-off; 25/12/2031 is a Thursday.
     const got = await offered(s, '2026-12-01', '2026-12-31', '1')
@@ -287,6 +292,6 @@ for (const dialect of testDialects()) {
     const thursdays31 = datesOf('2031-12-01', '2031-12-31').filter((d) => weekdayOf(d) === 4 && d !== '2031-12-25')
     t.same([...later.keys()], thursdays31, 'Christmas 2031 (a Thursday) blocked by the row of 2000; 24/12/2031 open')
     t.equal((await s.call('POST', '/appointments', { date: '2031-12-25', hour: '08:00', client: '1', professional: '1' })).status, 409, 'booking on the fixed holiday refused')
-    t.equal(Number((await s.rows('SELECT COUNT(*) AS n FROM AGENDA'))[0].n), 0, 'nothing written')
+    t.equal(Number((await s.rows(`SELECT COUNT(*) AS n FROM ${dialect === 'mysql' ? 'AGENDA' : '"AGENDA"'}`))[0].n), 0, 'nothing written')
   })
 }
