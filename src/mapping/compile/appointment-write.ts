@@ -134,6 +134,7 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
   }))
   const initial = stateWrites(model.states.initial)
   const set = writeValues(model, a.table, a.write?.set, `${path}/set`)
+  refuseOverwrittenSet(set, (column) => 'value' in (a.write?.set?.[column] ?? {}), refs, joinedRefs, path)
   const reschedule = writeValues(model, a.table, a.write?.reschedule, `${path}/reschedule`)
   const after = model.states.onReschedule === 'keep' ? [] : stateWrites(model.states.onReschedule)
 
@@ -284,6 +285,20 @@ function refuseSharedColumns (time: TimeWriter, refs: Partial<Record<BookingRef,
   for (const c of time.columns) claim(c.column, 'the date and hour', path)
   for (const [name, w] of Object.entries(refs)) for (const c of w?.columns ?? []) claim(c.column, name, path)
   for (const [name, j] of Object.entries(joined)) if (j) claim(j.column.column, name, `${path}/refs/${name}/firstOf`)
+}
+
+// A value the mapping derives (a copy, a stamp, the covering hours' column) in a column a ref
+// writes would be overwritten whenever the booking names that ref, silently (Open Dental's
+// ProvNum copied from the operatory beside a professional read by rules). A constant there
+// stands only where the booking names none, as `write.refs.<ref>.otherwise` says better.
+function refuseOverwrittenSet (set: Columned[], constant: (column: string) => boolean, refs: Partial<Record<BookingRef, FieldWriter>>, joined: Partial<Record<BookingRef, JoinedRef>>, path: string): void {
+  const owners = new Map<string, string>()
+  for (const [name, w] of Object.entries(refs)) for (const c of w?.columns ?? []) owners.set(c.column.toLowerCase(), name)
+  for (const [name, j] of Object.entries(joined)) if (j) owners.set(j.column.column.toLowerCase(), name)
+  for (const c of set) {
+    const ref = owners.get(c.column.toLowerCase())
+    if (ref !== undefined && !constant(c.column)) throw new CompileError(`${path}/set/${c.column}`, `column ${c.column} is where a booking writes its ${ref} (refs.${ref}; a ref read by rules is written to its last column), which would overwrite this value whenever the booking names one: write it in one place only`)
+  }
 }
 
 interface TimeWriter {
