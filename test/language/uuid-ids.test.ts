@@ -7,6 +7,10 @@ import { testDialects } from '../helpers/contract.js'
 import { scratchOn } from '../helpers/scratch-servers.js'
 import { IDENTITY } from '../helpers/openmrs-like.js'
 import type { TestDialect } from '../helpers/app.js'
+import { parseMapping } from '../../src/mapping/load.js'
+import { buildModel } from '../../src/mapping/model.js'
+import { compileMapping, isUnsupported } from '../../src/mapping/compile/index.js'
+import { sqlite } from '../../src/sql/sqlite/dialect.js'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 const AMARA = '5b8f6a58-3c2d-4d5e-9f10-aa11bb22cc33'
@@ -136,3 +140,24 @@ for (const dialect of testDialects()) {
     t.same((await s.rows('SELECT status FROM appt')).map((r) => r.status).sort(), ['CANCELLED', 'SCHEDULED'], 'nothing else written')
   })
 }
+
+// What cannot work is refused at load, at its line: the server never starts with it.
+t.test('uuid ids that cannot work are refused at their line', async (t) => {
+  const refused = (yaml: string): string => {
+    try {
+      const writes = compileMapping(buildModel(parseMapping(yaml, 'uuid.yaml')), sqlite).writes
+      for (const w of [writes.client, writes.appointment]) if (isUnsupported(w)) return `${w.unsupported.path}: ${w.unsupported.reason}`
+      for (const w of [!isUnsupported(writes.client) && writes.client.insert, !isUnsupported(writes.appointment) && writes.appointment.insert]) {
+        if (w !== false && isUnsupported(w)) return `${w.unsupported.path}: ${w.unsupported.reason}`
+      }
+      return 'accepted'
+    } catch (err) { return (err as Error).message }
+  }
+  const good = mapping(BY_UUID)
+  t.equal(refused(good), 'accepted')
+  t.match(refused(good.replace('refs: { client: { firstOf: pp } }', 'refs: { client: { firstOf: pp, otherwise: 1 } }')), /uuid\.yaml:\d+:\d+.*a booking always names its client/)
+  t.match(refused(good.replace('refs: { client: { firstOf: pp } }', 'refs: { client: { firstOf: { join: pp, owner: person_id } } }')), /uuid\.yaml:\d+:\d+.*`owner` is for rows belonging/)
+  t.match(refused(good.replace('key: { column: uuid, type: text }', 'key: appointment_id')), /a UUID is text/)
+  t.match(refused(good.replace('      before:\n        - join: person\n          key: { generate: identity }\n          set: { uuid: { uuid: true } }\n', '')), /kept in the row of join `person`/)
+  t.match(refused(good.replace('key: { generate: uuid }', 'key: { generate: uuid }\n      history: { table: h, key: appointment_id, open: { status: { state: true } } }')), /uuid\.yaml:\d+:\d+.*a generated uuid/)
+})
