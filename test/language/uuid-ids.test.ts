@@ -115,6 +115,8 @@ for (const dialect of testDialects()) {
     const unknown = await s.call('POST', '/appointments', { date: '2030-03-05', hour: '11:00', client: '00000000-0000-4000-8000-000000000000', professional: '7' })
     t.equal(unknown.status, 400, JSON.stringify(unknown.body))
     t.same(unknown.body.errors?.map((e: { path: string }) => e.path), ['/body/client'], 'an unknown uuid is refused naming client, as an unknown id is')
+    const upper = await s.call('POST', '/appointments', { date: '2030-03-05', hour: '11:00', client: id.toUpperCase(), professional: '7' })
+    t.equal(upper.status, 400, 'an upper-case uuid is another id, whatever the collation')
     t.equal((await s.rows('SELECT COUNT(*) AS n FROM appt'))[0].n, before, 'nothing written')
   })
 
