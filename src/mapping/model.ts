@@ -12,6 +12,7 @@ import { codeRule, sameCodes } from './compile/codes.js'
 import { checkWrittenValues } from './written-values.js'
 import { matchesType } from './compile/ids.js'
 import { idType } from './compile/key.js'
+import { keyThrough, type KeyThrough } from './compile/joined-key.js'
 import { checkAddress } from './location-address.js'
 import { splitProblem } from './compile/name-split.js'
 import { checkFromClient } from './from-client.js'
@@ -34,6 +35,8 @@ export interface KeyPart { column: string, type: SqlTypeName }
 export interface KeyModel extends KeyPart {
   parts: KeyPart[]
   separator: string
+  /** A key kept in a joined row (`person.uuid`), found through the join's link column. */
+  through?: KeyThrough
 }
 
 export interface TableModel {
@@ -151,6 +154,8 @@ export function buildModel (source: SourceDoc): MappingModel {
     const part = (k: unknown): KeyPart => typeof k === 'string' ? { column: k, type: 'int' } : { type: 'int', ...(k as { column: string, type?: SqlTypeName }) }
     const parts = Array.isArray(t.key) ? t.key.map(part) : [part(t.key)]
     const key: KeyModel = { ...parts[0], parts, separator: doc.idSeparator ?? '-' }
+    const through = keyThrough(key, t.joins ?? {}, path)
+    if (through) key.through = through
     return { table: t.table, key, where: whereList(t.where), joins: t.joins ?? {}, path }
   }
 
@@ -254,6 +259,7 @@ export function buildModel (source: SourceDoc): MappingModel {
   checkWrittenValues(doc, states.values, fail)
   checkAffixedJoins(doc, fail)
   checkRefDefaults(appointment, lookups, fail)
+  checkUuidKeys(appointment, fail)
   checkFromClient({ appointment, client }, fail)
   // A current row is found to be closed: one without the other says half of how.
   const history = doc.resources.appointment.write?.history
@@ -585,9 +591,25 @@ function throughSlot (appointment: AppointmentModel, column: string | undefined)
   return undefined
 }
 
+/**
+ * Rows that take the appointment's key take its id: with `generate: uuid` that is the uuid,
+ * which an integer link (a status history's `appointment_id`) cannot hold.
+ */
+function checkUuidKeys (appointment: AppointmentModel, fail: Fail): void {
+  if (appointment.write?.key?.generate !== 'uuid' || appointment.write.history === undefined) return
+  fail(`${appointment.path}/write/history/key`, `the history's \`${appointment.write.history.key}\` would take the appointment's id, a generated uuid (\`write.key: { generate: uuid }\`): a history keyed by the integer id beside the uuid is not supported; keep the appointment's integer key, or drop \`history\``)
+}
+
 /** A ref's default (`write.refs.<ref>.otherwise`) is an id of a ref the appointment maps, one its column can hold. */
 function checkRefDefaults (appointment: AppointmentModel, lookups: MappingModel['lookups'], fail: Fail): void {
+  const client = appointment.write?.refs?.client
+  // The client a booking names is the one it books: no default, no `owner` of its own rows.
+  for (const extra of ['otherwise', 'fromClient'] as const) {
+    if (client?.[extra] !== undefined) fail(`${appointment.path}/write/refs/client/${extra}`, `a booking always names its client: \`${extra}\` is for other refs (the client takes only \`firstOf: <join>\`)`)
+  }
+  if (typeof client?.firstOf === 'object') fail(`${appointment.path}/write/refs/client/firstOf`, 'the client is written through a join as `firstOf: <join>` (the join\'s alias): `owner` is for rows belonging to the client')
   for (const [name, entry] of Object.entries(appointment.write?.refs ?? {})) {
+    if (name === 'client') continue
     if (entry?.otherwise === undefined) continue
     const at = `${appointment.path}/write/refs/${name}/otherwise`
     const ref = appointment.refs[name as EntityName]

@@ -367,10 +367,11 @@ export const WriteValue = Type.Union([
 ], { title: 'WriteValue', description: 'What a write puts in a column Ponte fills on its own: a constant, now, a setting, part of the booked slot, the new key, a UUID, an identifier with a check character, the new state (or the one left), a column of the appointment as it was before the change, the written phone in another format, part of the booked client\'s name, the client\'s phone, the booked service, professional, location or health insurance, or a column of the working-hours row covering the booked time.' })
 
 // One description for `generate` in every form: an editor shows it whichever form is typed.
-const GENERATE = 'How the key is made: `identity`, the database makes it (IDENTITY, AUTO_INCREMENT, SERIAL) and Ponte reads it back; `max`, the largest key plus one, under a lock in the insert\'s transaction (what many legacy programs do); `sequence`, the next value of a database sequence; `keyTable`, a counter row in a table of counters, read and advanced in the insert\'s transaction.'
+const GENERATE = 'How the key is made: `identity`, the database makes it (IDENTITY, AUTO_INCREMENT, SERIAL) and Ponte reads it back; `uuid`, a new v4 UUID (lower-case, with hyphens) bound into the key column, any identity column of the row left to the database (OpenMRS\'s `uuid` beside its integer id); `max`, the largest key plus one, under a lock in the insert\'s transaction (what many legacy programs do); `sequence`, the next value of a database sequence; `keyTable`, a counter row in a table of counters, read and advanced in the insert\'s transaction.'
 
 export const KeyGeneration = Type.Union([
   Type.Object({ generate: Type.Literal('identity', { description: GENERATE }) }, { additionalProperties: false }),
+  Type.Object({ generate: Type.Literal('uuid', { description: GENERATE }) }, { additionalProperties: false }),
   Type.Object({
     generate: Type.Literal('max', { description: GENERATE }),
     column: Type.Optional(Type.String({ description: 'Only with `per`, in an `after` row: the column counted (`seq`), which with `per` is the row\'s key.', examples: ['seq'] })),
@@ -389,7 +390,7 @@ export const KeyGeneration = Type.Union([
     name: Type.String({ description: 'The name of this resource\'s counter in `nameColumn`.', examples: ['PACIENTE'] }),
     valueColumn: Type.String({ description: 'The column holding the counter\'s last value.' })
   }, { additionalProperties: false })
-], { description: 'How a new row\'s key is made: `identity`, `max`, a `sequence`, or a `keyTable` counter. Without it, the key is the database\'s (identity).' })
+], { description: 'How a new row\'s key is made: `identity`, `uuid`, `max`, a `sequence`, or a `keyTable` counter. Without it, the key is the database\'s (identity).' })
 
 export const ExtraRow = Type.Object({
   join: Type.Optional(Type.String({ description: 'A join of the resource: a row of its table is inserted, the columns of its `on` shared with the row it hangs from.' })),
@@ -491,9 +492,9 @@ export const WriteSpec = Type.Object({
     uniqueItems: true,
     description: 'Request fields this installation accepts without storing them (POST /clients: phone, email, cpf, birthday, healthInsurance, location; POST /appointments: professional, service, location, healthInsurance, plan). The answer names them in its `Ponte-Ignored-Fields` header. Without this, a field the mapping reads but cannot write is refused with 501 naming it, on POST as on PATCH; a field the mapping does not map at all is always ignored (and named in the header).'
   })),
-  refs: Type.Optional(Type.Object(Object.fromEntries(['professional', 'service', 'location', 'healthInsurance', 'plan'].map((r) => [r, Type.Optional(Type.Object({
+  refs: Type.Optional(Type.Object(Object.fromEntries(['professional', 'service', 'location', 'healthInsurance', 'plan', 'client'].map((r) => [r, Type.Optional(Type.Object({
     firstOf: Type.Optional(Type.Union([
-      Type.String({ description: 'The appointment\'s join (under `joins`, hanging from the appointment row by one column) whose row the booking points at: the first (lowest `on` column) of its rows holding the id sent. E.g. `location: sala.ID_UNIDADE` with `firstOf: sala` books unit 3 into the unit\'s first room.' }),
+      Type.String({ description: 'The appointment\'s join (under `joins`, hanging from the appointment row by one column) whose row the booking points at: the first (lowest `on` column) of its rows holding the id sent. E.g. `location: sala.ID_UNIDADE` with `firstOf: sala` books unit 3 into the unit\'s first room; `client: pp.uuid` (`pp: { table: person, on: { patient_id: person_id } }`) with `firstOf: pp` writes the integer `patient_id` of the person whose uuid was sent, a uuid naming no client refused (404 naming client) with nothing written. For `client`, only this short form.' }),
       Type.Object({
         join: Type.String({ description: 'The appointment\'s join, as in the short form.' }),
         owner: Type.String({ description: 'The joined table\'s column holding the booked client\'s id: only the client\'s own rows are taken (the first of them holding the id sent); a client with none is refused (409 naming the ref), and the booking reads back refused unless the row it points at is the client\'s.' })

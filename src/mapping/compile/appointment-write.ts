@@ -104,7 +104,7 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
     if (!v || slotRowBooking?.refs.includes(name as SlotRowRef)) continue
     const type = v.type ?? keyType(model, name)
     const writer = fieldWriter(defaultColumn(v), type)
-    const declared = name === 'client' ? undefined : a.write?.refs?.[name]
+    const declared = a.write?.refs?.[name]
     recordWrites(writer, () => a.table)
     if (writer) refs[name] = writer
     else if (declared?.firstOf !== undefined) joinedRefs[name] = joinedRef(model, v, type, declared.firstOf, `${path}/refs/${name}`, dialect)

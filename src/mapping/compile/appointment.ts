@@ -7,6 +7,7 @@ import { addDays, endHourAfter } from '../../normalise/datetime.js'
 import type { EntityName, MappingModel, Value } from '../model.js'
 import type { SqlTypeName } from '../schema.js'
 import { clientReader } from './client.js'
+import { throughMatch } from './joined-key.js'
 import { idType, keyArgs, keyMatch, keyReader, keyRefs, keyText } from './key.js'
 import { bindId, matchesType } from './ids.js'
 import type { Bound, DateRange } from './bind.js'
@@ -130,9 +131,11 @@ export function compileAppointments (mapping: MappingModel, dialect: Dialect, sh
     const reader = clientReader(c, cScope, cols, mapping.phone, params)
     const refType = clientRef.type ?? idType(c.key)
     const left = valueSql(clientRef, scope, params)
-    const on = c.key.parts.length === 1 && isTextType(refType) === isTextType(c.key.type)
+    // A key kept in a joined row is found through the join's link (joined-key.ts).
+    const plain = c.key.parts.length === 1 && isTextType(refType) === isTextType(c.key.type)
       ? `${cScope.ref(c.key.column, `${c.path}/key`)} = ${left}`
       : `${keyText(c.key, cScope, params, `${c.path}/key`)} = ${dialect.trim(dialect.asText(left))}`
+    const on = c.key.through ? throughMatch(c.key.through, cScope, left) : plain
     const cWhere = cScope.whereByReach(params)
     // Conditions on the client's joins are selected as a flag (every join exists by then):
     // an appointment whose client fails them is still listed, without a client.

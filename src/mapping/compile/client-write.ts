@@ -151,6 +151,13 @@ export function compileClientWrites (model: MappingModel, dialect: Dialect): Com
   let insertCompiled: InsertPlan | undefined
   const insert = () => {
     if (!writers.name && !rowWriters.name) throw unwritableName(c.fields.name)
+    const through = c.key.through
+    if (through) {
+      // The key is a column of the joined row a `before` row writes (the person's uuid).
+      if (rows?.before.some((r) => r.name === through.alias) !== true) throw new CompileError(`${c.path}/key`, `the key \`${c.key.column}\` is kept in the row of join \`${through.alias}\`: a new client needs that row written first (\`write.before: [{ join: ${through.alias} }]\`, its \`${through.column}\` under its \`set\` or \`key\`)`)
+      const statement = sharedKeyInsert('client.insert', c, ownColumns, dialect)
+      return (insertCompiled ??= { statement, columns: ownColumns, key: { before: [], increment: false, keyColumn: c.key.column, keyType: c.key.type, fromRow: { row: through.alias, column: through.column, own: through.own } } })
+    }
     if (sharesKey) {
       // The key is the one a `before` row got (a patient is a person): nothing to generate.
       const statement = sharedKeyInsert('client.insert', c, ownColumns, dialect)

@@ -2,6 +2,7 @@
 // columns holding the row's own key, and (for a multi-table record, rows.ts) the `before`
 // rows, the resource's own row, then the `after` rows, each taking the keys and columns the
 // rows before it were written with. Inputs are column values; their statement names stay here.
+import { randomUUID } from 'node:crypto'
 import type { Querier, Row } from '../../db/database.js'
 import { OWN_KEY_TO_COME } from '../../db/column-values.js'
 import { KeyGenerationError } from '../../errors.js'
@@ -18,6 +19,11 @@ export async function runInsert (tx: Querier, plan: InsertPlan, columns: ColumnV
 
 async function insertRow (tx: Querier, plan: InsertPlan, args: Record<string, unknown>): Promise<string> {
   let id: unknown
+  if (plan.key.uuid) {
+    // Lower-case with hyphens, as OpenMRS stores it: ids sent back compare exactly.
+    id = randomUUID()
+    Object.assign(args, columnInputs({ [plan.key.keyColumn]: id }))
+  }
   for (const statement of plan.key.before) {
     // A key counted per parent binds the parent from the row's own inputs.
     const rows = await tx.query(statement, args)
@@ -84,7 +90,12 @@ export async function runInsertWithRows (tx: Querier, rows: RowsPlan, insert: In
   const args = columnInputs(values)
   const keyColumn = insert.key.keyColumn
   let id: unknown
-  if (insert.key.before.length === 0 && insert.key.returning === undefined) {
+  const fromRow = insert.key.fromRow
+  if (fromRow) {
+    // The key was written in a `before` row (the person's uuid): the own row takes its link.
+    await tx.query(insert.statement, args)
+    id = known.get(fromRow.row)?.[fromRow.column]
+  } else if (insert.key.before.length === 0 && insert.key.returning === undefined && insert.key.uuid === undefined) {
     // The key is shared with a `before` row: it is already among the inputs.
     await tx.query(insert.statement, args)
     id = values[keyColumn]
@@ -93,7 +104,9 @@ export async function runInsertWithRows (tx: Querier, rows: RowsPlan, insert: In
   }
   if (id === undefined || id === null) throw new Error(`${insert.statement.name}: no key for the new row`)
   known.set(OWN_ROW, { ...columnsIn(args), [keyColumn]: asKey(id) })
-  for (const row of rows.after) await insertExtra(tx, row, fields, known, now, asKey(id), needed)
+  // A uuid kept in a joined row is the id; the record's own key is its integer link.
+  const recordKey = fromRow ? asKey(values[fromRow.own]) : asKey(id)
+  for (const row of rows.after) await insertExtra(tx, row, fields, known, now, recordKey, needed)
   return String(id).trim()
 }
 

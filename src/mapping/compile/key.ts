@@ -5,6 +5,7 @@ import type { KeyModel } from '../model.js'
 import type { SqlTypeName } from '../schema.js'
 import { bindId, matchesType } from './ids.js'
 import { idOf } from './decode.js'
+import { throughMatch } from './joined-key.js'
 import { columnGetter } from './entity.js'
 import type { Scope } from './scope.js'
 import type { Columns } from './value.js'
@@ -32,6 +33,7 @@ export function keyReader (key: KeyModel, scope: Scope, cols: Columns, path: str
 
 /** `key = @id` over every key column, bound from the `input` (see keyArgs). */
 export function keyMatch (key: KeyModel, scope: Scope, params: ParamList, path: string, input = 'id'): string {
+  if (key.through) return throughMatch(key.through, scope, params.input(input, key.type))
   const refs = keyRefs(key, scope, path, true)
   return scope.dialect.and(refs.map((ref, i) => `${ref} = ${params.input(refs.length === 1 ? input : `${input}#${i}`, key.parts[i].type)}`))
 }

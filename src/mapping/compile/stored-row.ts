@@ -5,6 +5,8 @@ import type { Dialect } from '../../sql/dialect.js'
 import { ParamList, type Statement } from '../../sql/statement.js'
 import type { TableModel } from '../model.js'
 import { keyArgs } from './key.js'
+import { throughMatch } from './joined-key.js'
+import { Scope } from './scope.js'
 import type { Bound } from './bind.js'
 import { isAffixed, onColumns, onPairs } from './join-on.js'
 import type { JoinOnDoc } from '../schema.js'
@@ -17,10 +19,16 @@ export interface StoredRowPlan {
   read: (row: Record<string, unknown>) => Record<string, unknown>
 }
 
+// By the key's columns, or for a key kept in a joined row through the join's link (joined-key.ts).
+function ownKeyMatch (t: TableModel, d: Dialect, params: ParamList): string[] {
+  const parts = t.key.parts
+  if (t.key.through) return [throughMatch(t.key.through, new Scope(d, { table: t.table, joins: {}, where: [], path: t.path }, 't'), params.input('id', t.key.type))]
+  return parts.map((p, i) => `${d.column('t', p.column)} = ${params.input(parts.length === 1 ? 'id' : `id#${i}`, p.type)}`)
+}
+
 export function storedRow (t: TableModel, columns: readonly string[], d: Dialect): StoredRowPlan {
   const params = new ParamList(d)
-  const parts = t.key.parts
-  const where = parts.map((p, i) => `${d.column('t', p.column)} = ${params.input(parts.length === 1 ? 'id' : `id#${i}`, p.type)}`)
+  const where = ownKeyMatch(t, d, params)
   const sql = d.select({
     columns: columns.map((c, i) => ({ expr: d.column('t', c), alias: `c${i}` })),
     from: { table: d.table(t.table), alias: 't' },
@@ -53,9 +61,8 @@ export function storedPhoneRow (t: TableModel, collect: { table: string, on: Joi
   if (onPairs(collect.on).some((p) => p.local.includes('.') || isAffixed(p))) return undefined
   const on = Object.entries(onColumns(collect.on))
   const params = new ParamList(d)
-  const parts = t.key.parts
   const where = [
-    ...parts.map((p, i) => `${d.column('t', p.column)} = ${params.input(parts.length === 1 ? 'id' : `id#${i}`, p.type)}`),
+    ...ownKeyMatch(t, d, params),
     `${d.column('p', collect.column)} = ${params.input('phone', 'text')}`
   ]
   const sql = d.select({

@@ -168,6 +168,13 @@ export interface KeyPlan {
   increment: boolean
   /** `max` over text keys written as `prefix` + the number padded to `digits`. */
   counted?: { prefix: string, digits: number }
+  /**
+   * A key kept in a joined row: the value its `before` row was written with (`person.uuid`);
+   * `own`, the row's link column, is the record's key to `newKey` and `identifier` (an integer).
+   */
+  fromRow?: { row: string, column: string, own: string }
+  /** `uuid`: a new v4 UUID is bound into the key column (insert-run). */
+  uuid?: true
   /** identity: the insert returns the new key. */
   returning?: string
   keyColumn: string
@@ -186,6 +193,9 @@ export function keyPlan (table: TableModel, write: WriteSpecDoc | undefined, dia
   switch (gen.generate) {
     case 'identity':
       return { ...base, returning: table.key.column }
+    case 'uuid':
+      if (!isTextType(table.key.type)) throw new CompileError(path, `a UUID is text: key \`${table.key.column}\` is declared ${table.key.type}; give it \`type: text\``)
+      return { ...base, uuid: true }
     case 'max': {
       if (gen.per !== undefined || gen.column !== undefined) {
         if (per === undefined) throw new CompileError(`${path}/${gen.per !== undefined ? 'per' : 'column'}`, '`per` and `column` count a child row\'s number per parent: only in an `after` row, both given')

@@ -13,7 +13,7 @@ t.test('every key of the schema has its row, with its description', async (t) =>
   t.match(reference, /\| `resources\.appointment\.table` \| [^|]*\*\*required\*\* \| The table holding one row per record of this resource\. Example: `dbo\.AGENDA`\./)
   t.match(reference, /\| `availability\.weekly\.weekdayBase` \| number \\\| string \| How `weekday` numbers the days: .* One of `0`, `1`, `iso`\. \|/)
   t.match(reference, /\| `Value\.collect\.by` \| list of string \|/)
-  t.match(reference, /\| `WriteSpec\.key\.generate` \| string, \*\*required\*\* \| How the key is made: `identity`, [^|]*\. One of `identity`, `max`, `sequence`, `keyTable`\. \|/)
+  t.match(reference, /\| `WriteSpec\.key\.generate` \| string, \*\*required\*\* \| How the key is made: `identity`, [^|]*\. One of `identity`, `uuid`, `max`, `sequence`, `keyTable`\. \|/)
 })
 
 t.test('a default and examples in the schema reach the reference', async (t) => {
