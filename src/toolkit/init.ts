@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { nonTransactional, type LiveCatalog, type LiveColumn, type LiveTable } from '../db/columns.js'
 import type { Database } from '../db/database.js'
 import { chooseByStructure, named, TABLES, type Hop, type Resource } from './init/choose.js'
-import { NAME, birthdayOf, contactRows, namesBelow, cpfColumn, emailColumn, namesOf, namesThrough, phoneColumns, type ContactRows, type Names } from './init/people.js'
+import { NAME, birthdayOf, contactRows, cpfRows, namesBelow, cpfColumn, emailColumn, namesOf, namesThrough, phoneColumns, type ContactRows, type Names } from './init/people.js'
 import { phoneHome, type PhoneHome } from './init/phones.js'
 import { isPhoneMask } from '../normalise/phone.js'
 import { findRefs, type Ref } from './init/refs.js'
@@ -15,9 +15,10 @@ import { NO_SAMPLES, type Samples } from './init/sample.js'
 import { findStart, type Start } from './init/start.js'
 import { durationUnit, stateColumn } from './init/status.js'
 import { columns, ident, qualified, soleKey } from './init/tables.js'
-import { asText, defaultValue as literal, phoneValue, toIso } from './init/values.js'
+import { asText, defaultValue as literal, phoneValue, share, toIso } from './init/values.js'
 import { codeLabels } from './init/code-labels.js'
 import { fills } from './init/fills.js'
+import { clientsRows } from './init/own-rows.js'
 import { clientless, type Clientless } from './init/clientless.js'
 import { readCode, stateDraft } from './init/state-map.js'
 
@@ -116,6 +117,16 @@ export async function draftMapping (catalog: LiveCatalog, installation: string, 
     const best = candidates[r]?.[0]
     if (best) { chosen[r] = best; taken.add(best) }
   }
+  // A lookup whose rows each belong to a client (memberships) lists no insurers, services or places.
+  const owned: string[] = []
+  for (const r of ['location', 'service', 'healthInsurance', 'specialty'] as const) {
+    const t = chosen[r]
+    const by = t && chosen.client ? clientsRows(t, chosen.client, namesThrough(chosen.client, refs, samples)?.via, refs, samples) : undefined
+    if (t === undefined || by === undefined) continue
+    delete chosen[r]
+    owned.push(`  # TODO ${r}: \`${qualified(t)}\` holds one row per client (its ${by.column.name} names the client's own ${qualified(by.to)} row): the clients' own records, not a list of them; ` +
+      'the list is what another of its columns names (docs/mapping.md)')
+  }
   const ctx: Context = { catalog, refs, samples, today, chosen }
   const apt = chosen.appointment
   const cli = chosen.client
@@ -129,8 +140,9 @@ export async function draftMapping (catalog: LiveCatalog, installation: string, 
   }
   for (const r of ['professional', 'location', 'service', 'healthInsurance', 'specialty'] as const) {
     const t = chosen[r]
+    const mine = owned.filter((o) => o.startsWith(`  # TODO ${r}:`))
     if (t) out.push(...structure?.why[r] ? [`  # ${r}: ${structure.why[r]}`] : [], ...lookupYaml(r, t, ctx))
-    else out.push(`  # ${r}: no table recognised (TODO, or leave it out)`)
+    else out.push(...mine.length > 0 ? mine : [`  # ${r}: no table recognised (TODO, or leave it out)`])
   }
   for (const ref of structure?.unplaced ?? []) {
     out.push(`  # TODO: \`${qualified(ref.to)}\` is referenced by \`${qualified(ref.from)}.${ref.column.name}\` and holds names: a lookup? (see docs/mapping.md)`)
@@ -417,6 +429,14 @@ function clientYaml (t: LiveTable, catalog: LiveCatalog, ctx: Context): string[]
     if (person !== t) joins.push(`      person: { table: ${ident(qualified(person))}, on: { ${ident(below.on.name)}: ${ident(soleKey(person)?.name ?? below.child.key.name)} } }   # guess: its key is the person's`)
     joins.push(`      name: { table: ${ident(qualified(below.child.from))}, on: { ${ident(below.on.name)}: ${ident(below.child.column.name)} }${key ? `, first: { key: ${ident(key.name)} }` : ''} }   # guess: the names are kept in these rows, one taken per client`)
   }
+  // A CPF kept in identifier rows of the person, where no column of its own holds one.
+  const idRows = cpfColumn(person, samples) === undefined ? cpfRows(person, refs, samples) : undefined
+  const idKey = idRows ? soleKey(idRows.ref.from) : undefined
+  if (idRows) {
+    const where = idRows.kind ? `, where: { column: ${ident(idRows.kind.name)}, eq: ${lit(idRows.kind, idRows.kindValue ?? '')} }` : ''
+    joins.push(`      cpfrow: { table: ${ident(qualified(idRows.ref.from))}, on: { ${ident(through ? through.via.column.name : below?.on.name ?? idRows.ref.key.name)}: ${ident(idRows.ref.column.name)} }${where}` +
+      `${idKey ? `, first: { key: ${ident(idKey.name)} }` : ''} }   # guess: its sampled values${idRows.kind ? ` of ${idRows.kind.name} ${idRows.kindValue ?? ''}` : ''} are valid CPFs`)
+  }
   if (contacts?.emailKind !== undefined) {
     joins.push(`      mail: { table: ${ident(qualified(contacts.ref.from))}, on: { ${ident(onColumn(contacts, through, below))}: ${ident(contacts.ref.column.name)} }, where: { column: ${ident(contacts.kind.name)}, eq: ${lit(contacts.kind, contacts.emailKind)} } }   # guess: e-mails are its ${kindSaid(contacts, contacts.emailKind)} rows; one per client expected (add \`first:\` if several)`)
   }
@@ -425,6 +445,8 @@ function clientYaml (t: LiveTable, catalog: LiveCatalog, ctx: Context): string[]
   out.push(nameYaml(direct ?? through?.names ?? below?.names, below ? 'name.' : prefix))
   const cpf = cpfColumn(person, samples)
   if (cpf) out.push(`      cpf: ${prefix}${ident(cpf.column.name)}   # guess: ${cpf.checked ? 'its sampled values are valid CPFs' : 'named cpf; no rows to check the digits'}`)
+  else if (idRows) out.push(`      cpf: cpfrow.${ident(idRows.value.name)}   # guess`)
+  const cpfValues = cpf ? samples.values(person, cpf.column.name) ?? [] : idRows ? samples.values(idRows.ref.from, idRows.value.name) ?? [] : []
   const email = emailColumn(person, samples)
   if (email) out.push(`      email: ${prefix}${ident(email.name)}   # guess`)
   else if (contacts?.emailKind !== undefined) out.push(`      email: mail.${ident(contacts.value.name)}   # guess`)
@@ -450,6 +472,12 @@ function clientYaml (t: LiveTable, catalog: LiveCatalog, ctx: Context): string[]
     after.push(...rowYaml('join: mail', `a new e-mail is an ${kindSaid(contacts, contacts.emailKind)} row`, contacts.ref.from, false, ctx, [contacts.kind, contacts.value, contacts.ref.column],
       [`${ident(contacts.kind.name)}: { value: ${lit(contacts.kind, contacts.emailKind)} }`]))
   }
+  if (idRows) {
+    after.push(...rowYaml('join: cpfrow', `a new CPF is a ${qualified(idRows.ref.from)} row`, idRows.ref.from, false, ctx, [idRows.value, idRows.ref.column, ...idRows.kind ? [idRows.kind] : []],
+      idRows.kind ? [`${ident(idRows.kind.name)}: { value: ${lit(idRows.kind, idRows.kindValue ?? '')} }`] : []))
+  }
+  // Stored masked (123.456.789-09) mostly: written so too (the default writes digits).
+  if ((share(cpfValues, (v) => /^\d{3}\.\d{3}\.\d{3}-\d{2}$/.test(v)) ?? 0) >= 0.8) format.push('      cpfFormat: masked   # guess: the stored CPFs are masked, 123.456.789-09')
   const before: string[] = []
   if (through) before.push(...rowYaml('join: person', `the person row is written first, its key into ${through.via.column.name}`, through.via.to, true, ctx, [through.via.key, ...usedOf('person', out, through.via.to)]))
   if (below && person !== t) before.push(...rowYaml('join: person', `the person row is written first: its key is this row's ${below.on.name}`, person, true, ctx, usedOf('person', out, person)))

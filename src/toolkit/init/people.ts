@@ -5,7 +5,7 @@ import type { LiveColumn, LiveTable } from '../../db/columns.js'
 import { AUDIT_NAME, type Ref } from './refs.js'
 import type { Samples } from './sample.js'
 import { columns, soleKey } from './tables.js'
-import { asText, cpfLike, dateSpelling, emailLike, labelLike, nameLike, phoneLike, phoneValue, EMAIL_VALUE } from './values.js'
+import { asText, cpfLike, dateSpelling, emailLike, labelLike, nameLike, phoneLike, phoneValue, share, EMAIL_VALUE } from './values.js'
 
 // `_nm`/`_nme`: the abbreviations of US/UK hospital schemas (`first_nm`, `last_nme`).
 const FIRST = /^(first_?(name|nme?)|given(_?(name|nme?))?|fname|primeiro_?nome|forename|nome)$/i
@@ -167,4 +167,32 @@ export function contactRows (person: LiveTable, refs: Ref[], samples: Samples): 
   if (best === undefined) return undefined
   const { score: _, ...rows } = best
   return rows
+}
+
+/** Child rows holding a person's CPF (GNU Health's `party_identifier` rows of type `br_cpf`): the kind that marks them, where there is one. */
+export interface CpfRows { ref: Ref, value: LiveColumn, kind?: LiveColumn, kindValue?: string }
+
+/** The child rows whose values (under one kind, where a kind column sorts them) are valid CPFs; undefined when none. */
+export function cpfRows (person: LiveTable, refs: Ref[], samples: Samples): CpfRows | undefined {
+  for (const ref of refs.filter((r) => r.to === person)) {
+    const child = ref.from
+    const rows = samples.records(child) ?? []
+    if (rows.length === 0) continue
+    const texts = columns(child).filter((c) => c !== ref.column && c.kind === 'text')
+    for (const value of texts) {
+      // Eleven digits written out (`10019187033`, `100.191.870-33`), never a small number a CPF check would pad.
+      if ((share(samples.values(child, value.name) ?? [], (v) => v.replace(/\D/g, '').length === 11) ?? 0) < 0.8) continue
+      const kinds = texts.filter((k) => k !== value && new Set(rows.map((r) => r[k.name.toLowerCase()])).size <= 12)
+      for (const kind of [...kinds, undefined]) {
+        const groups = new Map<string, unknown[]>()
+        for (const r of rows) {
+          const k = kind === undefined ? '' : asText(r[kind.name.toLowerCase()])
+          groups.set(k, [...groups.get(k) ?? [], r[value.name.toLowerCase()]].filter((v) => v !== null && v !== undefined))
+        }
+        const hit = [...groups].find(([, vs]) => vs.length > 0 && cpfLike(vs) === true)
+        if (hit) return { ref, value, ...kind === undefined ? {} : { kind, kindValue: hit[0] } }
+      }
+    }
+  }
+  return undefined
 }
