@@ -19,6 +19,7 @@ import { asText, defaultValue as literal, phoneValue, share, toIso } from './ini
 import { codeLabels } from './init/code-labels.js'
 import { fills } from './init/fills.js'
 import { clientsRows } from './init/own-rows.js'
+import { nameRefs, type NameRef } from './init/named-refs.js'
 import { clientless, type Clientless } from './init/clientless.js'
 import { readCode, stateDraft } from './init/state-map.js'
 
@@ -60,25 +61,34 @@ const FIELDS: Record<string, RegExp> = {
 
 export interface Draft { yaml: string, tables: Partial<Record<Resource, string>> }
 
-/** Stored values of a column with their counts (codes, not patient data), most frequent first. */
-export type ReadCodes = (table: string, column: string) => Promise<{ code: string, n: number }[]>
+/**
+ * Stored values of a column with their counts (codes, not patient data), most frequent first;
+ * with `noClient`, only over the rows naming no client (NULL, blank, or 0 where no client's key is 0).
+ */
+export type ReadCodes = (table: string, column: string, noClient?: LiveColumn) => Promise<{ code: string, n: number }[]>
 
 /** The 50 most frequent stored values of a column, read through the database's own dialect. */
 export function storedCodes (db: Database): ReadCodes {
-  return async (table, column) => {
+  return async (table, column, noClient) => {
     const d = db.dialect
     const col = d.column('t', column)
+    const none = noClient === undefined ? [] : [clientMissing(d, d.column('t', noClient.name), noClient.kind === 'number')]
     const sql = d.select({
       columns: [{ expr: col, alias: 'code' }, { expr: d.count(), alias: 'n' }],
       from: { table: d.table(table), alias: 't' },
       joins: [],
-      where: [d.isNotNull(col)],
+      where: [d.isNotNull(col), ...none],
       groupBy: [col],
       orderBy: [d.descending(d.count())]
     })
     const rows = await db.query({ name: 'init.codes', sql, params: [] })
     return rows.slice(0, 50).map((r) => ({ code: String(r.code), n: Number(r.n) }))
   }
+}
+
+/** No client named: NULL, or 0, or (text) blank or '0'. Constants of the SQL only, no input. */
+function clientMissing (d: Database['dialect'], col: string, numeric: boolean): string {
+  return d.or([d.isNull(col), numeric ? `${col} = 0` : `${d.trim(col)} = ''`, ...numeric ? [] : [`${d.trim(col)} = '0'`]])
 }
 
 /**
@@ -127,7 +137,10 @@ export async function draftMapping (catalog: LiveCatalog, installation: string, 
     owned.push(`  # TODO ${r}: \`${qualified(t)}\` holds one row per client (its ${by.column.name} names the client's own ${qualified(by.to)} row): the clients' own records, not a list of them; ` +
       'the list is what another of its columns names (docs/mapping.md)')
   }
-  const ctx: Context = { catalog, refs, samples, today, chosen }
+  // Lookups the appointment names by their names (OSCAR's site and visit type).
+  const byName = chosen.appointment ? nameRefs(chosen.appointment, catalog.tables, refs, samples, chosen, []) : []
+  for (const n of byName) chosen[n.resource] = n.table
+  const ctx: Context = { catalog, refs, samples, today, chosen, byName }
   const apt = chosen.appointment
   const cli = chosen.client
   for (const r of ['appointment', 'client'] as const) {
@@ -180,7 +193,7 @@ function utcYaml (t: LiveTable | undefined): string[] {
 }
 
 /** What every part of the draft reads: the references found, the sampled rows, today, the tables chosen. */
-interface Context { catalog: LiveCatalog, refs: Ref[], samples: Samples, today: string, chosen: Partial<Record<Resource, LiveTable>>, home?: PhoneHome, stampedUtc?: LiveTable, states?: string }
+interface Context { catalog: LiveCatalog, refs: Ref[], samples: Samples, today: string, chosen: Partial<Record<Resource, LiveTable>>, home?: PhoneHome, stampedUtc?: LiveTable, states?: string, byName?: NameRef[] }
 
 /** A column naming a row of another table by its key: `person_id`, `id_medico`, `cod_paciente`. */
 const REF_LIKE = /^(id|cod)_\w+$|^\w+_(id|cod)$/i
@@ -250,10 +263,12 @@ function keyPart (c: LiveColumn): string {
 
 async function appointmentYaml (t: LiveTable, ctx: Context, found: Start | undefined, readCodes?: ReadCodes, hops: Hop[] = []): Promise<string[]> {
   const out = ['  appointment:', `    table: ${ident(qualified(t))}`, ...keyYaml(t)]
-  // The time kept in the row the appointment points at (a time slot), and the rows that one names.
-  if (hops.length > 0) {
+  // The time kept in the row the appointment points at (a time slot), and the rows that one names; lookups named by their names.
+  const byName = ctx.byName ?? []
+  if (hops.length > 0 || byName.length > 0) {
     out.push('    joins:', ...hops.map((h) => `      ${h.alias}: { table: ${ident(qualified(h.ref.to))},${h.from ? ` from: ${h.from},` : ''} on: { ${ident(h.ref.column.name)}: ${ident(h.ref.key.name)} } }   # guess: ` +
-      (h.from ? `the ${h.from} row names it` : 'the appointment\'s time is kept there')))
+      (h.from ? `the ${h.from} row names it` : 'the appointment\'s time is kept there')),
+    ...byName.map((n) => `      ${n.alias}: { table: ${ident(qualified(n.table))}, on: { ${ident(n.column.name)}: ${ident(n.name.name)} } }   # guess: every sampled ${n.column.name} is the ${n.name.name} of one ${qualified(n.table)} row`))
   }
   out.push('    start:')
   const start = found ?? findStart(t, ctx.samples, ctx.today)
@@ -288,8 +303,11 @@ async function appointmentYaml (t: LiveTable, ctx: Context, found: Start | undef
   const client = ctx.chosen.client
   const clientRef = client ? ctx.refs.find((x) => x.from === t && x.to === client) : undefined
   const lookupRefs = ctx.refs.filter((x) => x.from === t && x !== clientRef && x.to !== ctx.chosen.professional && Object.values(ctx.chosen).includes(x.to)).map((x) => x.column)
+  // The codes of the rows naming no client, over the whole table: open slots and a provider's own time are told by them.
+  const bare = state && clientRef && readCodes ? await readCodes(qualified(t), state.name, clientRef.column).catch(() => undefined) : undefined
+  const stateCounts = bare === undefined ? undefined : { all: new Map(codes.map((c) => [c.code.trim(), c.n])), without: new Map(bare.map((c) => [c.code.trim(), c.n])) }
   const none: Clientless = clientRef && client
-    ? clientless(ctx.samples, { table: t, client: clientRef.column, clientKeys: new Set((ctx.samples.values(client, clientRef.key.name) ?? []).map(asText)), state, freeCode, refs: lookupRefs })
+    ? clientless(ctx.samples, { table: t, client: clientRef.column, clientKeys: new Set((ctx.samples.values(client, clientRef.key.name) ?? []).map(asText)), state, stateCounts, freeCode, refs: lookupRefs })
     : { lines: [] }
   let stateWrites: string[] = []
   if (state && chosenState) {
@@ -300,7 +318,7 @@ async function appointmentYaml (t: LiveTable, ctx: Context, found: Start | undef
   } else {
     out.push('    state: { value: WAITING }   # TODO: no status column recognised')
   }
-  const refs = (Object.keys(REFS) as (keyof typeof REFS)[]).flatMap((r) => {
+  const refs = (Object.keys(REFS) as (keyof typeof REFS)[]).filter((r) => !byName.some((n) => n.resource === r)).flatMap((r) => {
     const other = ctx.chosen[r]
     const found = other ? ctx.refs.find((x) => x.from === t && x.to === other) : undefined
     if (found) {
@@ -319,11 +337,13 @@ async function appointmentYaml (t: LiveTable, ctx: Context, found: Start | undef
     const c = find(t, REFS[r]) ?? (other ? refColumns(t).find((x) => refersTo(x, other)) : undefined)
     return c ? [`      ${r}: ${keyPart(c)}   # guess`] : []
   })
+  refs.push(...byName.map((n) => `      ${n.resource}: ${n.alias}.${ident(n.key.name)}   # guess: the ${n.resource} is named by its ${n.name.name} in ${n.column.name}`))
   if (refs.length > 0) out.push('    refs:', ...refs)
   out.push(...none.lines)
   // The time lives in the slot row: a booking finds the slot and writes only the pointer to it.
+  const written = byName.length === 0 ? [] : ['      refs:', ...byName.map((n) => `        ${n.resource}: { firstOf: ${n.alias} }   # guess: a booking writes the ${n.name.name} of the ${n.resource} sent`)]
   const slot = start?.via ? [`      slot: { join: slot }   # guess: the appointment points at its time slot (${qualified(start.via.to)}), one appointment per slot; TODO capacity if a slot takes more (a number, a column, or minutes: docs/mapping.md#normalised-schemas)`] : []
-  out.push(...writeYaml(t, ctx, out, [...slot, ...stateWrites]))
+  out.push(...writeYaml(t, ctx, out, [...slot, ...written, ...stateWrites]))
   return out
 }
 
