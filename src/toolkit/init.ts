@@ -20,6 +20,8 @@ import { codeLabels } from './init/code-labels.js'
 import { fills } from './init/fills.js'
 import { clientsRows } from './init/own-rows.js'
 import { nameRefs, type NameRef } from './init/named-refs.js'
+import { weeklyYaml } from './init/weekly.js'
+import { blocksYaml } from './init/blocks.js'
 import { clientless, type Clientless } from './init/clientless.js'
 import { readCode, stateDraft } from './init/state-map.js'
 
@@ -162,8 +164,14 @@ export async function draftMapping (catalog: LiveCatalog, installation: string, 
   }
   out.splice(resourcesAt, 0, ...homeYaml(ctx.home), ...utcYaml(ctx.stampedUtc), ...ctx.states ? [ctx.states] : [])
   out.push('# relations: none guessed (TODO: link tables, see docs/mapping.md)')
-  const hours = catalog.tables.filter((t) => !taken.has(t) && find(t, WEEKDAY) !== undefined)
-  for (const t of hours) {
+  const hours = catalog.tables.filter((t) => !taken.has(t) && !Object.values(chosen).includes(t) && find(t, WEEKDAY) !== undefined)
+  // Working hours drafted where the appointments' weekdays say how the table counts them.
+  const start = structure?.start
+  const at = start?.via ? undefined : start?.datetime ?? start?.date
+  const pro = apt && chosen.professional ? refs.find((r) => r.from === apt && r.to === chosen.professional) : undefined
+  const weekly = apt && at && pro && chosen.professional ? weeklyYaml(hours, refs, samples, { appointment: apt, professional: pro.column, start: at, professionals: chosen.professional, locations: chosen.location }) : []
+  out.push(...weekly, ...weekly.length > 0 && !weekly[0].startsWith('#') ? blocksYaml(catalog.tables.filter((t) => !Object.values(chosen).includes(t)), refs, samples, chosen.professional, chosen.location) : [])
+  for (const t of weekly.length > 0 ? [] : hours) {
     out.push(`# TODO availability.weekly: \`${qualified(t)}\` looks like working hours by weekday (${columns(t).map((c) => c.name).join(', ')}); ` +
       'see `availability` in docs/mapping.md, and say how its weekday counts (`weekdayBase: 0`, `1` or `iso`)')
   }
