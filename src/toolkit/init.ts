@@ -53,7 +53,7 @@ const REFS: Record<Exclude<Resource, 'appointment'>, RegExp> = {
 
 const FIELDS: Record<string, RegExp> = {
   description: /^(obs(ervac(ao|oes))?|notes?|bio|descr(icao)?|description)$/i,
-  address: /(ender|address|logradouro|^rua$)/i,
+  address: /(ender|address|logradouro|street|^rua$)/i,
   city: /^(cidade|city|munic(ipio)?)$/i,
   state: /^(uf|estado|state)$/i,
   cep: /^(cep|postal_?code|zip(_?code)?)$/i,

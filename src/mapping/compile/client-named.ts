@@ -55,8 +55,10 @@ export function clientNamedPlans (model: MappingModel, d: Dialect): ClientNamedP
         plan: () => ({
           statement: aggregate(`${l.name}.clientNamed`, d, l, (scope) => {
             const held = scope.ref(mine.local, `${l.path}/joins/${alias}`)
-            const clients = d.select({ columns: [{ expr: d.column('c', client.local), alias: 'x' }], from: { table: d.table(c.table), alias: 'c' }, joins: [], where: [d.isNotNull(d.column('c', client.local))], orderBy: [] })
-            return { columns: [{ expr: d.count(), alias: 'n' }, { expr: `COUNT(CASE WHEN ${held} IN (${clients}) THEN 1 END)`, alias: 'k' }] }
+            const key = scope.ref(l.key.column, `${l.path}/key`)
+            // A lookup row is a client's when some client row holds its join value.
+            const clients = d.select({ columns: [{ expr: '1', alias: 'x' }], from: { table: d.table(c.table), alias: 'c' }, joins: [], where: [`${d.column('c', client.local)} = ${held}`], orderBy: [] })
+            return { columns: [{ expr: d.count(), alias: 'n' }, { expr: d.countDistinct(d.caseWhen([{ when: d.exists(clients), then: key }])), alias: 'k' }] }
           }),
           read: (row) => ({ rows: Number(row.n), clients: Number(row.k) })
         })

@@ -75,10 +75,10 @@ export function clientless (samples: Samples, input: ClientlessInput): Clientles
   const apart = stateApart(counts, openSlot, st) ?? columnApart(rows, without, st, input, openSlot)
   if (apart !== undefined) {
     const held = openSlot !== undefined && st !== undefined ? `[${noClient}, { column: ${ident(st.name)}, ne: ${JSON.stringify(openSlot)} }]` : noClient
-    lines.push(`    slotHolding: ${held}   # guess: ${rest} rows name no client, and ${apart.column} ${apart.values.sort(byNumber).join(', ')} occurs on no other row: ` +
+    lines.push(`    slotHolding: ${held}   # guess: ${rest} ${rest === 1 ? 'row names' : 'rows name'} no client, and ${apart.column} ${apart.values.sort(byNumber).join(', ')} occurs on no other row: ` +
       'a provider\'s own time (a lunch, a meeting, a day closed), never listed as an appointment, never offered')
   } else {
-    lines.push(`    # ${rest} rows name no client (${client.name}), in the states and kinds of the other rows: listed as appointments without a client (walk-ins); ` +
+    lines.push(`    # ${rest} ${rest === 1 ? 'row names' : 'rows name'} no client (${client.name}), in the states and kinds of the other rows: listed as appointments without a client (walk-ins); ` +
       'if they only hold time, declare them under slotHolding (docs/mapping.md)')
   }
   return { lines, nullIf, openSlot }

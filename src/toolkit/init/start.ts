@@ -29,7 +29,7 @@ export interface Start {
 
 const START_NAME = /(start|begin|inicio|appoint|event|sched|data_?hora|dt_?hr|slot|when|^date$|^data$|^dia$|^dt$|_date$|^data_|date$)/i
 const STAMP_NAME = /(creat|modif|updat|write|insert|stamp|cadastr|regist|changed|last|alter|birth|nasc|born|dob|delet|void|retire|cancel|confirm|arriv|check|paid|sent|^ts$)/i
-const END_NAME = /(^|_)(end|fim|termino|until|ate)|end(time|date)?$|_end_|date_end/i
+const END_NAME = /(^|_)(end|fim|termino|until|ate)|end(time|date)?$|_end_|date_end|fim$/i
 const HOUR_NAME = /(hora|hour|time|^hr|_hr$|start|inicio)/i
 
 interface Seen { column: LiveColumn, spelling: DateSpelling | undefined, family: 'date' | 'time' | 'datetime' | undefined }

@@ -123,13 +123,14 @@ function writeCodes (entries: Entry[], column: LiveColumn, input: StateInput): s
 
 function pick (state: State, read: Entry[], input: StateInput): { code: string, why: string } {
   const byRows = (list: Entry[]): Entry[] => [...list].sort((a, b) => b.n - a.n)
+  const rows = (n: number): string => `, ${n} row${n === 1 ? '' : 's'}`
   if (state === 'WAITING' && input.defaultCode !== undefined && read.some((e) => e.code === input.defaultCode)) {
     return { code: input.defaultCode, why: 'the column\'s default, what the clinic\'s program gives a new row' }
   }
   const plain = byRows(read.filter((e) => e.reading?.plain === true))[0]
-  if (plain) return { code: plain.code, why: `${plain.label === undefined ? 'its name' : 'its label'} says ${state} itself${plain.n > 0 ? `, ${plain.n} rows` : ''}` }
+  if (plain) return { code: plain.code, why: `${plain.label === undefined ? 'its name' : 'its label'} says ${state} itself${plain.n > 0 ? rows(plain.n) : ''}` }
   const implied = byRows(read.filter((e) => e.reading !== undefined))[0]
-  if (implied) return { code: implied.code, why: `${implied.label === undefined ? 'its name' : 'its label'} implies ${state}${implied.n > 0 ? `, ${implied.n} rows` : ''}` }
+  if (implied) return { code: implied.code, why: `${implied.label === undefined ? 'its name' : 'its label'} implies ${state}${implied.n > 0 ? rows(implied.n) : ''}` }
   const ahead = [...read].sort((a, b) => (input.ahead.get(b.code) ?? 0) - (input.ahead.get(a.code) ?? 0))[0]
   const n = input.ahead.get(ahead.code) ?? 0
   return n > 0
