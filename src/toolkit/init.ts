@@ -15,12 +15,13 @@ import { NO_SAMPLES, type Samples } from './init/sample.js'
 import { findStart, type Start } from './init/start.js'
 import { durationUnit, stateColumn } from './init/status.js'
 import { columns, ident, qualified, soleKey } from './init/tables.js'
-import { asText, defaultValue as literal, phoneValue, share, toIso } from './init/values.js'
+import { asText, defaultValue as literal, phoneValue, share } from './init/values.js'
 import { codeLabels } from './init/code-labels.js'
 import { fills } from './init/fills.js'
 import { clientsRows } from './init/own-rows.js'
 import { nameRefs, type NameRef } from './init/named-refs.js'
 import { weeklyYaml } from './init/weekly.js'
+import { aheadByCode, noneDefault, undated } from './init/appointment-rows.js'
 import { blocksYaml } from './init/blocks.js'
 import { clientless, type Clientless } from './init/clientless.js'
 import { readCode, stateDraft } from './init/state-map.js'
@@ -294,7 +295,7 @@ async function appointmentYaml (t: LiveTable, ctx: Context, found: Start | undef
     out.push('      date: { column: TODO_DATE_COLUMN, format: date }   # TODO: no date column recognised',
       '      hour: { column: TODO_HOUR_COLUMN, format: text }   # TODO: no hour column recognised')
   }
-  out.push(...undated(t, start, ctx))
+  out.push(...undated(t, start, ctx.samples))
   // No end column: a length beside the start (OpenEMR's pc_duration), in the unit its values show.
   const length = start?.end === undefined && !start?.via ? columns(t).find((c) => c.kind === 'number' && FIELDS.duration.test(c.name)) : undefined
   if (length) out.push('    end:', durationYaml('      duration', t, length, ctx))
@@ -319,7 +320,7 @@ async function appointmentYaml (t: LiveTable, ctx: Context, found: Start | undef
     : { lines: [] }
   let stateWrites: string[] = []
   if (state && chosenState) {
-    const draft = stateDraft({ column: state, note: chosenState.note, codes, labels, defaultCode: literal(state.defaultSql), ahead: aheadByCode(t, state, start, ctx), openSlot: none.openSlot })
+    const draft = stateDraft({ column: state, note: chosenState.note, codes, labels, defaultCode: literal(state.defaultSql), ahead: aheadByCode(t, state, start, ctx.samples, ctx.today), openSlot: none.openSlot })
     out.push(...draft.lines)
     stateWrites = draft.writes
     ctx.states = draft.states
@@ -333,7 +334,7 @@ async function appointmentYaml (t: LiveTable, ctx: Context, found: Start | undef
       const empty = ctx.samples.values(t, found.column.name)
       const nulls = r === 'client' && found.by !== 'names' && empty !== undefined && none.lines.length === 0 ? rowsWithout(t, found.column.name, ctx) : 0
       const why = found.by === 'declared' ? `a foreign key to ${qualified(other as LiveTable)}.${found.key.name}` : found.by === 'values' ? `every sampled value is a ${qualified(other as LiveTable)}.${found.key.name}` : 'by name'
-      const sentinel = (r === 'client' ? none.nullIf : undefined) ?? noneDefault(found, ctx)
+      const sentinel = (r === 'client' ? none.nullIf : undefined) ?? noneDefault(found, ctx.samples)
       const column = sentinel !== undefined ? `{ column: ${ident(found.column.name)}, ${found.column.kind === 'text' ? 'type: text, ' : ''}nullIf: [${sentinel}] }` : keyPart(found.column)
       return [`      ${r}: ${column}   # ${found.by === 'declared' ? 'declared' : 'guess'}: ${why}` +
         (nulls > 0 ? `; ${nulls} sampled rows have none: if they are open slots, see openSlots in docs/mapping.md` : '') +
@@ -390,47 +391,6 @@ function keptTables (tables: LiveTable[]): string[] {
     ? []
     : [`      nonTransactional: accept   # TODO: ${kept.join(', ')}, which cannot roll back: accepted so that writes run as the clinic's program's do, but a write refused after writing stays half written; ` +
         'convert the tables to InnoDB where the clinic\'s program allows and remove this line (docs/mapping.md#tables-that-cannot-roll-back-myisam-aria)']
-}
-
-/**
- * Rows whose start is a date no visit has (Open Dental's `0001-01-01 00:00:00` on a planned
- * visit not yet scheduled, a zero date): never on the schedule, so left out by a `where`.
- */
-function undated (t: LiveTable, start: Start | undefined, ctx: Context): string[] {
-  const at = start?.via ? undefined : start?.datetime ?? start?.date
-  if (at === undefined) return []
-  const values = (ctx.samples.values(t, at.name) ?? []).map(asText)
-  const none = [...new Set(values.filter((v) => { const y = /^(\d{4})-/.exec(toIso(v) ?? '')?.[1] ?? /^\d{1,2}[./]\d{1,2}[./](\d{4})/.exec(v)?.[1]; return y !== undefined && Number(y) < 1900 }))]
-  if (none.length === 0) return []
-  const n = values.filter((v) => none.includes(v)).length
-  const test = none.length === 1 ? `ne: ${JSON.stringify(none[0])}` : `notIn: [${none.map((v) => JSON.stringify(v)).join(', ')}]`
-  return [`    where: { column: ${ident(at.name)}, ${test} }   # guess: ${n} sampled row${n === 1 ? '' : 's'} start${n === 1 ? 's' : ''} on a date before 1900, which stands for none: not on the schedule`]
-}
-
-/**
- * A reference column's default where it is no key of the table it names (`pc_facility` NOT
- * NULL DEFAULT 0): what the clinic's program stores for none, so a booking without it stores
- * that too, and reads it back as none.
- */
-function noneDefault (ref: Ref, ctx: Context): string | undefined {
-  const d = literal(ref.column.defaultSql)
-  if (d === undefined || (d !== '' && d !== '0')) return undefined
-  if ((ctx.samples.values(ref.to, ref.key.name) ?? []).map(asText).includes(d)) return undefined
-  return ref.column.kind === 'number' ? d : `'${d}'`
-}
-
-/** Sampled rows starting today or later, by their state code: what the clinic's bookings hold. */
-function aheadByCode (t: LiveTable, state: LiveColumn, start: Start | undefined, ctx: Context): Map<string, number> {
-  const at = start?.via ? undefined : start?.datetime ?? start?.date
-  const ahead = new Map<string, number>()
-  if (at === undefined) return ahead
-  for (const r of ctx.samples.records(t) ?? []) {
-    const when = r[at.name.toLowerCase()]
-    const iso = when === null || when === undefined ? undefined : toIso(asText(when))
-    const code = r[state.name.toLowerCase()]
-    if (iso !== undefined && iso.slice(0, 10) >= ctx.today && code !== null && code !== undefined) ahead.set(asText(code), (ahead.get(asText(code)) ?? 0) + 1)
-  }
-  return ahead
 }
 
 /** Sampled rows of `t` whose `column` is NULL: all its rows sampled, less those with a value. */

@@ -132,8 +132,9 @@ export function chooseByStructure (catalog: LiveCatalog, refs: Ref[], samples: S
     tables.professional = pro
     why.professional = named('professional', pro) ? 'referenced by the appointment, holding names' : 'referenced by the appointment, holding names, named like no other lookup: confirm it is the provider'
   }
-  // Lookups: what the appointment (or the client: an insurance) names, by the table's name.
-  const lookups = [...rest, ...refs.filter((r) => r.from === client && r.to !== apt && holdsLabels(r.to, refs, samples)).map((r) => r.to)]
+  // Lookups: what the appointment names, then what the client names (an insurance) and the provider names (a specialty: the Delphi agenda's MEDICOS.CODESPEC).
+  const named2 = (from: LiveTable | undefined): LiveTable[] => from === undefined ? [] : refs.filter((r) => r.from === from && r.to !== apt && r.to !== client && holdsLabels(r.to, refs, samples)).map((r) => r.to)
+  const lookups = [...rest, ...named2(client), ...named2(pro)]
   const unplaced: Ref[] = []
   for (const t of new Set(lookups)) {
     if (t === pro || t === client) continue

@@ -153,6 +153,7 @@ on('sqlite', 'Delphi agenda: MEDICOS by CODMEDICO, every lookup by its own code,
   t.match(yaml, /refs:\n {6}client: CODPACIENTE .*\n {6}professional: CODMEDICO .*\n {6}location: CODSALA .*\n {6}service: CODPROCEDIMENTO .*\n {6}healthInsurance: CODCONVENIO /)
   t.match(yaml, /professional:\n {4}table: MEDICOS\n/)
   t.notMatch(yaml, /specialty: CODCONVENIO|location: CODMEDICO/)
+  t.match(yaml, /specialty:\n {4}table: ESPECIALIDADES\n/, 'the specialties the doctors name')
   for (const code of ['M', 'A', 'C', 'D', 'F']) t.match(yaml, new RegExp(`"${code}": WAITING {3}# TODO: \\d+ rows; no label or word says what it means`), `${code} held, said`)
   t.match(yaml, /WAITING: \{ STATUS: \{ value: "M" \} \} {3}# guess: the column's default/)
   t.match(yaml, /end:\n {6}hour: \{ column: HORAFIM, format: text \}/)
