@@ -106,6 +106,14 @@ export async function checkData (compiled: CompiledMapping, db: Database, out: F
     const stoodIn = read.filter((r) => r?.stoodIn !== undefined).length
     if (stoodIn > 0) out.warning(`/resources/${lookup.name}/fields/address`, `${stoodIn} of ${rows.length} rows read a blank address: answered with the location's name (or its id where it has none); to say another, see docs/mapping.md#a-location-without-an-address`)
   }
+  // A lookup named through the row a client's name is read from reads the clients' names.
+  for (const named of plans.clientNamed) {
+    if (out.covers(named.path) || !inTime(`${named.lookup}: names`)) continue
+    const got = await one(named.plan())
+    if (got === undefined || got.rows === 0 || got.clients * 2 < got.rows) continue
+    out.problem(named.path, `${got.clients} of ${got.rows} ${named.lookup} rows are named through \`${named.alias}\` by a row of \`${named.table}\` that a client's name is read from too: ` +
+      `these are clients' names, not the ${named.lookup}'s; join \`${named.table}\` on the column naming the ${named.lookup}'s own row (docs/cli.md#init)`)
+  }
 
   let snap: Awaited<ReturnType<Catalog['snapshot']>> | undefined
   try { snap = await new Catalog(compiled, db).snapshot(undefined) } catch { snap = undefined }

@@ -7,16 +7,24 @@ import { fileURLToPath } from 'node:url'
 import { nonTransactional, type LiveCatalog, type LiveColumn, type LiveTable } from '../db/columns.js'
 import type { Database } from '../db/database.js'
 import { chooseByStructure, named, TABLES, type Hop, type Resource } from './init/choose.js'
-import { NAME, birthdayOf, contactRows, namesBelow, cpfColumn, emailColumn, namesOf, namesThrough, phoneColumns, type ContactRows, type Names } from './init/people.js'
+import { NAME, birthdayOf, contactRows, cpfRows, namesBelow, cpfColumn, emailColumn, namesOf, namesThrough, phoneColumns, type ContactRows, type Names } from './init/people.js'
 import { phoneHome, type PhoneHome } from './init/phones.js'
+import { isPhoneMask } from '../normalise/phone.js'
 import { findRefs, type Ref } from './init/refs.js'
 import { NO_SAMPLES, type Samples } from './init/sample.js'
 import { findStart, type Start } from './init/start.js'
 import { durationUnit, stateColumn } from './init/status.js'
 import { columns, ident, qualified, soleKey } from './init/tables.js'
-import { asText, dateSpelling, phoneValue, share } from './init/values.js'
-
-const UUID_VALUE = /^\{?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\}?$/i
+import { asText, defaultValue as literal, phoneValue, share } from './init/values.js'
+import { codeLabels } from './init/code-labels.js'
+import { fills } from './init/fills.js'
+import { clientsRows } from './init/own-rows.js'
+import { nameRefs, type NameRef } from './init/named-refs.js'
+import { weeklyYaml } from './init/weekly.js'
+import { aheadByCode, noneDefault, undated } from './init/appointment-rows.js'
+import { blocksYaml } from './init/blocks.js'
+import { clientless, type Clientless } from './init/clientless.js'
+import { readCode, stateDraft } from './init/state-map.js'
 
 /** The installed mapping.schema.json: the package root is two folders up from src/toolkit/ and dist/toolkit/ alike. */
 export const SCHEMA_FILE = new URL('../../mapping.schema.json', import.meta.url)
@@ -46,7 +54,7 @@ const REFS: Record<Exclude<Resource, 'appointment'>, RegExp> = {
 
 const FIELDS: Record<string, RegExp> = {
   description: /^(obs(ervac(ao|oes))?|notes?|bio|descr(icao)?|description)$/i,
-  address: /(ender|address|logradouro|^rua$)/i,
+  address: /(ender|address|logradouro|street|^rua$)/i,
   city: /^(cidade|city|munic(ipio)?)$/i,
   state: /^(uf|estado|state)$/i,
   cep: /^(cep|postal_?code|zip(_?code)?)$/i,
@@ -54,36 +62,36 @@ const FIELDS: Record<string, RegExp> = {
   duration: /(durac|duration|tempo|minutos)/i
 }
 
-/** Code names clinics use for states, in Portuguese and English. */
-const STATE_WORDS: [RegExp, string][] = [
-  [/^(ag|agendad[oa]|marcad[oa]|scheduled|booked|pending|waiting|aguardando)$/i, 'WAITING'],
-  [/^(conf|confirmad[oa]|confirmed)$/i, 'CONFIRMED'],
-  [/^(canc|cancelad[oa]|cancell?ed|desmarcad[oa])$/i, 'CANCELED'],
-  [/^(falt(a|ou)|no[ _-]?show|missed|ausente)$/i, 'MISSED'],
-  [/^(realizad[oa]|atendid[oa]|done|completed|finished|conclu[ií]d[oa])$/i, 'DONE']
-]
-
 export interface Draft { yaml: string, tables: Partial<Record<Resource, string>> }
 
-/** Stored values of a column with their counts (codes, not patient data), most frequent first. */
-export type ReadCodes = (table: string, column: string) => Promise<{ code: string, n: number }[]>
+/**
+ * Stored values of a column with their counts (codes, not patient data), most frequent first;
+ * with `noClient`, only over the rows naming no client (NULL, blank, or 0 where no client's key is 0).
+ */
+export type ReadCodes = (table: string, column: string, noClient?: LiveColumn) => Promise<{ code: string, n: number }[]>
 
 /** The 50 most frequent stored values of a column, read through the database's own dialect. */
 export function storedCodes (db: Database): ReadCodes {
-  return async (table, column) => {
+  return async (table, column, noClient) => {
     const d = db.dialect
     const col = d.column('t', column)
+    const none = noClient === undefined ? [] : [clientMissing(d, d.column('t', noClient.name), noClient.kind === 'number')]
     const sql = d.select({
       columns: [{ expr: col, alias: 'code' }, { expr: d.count(), alias: 'n' }],
       from: { table: d.table(table), alias: 't' },
       joins: [],
-      where: [d.isNotNull(col)],
+      where: [d.isNotNull(col), ...none],
       groupBy: [col],
       orderBy: [d.descending(d.count())]
     })
     const rows = await db.query({ name: 'init.codes', sql, params: [] })
     return rows.slice(0, 50).map((r) => ({ code: String(r.code), n: Number(r.n) }))
   }
+}
+
+/** No client named: NULL, or 0, or (text) blank or '0'. Constants of the SQL only, no input. */
+function clientMissing (d: Database['dialect'], col: string, numeric: boolean): string {
+  return d.or([d.isNull(col), numeric ? `${col} = 0` : `${d.trim(col)} = ''`, ...numeric ? [] : [`${d.trim(col)} = '0'`]])
 }
 
 /**
@@ -122,7 +130,20 @@ export async function draftMapping (catalog: LiveCatalog, installation: string, 
     const best = candidates[r]?.[0]
     if (best) { chosen[r] = best; taken.add(best) }
   }
-  const ctx: Context = { refs, samples, today, chosen }
+  // A lookup whose rows each belong to a client (memberships) lists no insurers, services or places.
+  const owned: string[] = []
+  for (const r of ['location', 'service', 'healthInsurance', 'specialty'] as const) {
+    const t = chosen[r]
+    const by = t && chosen.client ? clientsRows(t, chosen.client, namesThrough(chosen.client, refs, samples)?.via, refs, samples) : undefined
+    if (t === undefined || by === undefined) continue
+    delete chosen[r]
+    owned.push(`  # TODO ${r}: \`${qualified(t)}\` holds one row per client (its ${by.column.name} names the client's own ${qualified(by.to)} row): the clients' own records, not a list of them; ` +
+      'the list is what another of its columns names (docs/mapping.md)')
+  }
+  // Lookups the appointment names by their names (OSCAR's site and visit type).
+  const byName = chosen.appointment ? nameRefs(chosen.appointment, catalog.tables, refs, samples, chosen, []) : []
+  for (const n of byName) chosen[n.resource] = n.table
+  const ctx: Context = { catalog, refs, samples, today, chosen, byName }
   const apt = chosen.appointment
   const cli = chosen.client
   for (const r of ['appointment', 'client'] as const) {
@@ -135,16 +156,23 @@ export async function draftMapping (catalog: LiveCatalog, installation: string, 
   }
   for (const r of ['professional', 'location', 'service', 'healthInsurance', 'specialty'] as const) {
     const t = chosen[r]
+    const mine = owned.filter((o) => o.startsWith(`  # TODO ${r}:`))
     if (t) out.push(...structure?.why[r] ? [`  # ${r}: ${structure.why[r]}`] : [], ...lookupYaml(r, t, ctx))
-    else out.push(`  # ${r}: no table recognised (TODO, or leave it out)`)
+    else out.push(...mine.length > 0 ? mine : [`  # ${r}: no table recognised (TODO, or leave it out)`])
   }
   for (const ref of structure?.unplaced ?? []) {
     out.push(`  # TODO: \`${qualified(ref.to)}\` is referenced by \`${qualified(ref.from)}.${ref.column.name}\` and holds names: a lookup? (see docs/mapping.md)`)
   }
-  out.splice(resourcesAt, 0, ...homeYaml(ctx.home), ...utcYaml(ctx.stampedUtc))
+  out.splice(resourcesAt, 0, ...homeYaml(ctx.home), ...utcYaml(ctx.stampedUtc), ...ctx.states ? [ctx.states] : [])
   out.push('# relations: none guessed (TODO: link tables, see docs/mapping.md)')
-  const hours = catalog.tables.filter((t) => !taken.has(t) && find(t, WEEKDAY) !== undefined)
-  for (const t of hours) {
+  const hours = catalog.tables.filter((t) => !taken.has(t) && !Object.values(chosen).includes(t) && find(t, WEEKDAY) !== undefined)
+  // Working hours drafted where the appointments' weekdays say how the table counts them.
+  const start = structure?.start
+  const at = start?.via ? undefined : start?.datetime ?? start?.date
+  const pro = apt && chosen.professional ? refs.find((r) => r.from === apt && r.to === chosen.professional) : undefined
+  const weekly = apt && at && pro && chosen.professional ? weeklyYaml(hours, refs, samples, { appointment: apt, professional: pro.column, start: at, professionals: chosen.professional, locations: chosen.location }) : []
+  out.push(...weekly, ...weekly.length > 0 && !weekly[0].startsWith('#') ? blocksYaml(catalog.tables.filter((t) => !Object.values(chosen).includes(t)), refs, samples, chosen.professional, chosen.location) : [])
+  for (const t of weekly.length > 0 ? [] : hours) {
     out.push(`# TODO availability.weekly: \`${qualified(t)}\` looks like working hours by weekday (${columns(t).map((c) => c.name).join(', ')}); ` +
       'see `availability` in docs/mapping.md, and say how its weekday counts (`weekdayBase: 0`, `1` or `iso`)')
   }
@@ -174,7 +202,7 @@ function utcYaml (t: LiveTable | undefined): string[] {
 }
 
 /** What every part of the draft reads: the references found, the sampled rows, today, the tables chosen. */
-interface Context { refs: Ref[], samples: Samples, today: string, chosen: Partial<Record<Resource, LiveTable>>, home?: PhoneHome, stampedUtc?: LiveTable }
+interface Context { catalog: LiveCatalog, refs: Ref[], samples: Samples, today: string, chosen: Partial<Record<Resource, LiveTable>>, home?: PhoneHome, stampedUtc?: LiveTable, states?: string, byName?: NameRef[] }
 
 /** A column naming a row of another table by its key: `person_id`, `id_medico`, `cod_paciente`. */
 const REF_LIKE = /^(id|cod)_\w+$|^\w+_(id|cod)$/i
@@ -244,10 +272,12 @@ function keyPart (c: LiveColumn): string {
 
 async function appointmentYaml (t: LiveTable, ctx: Context, found: Start | undefined, readCodes?: ReadCodes, hops: Hop[] = []): Promise<string[]> {
   const out = ['  appointment:', `    table: ${ident(qualified(t))}`, ...keyYaml(t)]
-  // The time kept in the row the appointment points at (a time slot), and the rows that one names.
-  if (hops.length > 0) {
+  // The time kept in the row the appointment points at (a time slot), and the rows that one names; lookups named by their names.
+  const byName = ctx.byName ?? []
+  if (hops.length > 0 || byName.length > 0) {
     out.push('    joins:', ...hops.map((h) => `      ${h.alias}: { table: ${ident(qualified(h.ref.to))},${h.from ? ` from: ${h.from},` : ''} on: { ${ident(h.ref.column.name)}: ${ident(h.ref.key.name)} } }   # guess: ` +
-      (h.from ? `the ${h.from} row names it` : 'the appointment\'s time is kept there')))
+      (h.from ? `the ${h.from} row names it` : 'the appointment\'s time is kept there')),
+    ...byName.map((n) => `      ${n.alias}: { table: ${ident(qualified(n.table))}, on: { ${ident(n.column.name)}: ${ident(n.name.name)} } }   # guess: every sampled ${n.column.name} is the ${n.name.name} of one ${qualified(n.table)} row`))
   }
   out.push('    start:')
   const start = found ?? findStart(t, ctx.samples, ctx.today)
@@ -265,6 +295,7 @@ async function appointmentYaml (t: LiveTable, ctx: Context, found: Start | undef
     out.push('      date: { column: TODO_DATE_COLUMN, format: date }   # TODO: no date column recognised',
       '      hour: { column: TODO_HOUR_COLUMN, format: text }   # TODO: no hour column recognised')
   }
+  out.push(...undated(t, start, ctx.samples))
   // No end column: a length beside the start (OpenEMR's pc_duration), in the unit its values show.
   const length = start?.end === undefined && !start?.via ? columns(t).find((c) => c.kind === 'number' && FIELDS.duration.test(c.name)) : undefined
   if (length) out.push('    end:', durationYaml('      duration', t, length, ctx))
@@ -275,33 +306,39 @@ async function appointmentYaml (t: LiveTable, ctx: Context, found: Start | undef
   }
   const chosenState = stateColumn(t, ctx.samples)
   const state = chosenState?.column
-  if (state) {
-    out.push('    state:', `      column: ${ident(state.name)}   # guess: ${chosenState.note}`, `      type: ${state.kind === 'number' ? 'int' : 'text'}`)
-    const codes = readCodes ? await readCodes(qualified(t), state.name).catch(() => []) : []
-    // Codes told apart by case only (`b`, `B`): the map must compare them exactly.
-    const folded = codes.map(({ code }) => code.trim().toLowerCase())
-    const twins = codes.filter((_, i) => folded.indexOf(folded[i]) !== i).map(({ code }) => code.trim())
-    if (twins.length > 0) out.push(`      codes: exact   # guess: stored codes differ by case only (${twins.map((c) => `${c.toLowerCase()}/${c}`).join(', ')}): confirm they are different states`)
-    out.push('      map:   # each stored code → WAITING, CONFIRMED, CANCELED, MISSED or DONE; codes left out are listed by ponte check')
-    const lines = codes.map(({ code, n }) => {
-      const s = STATE_WORDS.find(([re]) => re.test(code.trim()))?.[1]
-      return s ? `        ${JSON.stringify(code.trim())}: ${s}   # guess: by the code's name (${n} rows)` : `        # ${JSON.stringify(code.trim())}: TODO   # ${n} rows: say which state it is`
-    })
-    // A map needs one entry: the most frequent code, marked as the placeholder it is.
-    if (!lines.some((l) => !l.trimStart().startsWith('#'))) lines.splice(0, codes.length > 0 ? 1 : 0, `        ${JSON.stringify(codes[0]?.code.trim() ?? '0')}: WAITING   # TODO: a placeholder, not a guess${codes[0] ? ` (${codes[0].n} rows)` : ''}`)
-    out.push(...lines)
+  const codes = state && readCodes ? await readCodes(qualified(t), state.name).catch(() => []) : []
+  const labels = state ? codeLabels(ctx.catalog, ctx.samples, t, codes) : undefined
+  const freeCode = codes.map((c) => c.code.trim()).find((c) => readCode(c, labels).reading?.state === 'FREE')
+  const client = ctx.chosen.client
+  const clientRef = client ? ctx.refs.find((x) => x.from === t && x.to === client) : undefined
+  const lookupRefs = ctx.refs.filter((x) => x.from === t && x !== clientRef && x.to !== ctx.chosen.professional && Object.values(ctx.chosen).includes(x.to)).map((x) => x.column)
+  // The codes of the rows naming no client, over the whole table: open slots and a provider's own time are told by them.
+  const bare = state && clientRef && readCodes ? await readCodes(qualified(t), state.name, clientRef.column).catch(() => undefined) : undefined
+  const stateCounts = bare === undefined ? undefined : { all: new Map(codes.map((c) => [c.code.trim(), c.n])), without: new Map(bare.map((c) => [c.code.trim(), c.n])) }
+  const none: Clientless = clientRef && client
+    ? clientless(ctx.samples, { table: t, client: clientRef.column, clientKeys: new Set((ctx.samples.values(client, clientRef.key.name) ?? []).map(asText)), state, stateCounts, freeCode, refs: lookupRefs })
+    : { lines: [] }
+  let stateWrites: string[] = []
+  if (state && chosenState) {
+    const draft = stateDraft({ column: state, note: chosenState.note, codes, labels, defaultCode: literal(state.defaultSql), ahead: aheadByCode(t, state, start, ctx.samples, ctx.today), openSlot: none.openSlot })
+    out.push(...draft.lines)
+    stateWrites = draft.writes
+    ctx.states = draft.states
   } else {
     out.push('    state: { value: WAITING }   # TODO: no status column recognised')
   }
-  const refs = (Object.keys(REFS) as (keyof typeof REFS)[]).flatMap((r) => {
+  const refs = (Object.keys(REFS) as (keyof typeof REFS)[]).filter((r) => !byName.some((n) => n.resource === r)).flatMap((r) => {
     const other = ctx.chosen[r]
     const found = other ? ctx.refs.find((x) => x.from === t && x.to === other) : undefined
     if (found) {
       const empty = ctx.samples.values(t, found.column.name)
-      const nulls = r === 'client' && found.by !== 'names' && empty !== undefined ? rowsWithout(t, found.column.name, ctx) : 0
+      const nulls = r === 'client' && found.by !== 'names' && empty !== undefined && none.lines.length === 0 ? rowsWithout(t, found.column.name, ctx) : 0
       const why = found.by === 'declared' ? `a foreign key to ${qualified(other as LiveTable)}.${found.key.name}` : found.by === 'values' ? `every sampled value is a ${qualified(other as LiveTable)}.${found.key.name}` : 'by name'
-      return [`      ${r}: ${keyPart(found.column)}   # ${found.by === 'declared' ? 'declared' : 'guess'}: ${why}` +
-        (nulls > 0 ? `; ${nulls} sampled rows have none: if they are open slots, see openSlots in docs/mapping.md` : '')]
+      const sentinel = (r === 'client' ? none.nullIf : undefined) ?? noneDefault(found, ctx.samples)
+      const column = sentinel !== undefined ? `{ column: ${ident(found.column.name)}, ${found.column.kind === 'text' ? 'type: text, ' : ''}nullIf: [${sentinel}] }` : keyPart(found.column)
+      return [`      ${r}: ${column}   # ${found.by === 'declared' ? 'declared' : 'guess'}: ${why}` +
+        (nulls > 0 ? `; ${nulls} sampled rows have none: if they are open slots, see openSlots in docs/mapping.md` : '') +
+        (sentinel !== undefined ? `; ${sentinel} is no ${qualified(other as LiveTable)} key: it stands for none` : '')]
     }
     const hop = other ? hops.map((h) => ({ h, x: ctx.refs.find((x) => x.from === h.ref.to && x.to === other) })).find((y) => y.x !== undefined) : undefined
     if (hop?.x) return [`      ${r}: ${hop.h.alias}.${ident(hop.x.column.name)}   # ${hop.x.by === 'declared' ? 'declared' : 'guess'}: the ${hop.h.alias} row names ${qualified(other as LiveTable)}`]
@@ -309,9 +346,13 @@ async function appointmentYaml (t: LiveTable, ctx: Context, found: Start | undef
     const c = find(t, REFS[r]) ?? (other ? refColumns(t).find((x) => refersTo(x, other)) : undefined)
     return c ? [`      ${r}: ${keyPart(c)}   # guess`] : []
   })
+  refs.push(...byName.map((n) => `      ${n.resource}: ${n.alias}.${ident(n.key.name)}   # guess: the ${n.resource} is named by its ${n.name.name} in ${n.column.name}`))
   if (refs.length > 0) out.push('    refs:', ...refs)
-  if (start?.via) out.push(`    # TODO write.slot: the appointment row points at its time slot (${qualified(start.via.to)}); a booking finds the slot: see write.slot in docs/mapping-reference.md`)
-  out.push(...writeYaml(t, ctx, out, []))
+  out.push(...none.lines)
+  // The time lives in the slot row: a booking finds the slot and writes only the pointer to it.
+  const written = byName.length === 0 ? [] : ['      refs:', ...byName.map((n) => `        ${n.resource}: { firstOf: ${n.alias} }   # guess: a booking writes the ${n.name.name} of the ${n.resource} sent`)]
+  const slot = start?.via ? [`      slot: { join: slot }   # guess: the appointment points at its time slot (${qualified(start.via.to)}), one appointment per slot; TODO capacity if a slot takes more (a number, a column, or minutes: docs/mapping.md#normalised-schemas)`] : []
+  out.push(...writeYaml(t, ctx, out, [...slot, ...written, ...stateWrites]))
   return out
 }
 
@@ -320,37 +361,26 @@ async function appointmentYaml (t: LiveTable, ctx: Context, found: Start | undef
  * gets now (a date) or its most frequent sampled value, each said as the guess it is;
  * `after` rows (a phone kept in a child row) are passed through.
  */
-function writeYaml (t: LiveTable, ctx: Context, written: string[], after: string[], also: LiveTable[] = []): string[] {
+function writeYaml (t: LiveTable, ctx: Context, written: string[], after: string[], also: LiveTable[] = [], keyGiven = false): string[] {
   // Columns the draft already maps (named in its lines, comments aside) are written by their fields.
   const mapped = new Set(written.map((l) => l.replace(/#.*$/, '')).join(' ').toLowerCase().match(/[\w$#@]+/g))
-  const set = columns(t).filter((c) => c.notNull && !c.hasDefault && !c.generated && !c.key && !mapped.has(c.name.toLowerCase())).flatMap((c) => {
-    const sampled = ctx.samples.values(t, c.name) ?? []
-    // A UUID per row (OpenMRS's UNIQUE uuid): a constant would collide from the second insert.
-    if (sampled.length > 0 ? share(sampled, (v) => UUID_VALUE.test(v)) === 1 : /^(uuid|guid)$/i.test(c.name)) {
-      return [`        ${ident(c.name)}: { uuid: true }   # guess: ${sampled.length > 0 ? `every one of ${sampled.length} sampled values is a UUID` : 'named as one; no rows to check'}, so each new row gets its own`]
-    }
-    if (c.kind === 'date' || /(_at|_utc|_date|_dt|stamp)$/i.test(c.name) || dateSpelling(ctx.samples.values(t, c.name) ?? [])?.withTime === true) return [`        ${ident(c.name)}: { now: datetime }   # guess: a stamp of when the row was written`]
-    const values = ctx.samples.values(t, c.name) ?? []
-    const counts = new Map<string, number>()
-    for (const v of values) counts.set(String(v), (counts.get(String(v)) ?? 0) + 1)
-    const top = [...counts].sort((a, b) => b[1] - a[1])[0]
-    // Every sampled value different (a code or number per row): a constant would repeat it, which its table may refuse.
-    const unique = values.length >= 2 && counts.size === values.length ? '; every sampled value differs, so a constant may collide: give a generated value' : ''
-    return top ? [`        ${ident(c.name)}: { value: ${JSON.stringify(typeof values[0] === 'number' ? Number(top[0]) : top[0])} }   # TODO: NOT NULL without a default; the most frequent stored value (${top[1]} of ${values.length} sampled rows)${unique || ': confirm'}`] : []
-  })
+  const set = fills(t, ctx.catalog, ctx.samples, mapped, '        ')
   // A key the database does not fill: the next number, as legacy desks count.
   const keyLine = written.find((l) => /^ {4}key: /.test(l)) ?? ''
   const key = columns(t).find((c) => new RegExp(`^ {4}key: (\\{ column: )?${c.name.replace(/\W/g, '\\$&')}\\b`).test(keyLine))
-  const keyWrite = key && !key.generated && !keyLine.includes('[') ? [`      key: { generate: max }   # guess: \`${key.name}\` is not filled by the database; new rows take the highest plus one`] : []
+  // A key the row before it gives (the person's, in OpenMRS's patient) is none to make.
+  const keyWrite = key && !key.generated && !keyLine.includes('[') && !keyGiven ? [`      key: { generate: max }   # guess: \`${key.name}\` is not filled by the database; new rows take the highest plus one`] : []
   const kept = keptTables([t, ...also])
-  if (set.length === 0 && after.length === 0 && keyWrite.length === 0) return kept.length > 0 ? [...kept, '    # write: { nonTransactional: accept }'] : []
-  return [...kept, '    write:', ...kept.length > 0 ? ['      # nonTransactional: accept'] : [], ...keyWrite, ...set.length > 0 ? ['      set:', ...set] : [], ...after]
+  if (set.length === 0 && after.length === 0 && keyWrite.length === 0) return kept.length > 0 ? ['    write:', ...kept] : []
+  return ['    write:', ...kept, ...keyWrite, ...set.length > 0 ? ['      set:', ...set] : [], ...after]
 }
 
 /**
- * Tables a resource writes that cannot roll back (MariaDB/MySQL MyISAM, Aria), each named: the
- * server refuses their writes until the clinic converts them or accepts (the commented line
- * below it), a decision the draft leaves to a human.
+ * Tables a resource writes that cannot roll back (MariaDB/MySQL MyISAM, Aria), each named,
+ * and the declaration that accepts it: without it every write is refused (501) and `ponte
+ * check` fails, though the clinic's own program writes those tables so every day. A refused
+ * write may then stay half written; converting the tables and removing the line is the
+ * clinic's better choice, which the TODO says.
  */
 function keptTables (tables: LiveTable[]): string[] {
   const kept = [...new Set(tables)].flatMap((t) => {
@@ -359,7 +389,8 @@ function keptTables (tables: LiveTable[]): string[] {
   })
   return kept.length === 0
     ? []
-    : [`    # TODO write: ${kept.join(', ')}, which cannot roll back: writes are refused (501) until converted to InnoDB, or accepted by uncommenting nonTransactional below (a refused write may then stay half written; docs/mapping.md#tables-that-cannot-roll-back-myisam-aria)`]
+    : [`      nonTransactional: accept   # TODO: ${kept.join(', ')}, which cannot roll back: accepted so that writes run as the clinic's program's do, but a write refused after writing stays half written; ` +
+        'convert the tables to InnoDB where the clinic\'s program allows and remove this line (docs/mapping.md#tables-that-cannot-roll-back-myisam-aria)']
 }
 
 /** Sampled rows of `t` whose `column` is NULL: all its rows sampled, less those with a value. */
@@ -386,14 +417,24 @@ function clientYaml (t: LiveTable, catalog: LiveCatalog, ctx: Context): string[]
     if (person !== t) joins.push(`      person: { table: ${ident(qualified(person))}, on: { ${ident(below.on.name)}: ${ident(soleKey(person)?.name ?? below.child.key.name)} } }   # guess: its key is the person's`)
     joins.push(`      name: { table: ${ident(qualified(below.child.from))}, on: { ${ident(below.on.name)}: ${ident(below.child.column.name)} }${key ? `, first: { key: ${ident(key.name)} }` : ''} }   # guess: the names are kept in these rows, one taken per client`)
   }
+  // A CPF kept in identifier rows of the person, where no column of its own holds one.
+  const idRows = cpfColumn(person, samples) === undefined ? cpfRows(person, refs, samples) : undefined
+  const idKey = idRows ? soleKey(idRows.ref.from) : undefined
+  if (idRows) {
+    const where = idRows.kind ? `, where: { column: ${ident(idRows.kind.name)}, eq: ${lit(idRows.kind, idRows.kindValue ?? '')} }` : ''
+    joins.push(`      cpfrow: { table: ${ident(qualified(idRows.ref.from))}, on: { ${ident(through ? through.via.column.name : below?.on.name ?? idRows.ref.key.name)}: ${ident(idRows.ref.column.name)} }${where}` +
+      `${idKey ? `, first: { key: ${ident(idKey.name)} }` : ''} }   # guess: its sampled values${idRows.kind ? ` of ${idRows.kind.name} ${idRows.kindValue ?? ''}` : ''} are valid CPFs`)
+  }
   if (contacts?.emailKind !== undefined) {
-    joins.push(`      mail: { table: ${ident(qualified(contacts.ref.from))}, on: { ${ident(onColumn(contacts, through))}: ${ident(contacts.ref.column.name)} }, where: { column: ${ident(contacts.kind.name)}, eq: ${JSON.stringify(contacts.emailKind)} } }   # guess: e-mails are its ${contacts.emailKind} rows; one per client expected (add \`first:\` if several)`)
+    joins.push(`      mail: { table: ${ident(qualified(contacts.ref.from))}, on: { ${ident(onColumn(contacts, through, below))}: ${ident(contacts.ref.column.name)} }, where: { column: ${ident(contacts.kind.name)}, eq: ${lit(contacts.kind, contacts.emailKind)} } }   # guess: e-mails are its ${kindSaid(contacts, contacts.emailKind)} rows; one per client expected (add \`first:\` if several)`)
   }
   if (joins.length > 0) out.push('    joins:', ...joins)
   out.push('    fields:')
   out.push(nameYaml(direct ?? through?.names ?? below?.names, below ? 'name.' : prefix))
   const cpf = cpfColumn(person, samples)
   if (cpf) out.push(`      cpf: ${prefix}${ident(cpf.column.name)}   # guess: ${cpf.checked ? 'its sampled values are valid CPFs' : 'named cpf; no rows to check the digits'}`)
+  else if (idRows) out.push(`      cpf: cpfrow.${ident(idRows.value.name)}   # guess`)
+  const cpfValues = cpf ? samples.values(person, cpf.column.name) ?? [] : idRows ? samples.values(idRows.ref.from, idRows.value.name) ?? [] : []
   const email = emailColumn(person, samples)
   if (email) out.push(`      email: ${prefix}${ident(email.name)}   # guess`)
   else if (contacts?.emailKind !== undefined) out.push(`      email: mail.${ident(contacts.value.name)}   # guess`)
@@ -405,22 +446,38 @@ function clientYaml (t: LiveTable, catalog: LiveCatalog, ctx: Context): string[]
   const phoneValues = phones.flatMap((c) => samples.values(person, c.name) ?? [])
   if (contacts) phoneValues.push(...(samples.values(contacts.ref.from, contacts.value.name) ?? []).filter((v) => phoneValue(asText(v))))
   ctx.home = phoneHome(phoneValues)
-  out.push(...phonesYaml(through ? [] : phones, contacts, through, after))
+  out.push(...phonesYaml(through ? [] : phones, contacts, contacts ? onColumn(contacts, through, below) : '', after, ctx))
   if (!contacts) {
     // Contacts kept in child rows not recognised from values (no rows): written by hand, with `collect`.
-    for (const child of catalog.tables.filter((c) => c !== t && refColumns(c).some((r) => refersTo(r, t)) && columns(c).some((x) => CONTACT.test(x.name)))) {
+    for (const child of catalog.tables.filter((c) => c !== t && !Object.values(ctx.chosen).includes(c) && refColumns(c).some((r) => refersTo(r, t)) && columns(c).some((x) => CONTACT.test(x.name)))) {
       const on = refColumns(child).find((r) => refersTo(r, t))?.name ?? ''
       out.push(`    # TODO phones, email: \`${qualified(child)}\` may hold them in child rows (${columns(child).map((c) => c.name).join(', ')}); ` +
         `e.g. phones: [{ collect: { table: ${ident(qualified(child))}, on: { ${on}: ${on} }, where: { column: …, eq: … }, column: … } }] (docs/mapping.md#normalised-schemas)`)
     }
   }
-  const format = ctx.home?.format ? [`      phoneFormat: ${ctx.home.format.name}   # guess: ${ctx.home.format.seen}`] : []
-  if (contacts?.emailKind !== undefined) after.push(`        - { join: mail,${childKey(contacts.ref.from)} set: { ${ident(contacts.kind.name)}: { value: ${JSON.stringify(contacts.emailKind)} } } }   # guess: a new e-mail is a ${contacts.emailKind} row`)
-  if (below) out.push(`    # TODO write: a new client is its person row, this row and a ${qualified(below.child.from)} row: write.before and write.after (docs/mapping.md#normalised-schemas)`)
-  const before = through ? [`        - { join: person,${childKey(through.via.to) || ' key: { generate: max },'} }   # guess: the person row is written first, its key into ${ident(through.via.column.name)}`] : []
+  const format = ctx.home?.format ? [`      phoneFormat: ${isPhoneMask(ctx.home.format.name) ? `'${ctx.home.format.name}'` : ctx.home.format.name}   # guess: ${ctx.home.format.seen}`] : []
+  if (contacts?.emailKind !== undefined) {
+    after.push(...rowYaml('join: mail', `a new e-mail is an ${kindSaid(contacts, contacts.emailKind)} row`, contacts.ref.from, false, ctx, [contacts.kind, contacts.value, contacts.ref.column],
+      [`${ident(contacts.kind.name)}: { value: ${lit(contacts.kind, contacts.emailKind)} }`]))
+  }
+  if (idRows) {
+    after.push(...rowYaml('join: cpfrow', `a new CPF is a ${qualified(idRows.ref.from)} row`, idRows.ref.from, false, ctx, [idRows.value, idRows.ref.column, ...idRows.kind ? [idRows.kind] : []],
+      idRows.kind ? [`${ident(idRows.kind.name)}: { value: ${lit(idRows.kind, idRows.kindValue ?? '')} }`] : []))
+  }
+  // Stored masked (123.456.789-09) mostly: written so too (the default writes digits).
+  if ((share(cpfValues, (v) => /^\d{3}\.\d{3}\.\d{3}-\d{2}$/.test(v)) ?? 0) >= 0.8) format.push('      cpfFormat: masked   # guess: the stored CPFs are masked, 123.456.789-09')
+  const before: string[] = []
+  if (through) before.push(...rowYaml('join: person', `the person row is written first, its key into ${through.via.column.name}`, through.via.to, true, ctx, [through.via.key, ...usedOf('person', out, through.via.to)]))
+  if (below && person !== t) before.push(...rowYaml('join: person', `the person row is written first: its key is this row's ${below.on.name}`, person, true, ctx, usedOf('person', out, person)))
+  if (below) {
+    const nameKey = soleKey(below.child.from)
+    after.push(...rowYaml('join: name', `a new client's names are a ${qualified(below.child.from)} row`, below.child.from, false, ctx,
+      [below.child.column, ...nameKey ? [nameKey] : [], ...usedOf('name', out, below.child.from)]))
+  }
   // Tables written with the client's row: its person row first, its phone and e-mail rows after.
   const rowsOf = [...through ? [through.via.to] : [], ...contacts !== undefined && after.length > 0 ? [contacts.ref.from] : []]
-  out.push(...writeYaml(t, ctx, out, [...format, ...before.length > 0 ? ['      before:', ...before] : [], ...after.length > 0 ? ['      after:', ...after] : []], rowsOf))
+  out.push(...writeYaml(t, ctx, out, [...format, ...before.length > 0 ? ['      before:', ...before] : [], ...after.length > 0 ? ['      after:', ...after] : []], rowsOf,
+    below !== undefined && person !== t))
   return out
 }
 
@@ -429,13 +486,13 @@ function clientYaml (t: LiveTable, catalog: LiveCatalog, ctx: Context): string[]
  * `phone`, `phone2` and `demographicExt` `demo_cell` rows), mobiles first. A new phone is written
  * where the first entry reads it: its column, or (pushed onto `after`) a child row of its kind.
  */
-function phonesYaml (columnsOf: LiveColumn[], contacts: ContactRows | undefined, through: { via: Ref } | undefined, after: string[]): string[] {
+function phonesYaml (columnsOf: LiveColumn[], contacts: ContactRows | undefined, on: string, after: string[], ctx: Context): string[] {
   const rows = contacts !== undefined && contacts.phoneKinds.length > 0 ? contacts : undefined
   if (columnsOf.length === 0 && !rows) return []
   const entries = columnsOf.map((c) => ({ line: ident(c.name), mobile: MOBILE_NAME.test(c.name) }))
   if (rows) {
-    const line = `collect: { table: ${ident(qualified(rows.ref.from))}, on: { ${ident(onColumn(rows, through))}: ${ident(rows.ref.column.name)} }, ` +
-      `where: { column: ${ident(rows.kind.name)}, in: [${rows.phoneKinds.map((k) => JSON.stringify(k)).join(', ')}] }, column: ${ident(rows.value.name)} }`
+    const line = `collect: { table: ${ident(qualified(rows.ref.from))}, on: { ${ident(on)}: ${ident(rows.ref.column.name)} }, ` +
+      `where: { column: ${ident(rows.kind.name)}, in: [${rows.phoneKinds.map((k) => lit(rows.kind, k)).join(', ')}] }, column: ${ident(rows.value.name)} }`
     // Child rows of a mobile kind come before columns that are not named as mobiles.
     const mobile = rows.phoneKinds.some((k) => MOBILE_NAME.test(k))
     const before = entries.findIndex((e) => !e.mobile)
@@ -444,7 +501,7 @@ function phonesYaml (columnsOf: LiveColumn[], contacts: ContactRows | undefined,
   if (!rows) return [`    phones: [${entries.map((e) => e.line).join(', ')}]   # guess: in order of preference, mobiles first`]
   const at = entries.findIndex((e) => e.line.startsWith('collect:'))
   const both = columnsOf.length > 0 ? `; the columns ${columnsOf.map((c) => c.name).join(', ')} hold phones too, so all are listed, mobiles first` : ''
-  if (at === 0) after.push(`        - { phones: 0,${childKey(rows.ref.from)} set: { ${ident(rows.kind.name)}: { value: ${JSON.stringify(rows.phoneKinds[0])} } } }   # guess: a new phone is a ${rows.phoneKinds[0]} row`)
+  if (at === 0) after.push(...rowYaml('phones: 0', `a new phone is a ${kindSaid(rows, rows.phoneKinds[0])} row`, rows.ref.from, false, ctx, [rows.kind, rows.value, rows.ref.column], [`${ident(rows.kind.name)}: { value: ${lit(rows.kind, rows.phoneKinds[0])} }`]))
   return [`    phones:   # guess: key/value child rows whose values look like phones (${rows.seen})${both}` +
     (at > 0 ? `; a new phone is written to ${entries[0].line}, the first` : ''), ...entries.map((e) => `      - ${e.line}`)]
 }
@@ -455,14 +512,35 @@ function durationYaml (key: string, t: LiveTable, c: LiveColumn, ctx: Context): 
   return `${key}: { column: ${ident(c.name)}, unit: ${unit} }   # ${sure ? 'guess' : 'TODO'}: ${note}`
 }
 
-/** A written row's key where the database does not fill it: the next number. */
-const childKey = (t: LiveTable): string => {
+/**
+ * A row written with the resource's (`write.before`/`after`, in block style): its key where it
+ * needs one (identity where the database numbers it; in a `before` row the key is read back for
+ * the resource's row), `set` for what `given` says and what the table requires beyond `used`.
+ */
+function rowYaml (head: string, why: string, t: LiveTable, first: boolean, ctx: Context, used: LiveColumn[], given: string[] = []): string[] {
   const key = soleKey(t)
-  return key && !key.generated ? ' key: { generate: max },' : ''
+  const keyLine = key === undefined ? [] : key.generated ? (first ? ['          key: { generate: identity }'] : []) : ['          key: { generate: max }   # guess: not filled by the database; the highest plus one']
+  const mapped = new Set([...used, ...key ? [key] : []].map((c) => c.name.toLowerCase()))
+  for (const g of given) mapped.add(g.replace(/:.*$/, '').toLowerCase())
+  const set = [...given.map((g) => `            ${g}`), ...fills(t, ctx.catalog, ctx.samples, mapped, '            ')]
+  return [`        - ${head}   # guess: ${why}`, ...keyLine, ...set.length > 0 ? ['          set:', ...set] : []]
 }
 
-/** The client's column the contact rows' reference holds: its own key, or the column naming its person row. */
-const onColumn = (contacts: ContactRows, through: { via: Ref } | undefined): string => through ? through.via.column.name : contacts.ref.key.name
+/** Columns of `t` the draft reads through a join's alias (`person.dob`), so written by their fields. */
+function usedOf (alias: string, lines: string[], t: LiveTable): LiveColumn[] {
+  const text = lines.map((l) => l.replace(/#.*$/, '')).join(' ')
+  const names = new Set([...text.matchAll(new RegExp(`\\b${alias}\\.([\\w$#@]+)`, 'g'))].map((m) => m[1].toLowerCase()))
+  return columns(t).filter((c) => names.has(c.name.toLowerCase()))
+}
+
+/** A kind as the comments say it: `mobile`, or `kind 8` where it is a number. */
+const kindSaid = (rows: ContactRows, k: string): string => rows.kind.kind === 'number' ? `${rows.kind.name} ${k}` : k
+
+/** A stored code as the mapping compares it: a number in a number column (`8`), quoted text elsewhere (`"mobile"`). */
+const lit = (c: LiveColumn, code: string): string => c.kind === 'number' && /^-?\d+$/.test(code) ? code : JSON.stringify(code)
+
+/** The client's column the contact rows' reference holds: its own key, or the column naming its person row (a reference, or its own key being the person's). */
+const onColumn = (contacts: ContactRows, through: { via: Ref } | undefined, below?: { on: LiveColumn }): string => through ? through.via.column.name : below?.on.name ?? contacts.ref.key.name
 
 function nameYaml (names: Names | undefined, prefix: string): string {
   if (names?.first && names.last) return `      name: { template: '{${prefix}${names.first.name}} {${prefix}${names.last.name}}' }   # guess: given and family names`

@@ -9,6 +9,7 @@ import { dateOf, hourOf, idOf, textOf } from './decode.js'
 import { keyReader, keyText } from './key.js'
 import { aggregate, scanPlan, type ReadPlan, type ScanPlan } from './scan.js'
 import { freeFlag } from './open-slots.js'
+import { clientNamedPlans, type ClientNamedPlan } from './client-named.js'
 import { slotRowChecks, type SlotRowChecks } from './slot-rows.js'
 import { valueReader, valuesReader } from './value.js'
 import { probes } from './client.js'
@@ -73,6 +74,8 @@ export interface CheckPlans {
   openSlots?: () => ReadPlan<number>
   /** A column of the table's own rows as stored text, each digit as 9 (`99/99/9999`): how it spells a stamp, never the value. */
   columnShapes: (table: TableModel, column: string) => ScanPlan<string | undefined>
+  /** Lookups named through a join to the table the client's name is read from: how many of their rows reach a client's own row. */
+  clientNamed: ClientNamedPlan[]
 }
 
 const REFS = ['professional', 'location', 'service'] as const
@@ -163,6 +166,7 @@ export function compileCheck (model: MappingModel, d: Dialect): CheckPlans {
     }),
     probedColumns: [...probedPhones.map((v) => ({ path: v.path, kind: 'phone' as const })), ...(probedCpf ? [{ path: probedCpf.path, kind: 'CPF' as const }] : [])],
     schedules: scheduleScans(model, d),
+    clientNamed: clientNamedPlans(model, d),
     slotRows: slotRowChecks(model, d),
     columnShapes: (t, column) => scanPlan(d, `${nameOf(t)}.${column}`, t, t.key.parts, `${t.path}/key`, (scope, _params, cols) => {
       const at = cols.add(scope.ref(column, `${t.path}/write`))

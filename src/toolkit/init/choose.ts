@@ -71,8 +71,24 @@ function hopsFrom (apt: LiveTable, via: Ref | undefined, refs: Ref[]): Hop[] {
   return hops
 }
 
+/** A table named as a record of changes or a store of old rows: `histappointment`, `appointmentArchive`, `agenda_log`, `consultas_bak`. */
+const COPY_NAME = /(hist|archiv|arquiv|audit|(^|_)log(s)?($|_)|backup|(_|^)bak$|_old$|deleted|excluid|trash|lixeira|shadow|snapshot)/i
+
+/**
+ * Whether `t` keeps copies of `u`'s rows (a history, an archive): most of `u`'s columns by
+ * name, and named as such a store, or naming `u`'s rows by a column. The clinic's program
+ * works on `u`; the copies only record what it did.
+ */
+function copyOf (t: LiveTable, u: LiveTable, refs: Ref[]): boolean {
+  if (t === u) return false
+  const mine = new Set([...t.columns.keys()])
+  const theirs = [...u.columns.keys()]
+  if (theirs.filter((c) => mine.has(c)).length < 0.8 * theirs.length) return false
+  return COPY_NAME.test(t.name) || refs.some((r) => r.from === t && r.to === u)
+}
+
 export function chooseByStructure (catalog: LiveCatalog, refs: Ref[], samples: Samples, today: string): Choice | undefined {
-  const options = catalog.tables.flatMap((t) => {
+  const all = catalog.tables.flatMap((t) => {
     const targets = new Set(refs.filter((r) => r.from === t && r.to !== t).map((r) => r.to))
     if (targets.size < 2) return []
     // Its own start, or (a creation stamp at best) the start of the row it points at.
@@ -83,7 +99,12 @@ export function chooseByStructure (catalog: LiveCatalog, refs: Ref[], samples: S
     // Appointments link a client and a time: a table naming no person's record (a provider's block) is a schedule.
     const patient = [...targets].some((u) => personScore(u, refs, samples) >= 0)
     return [{ t, start, score: start.score + targets.size + (named('appointment', t) ? 10 : 0) + (patient ? 5 : 0) - (start.via ? 1 : 0) }]
-  }).sort((a, b) => b.score - a.score)
+  })
+  // A history or an archive of another candidate is never the appointments; nor an empty table beside one with rows.
+  const someRows = all.some((o) => (samples.rows(o.t) ?? 0) > 0)
+  const options = all.filter((o) => !all.some((u) => copyOf(o.t, u.t, refs)))
+    .map((o) => ({ ...o, score: o.score - (COPY_NAME.test(o.t.name) ? 8 : 0) - (someRows && samples.rows(o.t) === 0 ? 5 : 0) }))
+    .sort((a, b) => b.score - a.score)
   const best = options[0]
   if (!best) return undefined
   const apt = best.t
@@ -111,8 +132,9 @@ export function chooseByStructure (catalog: LiveCatalog, refs: Ref[], samples: S
     tables.professional = pro
     why.professional = named('professional', pro) ? 'referenced by the appointment, holding names' : 'referenced by the appointment, holding names, named like no other lookup: confirm it is the provider'
   }
-  // Lookups: what the appointment (or the client: an insurance) names, by the table's name.
-  const lookups = [...rest, ...refs.filter((r) => r.from === client && r.to !== apt && holdsLabels(r.to, refs, samples)).map((r) => r.to)]
+  // Lookups: what the appointment names, then what the client names (an insurance) and the provider names (a specialty: the Delphi agenda's MEDICOS.CODESPEC).
+  const named2 = (from: LiveTable | undefined): LiveTable[] => from === undefined ? [] : refs.filter((r) => r.from === from && r.to !== apt && r.to !== client && holdsLabels(r.to, refs, samples)).map((r) => r.to)
+  const lookups = [...rest, ...named2(client), ...named2(pro)]
   const unplaced: Ref[] = []
   for (const t of new Set(lookups)) {
     if (t === pro || t === client) continue

@@ -2,10 +2,10 @@
 // phones and e-mails in columns or in key/value child rows, a CPF only when the values validate
 // as CPFs, a birthday with the format its values show. Used for clients and providers alike.
 import type { LiveColumn, LiveTable } from '../../db/columns.js'
-import type { Ref } from './refs.js'
+import { AUDIT_NAME, type Ref } from './refs.js'
 import type { Samples } from './sample.js'
 import { columns, soleKey } from './tables.js'
-import { asText, cpfLike, dateSpelling, emailLike, labelLike, nameLike, phoneLike, phoneValue, EMAIL_VALUE } from './values.js'
+import { asText, cpfLike, dateSpelling, emailLike, labelLike, nameLike, phoneLike, phoneValue, share, EMAIL_VALUE } from './values.js'
 
 // `_nm`/`_nme`: the abbreviations of US/UK hospital schemas (`first_nm`, `last_nme`).
 const FIRST = /^(first_?(name|nme?)|given(_?(name|nme?))?|fname|primeiro_?nome|forename|nome)$/i
@@ -106,6 +106,21 @@ export interface ContactRows {
   seen: string
 }
 
+/** The names of a kind's values where the kind names rows of a type table (`person_attribute_type_id` 8 → `Telephone Number`). */
+function kindLabels (child: LiveTable, kind: LiveColumn, refs: Ref[], samples: Samples): Map<string, string> {
+  const ref = refs.find((r) => r.from === child && r.column === kind)
+  const names = ref === undefined ? undefined : namesOf(ref.to, samples, true)
+  const label = names?.name ?? names?.first
+  const out = new Map<string, string>()
+  if (ref === undefined || label === undefined) return out
+  for (const r of samples.records(ref.to) ?? []) {
+    const k = r[ref.key.name.toLowerCase()]
+    const v = r[label.name.toLowerCase()]
+    if (k !== null && k !== undefined && v !== null && v !== undefined) out.set(asText(k), asText(v))
+  }
+  return out
+}
+
 /** A kind that names a phone line (`mobile`, `MOB`, `TEL`, `demo_cell`, `HmPhone`). */
 const PHONE_KIND = /(cel|mob|tel|fone|phone|fax|whats|movel|wireless|sms)/i
 /** Written as a phone is, with a `+`, brackets, spaces or dashes: bare digits may be a policy or record number. */
@@ -122,7 +137,10 @@ export function contactRows (person: LiveTable, refs: Ref[], samples: Samples): 
   for (const ref of refs.filter((r) => r.to === person)) {
     const child = ref.from
     const kinds = columns(child).filter((c) => c !== ref.column && c.kind === 'text')
-    for (const kind of kinds) {
+    // A kind may be a number naming a type row (OpenMRS's `person_attribute_type_id` 8): its values must then be spelt as phones.
+    const numbered = columns(child).filter((c) => c !== ref.column && c.kind === 'number' && !c.key && !AUDIT_NAME.test(c.name) &&
+      !/(^|_)(id|no|nr|num)$/i.test(c.name.replace(/_?type_?id$/i, '')))
+    for (const kind of [...kinds, ...numbered]) {
       const ks = samples.values(child, kind.name)
       if (!ks || ks.length === 0 || new Set(ks.map(asText)).size > 12) continue
       // A code column (`COD_TUSS`) is no contact, however its digits look.
@@ -134,13 +152,14 @@ export function contactRows (person: LiveTable, refs: Ref[], samples: Samples): 
         if (rowsK.length !== vs.length) continue
         rowsK.forEach((k, i) => { byKind.set(asText(k), [...byKind.get(asText(k)) ?? [], asText(vs[i])]) })
         // Most rows first (the first is the kind a new phone is written as), then by name: the same draft whatever order rows came in.
+        const named = kindLabels(child, kind, refs, samples)
         const phoneKinds = [...byKind].filter(([k, v]) => v.filter(phoneValue).length / v.length >= 0.8 &&
-          (PHONE_KIND.test(k) || v.filter((x) => PUNCTUATED.test(x)).length / v.length >= 0.8))
+          (PHONE_KIND.test(k) || PHONE_KIND.test(named.get(k) ?? '') || v.filter((x) => PUNCTUATED.test(x)).length / v.length >= 0.8))
           .sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0])).map(([k]) => k)
         const emailKind = [...byKind].find(([, v]) => v.filter((x) => EMAIL_VALUE.test(x)).length / v.length >= 0.8)?.[0]
         if (phoneKinds.length === 0 && emailKind === undefined) continue
-        const score = phoneKinds.filter((k) => PHONE_KIND.test(k)).length * 2 + phoneKinds.length + (emailKind === undefined ? 0 : 2)
-        found.push({ ref, kind, value, phoneKinds, emailKind, seen: [...byKind].map(([k, v]) => `${k}: ${v.length}`).join(', '), score })
+        const score = phoneKinds.filter((k) => PHONE_KIND.test(k) || PHONE_KIND.test(named.get(k) ?? '')).length * 2 + phoneKinds.length + (emailKind === undefined ? 0 : 2)
+        found.push({ ref, kind, value, phoneKinds, emailKind, seen: [...byKind].map(([k, v]) => `${named.has(k) ? `${k} (${named.get(k) ?? ''})` : k}: ${v.length}`).join(', '), score })
       }
     }
   }
@@ -148,4 +167,32 @@ export function contactRows (person: LiveTable, refs: Ref[], samples: Samples): 
   if (best === undefined) return undefined
   const { score: _, ...rows } = best
   return rows
+}
+
+/** Child rows holding a person's CPF (GNU Health's `party_identifier` rows of type `br_cpf`): the kind that marks them, where there is one. */
+export interface CpfRows { ref: Ref, value: LiveColumn, kind?: LiveColumn, kindValue?: string }
+
+/** The child rows whose values (under one kind, where a kind column sorts them) are valid CPFs; undefined when none. */
+export function cpfRows (person: LiveTable, refs: Ref[], samples: Samples): CpfRows | undefined {
+  for (const ref of refs.filter((r) => r.to === person)) {
+    const child = ref.from
+    const rows = samples.records(child) ?? []
+    if (rows.length === 0) continue
+    const texts = columns(child).filter((c) => c !== ref.column && c.kind === 'text')
+    for (const value of texts) {
+      // Eleven digits written out (`10019187033`, `100.191.870-33`), never a small number a CPF check would pad.
+      if ((share(samples.values(child, value.name) ?? [], (v) => v.replace(/\D/g, '').length === 11) ?? 0) < 0.8) continue
+      const kinds = texts.filter((k) => k !== value && new Set(rows.map((r) => r[k.name.toLowerCase()])).size <= 12)
+      for (const kind of [...kinds, undefined]) {
+        const groups = new Map<string, unknown[]>()
+        for (const r of rows) {
+          const k = kind === undefined ? '' : asText(r[kind.name.toLowerCase()])
+          groups.set(k, [...groups.get(k) ?? [], r[value.name.toLowerCase()]].filter((v) => v !== null && v !== undefined))
+        }
+        const hit = [...groups].find(([, vs]) => vs.length > 0 && cpfLike(vs) === true)
+        if (hit) return { ref, value, ...kind === undefined ? {} : { kind, kindValue: hit[0] } }
+      }
+    }
+  }
+  return undefined
 }

@@ -96,15 +96,25 @@ function areaCode (texts: string[], read: Reading[][], code: string, unread: num
   return count(areas)[0]?.[0]
 }
 
-/** The spelling most numbers are stored in, spaces aside (`(503)555-0142` is masked). */
+/**
+ * The spelling most numbers are stored in, exactly (a write must store what the clinic's
+ * program would): one of the named formats, or else a mask of the stored shape (`(###)###-####`
+ * for Open Dental's `(503)555-0142`, which `masked`, `(503) 555-0142`, is not), where the stored
+ * digits are the national number's.
+ */
 function formatOf (ours: Reading[], country: string): PhoneHome['format'] {
-  const bare = (s: string): string => s.replace(/\s/g, '')
-  const spelt = ours.flatMap((x) => {
-    const f = FORMATS.find((f) => bare(toStoredPhone(x.e164 as string, f, country)) === bare(x.text))
-    return f === undefined ? [] : [{ f, shape: phoneShape(x.text) }]
+  const spelt = ours.map((x) => {
+    const named = FORMATS.find((f) => toStoredPhone(x.e164 as string, f, country) === x.text)
+    const national = parsePhoneNumberFromString(x.e164 as string)?.nationalNumber
+    const mask = national !== undefined && x.text.replace(/\D/g, '') === national ? x.text.replace(/\d/g, '#') : undefined
+    return { named, mask, shape: phoneShape(x.text) }
   })
-  const top = count(spelt.map((s) => s.f))[0]
-  if (top === undefined) return undefined
-  const shape = count(spelt.filter((s) => s.f === top[0]).map((s) => s.shape))[0][0]
-  return { name: top[0], seen: `${top[1]} of ${ours.length} such numbers are spelt so (spaces aside), e.g. ${shape}` }
+  const named = count(spelt.flatMap((s) => s.named === undefined ? [] : [s.named]))[0]
+  const mask = count(spelt.flatMap((s) => s.mask === undefined ? [] : [s.mask]))[0]
+  if (mask !== undefined && (named === undefined || mask[1] > named[1])) {
+    return { name: mask[0], seen: `${mask[1]} of ${ours.length} such numbers are spelt ${phoneShape(mask[0].replace(/#/g, '0'))}, as no named format writes them` }
+  }
+  if (named === undefined) return undefined
+  const shape = count(spelt.filter((s) => s.named === named[0]).map((s) => s.shape))[0][0]
+  return { name: named[0], seen: `${named[1]} of ${ours.length} such numbers are spelt so, e.g. ${shape}` }
 }

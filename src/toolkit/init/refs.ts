@@ -18,8 +18,9 @@ export interface Ref {
 
 const REF_NAME = /^(id|cod|fk)_|(_|^)(id|no|nr|num|cod|code|ref)$|[a-z]id$|Id$|ID$/
 /** Numbers that are amounts, not row ids, even when they happen to equal some keys. */
-const QUANTITY = /(min|minutes|len|length|dur|duration|qty|count|price|valor|amount|weekday|day|dia|year|month|age|seq|order|sort|pos|flag|active|status|state|hour|hora|time|grid)/i
-const stem = (name: string): string => name.toLowerCase().replace(/^(id|cod|fk)_/, '').replace(/_?(id|no|nr|num|cod|code|ref)$/, '')
+const QUANTITY = /(min|minutes|interv|len|length|dur|duration|qty|count|price|valor|amount|weekday|day|dia|year|month|age|seq|order|sort|pos|flag|active|status|state|hour|hora|time|grid)/i
+/** The word a reference's name holds: `id_medico`, `medico_id`, and a Delphi desk's run-together `CODMEDICO`, all `medico`. */
+const stem = (name: string): string => name.toLowerCase().replace(/^(id|cod|fk)(_|(?=[a-z]{4}))/, '').replace(/_?(id|no|nr|num|cod|code|ref)$/, '')
 const bare = (t: LiveTable): string => t.name.toLowerCase().replace(/^tb_?/, '')
 
 /** How much the names say `c` points at `k` of `u`: 3 same column name, 2 related, 1 shaped like a reference, 0 nothing. */
@@ -36,11 +37,14 @@ function nameScore (c: LiveColumn, u: LiveTable, k: LiveColumn): number {
   return REF_NAME.test(c.name) ? 1 : 0
 }
 
-/** The columns of `u` a reference may hold: its primary key, or a column with distinct values whose name ends the referring one's. */
+/** A column named as an identifier (`pid`, `chart_no`, `uuid`), not as words (`name`, `reason`): only such a column is a key besides the primary one. */
+const ID_NAME = /(id|no|nr|num|cod|code|key)$/i
+
+/** The columns of `u` a reference may hold: its primary key, or an identifier with distinct values whose name ends the referring one's. */
 function targets (u: LiveTable, c: LiveColumn, samples: Samples): LiveColumn[] {
   const key = soleKey(u)
-  const named = columns(u).filter((k) => k !== key && k.name.length >= 3 && c.name.length > k.name.length && c.name.toLowerCase().endsWith(k.name.toLowerCase()) &&
-    distinct(samples.values(u, k.name)))
+  const named = columns(u).filter((k) => k !== key && k.name.length >= 3 && ID_NAME.test(k.name) && c.name.length > k.name.length &&
+    c.name.toLowerCase().endsWith(k.name.toLowerCase()) && distinct(samples.values(u, k.name)))
   return [...key ? [key] : [], ...named]
 }
 
@@ -48,28 +52,34 @@ const distinct = (values: unknown[] | undefined): boolean => values !== undefine
 
 /** Whether every sampled value of `c` is among `k`'s; undefined when either has no rows. */
 function valuesMatch (t: LiveTable, c: LiveColumn, u: LiveTable, k: LiveColumn, samples: Samples): boolean | undefined {
-  const vals = (samples.values(t, c.name) ?? []).map(asText).filter((v) => v !== '')
   const keys = new Set((samples.values(u, k.name) ?? []).map(asText))
+  // 0 where no key is 0 stands for none (OSCAR's walk-ins: `demographic_no` 0), as a blank does.
+  const vals = (samples.values(t, c.name) ?? []).map(asText).filter((v) => v !== '' && (v !== '0' || keys.has('0')))
   if (vals.length === 0 || keys.size === 0) return undefined
   if (vals.every((v) => keys.has(v))) return true
   // Only the target's first rows were read: values beyond them prove nothing either way.
   return (samples.values(u, k.name)?.length ?? 0) >= SAMPLE_ROWS && vals.some((v) => keys.has(v)) ? undefined : false
 }
 
+/**
+ * Who wrote or changed the row (OpenMRS's `creator`, Tryton's `create_uid`, OSCAR's
+ * `lastupdateuser`): a login, never the row's patient, provider or place, so no reference init follows.
+ */
+export const AUDIT_NAME = /^(creator|created_?by|changed_?by|updated_?by|modified_?by|voided_?by|retired_?by|deleted_?by|(create|write)_uid|last_?update_?user|usuario|informant|entered_?by)$/i
+
 export function findRefs (catalog: LiveCatalog, samples: Samples): Ref[] {
-  const refs = declaredRefs(catalog)
+  const refs = declaredRefs(catalog).filter((r) => !AUDIT_NAME.test(r.column.name))
   const declared = new Set(refs.map((r) => r.column))
   for (const t of catalog.tables) {
     const own = soleKey(t)
-    const options = columns(t).filter((c) => c !== own && c.kind !== 'date' && !declared.has(c)).map((c) => {
+    const options = columns(t).filter((c) => c !== own && c.kind !== 'date' && !declared.has(c) && !AUDIT_NAME.test(c.name)).map((c) => {
       const found: (Ref & { score: number })[] = []
       for (const u of catalog.tables) {
         if (u === t) continue
         for (const k of targets(u, c, samples)) {
           const names = nameScore(c, u, k)
           const match = valuesMatch(t, c, u, k, samples)
-          const byValue = match === true && (names >= 1 || (c.kind === 'number' && k.kind === 'number' && !QUANTITY.test(c.name) &&
-            new Set(samples.values(t, c.name)?.map(asText)).size >= 2))
+          const byValue = match === true && (names >= 1 || (c.kind === 'number' && k.kind === 'number' && !QUANTITY.test(c.name) && unnamedRef(t, c, samples)))
           // Among tables whose keys all hold the values, the tightest fit: person ids 1–6 are the 6 people, not the first 6 of 10 appointments.
           if (byValue) found.push({ from: t, column: c, to: u, key: k, by: 'values', score: names * 2 + 1 + tightness(t, c, u, k, samples) / 2 + (named(u) ? 0.25 : 0) })
           else if (match === undefined && names >= 2) found.push({ from: t, column: c, to: u, key: k, by: 'names', score: names * 2 })
@@ -100,6 +110,16 @@ function declaredRefs (catalog: LiveCatalog): Ref[] {
     const key = d.toColumns.length === 1 ? to.columns.get(d.toColumns[0].toLowerCase()) : soleKey(to)
     return column && key ? [{ from, column, to, key, by: 'declared' as const }] : []
   })
+}
+
+/**
+ * Numbers whose name says nothing are a reference only when they vary and most rows hold one:
+ * a code that is mostly 0 (OpenEMR's `pc_recurrtype` 0, 1, 3) is a setting, whatever keys it happens to equal.
+ */
+function unnamedRef (t: LiveTable, c: LiveColumn, samples: Samples): boolean {
+  const all = (samples.values(t, c.name) ?? []).map(asText)
+  const held = all.filter((v) => v !== '' && v !== '0')
+  return new Set(held).size >= 2 && held.length >= 0.5 * (samples.rows(t) ?? all.length)
 }
 
 /** A table of things with names (people, services), which references point at more often than at child rows. */

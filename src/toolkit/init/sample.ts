@@ -11,10 +11,14 @@ export const SAMPLE_ROWS = 500
 /** Sampled values of a table's column (blank ones included); `undefined` when nothing was read. */
 export interface Samples {
   values: (t: LiveTable, column: string) => unknown[] | undefined
+  /** How many rows were read from the table; `undefined` when nothing was read. */
+  rows: (t: LiveTable) => number | undefined
+  /** The rows read, each by lower-cased column name (NULLs kept), for what needs a row's columns together; `undefined` when nothing was read. */
+  records: (t: LiveTable) => Row[] | undefined
 }
 
 /** No database to read: every judgement falls back to names and types. */
-export const NO_SAMPLES: Samples = { values: () => undefined }
+export const NO_SAMPLES: Samples = { values: () => undefined, rows: () => undefined, records: () => undefined }
 
 /** Reads each table's first rows by its key (else its first column); a table that cannot be read (a view failing) is left unsampled. */
 export async function readSamples (db: Database, catalog: LiveCatalog): Promise<Samples> {
@@ -38,6 +42,8 @@ export async function readSamples (db: Database, catalog: LiveCatalog): Promise<
     if (rows) read.set(t, rows.map((r) => Object.fromEntries(cols.map((c, i) => [c.name.toLowerCase(), r[`c${i}`]]))))
   }
   return {
-    values: (t, column) => read.get(t)?.map((r) => r[column.toLowerCase()]).filter((v) => v !== null && v !== undefined)
+    values: (t, column) => read.get(t)?.map((r) => r[column.toLowerCase()]).filter((v) => v !== null && v !== undefined),
+    rows: (t) => read.get(t)?.length,
+    records: (t) => read.get(t)
   }
 }

@@ -28,8 +28,8 @@ export interface Start {
 }
 
 const START_NAME = /(start|begin|inicio|appoint|event|sched|data_?hora|dt_?hr|slot|when|^date$|^data$|^dia$|^dt$|_date$|^data_|date$)/i
-const STAMP_NAME = /(creat|modif|updat|write|insert|stamp|cadastr|regist|changed|last|alter|birth|nasc|born|dob|delet|cancel|confirm|arriv|check|paid|sent|^ts$)/i
-const END_NAME = /(^|_)(end|fim|termino|until|ate)|end(time|date)?$|_end_|date_end/i
+const STAMP_NAME = /(creat|modif|updat|write|insert|stamp|cadastr|regist|changed|last|alter|birth|nasc|born|dob|delet|void|retire|cancel|confirm|arriv|check|paid|sent|^ts$)/i
+const END_NAME = /(^|_)(end|fim|termino|until|ate)|end(time|date)?$|_end_|date_end|fim$/i
 const HOUR_NAME = /(hora|hour|time|^hr|_hr$|start|inicio)/i
 
 interface Seen { column: LiveColumn, spelling: DateSpelling | undefined, family: 'date' | 'time' | 'datetime' | undefined }
@@ -63,8 +63,10 @@ function formatOf (s: Seen): string {
 const hourFormat = (c: LiveColumn): string => c.kind === 'number' ? 'hhmm' : c.kind === 'date' ? 'time' : 'text'
 
 /** Points for a start: named like one, not like a stamp or an end; values ahead of today, at several hours. */
-function score (c: LiveColumn, values: unknown[] | undefined, today: string, hours?: unknown[]): { score: number, said: string } {
+function score (c: LiveColumn, values: unknown[] | undefined, today: string, hours?: unknown[], rows?: number): { score: number, said: string } {
   let score = 1
+  // Rows read, none holding a value here: a date kept for some other event (voided, retired), never every visit's start.
+  if ((values === undefined || values.length === 0) && rows !== undefined && rows > 0) return { score: -10, said: `empty in all ${rows} sampled rows` }
   if (START_NAME.test(c.name)) score += 2
   if (STAMP_NAME.test(c.name)) score -= 5
   if (END_NAME.test(c.name)) score -= 4
@@ -82,12 +84,12 @@ export function findStart (t: LiveTable, samples: Samples, today: string): Start
   const { datetimes, dates, hours } = kinds(t, samples)
   const options: Start[] = []
   for (const d of datetimes) {
-    const { score: s, said } = score(d.column, samples.values(t, d.column.name), today)
+    const { score: s, said } = score(d.column, samples.values(t, d.column.name), today, undefined, samples.rows(t))
     options.push({ datetime: d.column, format: formatOf(d), note: said, score: s })
   }
   const hour = hours.filter((h) => !END_NAME.test(h.name)).sort((a, b) => Number(HOUR_NAME.test(b.name)) - Number(HOUR_NAME.test(a.name)))[0]
   for (const d of dates) {
-    const { score: s, said } = score(d.column, samples.values(t, d.column.name), today, hour ? samples.values(t, hour.name) : undefined)
+    const { score: s, said } = score(d.column, samples.values(t, d.column.name), today, hour ? samples.values(t, hour.name) : undefined, samples.rows(t))
     options.push({ date: d.column, hour, format: formatOf(d), hourFormat: hour ? hourFormat(hour) : undefined, note: said, score: s + (hour ? 1 : -2) })
   }
   options.sort((a, b) => b.score - a.score)

@@ -95,10 +95,19 @@ export function spread (values: unknown[], today: string): { ahead: number, days
 }
 
 /** `DD.MM.YYYY`, `DD/MM/YYYY`, `YYYYMMDD` and ISO spellings as ISO text; undefined for what is not a date. */
-function toIso (t: string): string | undefined {
+export function toIso (t: string): string | undefined {
   if (/^\d{4}-\d{2}-\d{2}/.test(t)) return t.replace('T', ' ')
   const dmy = /^(\d{1,2})[./](\d{1,2})[./](\d{4})$/.exec(t)
   if (dmy) return `${dmy[3]}-${dmy[2].padStart(2, '0')}-${dmy[1].padStart(2, '0')}`
   const ymd = /^(\d{4})(\d{2})(\d{2})$/.exec(t)
   return ymd ? `${ymd[1]}-${ymd[2]}-${ymd[3]}` : undefined
+}
+
+/** A column's default as the value it stores (`'M'`, `((0))`, `'-'::character varying` → M, 0, -); undefined for an expression (`now()`). */
+export function defaultValue (sql: string | undefined): string | undefined {
+  if (sql === undefined) return undefined
+  const bare = sql.trim().replace(/^\(+|\)+$/g, '').replace(/::[\w ]+$/, '')
+  const quoted = /^'((?:[^']|'')*)'$/.exec(bare)
+  if (quoted) return quoted[1].replace(/''/g, '\'')
+  return /^-?\d+(\.\d+)?$/.test(bare) ? bare : undefined
 }

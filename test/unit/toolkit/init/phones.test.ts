@@ -4,12 +4,13 @@
 import t from 'tap'
 import { phoneHome } from '../../../../src/toolkit/init/phones.js'
 
-t.test('Open Dental\'s (503)555-0142 spellings: US, masked', async (t) => {
+t.test('Open Dental\'s (503)555-0142 spellings: US, their own mask (masked would add a space)', async (t) => {
   const home = phoneHome(['(503)555-0142', '(971)555-0188', '(360)555-0123'])
   t.equal(home?.country, 'US')
-  t.equal(home?.format?.name, 'masked')
+  t.equal(home?.format?.name, '(###)###-####')
   t.equal(home?.areaCode, undefined)
   t.notMatch(home?.seen, /\d{3}\)?\d{3}-\d{4}/, 'no number in what is said')
+  t.equal(phoneHome(['(503) 555-0142', '(971) 555-0188'])?.format?.name, 'masked', 'spelt as masked writes them: masked')
 })
 
 t.test('dashed Toronto numbers are Canadian, not Brazilian DDD 41', async (t) => {
