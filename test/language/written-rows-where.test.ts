@@ -100,7 +100,9 @@ CREATE TABLE appointment_confirmed (appointment_id INT PRIMARY KEY, date_created
   const s = await scratchOn(t, 'sqlite', sql, mapping)
   const created = await s.call('POST', '/clients', { name: 'Celia Mamani', phone: '+59171234599', birthday: '1990-04-02' })
   t.equal(created.status, 200, JSON.stringify(created.body))
-  const ids = await s.rows(`SELECT identifier_type, voided FROM patient_identifier WHERE patient_id = ${Number(created.body.id)}`)
+  // The example answers clients by their person's uuid.
+  t.match(created.body.id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/, 'the new client is answered by its uuid')
+  const ids = await s.rows(`SELECT i.identifier_type, i.voided FROM patient_identifier i JOIN person p ON p.person_id = i.patient_id WHERE p.uuid = '${String(created.body.id)}'`)
   t.same(ids, [{ identifier_type: 3, voided: 0 }], 'the identifier row holds its type')
   // On the fixture's first day, so the probe books and moves appointments in its slots.
   const report = await checkOf(t, s.url, mapping, FIRST_DAY)
