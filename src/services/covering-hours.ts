@@ -9,7 +9,7 @@
 import type { Querier } from '../db/database.js'
 import type { CompiledMapping, CoveringHours, DatedRow, WeeklyRow } from '../mapping/compile/index.js'
 import { addDaysWithin, isCalendarDate, isClockHour, minutesOf } from '../normalise/datetime.js'
-import { readAll, windowsAround, type Window } from './slots.js'
+import { datedIn, readAll, windowsAround, type Window } from './slots.js'
 
 /** A start to copy working hours for: whose, and where when the booking says. */
 export interface CoveredStart { date: string, hour: string, professional?: string, location?: string }
@@ -64,7 +64,8 @@ export async function coveringHours (q: Querier, compiled: CompiledMapping, star
     } else {
       const bound = av.datedOf?.bind(professional, { from: addDaysWithin(date, -1), to: date })
       if (!av.datedOf || !bound) continue
-      dated = readAll(await q.query(bound.statement, bound.args), av.datedOf.read)
+      // A recurring row stands for the dates it recurs on, as availability reads it.
+      dated = datedIn(readAll(await q.query(bound.statement, bound.args), av.datedOf.read), addDaysWithin(date, -1), date)
     }
     const windows = windowsAround(date, weekly, dated).filter((w) => w.professional === professional)
     const found = coveringWindow(windows, start.hour, start.location)

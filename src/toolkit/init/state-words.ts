@@ -19,7 +19,7 @@ const WORDS: Array<[State | 'FREE', boolean, RegExp]> = [
   ['CONFIRMED', true, /^(conf|cnf)$/],
   ['CANCELED', true, /^(canc|cnc)$/],
   ['MISSED', true, /\b(no ?shows?|noshow|did not (attend|come|show)|dna|missed|nao (compareceu|veio|atendid[oa])|falt(ou|a|osos?)|faltante|ausen(te|cia)|no (asistio|acudio|se presento|vino)|inasisten\w*|sem atendimento|sin atencion|left without( being)? seen|lwbs)\b/],
-  ['WAITING', true, /\b(unconfirmed|not confirmed|nao confirmad[oa]|sem confirmacao|no confirmad[oa]|sin confirmar)\b/],
+  ['WAITING', true, /\b(unconfirmed|not confirmed|nao confirmad[oa]|sem confirmacao|no confirmad[oa]|sin confirmar|(a|por|falta|aguardando|esperando|awaiting|pending|to be) confirm\w*|confirm\w* (pendente|pending|pendiente))\b/],
   ['CANCELED', true, /\b(cancel\w*|canceled|desmarcad[oa]|desmarcou|anulad[oa]|annull?ed|voided)\b/],
   ['FREE', true, /^(free|livre|disponivel|available|vag[oa]|libre|open ?slot|empty ?slot)$/],
   ['CONFIRMED', true, /\b(confirm\w*)\b/],
@@ -29,6 +29,8 @@ const WORDS: Array<[State | 'FREE', boolean, RegExp]> = [
   ['WAITING', true, /\b(schedul\w*|booked|pending|pendente|pendiente|agendad[oa]|marcad[oa]|reservad[oa]|programad[oa]|waiting|aguardando|esperando|to ?do|new|novo|nuevo|open|abert[oa]|abiert[oa]|requested|solicitad[oa])\b/],
   ['WAITING', false, /\b(none|nenhum|ningun[oa]?|reminder|lembrete|recordatorio|left message|message|mensagem|recado|printed|impress[oa]|pendencia|prontuario|chart|tentative)\b/]
 ]
+
+const NEGATIONS = new Set(['not', 'nao', 'no', 'sem', 'sin', 'never', 'nunca'])
 
 /** Letters only, no accents, lower case, words apart: `Não compareceu` → `nao compareceu`, `user_cancelled` → `user cancelled`. */
 export function plainText (text: string): string {
@@ -40,6 +42,9 @@ export function readState (text: string): Reading | undefined {
   const plain = plainText(text)
   for (const [state, direct, re] of WORDS) {
     const m = re.exec(plain)
+    // "Not arrived", "não pago": a negation before a word this list does not pair with it says
+    // nothing certain, so the code is left to a person (a TODO), never guessed the opposite.
+    if (m && NEGATIONS.has(plain.slice(0, m.index).trim().split(' ').pop() ?? '')) return undefined
     if (m) return { state, plain: direct, word: m[0] }
   }
   return undefined
