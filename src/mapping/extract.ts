@@ -20,7 +20,8 @@ export function extractProblem (pattern: string): string | undefined {
   // An alternative that matches the empty text shows every group (unmatched ones undefined).
   const groups = (new RegExp(`${re.source}|`).exec('') as RegExpExecArray).length - 1
   if (groups !== 1) return `has ${groups} capture groups: give exactly one, around the part to read (\`"freq";s:\\d+:"(\\d+)"\`); write other groups as \`(?:…)\``
-  if (nestedQuantifier(pattern)) return 'repeats a group that itself repeats (`(a+)+`, `(\\d*,)*`): such a pattern can take very long on some text; write it with one level of repetition'
+  if (nestedQuantifier(pattern)) return 'repeats a group that itself repeats (`(a+)+`, `(\\d*,)*`) or holds alternatives (`(?:\\s|.)*`): such a pattern can take very long on some text; write it with one level of repetition and no repeated alternatives'
+  if (broadRepeats(pattern) > 1) return 'repeats more than one wide match (`.*`, `\\s+`, `[^"]*` …): two of them can share the same text and take very long on some rows; keep one and spell the rest literally (`\\d+`, `"`)'
   return undefined
 }
 
@@ -43,7 +44,7 @@ export const overlong = (x: unknown): boolean => typeof x === 'string' && x.leng
  * behind catastrophic backtracking. Escapes and character classes are skipped.
  */
 function nestedQuantifier (pattern: string): boolean {
-  // For each open group: whether a quantifier was seen inside it.
+  // For each open group: whether a quantifier (or an alternative `|`) was seen inside it.
   const open: boolean[] = []
   let lastGroupQuantified = false
   for (let i = 0; i < pattern.length; i++) {
@@ -56,6 +57,8 @@ function nestedQuantifier (pattern: string): boolean {
       continue
     }
     if (c === '(') { open.push(false); lastGroupQuantified = false; continue }
+    // Alternatives under a repetition backtrack like a nested quantifier when they overlap.
+    if (c === '|') { if (open.length > 0) open[open.length - 1] = true; lastGroupQuantified = false; continue }
     if (c === ')') {
       lastGroupQuantified = open.pop() === true
       if (lastGroupQuantified && open.length > 0) open[open.length - 1] = true
@@ -74,4 +77,21 @@ function nestedQuantifier (pattern: string): boolean {
     lastGroupQuantified = false
   }
   return false
+}
+
+/**
+ * How many unbounded repetitions (`*`, `+`, `{n,}`) a pattern puts on wide atoms — `.`, `\s`,
+ * `\S`, `\w`, `\W`, `\D` or a negated class — which can all match the same stretch of text
+ * (`(.*),.*,.*;` is polynomial of high degree on a row of commas).
+ */
+function broadRepeats (pattern: string): number {
+  let n = 0
+  const atoms = /\\.|\[\^?(?:\\.|[^\]])*\]|./gs
+  for (let m = atoms.exec(pattern); m !== null; m = atoms.exec(pattern)) {
+    const atom = m[0]
+    const wide = atom === '.' || /^\\[sSwWD]$/.test(atom) || atom.startsWith('[^')
+    const next = pattern.slice(atoms.lastIndex)
+    if (wide && /^(?:[*+]|\{\d+,\})/.test(next)) n++
+  }
+  return n
 }

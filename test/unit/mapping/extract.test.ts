@@ -41,3 +41,12 @@ t.test(`only the first ${EXTRACT_MAX_CHARS} characters are searched`, async (t) 
   t.equal(extractor('(a*)*b'.replace('(a*)*', '(a*)'))('a'.repeat(EXTRACT_MAX_CHARS * 4)), undefined)
   t.ok(Date.now() - started < 2000, 'a long text costs at most the bounded search')
 })
+
+// Found by an outside review: repeated alternatives and several wide repetitions passed the
+// guard and took 12 s and 196 s on a row of spaces or commas.
+t.test('repeated alternatives and more than one wide repetition are refused at load', async (t) => {
+  t.match(extractProblem('(?:\\s|.)*"x"(\\d)'), /holds alternatives/)
+  t.match(extractProblem('"a":(.*),.*,.*,.*;'), /more than one wide match/)
+  t.match(extractProblem('([^,]*),\\s+(?:x)'), /more than one wide match/)
+  for (const ok of ['"event_repeat_freq";s:\\d+:"(\\d+)"', '"exdate";s:\\d+:"([^"]*)"', '"event_repeat_freq";s:\\d+:"([\\d,]+)"', '(?:ab|cd)?(\\d+)', 'x(\\d)\\.y\\..z']) t.equal(extractProblem(ok), undefined, ok)
+})
