@@ -38,13 +38,20 @@ function danglingDefault (t: LiveTable, c: LiveColumn, catalog: LiveCatalog, sam
   return keys.length > 0 && !keys.includes(d) ? `its default ${d} is no ${to.name}.${key.name}, which its foreign key refuses` : undefined
 }
 
+const STAMP_NAME = /(creat|modif|updat|chang|insert|entr|stamp|_at$|_utc$|cadastr|inclus|alter|written|write_date|create_date|dt_inc|dt_alt)/i
+
 function fill (t: LiveTable, c: LiveColumn, samples: Samples, why = 'NOT NULL without a default'): string[] {
   const values = samples.values(t, c.name) ?? []
   // A UUID per row (OpenMRS's UNIQUE uuid): a constant would collide from the second insert.
   if (values.length > 0 ? share(values, (v) => UUID_VALUE.test(v)) === 1 : /^(uuid|guid)$/i.test(c.name)) {
     return [`${ident(c.name)}: { uuid: true }   # guess: ${values.length > 0 ? `every one of ${values.length} sampled values is a UUID` : 'named as one; no rows to check'}, so each new row gets its own`]
   }
-  if (c.kind === 'date' || /(_at|_utc|_date|_dt|stamp)$/i.test(c.name) || dateSpelling(values)?.withTime === true) return [`${ident(c.name)}: { now: datetime }   # guess: a stamp of when the row was written`]
+  if (c.kind === 'date' || /(_at|_utc|_date|_dt|stamp)$/i.test(c.name) || dateSpelling(values)?.withTime === true) {
+    // Only a column named as a stamp is guessed to be one: a business date (`start_date`) given now would be wrong on every row.
+    return STAMP_NAME.test(c.name)
+      ? [`${ident(c.name)}: { now: datetime }   # guess: a stamp of when the row was written`]
+      : [`${ident(c.name)}: { now: datetime }   # TODO: ${why}; now is a placeholder: say what this date is`]
+  }
   const counts = new Map<string, number>()
   for (const v of values) counts.set(String(v), (counts.get(String(v)) ?? 0) + 1)
   const top = [...counts].sort((a, b) => b[1] - a[1])[0]
