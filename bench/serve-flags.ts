@@ -5,15 +5,19 @@ import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 
+const LOADERS = new Set(['--import', '--require'])
+
 /** The `--…` options between `node` and the script in a `node [options] <script>` command line. */
 export function nodeOptionsOf (commandLine: string): string[] {
   const words = commandLine.trim().split(/\s+/)
   const at = words.indexOf('node')
   if (at < 0) throw new Error(`no node in the command line ${JSON.stringify(commandLine)}`)
   const out: string[] = []
-  for (const w of words.slice(at + 1)) {
-    if (!w.startsWith('--')) break
-    out.push(w)
+  const rest = words.slice(at + 1)
+  for (let i = 0; i < rest.length && rest[i].startsWith('--'); i++) {
+    // A module preloaded (`--import tsx`) is how the script runs, not a node option to compare.
+    if (LOADERS.has(rest[i])) i++
+    else out.push(rest[i])
   }
   return out
 }
