@@ -71,6 +71,18 @@ for (const dialect of testDialects()) {
       t.equal(await op(nobody.body.id), '0', 'nothing covers: `otherwise: 0`, into a NOT NULL column')
     })
 
+    // Found by an outside review: the covering read took a recurring row's first date only, so a
+    // booking on a later date of the series copied `otherwise`.
+    t.test('a schedule row recurring weekly gives its operatory on every date it recurs on', async (t) => {
+      const weekly = DENTAL.replace('    end: { column: stoptime, format: text }\n', '    end: { column: stoptime, format: text }\n    repeat: { kind: { value: every }, unit: { value: week } }\n')
+      t.not(weekly, DENTAL, 'the mapping changed')
+      const s = await scratchOn(t, dialect, DENTAL_SCHEMA, weekly)
+      const later = new Date(Date.parse(`${DAY}T00:00:00Z`) + 14 * 86_400_000).toISOString().slice(0, 10)
+      const booked = await s.call('POST', '/appointments', { date: later, hour: '09:00', client: '1', professional: '1' })
+      t.equal(booked.status, 200, JSON.stringify(booked.body))
+      t.equal(await stored(s, `SELECT op FROM appointment WHERE aptnum = ${Number(booked.body.id)}`), '11', 'two weeks on: the morning schedule\'s operatory, not `otherwise`')
+    })
+
     t.test('check: the write probe compares the copy; overlapping rows are a warning; a missing column a problem at its line', async (t) => {
       const s = await scratchOn(t, dialect, DELPHI_SCHEMA, DELPHI)
       const clean = await checkOf(t, s.url, DELPHI)
