@@ -306,18 +306,17 @@ async function reschedule (compiled: CompiledMapping, plans: AppointmentWritePla
   if (later.length === 0) throw new NotProven('no second free slot of the professional to move the booking to')
   const to = later[Math.floor(attempt / MOVE_CLIENTS) % later.length]
   const { states } = compiled.model
-  // Where a move leaves the open slot's row behind, it leaves it as a cancellation does.
-  const entered = plans.openSlots ? states.free[0] : states.onReschedule === 'keep' ? states.initial : states.onReschedule
+  const entered = states.onReschedule === 'keep' ? states.initial : states.onReschedule
   let said = ''
   const left = await comparedLeftRow(compiled, plans, db, catalog, booked.id, { left: states.initial, entered, change: 'reschedule', what: 'PATCH …/time' }, async () => { said = await s.booking.reschedule(booked.id, { date: to.date, hour: to.hour }, undefined) })
   if (left !== undefined && left.length > 0) throw new Misstored(left)
   const leftSaid = left === undefined ? '' : ', the row as it was added to the history as mapped'
-  // The appointment is now the new slot's row, read back inside the move (services/booking.ts).
-  if (plans.openSlots) return `${said.replace(/\.$/, '')}: claimed and read back at the new time, the old row per onCancel: ${plans.openSlots.onCancel}${leftSaid}`
   const record = await s.appointments.get(booked.id, undefined)
   const endHour = record.endHour ?? to.hour
   const moved = timeOf(record, endHour)
   if (moved.date !== to.date || moved.hour !== to.hour) throw new NotProven('the appointment does not read back at the new time')
+  // The appointment swapped times with the new slot's free row (open-slot-claims.ts), which the move read back free at the old time.
+  if (plans.openSlots) return `${said.replace(/\.$/, '')}: swapped with the free row at the new time, the same id read back there${leftSaid}`
   // The working hours' columns the row copies are the new start's row's.
   const covered = await withCovering(compiled, db, moved, booked.professional, (record.location as { id?: string } | undefined)?.id)
   const expected = steady((now) => plans.written.reschedule(now, covered))

@@ -578,7 +578,7 @@ export const Appointment = Type.Object({
       description: 'Which rows are open slots (all of these conditions hold), tested on columns of the appointment table itself: `[{ column: patient, isNull: true }, { column: state, eq: free }]`. Such rows are never listed as appointments; /availability offers each one, from its start to its end, and nothing else.'
     }),
     onCancel: Type.Union([Type.Literal('release'), Type.Literal('reopen'), Type.Literal('keep')], {
-      description: 'What a move into a `states.free` state (a cancellation) does to the claimed row: `release` writes it free again (client cleared, `release` columns), so the appointment is gone and its slot offered; `reopen` leaves it cancelled and inserts a new free row at the same time (same professional and location); `keep` leaves it cancelled and the slot closed (the clinic reopens it by hand). A reschedule claims the new slot\'s row and does the same to the old one.'
+      description: 'What a move into a `states.free` state (a cancellation) does to the claimed row: `release` writes it free again (client cleared, `release` columns), so the appointment is gone and its slot offered; `reopen` leaves it cancelled and inserts a new free row at the same time (same professional and location); `keep` leaves it cancelled and the slot closed (the clinic reopens it by hand). A reschedule is no cancellation: whatever `onCancel` says, the appointment swaps times with the new slot\'s free row, so it keeps its id and its old time is offered again.'
     }),
     claim: Type.Optional(Type.Record(Type.String(), WriteValue, {
       description: 'Columns a claim also writes (a last-change stamp), besides the client, the refs sent and the initial state\'s columns.'

@@ -292,7 +292,7 @@ export class Booking {
       if (this.frees(current.state) || (target !== current.state && !(states.moves[current.state] ?? []).includes(target))) {
         throw new ConflictError(`An appointment in state ${current.state} cannot be rescheduled.`, [{ path: '/params/id', message: `is ${current.state}, which cannot be rescheduled` }])
       }
-      if (this.writes.openSlots) return await this.openSlots.move(tx, current, { ...time, endHour, step }, target, async (refs) => await bookedRecords(this.writes, tx, refs))
+      if (this.writes.openSlots) return await this.openSlots.move(tx, current, { ...time, endHour, step }, target)
       const slotRow = await this.findSlotRow(tx, time.date, time.hour, current.refs)
       await checkFree(tx, this.compiled, this.options.freeing, { date: time.date, hour: time.hour, endHour, step, professional: current.refs.professional, client: current.refs.client, except: id, capacity: slotRow.capacity, uses }, TIME_FIELDS)
       const now = nowIn(timezone)

@@ -1,17 +1,17 @@
 // Booking where the clinic keeps open slots as rows of the appointment table (`openSlots`):
-// a booking claims the free row at its time, a reschedule claims another and leaves the old
-// one as a cancellation does, and a cancellation releases or reopens the row. Each runs inside
+// a booking claims the free row at its time, a reschedule swaps times with another, and a
+// cancellation releases or reopens the row. Each runs inside
 // the caller's transaction; which rows are free is read by open-slots.ts, as /availability reads it.
 import type { Querier } from '../db/database.js'
-import { DEFAULT_SLOT_MINUTES, type AppointmentRow, type AppointmentWritePlans, type Booked, type BookingRef, type CompiledMapping } from '../mapping/compile/index.js'
+import { DEFAULT_SLOT_MINUTES, type AppointmentRow, type AppointmentWritePlans, type Booked, type BookingRef, type CompiledMapping, type BookedTime as WrittenTime } from '../mapping/compile/index.js'
 import { endHourAfter, nowIn } from '../normalise/datetime.js'
 import { ConflictError } from '../errors.js'
 import { refuseMisstored } from './stored.js'
 import { writable } from './writable.js'
-import { openRowAt } from './open-slots.js'
+import { openRowAt, openRows } from './open-slots.js'
 import { minutesBetween } from './slots.js'
 import { checkFree, named, TIME_FIELDS, type WantedTime } from './free-check.js'
-import { boundOrUnknown, heldRefs, type AppointmentRows } from './appointment-rows.js'
+import { heldRefs, type AppointmentRows } from './appointment-rows.js'
 
 /** A booked time: its start, its end and the grid step of its window. */
 export type BookedTime = Pick<WantedTime, 'date' | 'hour' | 'endHour' | 'step'>
@@ -20,7 +20,7 @@ export class OpenSlotClaims {
   constructor (
     private readonly compiled: CompiledMapping,
     private readonly rows: AppointmentRows,
-    /** States whose appointments do not hold their time; the first is what a move leaves the old row in. */
+    /** States whose appointments do not hold their time. */
     private readonly freeing: string[]
   ) {}
 
@@ -47,35 +47,26 @@ export class OpenSlotClaims {
   }
 
   /**
-   * Rescheduling between open slots: the free row at `time` is claimed for the same client,
-   * refs and `state`, and the old row is left as a cancellation leaves it (onCancel). The
-   * appointment is then the new row; the sentence answered says so.
+   * Rescheduling between open slots: the appointment and the free row at `time` swap times, so
+   * the appointment keeps its id (the caller's) and its old time reads as that free row, offered
+   * again. Each UPDATE holds its row's condition (still free; still booked in its state).
    */
-  async move (tx: Querier, current: AppointmentRow, time: BookedTime, state: string, booked?: (refs: AppointmentRow['refs']) => Promise<Booked>): Promise<string> {
-    // Every ref the appointment holds moves with it: the occupancy read has only some of them.
+  async move (tx: Querier, current: AppointmentRow, time: BookedTime, state: string): Promise<string> {
+    // Every ref the appointment holds stays with it: the occupancy read has only some of them.
     current = await this.rows.stored(tx, current.id) ?? current
-    const client = current.refs.client
-    if (client === undefined) throw new ConflictError(`Appointment ${current.id} has no client to move into another slot.`, [{ path: '/params/id', message: 'has no client' }])
     const row = await openRowAt(tx, this.compiled, time.date, time.hour, current.refs)
     if (!row) throw noOpenSlot(time.date, time.hour, current.refs.professional)
-    await checkFree(tx, this.compiled, this.freeing, { ...time, professional: current.refs.professional, client, except: current.id, capacity: 1 }, TIME_FIELDS)
+    await checkFree(tx, this.compiled, this.freeing, { ...time, professional: current.refs.professional, client: current.refs.client, except: current.id, capacity: 1 }, TIME_FIELDS)
     const now = nowIn(this.compiled.model.timezone)
-    // The new row is the appointment now: it takes the copies a booking writes (the client's name…).
-    if (!await this.open.claim(tx, row.id, state, now, { ...current.refs, client }, await booked?.(current.refs))) throw openSlotTaken(time.date, time.hour)
-    const cancelled = this.freeing[0]
-    // The old row is what the move leaves behind, as a cancellation leaves it.
-    await this.rows.recordLeft(tx, current.id, current.state, cancelled, now, 'reschedule')
-    if (this.open.onCancel === 'release') await this.free(tx, current, now)
-    else {
-      const leave = writable(this.writes.stateMoves[cancelled], `the old slot's row into ${cancelled}`)
-      const { statement, args } = boundOrUnknown(leave.bind(current.id, now), current.id)
-      await tx.query(statement, args)
-      await this.rows.recordState(tx, current.id, cancelled, now, true)
-      await this.free(tx, current, now)
-    }
-    await this.rows.recordState(tx, row.id, state, now, false)
-    await this.rows.readBack(tx, row.id, { date: time.date, hour: time.hour, state }, heldRefs(current))
-    return `Appointment ${current.id} moved to ${time.date} ${time.hour}: it is now appointment ${row.id}, that slot's row${state !== current.state ? `, and is ${state}` : ''}.`
+    await this.rows.recordLeft(tx, current.id, current.state, state, now, 'reschedule')
+    const swapped = await this.open.swap(tx, { id: current.id, state: current.state, time: bookedTime(current) }, { id: row.id, time: bookedTime(row) }, now)
+    if (swapped === 'taken') throw openSlotTaken(time.date, time.hour)
+    if (swapped === 'changed') throw new ConflictError(`Appointment ${current.id} changed while it was being rescheduled; nothing was written.`, [{ path: '/params/id', message: 'changed while this request was handled; retry' }])
+    if (state !== current.state) await this.rows.recordState(tx, current.id, state, now, true)
+    const offered = await openRows(tx, this.compiled, { from: current.date, to: current.date }, current.refs.professional)
+    if (!offered.some((r) => r.id === row.id && r.hour === current.hour)) refuseMisstored(['date', 'hour'], `slot at ${current.hour} on ${current.date} (it does not read as free after the move)`)
+    await this.rows.readBack(tx, current.id, { date: row.date, hour: row.hour, state }, heldRefs(current))
+    return `Appointment ${current.id} moved to ${row.date} ${row.hour}${state !== current.state ? ` and is now ${state}` : ''}.`
   }
 
   /**
@@ -94,6 +85,11 @@ export class OpenSlotClaims {
     const opened = await openRowAt(tx, this.compiled, current.date, current.hour, current.refs)
     if (!opened || (open.onCancel === 'release' && opened.id !== current.id)) refuseMisstored(['state'], `slot at ${current.hour} on ${current.date} (it does not read as free afterwards)`)
   }
+}
+
+/** A row's time as a write stores it: its start, its end (where it has one) and the length between. */
+function bookedTime (r: AppointmentRow): WrittenTime {
+  return { date: r.date, hour: r.hour, ...r.endHour === undefined ? {} : { endHour: r.endHour, minutes: minutesBetween(r.hour, r.endHour) } }
 }
 
 /** A time asked of an installation with open slots where no free row starts. */

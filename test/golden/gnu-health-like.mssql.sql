@@ -278,6 +278,30 @@ DECLARE @ponte_ids TABLE ([id] NVARCHAR(450)); UPDATE [t] SET [patient] = @p1, [
 -- @p3 int = input:id
 UPDATE [t] SET [patient] = @p1, [state] = @p2 FROM [gh_appointment] [t] WHERE [t].[id] = @p3
 
+-- appointment.openSlot.vacate
+-- @p1 datetime = input:col:appointment_date
+-- @p2 datetime = input:col:appointment_date_end
+-- @p3 int = input:id
+-- @p4 text = "FREE"
+DECLARE @ponte_ids TABLE ([id] NVARCHAR(450)); UPDATE [t] SET [appointment_date] = @p1, [appointment_date_end] = @p2 OUTPUT INSERTED.[id] INTO @ponte_ids ([id]) FROM [gh_appointment] [t] WHERE [t].[id] = @p3 AND [t].[patient] IS NULL AND UPPER(RTRIM([t].[state])) = @p4; SELECT [id] FROM @ponte_ids
+
+-- appointment.openSlot.take
+-- @p1 datetime = input:col:appointment_date
+-- @p2 datetime = input:col:appointment_date_end
+-- @p3 text = input:col:state
+-- @p4 int = input:id
+-- @p5 text = "FREE"
+-- @p6 text = "CONFIRMED"
+-- @p7 text = "WAITING"
+-- @p8 text = "CHECKED_IN"
+-- @p9 text = "CONFIRMED"
+-- @p10 text = "USER_CANCELLED"
+-- @p11 text = "CANCELED"
+-- @p12 text = "DONE"
+-- @p13 text = "DONE"
+-- @p14 text = input:state
+DECLARE @ponte_ids TABLE ([id] NVARCHAR(450)); UPDATE [t] SET [appointment_date] = @p1, [appointment_date_end] = @p2, [state] = @p3 OUTPUT INSERTED.[id] INTO @ponte_ids ([id]) FROM [gh_appointment] [t] WHERE [t].[id] = @p4 AND CASE WHEN [t].[patient] IS NULL AND UPPER(RTRIM([t].[state])) = @p5 THEN 1 ELSE 0 END = 0 AND CASE UPPER(RTRIM([t].[state])) WHEN @p6 THEN @p7 WHEN @p8 THEN @p9 WHEN @p10 THEN @p11 WHEN @p12 THEN @p13 END = @p14; SELECT [id] FROM @ponte_ids
+
 -- appointment.key.max
 SELECT MAX([t].[id]) AS [id] FROM [gh_appointment] [t] WITH (UPDLOCK, HOLDLOCK)
 

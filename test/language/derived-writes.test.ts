@@ -116,7 +116,7 @@ for (const dialect of testDialects()) {
       t.same([other.changed_at, other.changed_utc], [null, null], 'only that patient stamped')
     })
 
-    t.test('an open slot claimed, then moved: the claimed row takes the client\'s name copy, the released one loses it', async (t) => {
+    t.test('an open slot claimed, moved, then released: the claimed row takes the client\'s name copy and keeps it through the move, the released one loses it', async (t) => {
       // The GNU-Health-like rows of the open-slot tests; the copy goes in the unused `appointment_type`.
       const yaml = openSlotsMapping('release').replace('claim: { write_date: { now: datetime } }', 'claim: { write_date: { now: datetime }, appointment_type: { client: familyFirst } }')
       const s = await scratchOn(t, dialect, openSlotsSchema(dialect), yaml)
@@ -127,7 +127,10 @@ for (const dialect of testDialects()) {
       t.equal(await copy('2'), 'Dias, Carla', 'the claim writes the copy (a one-column name cut by its split rule)')
       const moved = await s.call('PATCH', '/appointments/2/time', { date: DAY, hour: '10:00' })
       t.equal(moved.status, 200, JSON.stringify(moved.body))
-      t.equal(await copy('3'), 'Dias, Carla', 'the row the move claims takes the copy too')
+      t.equal(await copy('2'), 'Dias, Carla', 'the appointment keeps its id and its copy: the move swaps times with the free row')
+      t.equal(await copy('3'), null, 'the free row it swapped with takes no copy')
+      const cancelled = await s.call('PATCH', '/appointments/2/state', { state: 'CANCELED' })
+      t.equal(cancelled.status, 200, cancelled.body)
       t.equal(await copy('2'), null, 'the released row keeps no copy of the client who left')
     })
 

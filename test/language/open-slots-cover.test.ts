@@ -81,14 +81,16 @@ for (const dialect of testDialects()) {
     })
 
     for (const onCancel of ['release', 'reopen']) {
-      t.test(`a reschedule moves the cover with the appointment (${onCancel})`, async (t) => {
+      t.test(`a reschedule keeps the cover on the appointment (${onCancel})`, async (t) => {
         const s = await scratchOn(t, dialect, coveredSchema(dialect), coveredMapping(onCancel))
         const booked = await s.call('POST', '/appointments', { date: DAY, hour: '09:00', client: '3', professional: '1', healthInsurance: '70', plan: '5' })
         t.equal(booked.status, 200, JSON.stringify(booked.body))
         const moved = await s.call('PATCH', `/appointments/${booked.body.id}/time`, { date: NEXT, hour: '09:00' })
         t.equal(moved.status, 200, JSON.stringify(moved.body))
-        t.same(await cover(s, 4), { insurance: 70, plan: 5 }, 'the new slot\'s row holds the cover')
-        t.match((await s.call('GET', '/appointments/4')).body, { client: { id: '3' }, healthInsurance: { id: '70' } })
+        const id = Number(booked.body.id)
+        t.same(await cover(s, id), { insurance: 70, plan: 5 }, 'the appointment\'s row, at the new time, keeps the cover')
+        t.same(await cover(s, 4), { insurance: null, plan: null }, 'the free row it swapped with takes none')
+        t.match((await s.call('GET', `/appointments/${id}`)).body, { date: NEXT, client: { id: '3' }, healthInsurance: { id: '70' } })
       })
     }
 

@@ -1,6 +1,7 @@
 // Open slots' statements where no server runs them (issue 27 item 2): SQL Server's T-SQL of
 // the GNU-Health-like installation pinned in test/golden/ and parsed by the T-SQL grammar
-// (the claim's UPDATE … OUTPUT … INTO, the release, the reopened row's INSERT); and the
+// (the claim's UPDATE … OUTPUT … INTO, the release, the reopened row's INSERT, a reschedule's
+// two conditioned UPDATEs swapping times with a free row); and the
 // mappings the compiler refuses, at the place that says why.
 // After an intended change: UPDATE_GOLDEN=1 npx tap --disable-coverage test/language/open-slots-golden.test.ts
 import t from 'tap'
@@ -20,6 +21,8 @@ pinTsql(t, model, {
   more: (t, statements) => {
     t.ok(statements.some((s) => s.name.startsWith('appointment.openSlot.claim')), 'the claim is among the statements')
     t.ok(statements.some((s) => s.name === 'appointment.openSlot.reopen'), 'and the reopened row\'s insert')
+    t.ok(statements.some((s) => s.name === 'appointment.openSlot.vacate' && /OUTPUT INSERTED/.test(s.sql)), 'and a swap\'s UPDATE of the free row, saying what it changed')
+    t.ok(statements.some((s) => s.name === 'appointment.openSlot.take' && /OUTPUT INSERTED/.test(s.sql)), 'and of the appointment')
   }
 })
 

@@ -1,5 +1,6 @@
 // Booking, state moves and rescheduling: interface values → the legacy appointment row.
 import type { Dialect } from '../../sql/dialect.js'
+import type { Querier } from '../../db/database.js'
 import { ParamList, type Statement } from '../../sql/statement.js'
 import { endDatetimeOf, toStoredDate, toStoredHour, type DateFormat, type HourFormat } from '../../normalise/datetime.js'
 import type { EntityName, MappingModel, Value } from '../model.js'
@@ -53,6 +54,14 @@ export interface JoinedRef {
   heldBy: (ownerColumn: string) => Statement
 }
 
+/**
+ * A reschedule between open slots, inside the caller's transaction: the free row takes the
+ * appointment's time, then the appointment (still in `state`) the free row's, with a
+ * reschedule's columns. `taken`: the row was no longer free; `changed`: the appointment was
+ * no longer booked in that state (the caller rolls back).
+ */
+export type OpenSlotSwap = (tx: Querier, appointment: { id: string, state: string, time: BookedTime }, free: { id: string, time: BookedTime }, now: NowParts) => Promise<'swapped' | 'taken' | 'changed'>
+
 export interface CompiledAppointmentWrites {
   /** Compiled on first use: a table whose key Ponte cannot generate still takes state moves. */
   insert: () => InsertPlan
@@ -61,7 +70,7 @@ export interface CompiledAppointmentWrites {
   /** The status-history rows written with each state change (history.ts). */
   history?: StatusHistory
   /** Open slots as rows of the table (open-slots.ts): claims, releases, and the insert of a reopened slot (compiled on first use). */
-  openSlots?: OpenSlotWrites & { reopen: () => InsertPlan, reopenValues: (now: NowParts, time: BookedTime, refs: Partial<Record<BookingRef, string>>) => Encoded }
+  openSlots?: OpenSlotWrites & { reopen: () => InsertPlan, reopenValues: (now: NowParts, time: BookedTime, refs: Partial<Record<BookingRef, string>>) => Encoded, swap: OpenSlotSwap }
   refs: Partial<Record<BookingRef, FieldWriter>>
   joinedRefs: Partial<Record<BookingRef, JoinedRef>>
   /** The id a booking takes for a ref the caller leaves out (`write.refs.<ref>.otherwise`). */
@@ -144,7 +153,11 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
     ...Object.values(joinedRefs).map((j) => j?.column as Columned),
     ...set, ...initial
   ])
-  const open = compileOpenSlots(model, dialect, { refs, state: (s) => states.get(s) ?? changeWrites(s) })
+  const followsTime = set.filter((w) => w.followsTime)
+  // A swap between open slots: each row takes the other's time whole (its length too), and what follows it.
+  const vacated = uniqueColumns([...timeWriter.columns, ...followsTime, ...update])
+  const moved = uniqueColumns([...timeWriter.columns, ...reschedule, ...after, ...followsTime, ...update])
+  const open = compileOpenSlots(model, dialect, { refs, state: (s) => states.get(s) ?? changeWrites(s), swap: { vacated, moved } })
   // A reopened slot is a new row as a booking writes one, free: its time, professional and location.
   const heldBySlot = [refs.professional, refs.location].flatMap((w) => w?.columns ?? [])
   const reopenColumns = uniqueColumns([...timeWriter.columns, ...heldBySlot, ...set, ...(open?.freeColumns ?? [])])
@@ -154,9 +167,12 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
   const updates = new Map<string, Statement>()
   const values = (list: { column: string, value: (now: NowParts, context?: WriteContext) => unknown }[], now: NowParts, time?: BookedTime, booked?: Booked) =>
     Object.fromEntries(list.map((w) => [w.column, w.value(now, { time, booked })]))
-  const followsTime = set.filter((w) => w.followsTime)
   // What a booking copies into the row: the client's name or phone, a lookup's name or id.
   const copied = Object.values({ ...a.write?.set, ...a.openSlots?.claim })
+
+  // The statement keeps the first of a repeated column (`uniqueColumns`); its value must be that one's too,
+  // so an explicit `write.reschedule` code wins over the code of the state a reschedule moves to.
+  const rescheduleValues = (now: NowParts, time?: BookedTime): Encoded => ({ ...values(update, now), ...values(followsTime, now, time), ...values(after, now), ...values(reschedule, now) })
 
   return {
     insert,
@@ -169,6 +185,15 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
         const out: Encoded = { ...values(set, now, time), ...timeWriter.encode(time) }
         for (const r of ['professional', 'location'] as const) if (refs[r]) Object.assign(out, refs[r]?.encode(given[r] === undefined ? undefined : bindId(given[r] as string, refs[r]?.columns[0].type ?? 'int')))
         return { ...out, ...open.freeValues(now) }
+      },
+      async swap (tx, appointment, free, now) {
+        // Values in the statements' column order, the first of a repeated column winning (as rescheduleValues).
+        const at = (time: BookedTime): Encoded => ({ ...values(update, now), ...values(followsTime, now, time), ...timeWriter.encode(time) })
+        if (!await open.vacate(tx, free.id, at(appointment.time))) return 'taken'
+        if (await open.take(tx, appointment.id, appointment.state, { ...rescheduleValues(now, free.time), ...timeWriter.encode(free.time) })) return 'swapped'
+        // Put back where a rollback cannot (`nonTransactional: accept`); rolled back with the rest elsewhere.
+        await open.vacate(tx, free.id, at(free.time))
+        return 'changed'
       }
     },
     refs,
@@ -191,9 +216,7 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
       return s
     },
     reschedule: updatePlan('appointment.reschedule', a, uniqueColumns([...timeWriter.columns.filter((c) => !timeWriter.durationColumns.includes(c.column)), ...reschedule, ...after, ...followsTime, ...update]), dialect),
-    // The statement keeps the first of a repeated column (`uniqueColumns`); its value must be that one's too,
-    // so an explicit `write.reschedule` code wins over the code of the state a reschedule moves to.
-    rescheduleValues: (now, time) => ({ ...values(update, now), ...values(followsTime, now, time), ...values(after, now), ...values(reschedule, now) })
+    rescheduleValues
   }
 }
 

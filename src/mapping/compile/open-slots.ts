@@ -2,7 +2,8 @@
 // appointments): a booking claims a free row instead of inserting one, and a cancellation
 // releases, reopens or keeps it as the mapping says. The claim is one UPDATE that holds the
 // free condition in its WHERE and says how many rows it changed, so a row claimed meanwhile
-// (by another booking or the clinic's own program) is never claimed twice.
+// (by another booking or the clinic's own program) is never claimed twice. A reschedule swaps
+// times with a free row, in two UPDATEs conditioned the same way, so the appointment keeps its id.
 import type { Querier } from '../../db/database.js'
 import type { Dialect } from '../../sql/dialect.js'
 import { ParamList, type Statement } from '../../sql/statement.js'
@@ -11,6 +12,7 @@ import type { SqlTypeName } from '../schema.js'
 import { leaves, type MappingModel, type OpenSlotsModel } from '../model.js'
 import { columnInputs } from './bind.js'
 import { conditionSql } from './condition.js'
+import { valueSql } from './value.js'
 import { decided, requiredValues } from './row-conditions.js'
 import type { WrittenValue } from './derived.js'
 import type { Booked } from './booked-values.js'
@@ -36,6 +38,17 @@ export interface OpenSlotWrites {
    * caller's transaction: false when the row was no longer free (nothing written).
    */
   claim: (tx: Querier, id: string, state: string, now: NowParts, refs: { client: string } & Partial<Record<ClaimedRef, string>>, booked?: Booked) => Promise<boolean>
+  /**
+   * A reschedule's half on the free row `id`: it takes the columns given (the appointment's
+   * old time), only while it is still free. false when it no longer was (nothing written).
+   */
+  vacate: (tx: Querier, id: string, values: ColumnValues) => Promise<boolean>
+  /**
+   * The other half, on the appointment `id`: it takes the columns given (the free row's time),
+   * only while it is still no free row and, where its state is read from its own columns, still
+   * in `state`. false when it no longer was (nothing written).
+   */
+  take: (tx: Querier, id: string, state: string, values: ColumnValues) => Promise<boolean>
   /** The UPDATE writing the row `id` free again (client cleared, the `release` columns). */
   release: (tx: Querier, id: string, now: NowParts) => Promise<void>
   /** The columns and values of a new free row (`reopen`), besides its time, professional and location. */
@@ -49,6 +62,8 @@ export interface OpenSlotParts {
   refs: Partial<Record<'client' | ClaimedRef, FieldWriter>>
   /** The columns writing each state. */
   state: (state: string) => WrittenValue[]
+  /** What a swap writes: the free row (its new time and what follows it), the appointment (a reschedule's columns and its new length). */
+  swap: { vacated: Array<{ column: string, type: SqlTypeName }>, moved: Array<{ column: string, type: SqlTypeName }> }
 }
 
 export function compileOpenSlots (model: MappingModel, dialect: Dialect, parts: OpenSlotParts): OpenSlotWrites | undefined {
@@ -79,16 +94,27 @@ export function compileOpenSlots (model: MappingModel, dialect: Dialect, parts: 
     if (decided(c, released) !== true) throw new CompileError(`${open.path}/release`, `a released row would not read as free: \`free[${i}]\` tests columns that \`release\` does not write so that it holds (say them under release)`)
   })
 
-  const update = (name: string, columns: { column: string, type: SqlTypeName }[], whileFree: boolean): Statement => {
+  // `only`: the row's condition (free, or an appointment), whose UPDATE says how many rows it changed.
+  const update = (name: string, columns: { column: string, type: SqlTypeName }[], only?: (scope: Scope, params: ParamList) => string[]): Statement => {
     const scope = new Scope(dialect, { ...a, joins: {} }, 't')
     const params = new ParamList(dialect)
     const sets = columns.map((c) => ({ column: c.column, value: params.input(`col:${c.column}`, c.type) }))
-    const where = [keyMatch(a.key, scope, params, `${a.path}/key`), ...scope.ownWhere(params)]
-    if (whileFree) where.push(dialect.and(open.free.map((c, i) => conditionSql(c, scope, params, `${open.path}/free/${i}`))))
-    const sql = whileFree && dialect.updateReturning
+    const where = [keyMatch(a.key, scope, params, `${a.path}/key`), ...scope.ownWhere(params), ...only?.(scope, params) ?? []]
+    const sql = only && dialect.updateReturning
       ? dialect.updateReturning(a.table, 't', sets, where, a.key.column)
       : dialect.update(a.table, 't', sets, where)
     return { name, sql, params: params.params, ...writesTo(a.table, columns) }
+  }
+  const whileFree = (scope: Scope, params: ParamList): string[] => [dialect.and(open.free.map((c, i) => conditionSql(c, scope, params, `${open.path}/free/${i}`)))]
+  const whileBooked = (scope: Scope, params: ParamList): string[] => [`${freeFlag(open, scope, params)} = 0`, ...stillIn(scope, params)]
+  // A state read through a joined row cannot be tested in the UPDATE: the transaction's own read of it stands.
+  const stillIn = (scope: Scope, params: ParamList): string[] => {
+    try {
+      return [`${valueSql(a.state, scope, params)} = ${params.input('state', 'text')}`]
+    } catch (err) {
+      if (err instanceof CompileError) return []
+      throw err
+    }
   }
 
   const claimStatements = new Map<string, Statement>()
@@ -108,13 +134,20 @@ export function compileOpenSlots (model: MappingModel, dialect: Dialect, parts: 
       if (!open.free.some((c) => decided(c, written) === false)) {
         throw new CompileError(`${open.path}/free`, `a claimed row would still read as free: a booking in ${state} writes ${columns.map((c) => c.column).join(', ')}, and none of them makes \`free\` fail (test the client's column or the state's)`)
       }
-      s = update(`appointment.openSlot.claim[${key}]`, columns, true)
+      s = update(`appointment.openSlot.claim[${key}]`, columns, whileFree)
       claimStatements.set(key, s)
     }
     return s
   }
-  const releaseStatement = update('appointment.openSlot.release', uniqueColumns([...freeSet].reverse()), false)
+  const releaseStatement = update('appointment.openSlot.release', uniqueColumns([...freeSet].reverse()))
+  const vacateStatement = update('appointment.openSlot.vacate', parts.swap.vacated, whileFree)
+  const takeStatement = update('appointment.openSlot.take', parts.swap.moved, whileBooked)
   const changed = dialect.updateReturning ? undefined : changedRows(dialect)
+  const one = async (tx: Querier, statement: Statement, args: Record<string, unknown>): Promise<boolean> => {
+    const rows = await tx.query(statement, args)
+    const n = changed ? Number((await tx.query(changed))[0]?.n ?? 0) : rows.length
+    return n === 1
+  }
 
   const keyOf = (id: string): Record<string, unknown> => {
     const k = keyArgs(a.key, id)
@@ -129,16 +162,20 @@ export function compileOpenSlots (model: MappingModel, dialect: Dialect, parts: 
       const statement = claimStatement(state, refs)
       const values: ColumnValues = { ...valuesOf(claimColumns(state, refs), now, state, booked), ...client.encode(given.client) }
       for (const r of refs) if (given[r] !== undefined) Object.assign(values, parts.refs[r]?.encode(given[r]))
-      const rows = await tx.query(statement, { ...keyOf(id), ...columnInputs(values) })
-      const n = changed ? Number((await tx.query(changed))[0]?.n ?? 0) : rows.length
-      return n === 1
+      return await one(tx, statement, { ...keyOf(id), ...columnInputs(values) })
+    },
+    async vacate (tx, id, values) {
+      return await one(tx, vacateStatement, { ...keyOf(id), ...columnInputs(values) })
+    },
+    async take (tx, id, state, values) {
+      return await one(tx, takeStatement, { ...keyOf(id), ...columnInputs(values), state })
     },
     async release (tx, id, now) {
       await tx.query(releaseStatement, { ...keyOf(id), ...columnInputs(freeValues(now)) })
     },
     freeColumns: uniqueColumns([...freeSet].reverse()),
     freeValues,
-    statements: () => [claimStatement(model.states.initial, [...CLAIMED_REFS].filter((r) => parts.refs[r])), ...changed ? [changed] : [], releaseStatement]
+    statements: () => [claimStatement(model.states.initial, [...CLAIMED_REFS].filter((r) => parts.refs[r])), ...changed ? [changed] : [], releaseStatement, vacateStatement, takeStatement]
   }
 }
 

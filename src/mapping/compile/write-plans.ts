@@ -13,7 +13,7 @@ import { NotWritableError } from '../../errors.js'
 import { keyArgs } from './key.js'
 import { columnInputs, isUnsupported, type Bound, type Supported } from './bind.js'
 import { compileClientWrites, PATCHABLE, type ClientField, type CompiledClientWrites } from './client-write.js'
-import { compileAppointmentWrites, type BookingRef, type DefaultedRef, type CompiledAppointmentWrites, type JoinedRef, type BookedTime } from './appointment-write.js'
+import { compileAppointmentWrites, type OpenSlotSwap, type BookingRef, type DefaultedRef, type CompiledAppointmentWrites, type JoinedRef, type BookedTime } from './appointment-write.js'
 import { compileSlotRowBooking, type SlotRowBooking } from './slot-rows.js'
 import type { OpenSlotWrites } from './open-slots.js'
 import type { ColumnValues, FieldWriter, InsertPlan } from './write-columns.js'
@@ -174,7 +174,9 @@ export interface AppointmentWritePlans {
   }
 }
 
-export interface OpenSlotPlans extends Omit<OpenSlotWrites, 'freeColumns' | 'freeValues'> {
+export interface OpenSlotPlans extends Omit<OpenSlotWrites, 'freeColumns' | 'freeValues' | 'vacate' | 'take'> {
+  /** A reschedule between open slots: the appointment and the free row swap times (appointment-write.ts). */
+  swap: OpenSlotSwap
   /** `onCancel: reopen`: inserts a new free row at `time` for the professional and location given; returns its id. */
   reopen: Supported<{ plan: InsertPlan, run: (tx: Querier, now: NowParts, time: BookedTime, refs: Partial<Record<BookingRef, string>>) => Promise<string> }>
 }
@@ -379,6 +381,7 @@ function appointmentPlans (model: MappingModel, a: CompiledAppointmentWrites, ro
     onCancel: open.onCancel,
     claim: open.claim,
     release: open.release,
+    swap: open.swap,
     statements: open.statements,
     reopen: open.onCancel !== 'reopen'
       ? { unsupported: { path: `${model.appointment.path}/openSlots/onCancel`, reason: 'slots are reopened only with `onCancel: reopen`' } }
