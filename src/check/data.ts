@@ -59,7 +59,7 @@ export async function checkData (compiled: CompiledMapping, db: Database, out: F
   }
 
   // Keys that repeat, and joins that give one row several partners (lists would repeat it).
-  // A lookup kept as another's column values (`valuesOf`) repeats its key by design: each value is one record.
+  // A lookup kept as a column's values (`valuesOf`) repeats its key by design: each value is one record.
   const tables: TableModel[] = [model.appointment, model.client, ...Object.values(model.lookups).filter((l): l is NonNullable<typeof l> => l !== undefined && l.valuesOf === undefined)]
   for (const t of tables) {
     if (out.covers(t.path) || !inTime(`${t.path.split('/').pop()}: keys and joins`)) continue
@@ -99,7 +99,10 @@ export async function checkData (compiled: CompiledMapping, db: Database, out: F
     if (!rows) continue
     const read = rows.map((r) => lookup.read(r))
     const unreadable = read.filter((r) => r === undefined).length
+    // A lookup kept as the values of a column is counted at that column: its rows are values.
+    const valuesOf = model.lookups[lookup.name]?.valuesOf
     if (unreadable > 0) out.problem(place, `${unreadable} of ${rows.length} rows have no readable id`)
+    else if (valuesOf) out.ok(valuesOf.path, `${rows.length} distinct values`)
     else out.ok(place, `${rows.length} rows`)
     flagReadOneWay(model.lookups[lookup.name]?.enabled?.path, lookup.name, read.filter((r): r is NonNullable<typeof r> => r !== undefined), out)
     // A blank address is answered with the location's name (else its id): said, so it is no surprise.

@@ -51,11 +51,17 @@ export interface LookupModel extends TableModel {
   name: LookupName
   fields: Record<string, Value>
   enabled?: Value
-  /** Kept as the distinct values of another lookup's column (`valuesOf`): `table`, `where` and `joins` are that lookup's, `key` the column. */
-  valuesOf?: { resource: LookupName, column: string, path: string }
+  /**
+   * Kept as the distinct values of a column of other rows (`valuesOf`): `table`, `where` and
+   * `joins` are those of `resource` (another lookup, or the client), or the mapping's own
+   * (`resource` absent: a table of attribute rows); `key` the column.
+   */
+  valuesOf?: { resource?: LookupName | 'client', column: string, path: string }
   /** Each `where` condition's place (a `valuesOf` lookup's are its source's, then its column's). */
   wherePaths?: string[]
   tablePath?: string
+  /** Where the joins are declared, when not `<path>/joins` (a `valuesOf` lookup's are its source's). */
+  joinsPath?: string
 }
 
 export interface AppointmentModel extends TableModel {
@@ -226,12 +232,14 @@ export function buildModel (source: SourceDoc): MappingModel {
   for (const name of LOOKUPS) {
     const l = r[name]
     if (!l || !('valuesOf' in l)) continue
-    const made = valuesOfLookup(name, l.valuesOf, lookups, r, doc.idSeparator ?? '-', fail)
+    const made = valuesOfLookup(name, l.valuesOf, lookups, client, r, doc.idSeparator ?? '-', fail)
     if (!made) continue
     lookups[name] = made.lookup
-    const declaredToo = (doc.relations ?? []).findIndex((rel) => pairKey(rel.between[0], rel.between[1]) === pairKey(made.relation.between[0], made.relation.between[1]))
-    if (declaredToo >= 0) fail(`/relations/${declaredToo}`, `${made.relation.between.join(' and ')} are related by ${name}'s \`valuesOf\` (the row holding each value): remove this relation`)
-    else derived.push(made.relation)
+    const relation = made.relation
+    if (!relation) continue
+    const declaredToo = (doc.relations ?? []).findIndex((rel) => pairKey(rel.between[0], rel.between[1]) === pairKey(relation.between[0], relation.between[1]))
+    if (declaredToo >= 0) fail(`/relations/${declaredToo}`, `${relation.between.join(' and ')} are related by ${name}'s \`valuesOf\` (the row holding each value): remove this relation`)
+    else derived.push(relation)
   }
 
   const states = stateSettings(doc, fail)
@@ -241,7 +249,8 @@ export function buildModel (source: SourceDoc): MappingModel {
   const relations = [...(doc.relations ?? []).map((rel, i) => relation(rel, `/relations/${i}`, declared, appointment, value, fail)), ...derived]
   checkRelationsAcyclic(relations, fail)
 
-  for (const t of [appointment, client, ...Object.values(lookups)]) checkJoins(t, fail)
+  // A lookup kept as another resource's values has that resource's joins, checked there.
+  for (const t of [appointment, client, ...Object.values(lookups).filter((l) => l?.valuesOf?.resource === undefined)]) if (t) checkJoins(t, fail)
   // An unknown country would read every stored phone as none, the server answering as if no client had one.
   const country = doc.phone?.defaultCountry
   if (country !== undefined && !isPhoneCountry(country)) fail('/phone/defaultCountry', `\`${country}\` is not a country the phone library knows (an ISO 3166 code such as BR, PT, US, CA)`)
@@ -305,51 +314,62 @@ export function buildModel (source: SourceDoc): MappingModel {
   }
 }
 
+type ValuesOfDoc = { resource: LookupName | 'client', column: string } | { table: string, column: string, where?: WhereDoc, joins?: Record<string, JoinDoc> }
+
 /**
- * A lookup read as the distinct non-blank values of a column of another lookup's table: the
- * same rows (its `where`, its joins), the column as a text key, and the relation to the rows
- * holding each value, which follows from the same row.
+ * A lookup read as the distinct non-blank values of a column of other rows: another lookup's
+ * (its `where`, its joins, and the relation to the rows holding each value, which follows from
+ * the same row), the client's (related to no lookup: the client's own), or a table's own rows.
  */
-function valuesOfLookup (name: LookupName, valuesOf: { resource: LookupName, column: string }, lookups: MappingModel['lookups'], r: MappingDoc['resources'], separator: string, fail: Fail):
-  { lookup: LookupModel, relation: RelationModel } | undefined {
+function valuesOfLookup (name: LookupName, valuesOf: ValuesOfDoc, lookups: MappingModel['lookups'], client: ClientModel, r: MappingDoc['resources'], separator: string, fail: Fail):
+  { lookup: LookupModel, relation?: RelationModel } | undefined {
   const path = `/resources/${name}`
   const at = `${path}/valuesOf`
+  const column = valuesOf.column
+  const columnPath = `${at}/column`
+  const read: Value = { column, path: columnPath }
+  const made = (source: { table: string, where: ConditionDoc[], wherePaths: string[], tablePath: string, joins: Record<string, JoinDoc>, joinsPath: string }, resource?: LookupName | 'client'): LookupModel => ({
+    table: source.table,
+    key: { column, type: 'text', parts: [{ column, type: 'text' }], separator },
+    where: [...source.where, { column, blank: false }],
+    // Each condition at its place: the source's own where it is written, the non-blank test at the column.
+    wherePaths: [...source.wherePaths, columnPath],
+    tablePath: source.tablePath,
+    joins: source.joins,
+    joinsPath: source.joinsPath,
+    path,
+    name,
+    // A location's required address is its name again (no address is kept with a value).
+    fields: name === 'location' ? { name: read, address: read } : { name: read },
+    valuesOf: { ...resource !== undefined ? { resource } : {}, column, path: at }
+  })
+  const wherePathsOf = (where: ConditionDoc[], doc: unknown, wherePath: string): string[] =>
+    where.map((_, i) => `${wherePath}${Array.isArray(doc) ? `/${i}` : ''}`)
+  if ('table' in valuesOf) {
+    const where = whereList(valuesOf.where)
+    return { lookup: made({ table: valuesOf.table, where, wherePaths: wherePathsOf(where, valuesOf.where, `${at}/where`), tablePath: `${at}/table`, joins: valuesOf.joins ?? {}, joinsPath: `${at}/joins` }) }
+  }
+  if (valuesOf.resource === 'client') {
+    const clientWhere = r.client.where
+    return { lookup: made({ ...client, wherePaths: wherePathsOf(client.where, clientWhere, `${client.path}/where`), tablePath: `${client.path}/table`, joinsPath: `${client.path}/joins` }, 'client') }
+  }
   const source = lookups[valuesOf.resource]
   if (valuesOf.resource === name) { fail(`${at}/resource`, `the ${name}s are the values of another lookup's column, not of their own`); return undefined }
   if (!source || source.valuesOf) { fail(`${at}/resource`, `\`${valuesOf.resource}\` is not mapped under resources with a table of its own`); return undefined }
   if (source.key.parts.length > 1) { fail(`${at}/resource`, `the ${valuesOf.resource}'s key has several columns: relating each value to the row holding it needs a key of one`); return undefined }
-  const column = valuesOf.column
-  const columnPath = `${at}/column`
-  const where: ConditionDoc[] = [...source.where, { column, blank: false }]
-  // Each condition at its place: the source's own where it is written, the non-blank test at the column.
   const sourceDoc = r[valuesOf.resource]
-  const listed = sourceDoc !== undefined && 'where' in sourceDoc && Array.isArray(sourceDoc.where)
-  const wherePaths = [...source.where.map((_, i) => `${source.path}/where${listed ? `/${i}` : ''}`), columnPath]
-  const tablePath = `${source.path}/table`
-  const read: Value = { column, path: columnPath }
+  const lookup = made({ ...source, wherePaths: wherePathsOf(source.where, sourceDoc !== undefined && 'where' in sourceDoc ? sourceDoc.where : undefined, `${source.path}/where`), tablePath: `${source.path}/table`, joinsPath: `${source.path}/joins` }, valuesOf.resource)
   return {
-    lookup: {
-      table: source.table,
-      key: { column, type: 'text', parts: [{ column, type: 'text' }], separator },
-      where,
-      wherePaths,
-      tablePath,
-      joins: source.joins,
-      path,
-      name,
-      // A location's required address is its name again (no address is kept with a value).
-      fields: name === 'location' ? { name: read, address: read } : { name: read },
-      valuesOf: { resource: valuesOf.resource, column, path: at }
-    },
+    lookup,
     relation: {
       between: [valuesOf.resource, name],
       path: at,
       kind: 'table',
       table: source.table,
-      tablePath,
+      tablePath: lookup.tablePath,
       joins: source.joins,
-      where,
-      wherePaths,
+      where: lookup.where,
+      wherePaths: lookup.wherePaths,
       columns: [{ column: source.key.column, type: source.key.type, path: `${at}/resource` }, { ...read, type: 'text' }]
     }
   }
@@ -565,10 +585,11 @@ export function pairKey (a: EntityName, b: EntityName): string {
   return [a, b].sort().join('~')
 }
 
-function checkJoins (t: TableModel, fail: Fail): void {
+function checkJoins (t: TableModel & { joinsPath?: string }, fail: Fail): void {
+  const at = t.joinsPath ?? `${t.path}/joins`
   for (const [alias, j] of Object.entries(t.joins)) {
-    if (j.from !== undefined && !(j.from in t.joins)) fail(`${t.path}/joins/${alias}/from`, `no join called \`${j.from}\``)
-    if (Object.keys(j.on).length === 0) fail(`${t.path}/joins/${alias}/on`, 'a join needs at least one column pair')
+    if (j.from !== undefined && !(j.from in t.joins)) fail(`${at}/${alias}/from`, `no join called \`${j.from}\``)
+    if (Object.keys(j.on).length === 0) fail(`${at}/${alias}/on`, 'a join needs at least one column pair')
   }
 }
 

@@ -507,7 +507,7 @@ export const WriteSpec = Type.Object({
         nullIf: Type.Optional(Type.Array(Literal, { description: 'Stored values meaning the client has none (Open Dental\'s 0): the booking then takes `otherwise`, or none.', examples: [[0]] })),
         owned: Type.Optional(Type.Boolean({ description: 'true: a ref sent must be one of the client\'s own too (any row the client\'s joins reach, `first` aside), and the booking stores that row\'s value; another is refused (409 naming the field, nothing written).' }))
       }, { additionalProperties: false, description: 'The column, the values meaning none, and whether a ref sent must be the client\'s own.', examples: [{ column: 'sub.PlanNum', nullIf: [0], owned: true }] })
-    ], { description: `Only for healthInsurance and plan. What a booking takes when the caller sends no ${r}: the booked client's own, read from the client's row or a row hanging from it, inside the booking's transaction. The value is what the appointment's column stores: the ${r} id, or with \`firstOf\` the joined row's key (the plan whose carrier is read). It is checked as a sent one would be (409 naming the field when the client's own is refused); a client with none takes \`otherwise\`, else nothing. \`ponte check\` books without the ${r} and compares the stored value with the client's own.`, examples: ['CODCONVENIO', { column: 'sub.PlanNum', nullIf: [0], owned: true }] })),
+    ], { description: `Only for healthInsurance and plan. What a booking takes when the caller sends no ${r}: the booked client's own, read from the client's row or a row hanging from it, inside the booking's transaction. The value is what the appointment's column stores: the ${r} id, or with \`firstOf\` the joined row's key (the plan whose carrier is read). It is checked as a sent one would be (409 naming the field when the client's own is refused); a client with none takes \`otherwise\`, else nothing. Where the appointment reads the ${r} through a join without \`firstOf\` (the patient's own row), nothing is stored: the appointment's is the client's own, and a booking sending another is refused (409 naming the field). \`ponte check\` books without the ${r} and compares the stored value with the client's own.`, examples: ['CODCONVENIO', { column: 'sub.PlanNum', nullIf: [0], owned: true }] })),
     otherwise: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Integer()], { description: `The ${r} id a booking takes when the caller sends no ${r} (a clinic database requiring a visit type), or with \`fromClient\` when the client has none: it is checked, stored and read back as if sent${r === 'service' ? ', and its duration is the appointment\'s length (and the length /availability offers without `?service=`)' : ''}. \`ponte check\` reports an id that names no ${r}.`, examples: [7] }))
   }, { additionalProperties: false, minProperties: 1, description: `How a booking writes its ${r}: through a join (\`firstOf\`), and which ${r} it takes when the caller sends none (\`fromClient\`, the client's own; \`otherwise\`, a constant).` }))])), {
     additionalProperties: false,
@@ -627,24 +627,36 @@ const Lookup = (what: string, fields: Record<string, string>, whats = `${what}s`
 }, { additionalProperties: false, description: `The ${whats}: a lookup the interface lists and filters.` })
 
 /**
- * A lookup kept as no table of its own, only as the text of a column of another lookup's rows
- * (OpenEMR's `users.specialty`, OSCAR's `provider.specialty`): its records are the distinct
- * values there, related to the rows holding them.
+ * A lookup kept as no table of its own, only as the text of a column of other rows: another
+ * lookup's (OpenEMR's `users.specialty`), related to the rows holding them; the client's
+ * (OSCAR's `demographic.hc_type`); or a table's (OpenMRS's `person_attribute` of a type).
  */
 const ValuesOf = (what: string, whats: string) => Type.Object({
-  valuesOf: Type.Object({
-    resource: Type.Union([Type.Literal('professional'), Type.Literal('location'), Type.Literal('service'), Type.Literal('healthInsurance'), Type.Literal('specialty')], { description: `The lookup whose rows hold the ${what} as text.` }),
-    column: about(ColumnName, `The column of that resource's table (or of one of its joins) holding each row's ${what}.`, ['specialty'])
-  }, {
-    additionalProperties: false,
-    description: `The ${whats} are the distinct non-blank values of a column of another lookup's table (its \`where\` and \`joins\` apply): each value is one ${what}, its id the value itself (case counts; URL-encoded in paths) and its name the value trimmed; NULL and blank are none. Related to the rows of \`resource\` holding it, for the filters both ways (\`/professionals?specialty=\`, \`/specialties?professional=\`) and a professional's \`specialties\`, as a \`relations\` entry would relate them (so none may). \`ponte check\` reads the column as the ${whats}, its repeats being no key problem.`,
-    examples: [{ resource: 'professional', column: 'specialty' }]
-  })
-}, { additionalProperties: false, description: `The ${whats}, as the values of another lookup's column.` })
+  valuesOf: Type.Union([
+    Type.Object({
+      resource: Type.Union([Type.Literal('professional'), Type.Literal('location'), Type.Literal('service'), Type.Literal('healthInsurance'), Type.Literal('specialty'), Type.Literal('client')], { description: `The resource whose rows hold the ${what} as text: another lookup, or \`client\` (a patient's own ${what} on the patient's row).` }),
+      column: about(ColumnName, `The column of that resource's table (or of one of its joins) holding each row's ${what}.`, ['specialty'])
+    }, {
+      additionalProperties: false,
+      description: `The ${whats} are the distinct non-blank values of a column of another resource's table (its \`where\` and \`joins\` apply): each value is one ${what}, its id the value itself (case counts; URL-encoded in paths) and its name the value trimmed; NULL and blank are none. Of another lookup, related to the rows of \`resource\` holding it, for the filters both ways (\`/professionals?specialty=\`, \`/specialties?professional=\`) and a professional's \`specialties\`, as a \`relations\` entry would relate them (so none may); of \`client\`, related to no lookup. \`ponte check\` reads the column as the ${whats}, its repeats being no key problem.`,
+      examples: [{ resource: 'professional', column: 'specialty' }, { resource: 'client', column: 'hc_type' }]
+    }),
+    Type.Object({
+      table: about(TableName, `A table of rows each holding a ${what} as text (a patient's attribute rows), with no key of its own for the ${what}.`, ['person_attribute']),
+      column: about(ColumnName, `The column (or \`alias.COLUMN\` of a join) holding each row's ${what}.`, ['value']),
+      where: Type.Optional(about(Where, `The rows holding a ${what} (an attribute's type, not voided). Default: every row.`, [{ all: [{ column: 'person_attribute_type_id', eq: 7 }, { column: 'voided', eq: 0 }] }])),
+      joins: Type.Optional(Joins)
+    }, {
+      additionalProperties: false,
+      description: `The ${whats} are the distinct non-blank values of a column of a table of their own rows (attribute rows of a type, not voided): each value is one ${what}, its id and name as above; related to no lookup. \`ponte check\` reads the column as the ${whats}, its repeats being no key problem.`,
+      examples: [{ table: 'person_attribute', column: 'value', where: { all: [{ column: 'person_attribute_type_id', eq: 7 }, { column: 'voided', eq: 0 }] } }]
+    })
+  ], { description: `Where the ${whats} are kept as text: a column of another resource's rows (\`resource\`), or of rows of a table (\`table\`, with its \`where\`).` })
+}, { additionalProperties: false, description: `The ${whats}, as the values of a column of other rows.` })
 
 /** A lookup with a table of its own, or the values of another's column. */
 const LookupOrValues = (what: string, fields: Record<string, string>, whats = `${what}s`) => Type.Union([Lookup(what, fields, whats), ValuesOf(what, whats)], {
-  description: `The ${whats}: a lookup the interface lists and filters, with a table of its own or as the values of another lookup's column (\`valuesOf\`).`
+  description: `The ${whats}: a lookup the interface lists and filters, with a table of its own or as the distinct values of a column of other rows (\`valuesOf\`).`
 })
 
 export const Professional = Lookup('professional', {

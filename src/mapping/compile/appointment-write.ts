@@ -75,7 +75,7 @@ export interface CompiledAppointmentWrites {
   joinedRefs: Partial<Record<BookingRef, JoinedRef>>
   /** The id a booking takes for a ref the caller leaves out (`write.refs.<ref>.otherwise`). */
   defaults: Partial<Record<DefaultedRef, string>>
-  /** The booked client's own value a booking takes for a ref the caller leaves out (`write.refs.<ref>.fromClient`). */
+  /** The booked client's own value a booking takes for a ref the caller leaves out (`write.refs.<ref>.fromClient`), or, `held`, the only one it accepts. */
   clientDefaults: Partial<Record<DefaultedRef, ClientDefault>>
   /** Refs the mapping reads but cannot write, with the reason (a booking sending one is refused unless `write.ignore` lists it). */
   readOnlyRefs: Partial<Record<BookingRef, string>>
@@ -117,9 +117,10 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
     recordWrites(writer, () => a.table)
     if (writer) refs[name] = writer
     else if (declared?.firstOf !== undefined) joinedRefs[name] = joinedRef(model, v, type, declared.firstOf, `${path}/refs/${name}`, dialect)
+    else if (declared?.fromClient !== undefined && v.column?.includes('.') === true) clientDefaults[name as DefaultedRef] = compileClientDefault(model, name, type, dialect, true)
     else readOnlyRefs[name] = readOnlyReason(v, name)
     if (declared?.otherwise !== undefined) defaults[name as DefaultedRef] = bookingDefault(declared.otherwise, refs[name] !== undefined || joinedRefs[name] !== undefined, `${path}/refs/${name}/otherwise`)
-    const own = name === 'client' || (refs[name] === undefined && joinedRefs[name] === undefined) ? undefined : compileClientDefault(model, name, type, dialect)
+    const own = name === 'client' || (refs[name] === undefined && joinedRefs[name] === undefined) ? undefined : compileClientDefault(model, name, type, dialect, false)
     if (own) clientDefaults[name as DefaultedRef] = own
   }
   for (const name of Object.keys(a.write?.refs ?? {})) {

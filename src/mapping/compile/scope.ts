@@ -25,6 +25,8 @@ export interface ScopeSource {
   wherePath?: string
   /** Each condition's own place, where they come from several (a `valuesOf` lookup: its source's `where`, then the non-blank test at its column). */
   wherePaths?: string[]
+  /** Where the joins are declared, when not `<path>/joins`. */
+  joinsPath?: string
 }
 
 export class Scope {
@@ -104,7 +106,7 @@ export class Scope {
   private renderJoin (name: string, params: ParamList): Join {
     const j = this.source.joins[name]
     const parent = j.from ? this.joinAlias(j.from) : this.alias
-    const path = `${this.source.path}/joins/${name}`
+    const path = `${this.source.joinsPath ?? `${this.source.path}/joins`}/${name}`
     const alias = this.joinAlias(name)
     const parentTable = j.from ? this.source.joins[j.from].table : this.source.table
     const on = joinMatch(this.dialect, j, alias, (local) => {
