@@ -43,6 +43,7 @@ export class OpenSlotClaims {
     await checkFree(tx, this.compiled, this.freeing, { ...time, professional: refs.professional, client: refs.client, capacity: 1 }, TIME_FIELDS, '/body/client')
     if (!await this.open.claim(tx, row.id, state, now, refs, booked)) throw openSlotTaken(time.date, time.hour)
     await this.rows.recordState(tx, row.id, state, now, false)
+    await this.rows.recordAfter(tx, row.id, state, state, now, 'create')
     return await this.rows.readBack(tx, row.id, { date: time.date, hour: time.hour, state }, this.rows.writtenRefs({ ...refs, location: refs.location ?? row.refs.location }))
   }
 
@@ -73,7 +74,10 @@ export class OpenSlotClaims {
       await this.rows.recordState(tx, current.id, cancelled, now, true)
       await this.free(tx, current, now)
     }
+    // The old row as the move left it (released, or cancelled); the new one as claimed.
+    await this.rows.recordAfter(tx, current.id, current.state, cancelled, now, 'reschedule')
     await this.rows.recordState(tx, row.id, state, now, false)
+    await this.rows.recordAfter(tx, row.id, state, state, now, 'create')
     await this.rows.readBack(tx, row.id, { date: time.date, hour: time.hour, state }, heldRefs(current))
     return `Appointment ${current.id} moved to ${time.date} ${time.hour}: it is now appointment ${row.id}, that slot's row${state !== current.state ? `, and is ${state}` : ''}.`
   }
