@@ -277,10 +277,13 @@ export function buildModel (source: SourceDoc): MappingModel {
   }
   // A history row is written for the state entered (`open`), for what a change leaves (`left`), or both.
   if (history && history.open === undefined) {
-    if (history.left === undefined) fail(`${apptPath}/write/history`, 'give `open` (a row for each state entered, on booking too), `left` (a row for what each change leaves behind) or both')
+    if (history.left === undefined && history.after === undefined) fail(`${apptPath}/write/history`, 'give `open` (a row for each state entered, on booking too), `left` (a row for what each change leaves behind), `after` (a row for the appointment as each change left it) or several')
     else if (history.close !== undefined) fail(`${apptPath}/write/history/close`, '`current` and `close` close the row an `open` row replaces: give `open` with them')
   }
-  if (history?.on !== undefined && history.left === undefined) fail(`${apptPath}/write/history/on`, '`on` says which changes add a `left` row: give `left`')
+  if (history?.on !== undefined && history.left === undefined && history.after === undefined) fail(`${apptPath}/write/history/on`, '`on` says which changes add a `left` row: give `left`')
+  // A booking leaves nothing behind: only an `after` row records it.
+  const creates = history?.on?.indexOf('create') ?? -1
+  if (history !== undefined && creates >= 0 && history.after === undefined && history.left !== undefined) fail(`${apptPath}/write/history/on/${creates}`, '`create` adds a row for the booking, which leaves nothing behind for a `left` row: give `after` (a row for the appointment as the booking made it)')
 
   if (issues.length > 0) {
     throw new MappingError(issues.map((i) => ({ file: source.file, ...source.locate(i.path), ...i })))

@@ -266,14 +266,16 @@ export const CLIENT_PARTS = ['name', 'given', 'family', 'familyFirst', 'phone'] 
 /** The booked records besides the client whose name or id a write can copy (`{ service: name }`). */
 export const BOOKED_LOOKUPS = ['service', 'professional', 'location', 'healthInsurance'] as const
 
-/** `{ service: name }`: a column copying the booked lookup's name or id. */
+/** `{ service: name }`: a column copying the booked lookup's name, id, or a column of its row. */
 function bookedLookup<K extends typeof BOOKED_LOOKUPS[number]> (ref: K) {
-  const part = Type.Union([Type.Literal('name'), Type.Literal('id')], { description: `The booked ${ref}'s \`name\` (as the mapping reads it) or its \`id\`.` })
+  const part = Type.Union([Type.Literal('name'), Type.Literal('id'), Type.Object({
+    column: about(ColumnName, `A column of the ${ref}'s own table, copied as it is stored (Open Dental's \`appointmenttype.Pattern\`), read by the booked id in the booking's transaction.`, ['Pattern'])
+  }, { additionalProperties: false })], { description: `The booked ${ref}'s \`name\` (as the mapping reads it), its \`id\`, or \`{ column: … }\`, a column of its row as stored.` })
   return Type.Object({
     ...{ [ref]: part } as Record<K, typeof part>,
     case: Type.Optional(Type.Literal('upper', { description: 'Written upper-cased.' })),
-    otherwise: Type.Optional(Type.Union([Literal, Type.Null()], { description: `What is written when the booking names no ${ref} (default NULL).`, examples: [''] }))
-  }, { additionalProperties: false, description: `From the booked ${ref} (OpenEMR's \`pc_title\`: \`{ service: name }\`): written when the appointment is booked. Only under the appointment's \`write.set\` or \`openSlots.claim\`.` })
+    otherwise: Type.Optional(Type.Union([Literal, Type.Null()], { description: `What is written when the booking names no ${ref}, or the copied column is NULL (default NULL).`, examples: [''] }))
+  }, { additionalProperties: false, description: `From the booked ${ref} (OpenEMR's \`pc_title\`: \`{ service: name }\`; Open Dental's \`Pattern\`: \`{ service: { column: Pattern } }\`): written when the appointment is booked. Only under the appointment's \`write.set\` or \`openSlots.claim\`.` })
 }
 
 /** A phone write mask: `#`s, one per national digit, between the characters phones are spelt with. */
@@ -349,6 +351,16 @@ export const WriteValue = Type.Union([
     otherwise: Type.Optional(Type.String({ minLength: 1, description: 'Another column of the appointment\'s table, taken where `before` was NULL (`date_created` for a `date_changed` never set).', examples: ['date_created'] }))
   }, { additionalProperties: false, description: 'The appointment row as the change found it: `{ before: status }` copies the status the change leaves, `{ before: date_changed, otherwise: date_created }` when that status began. Only in `write.history.left`.' }),
   Type.Object({
+    after: Type.String({ minLength: 1, description: 'Only in `write.history.after`: a column of the appointment\'s own table as the change (or the booking) left it, read in its transaction after its own write (`AptStatus`, `Pattern`).', examples: ['AptStatus'] })
+  }, { additionalProperties: false, description: 'The appointment row as the change left it: Open Dental\'s `histappointment` copies every column of `appointment` after each change, its creation included. Only in `write.history.after`.' }),
+  Type.Object({
+    event: Type.Object({
+      create: Type.Optional(about(Literal, 'Written for the booking (an insert, or the claim of an open slot).', [0])),
+      state: Type.Optional(about(Literal, 'Written for a state change (PATCH …/state).', [1])),
+      reschedule: Type.Optional(about(Literal, 'Written for a reschedule (PATCH …/time), whatever its state.', [1]))
+    }, { additionalProperties: false, minProperties: 1, description: 'The code written for each change the history\'s `on` lists, every one given a code (Open Dental\'s `HistApptAction`: `{ create: 0, state: 1, reschedule: 1 }`).', examples: [{ create: 0, state: 1, reschedule: 1 }] })
+  }, { additionalProperties: false, description: 'Only in `write.history.left` and `after`: a code saying which change added the row (Created, Changed).' }),
+  Type.Object({
     client: Type.Union([Type.Literal('name'), Type.Literal('given'), Type.Literal('family'), Type.Literal('familyFirst'), Type.Literal('phone')], { description: 'Which part of the booked client, as the mapping reads it at booking time: `name` (the whole name), `given`, `family`, or `familyFirst` (family, `separator`, given: OSCAR\'s `SMITH,MARY ANN`); or `phone`, the client\'s phone (the one GET /clients/{id} answers as `phone`) written in `format`. Given and family are the columns of a `{given} {family}` name template (the family from its `split.family` column on, else the last column), else the name cut by its `split` rule.' }),
     separator: Type.Optional(Type.String({ minLength: 1, maxLength: 5, description: 'With `familyFirst`, what goes between family and given. Default `, `.', examples: [','] })),
     case: Type.Optional(Type.Literal('upper', { description: 'Written upper-cased (`SMITH,MARY ANN`).' })),
@@ -364,7 +376,7 @@ export const WriteValue = Type.Union([
     additionalProperties: false,
     description: 'A copy of the working-hours row covering the booked start (a Delphi agenda\'s `AGENDA.SALA` from `HORARIO.SALA`; Open Dental\'s `appointment.Op` from the schedule\'s operatory): written when the appointment is booked and again on every reschedule, from the row covering the new start, read in the write\'s transaction. The covering row is the one whose window holds the start, as /availability decides it (a weekly row before a dated one; among overlapping rows of one source, the earliest start, then earliest end, then the lowest value; `ponte check` warns of such overlaps). Only under the appointment\'s `write.set`.'
   })
-], { title: 'WriteValue', description: 'What a write puts in a column Ponte fills on its own: a constant, now, a setting, part of the booked slot, the new key, a UUID, an identifier with a check character, the new state (or the one left), a column of the appointment as it was before the change, the written phone in another format, part of the booked client\'s name, the client\'s phone, the booked service, professional, location or health insurance, or a column of the working-hours row covering the booked time.' })
+], { title: 'WriteValue', description: 'What a write puts in a column Ponte fills on its own: a constant, now, a setting, part of the booked slot, the new key, a UUID, an identifier with a check character, the new state (or the one left), a column of the appointment as it was before the change (or as it left it), the change made, the written phone in another format, part of the booked client\'s name, the client\'s phone, the booked service, professional, location or health insurance, or a column of the working-hours row covering the booked time.' })
 
 // One description for `generate` in every form: an editor shows it whichever form is typed.
 const GENERATE = 'How the key is made: `identity`, the database makes it (IDENTITY, AUTO_INCREMENT, SERIAL) and Ponte reads it back; `uuid`, a new v4 UUID (lower-case, with hyphens) bound into the key column, any identity column of the row left to the database (OpenMRS\'s `uuid` beside its integer id); `max`, the largest key plus one, under a lock in the insert\'s transaction (what many legacy programs do); `sequence`, the next value of a database sequence; `keyTable`, a counter row in a table of counters, read and advanced in the insert\'s transaction.'
@@ -415,13 +427,18 @@ export const StatusHistory = Type.Object({
     description: 'Columns of a row added for what a change leaves behind, before the change, in its transaction (never on booking): the state left (`status: { state: left }`), the appointment\'s columns as they were (`start_date: { before: date_changed, otherwise: date_created }`), when it ended (`end_date: { now: datetime }`). OpenMRS\'s status history holds the previous status; OSCAR\'s `appointmentArchive` the whole row as it was.',
     examples: [{ status: { state: 'left' }, start_date: { before: 'date_changed', otherwise: 'date_created' }, end_date: { now: 'datetime' } }]
   })),
-  on: Type.Optional(Type.Array(Type.Union([Type.Literal('state'), Type.Literal('reschedule')]), {
+  after: Type.Optional(Type.Record(Type.String(), WriteValue, {
+    minProperties: 1,
+    description: 'Columns of a row added after each change `on` lists, the booking included (`create`), in its transaction: the appointment\'s columns as the change left it (`AptStatus: { after: AptStatus }`), which change it was (`HistApptAction: { event: { create: 0, state: 1, reschedule: 1 } }`), when (`HistDateTStamp: { now: datetime }`). Open Dental\'s `histappointment`.',
+    examples: [{ AptStatus: { after: 'AptStatus' }, HistApptAction: { event: { create: 0, state: 1, reschedule: 1 } }, HistDateTStamp: { now: 'datetime' } }]
+  })),
+  on: Type.Optional(Type.Array(Type.Union([Type.Literal('create'), Type.Literal('state'), Type.Literal('reschedule')]), {
     minItems: 1,
     uniqueItems: true,
-    description: 'With `left`: which changes add a `left` row. `state`: every state change (PATCH …/state, and a reschedule that moves the state, `states.onReschedule`); `reschedule`: every PATCH …/time. One row per change either way. Default: `[state]`.',
-    examples: [['state', 'reschedule']]
+    description: 'With `left` or `after`: which changes add their row. `create`: the booking (an insert, or the claim of an open slot), `after` rows only (a booking leaves nothing behind); `state`: every state change (PATCH …/state, and a reschedule that moves the state, `states.onReschedule`); `reschedule`: every PATCH …/time. One row of each per change. Default: `[state]` for `left`, `[create, state, reschedule]` for `after`.',
+    examples: [['state', 'reschedule'], ['create', 'state', 'reschedule']]
   }))
-}, { additionalProperties: false, title: 'StatusHistory', description: 'A status-history table: each state change (a booking too) opens a new row (`open`), in the same transaction, after closing the `current` one where given; and/or each change adds a row recording what it leaves (`left`: the previous state, the row as it was). The state rules may read the latest row through a join of the appointment (`first` by its date, then its key, both descending).' })
+}, { additionalProperties: false, title: 'StatusHistory', description: 'A status-history table: each state change (a booking too) opens a new row (`open`), in the same transaction, after closing the `current` one where given; and/or each change adds a row recording what it leaves (`left`: the previous state, the row as it was), or what it made (`after`: the row as the change left it, the booking included). The state rules may read the latest row through a join of the appointment (`first` by its date, then its key, both descending).' })
 
 export const StateRow = Type.Object({
   join: Type.String({ description: 'A join of the appointment (under `joins`, on the appointment\'s key alone) whose row records the state: the row its state rules read (`confirmation.value`).', examples: ['confirmation'] }),

@@ -93,6 +93,18 @@ export class AppointmentRows {
   }
 
   /**
+   * The row as a change left it (`write.history.after`: Open Dental's histappointment), after
+   * the change's own write, in its transaction: `create` a booking's insert or claim, `state`
+   * a state change, `reschedule` a move (into `entered`; `left` the state it had).
+   */
+  async recordAfter (tx: Querier, id: string, left: string, entered: string, now: ReturnType<typeof nowIn>, change: 'create' | 'state' | 'reschedule'): Promise<void> {
+    const plan = this.writes.history?.after
+    if (!plan?.on[change]) return
+    const { statement, args } = boundOrUnknown(plan.bind(id, left, entered, now, change), id)
+    await tx.query(statement, args)
+  }
+
+  /**
    * The rows of a state entered: status history (history.ts: close the current one, open the
    * new one) and the rows recording a state outside the status column (state-rows.ts).
    */

@@ -32,7 +32,12 @@ export interface WriteContext {
   leaving?: string
   /** The records a booking names, for the columns copying them (booked-values.ts). */
   booked?: Booked
+  /** Which change a history row records (`{ event: { create: 0, state: 1 } }`). */
+  event?: HistoryEvent
 }
+
+/** The changes a history row may record: the booking, a state change, a reschedule. */
+export type HistoryEvent = 'create' | 'state' | 'reschedule'
 
 export interface WrittenValue {
   column: string

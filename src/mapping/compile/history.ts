@@ -3,7 +3,8 @@
 // state change's transaction; a booking opens the first one. The state rules may read the
 // latest row back (history-read.ts says whether what is written reads as the state entered).
 // A change may also add a row for what it leaves behind (`left`): the state left, the row as
-// it was (OpenMRS's status history, OSCAR's appointmentArchive), written before the change.
+// it was (OpenMRS's status history, OSCAR's appointmentArchive), written before the change;
+// or for what it made (`after`: Open Dental's histappointment), the booking included.
 import type { Dialect } from '../../sql/dialect.js'
 import { ParamList, type Statement } from '../../sql/statement.js'
 import type { MappingModel } from '../model.js'
@@ -14,7 +15,7 @@ import { Scope } from './scope.js'
 import { keyMatch } from './key.js'
 import { reference, segment } from './references.js'
 import { uniqueColumns, writeValues, type ColumnValues } from './write-columns.js'
-import type { WrittenValue } from './derived.js'
+import type { HistoryEvent, WrittenValue } from './derived.js'
 
 export interface StatusHistory {
   /** UPDATE of the appointment's current rows; inputs `key` and `col:<column>`. None where rows are only added. */
@@ -25,23 +26,26 @@ export interface StatusHistory {
   values: (key: unknown, state: string, now: NowParts) => { close: Record<string, unknown>, open: Record<string, unknown> }
   /** The row a change leaves behind, where the mapping writes one. */
   left?: LeftRow
+  /** The row as a change (the booking too) left it, where the mapping writes one (`after`). */
+  after?: LeftRow
 }
 
-/** A column of the `left` row copied from the appointment row as the change found it. */
+/** A column of the `left` row copied from the appointment row as the change found it (`after`: as it left it). */
 export interface Copy { column: string, before: string, otherwise?: string, path: string }
 
 export interface LeftRow {
   /**
-   * INSERT … SELECT from the appointment row by key, run before the change's own UPDATE:
-   * inputs `id` (keyArgs of the appointment) and `col:<column>` (the key column and the values bound).
+   * INSERT … SELECT from the appointment row by key, run before the change's own UPDATE (an
+   * `after` row: after it): inputs `id` (keyArgs of the appointment) and `col:<column>` (the
+   * key column and the values bound).
    */
   statement: Statement
-  /** Which changes add the row: every state change, every reschedule. */
-  on: { state: boolean, reschedule: boolean }
+  /** Which changes add the row: the booking (`after` rows only), every state change, every reschedule. */
+  on: { create: boolean, state: boolean, reschedule: boolean }
   /** Columns the statement copies from the appointment row. */
   copies: Copy[]
-  /** The bound columns' values (history column → value) for an appointment `key` leaving `left` for `entered` at `now`. */
-  values: (key: unknown, left: string, entered: string, now: NowParts) => ColumnValues
+  /** The bound columns' values (history column → value) for an appointment `key` leaving `left` for `entered` at `now` by `event`. */
+  values: (key: unknown, left: string, entered: string, now: NowParts, event?: HistoryEvent) => ColumnValues
   /** Every history row of an appointment (input `key`), the row's columns as `c<i>` in `columns`' order (check compares the one a change adds). */
   rows: { statement: Statement, columns: string[] }
 }
@@ -79,17 +83,24 @@ export function compileHistory (model: MappingModel, dialect: Dialect): StatusHi
       const inputs = (list: WrittenValue[]) => Object.fromEntries(list.map((w) => [`col:${w.column}`, w.value(now, context)]))
       return { close: { key, ...inputs(close) }, open: { [`col:${h.key}`]: key, ...inputs(open ?? []) } }
     },
-    left: h.left === undefined ? undefined : compileLeftRow(model, dialect)
+    left: h.left === undefined ? undefined : compileCopyRow(model, dialect, 'left'),
+    after: h.after === undefined ? undefined : compileCopyRow(model, dialect, 'after')
   }
 }
 
-function compileLeftRow (model: MappingModel, dialect: Dialect): LeftRow {
+/** A `left` row (the appointment row before the change) or an `after` row (as the change left it). */
+function compileCopyRow (model: MappingModel, dialect: Dialect, kind: 'left' | 'after'): LeftRow {
   const a = model.appointment
   const h = a.write?.history as NonNullable<NonNullable<MappingModel['appointment']['write']>['history']>
-  const at = `${a.path}/write/history/left`
-  const entries = Object.entries(h.left ?? {})
-  const copies: Copy[] = entries.flatMap(([column, w]) => 'before' in w ? [{ column, before: w.before, otherwise: w.otherwise, path: `${at}/${segment(column)}` }] : [])
-  const bound = writeValues(model, h.table, Object.fromEntries(entries.filter(([, w]) => !('before' in w))), at)
+  const at = `${a.path}/write/history/${kind}`
+  const entries = Object.entries(h[kind] ?? {})
+  const copied = (w: object): w is { before: string, otherwise?: string } | { after: string } => kind === 'left' ? 'before' in w : 'after' in w
+  const copies: Copy[] = entries.flatMap(([column, w]): Copy[] => {
+    if (!copied(w)) return []
+    const path = `${at}/${segment(column)}`
+    return 'before' in w ? [{ column, before: w.before, otherwise: w.otherwise, path }] : [{ column, before: w.after, path }]
+  })
+  const bound = writeValues(model, h.table, Object.fromEntries(entries.filter(([, w]) => !copied(w))), at)
   reference({ table: h.table, column: h.key, use: 'write', path: `${a.path}/write/history/key` })
   for (const c of copies) reference({ table: h.table, column: c.column, use: 'write', path: c.path })
 
@@ -101,7 +112,7 @@ function compileLeftRow (model: MappingModel, dialect: Dialect): LeftRow {
   // Placeholders are numbered as they are made: the select list's before the WHERE's.
   const exprs = columns.map((c) => {
     if (!c.copy) return params.input(`col:${c.column}`, c.type ?? 'text')
-    const was = scope.ref(c.copy.before, `${c.copy.path}/before`)
+    const was = scope.ref(c.copy.before, `${c.copy.path}/${kind === 'left' ? 'before' : 'after'}`)
     return c.copy.otherwise === undefined ? was : dialect.coalesce([was, scope.ref(c.copy.otherwise, `${c.copy.path}/otherwise`)])
   })
   const select = dialect.select({
@@ -111,12 +122,12 @@ function compileLeftRow (model: MappingModel, dialect: Dialect): LeftRow {
     where: [keyMatch(a.key, scope, params, `${a.path}/key`)],
     orderBy: []
   })
-  const statement: Statement = { name: 'appointment.history.left', sql: dialect.insertSelect(h.table, columns.map((c) => c.column), select), params: params.params, writes: h.table }
+  const statement: Statement = { name: `appointment.history.${kind}`, sql: dialect.insertSelect(h.table, columns.map((c) => c.column), select), params: params.params, writes: h.table }
 
   const read = new ParamList(dialect)
   const written = columns.map((c) => c.column)
   const rows: Statement = {
-    name: 'appointment.history.leftRows',
+    name: `appointment.history.${kind}Rows`,
     sql: dialect.select({
       columns: written.map((c, i) => ({ expr: dialect.column('h', c), alias: `c${i}` })),
       from: { table: dialect.table(h.table), alias: 'h' },
@@ -126,13 +137,14 @@ function compileLeftRow (model: MappingModel, dialect: Dialect): LeftRow {
     }),
     params: read.params
   }
-  const on = h.on ?? ['state']
+  const on = h.on ?? (kind === 'left' ? ['state'] : ['create', 'state', 'reschedule'])
   return {
     statement,
-    on: { state: on.includes('state'), reschedule: on.includes('reschedule') },
+    // A booking leaves nothing behind: `create` adds `after` rows alone.
+    on: { create: kind === 'after' && on.includes('create'), state: on.includes('state'), reschedule: on.includes('reschedule') },
     copies: columns.flatMap((c) => c.copy ? [c.copy] : []),
-    values (key, left, entered, now) {
-      const context = { key, state: storedState(model, entered), entering: entered, left: storedState(model, left), leaving: left }
+    values (key, left, entered, now, event) {
+      const context = { key, state: storedState(model, entered), entering: entered, left: storedState(model, left), leaving: left, event }
       return { [h.key]: key, ...Object.fromEntries(bound.map((w) => [w.column, w.value(now, context)])) }
     },
     rows: { statement: rows, columns: written }

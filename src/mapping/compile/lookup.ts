@@ -17,7 +17,12 @@ export interface LookupRecord {
   stoodIn?: string
   /** The `enabled` column as stored, as text (for `ponte check` to tell a flag read one way whatever it holds). */
   flag?: string
+  /** Columns of the row a booking copies as stored (`{ service: { column: Pattern } }`), read by `byId` alone. */
+  columns?: Record<string, unknown>
 }
+
+/** A column of a lookup's row a booking copies, and the mapping place naming it. */
+export interface CopiedColumn { column: string, path: string }
 
 export interface CompiledLookup {
   name: LookupName
@@ -53,7 +58,8 @@ const STAND_INS: Partial<Record<LookupName, (e: Record<string, unknown> & { id: 
   location: standInAddress
 }
 
-export function compileLookup (model: LookupModel, dialect: Dialect): CompiledLookup {
+/** `copied`: columns of the row `byId` also reads, as stored, for a booking's copies of them. */
+export function compileLookup (model: LookupModel, dialect: Dialect, copied: CopiedColumn[] = []): CompiledLookup {
   if (model.valuesOf) return compileValuesOf(model, model.valuesOf, dialect)
   const scope = new Scope(dialect, model, 't')
   const params = new ParamList(dialect)
@@ -90,9 +96,16 @@ export function compileLookup (model: LookupModel, dialect: Dialect): CompiledLo
   keyReader(model.key, byIdScope, byIdCols, `${model.path}/key`)
   for (const value of Object.values(model.fields)) valueReader(value, byIdScope, byIdCols, byIdParams)
   if (model.enabled) valueReader(model.enabled, byIdScope, byIdCols, byIdParams)
+  const copies = copied.map((c) => ({ column: c.column, read: columnGetter(byIdCols.add(byIdScope.ref(c.column, c.path, 'read'))) }))
+  const readCopies = (row: Row): LookupRecord | undefined => {
+    const record = read(row)
+    return record && { ...record, columns: Object.fromEntries(copies.map((c) => [c.column, c.read(row)])) }
+  }
+  const readById = copies.length === 0 ? read : readCopies
   const byIdWhere = [...byIdScope.where(byIdParams), keyMatch(model.key, byIdScope, byIdParams, `${model.path}/key`)]
   const byIdStatement: Statement = {
-    name: `${model.name}.byId`,
+    // Another statement under another name: PostgreSQL prepares each by its name.
+    name: copies.length === 0 ? `${model.name}.byId` : `${model.name}.byIdCopied`,
     sql: dialect.select({ columns: byIdCols.list, from: { table: dialect.table(model.table), alias: 't' }, joins: byIdScope.joins(byIdParams), where: byIdWhere, orderBy: [] }),
     params: byIdParams.params
   }
@@ -106,7 +119,7 @@ export function compileLookup (model: LookupModel, dialect: Dialect): CompiledLo
         const args = keyArgs(model.key, key)
         return args && { statement: byIdStatement, args }
       },
-      read
+      read: readById
     }
   }
 }

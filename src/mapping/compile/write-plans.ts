@@ -23,6 +23,7 @@ import { bindId } from './ids.js'
 import { compileStateRows, type StateRows } from './state-rows.js'
 import { checkHistoryRead } from './history-read.js'
 import type { Copy, LeftRow } from './history.js'
+import type { HistoryEvent } from './derived.js'
 import type { Booked, BookedLookup, ClientNameRead } from './booked-values.js'
 import type { LookupById } from './lookup.js'
 import type { ClientDefault } from './client-default.js'
@@ -116,17 +117,19 @@ export interface HistoryPlan {
   bind: (id: string, state: string, now: NowParts, closing: boolean) => Bound[] | undefined
   /** The row a change leaves behind (`write.history.left`), added before the change's own UPDATE. */
   left?: LeftRowPlan
+  /** The row as a change left it (`write.history.after`), added after the change's own write, the booking's insert included. */
+  after?: LeftRowPlan
 }
 
 export interface LeftRowPlan {
   statement: Statement
   /** Which changes add the row: every state change, every reschedule. */
   on: LeftRow['on']
-  /** The appointment `id` leaving state `left` for `entered` at `now`. */
-  bind: (id: string, left: string, entered: string, now: NowParts) => Bound | undefined
+  /** The appointment `id` leaving state `left` for `entered` at `now`, by `event`. */
+  bind: (id: string, left: string, entered: string, now: NowParts, event?: HistoryEvent) => Bound | undefined
   /** What check compares: the columns copied from the appointment row, and the bound ones' values. */
   copies: Copy[]
-  values: (id: string, left: string, entered: string, now: NowParts) => ColumnValues | undefined
+  values: (id: string, left: string, entered: string, now: NowParts, event?: HistoryEvent) => ColumnValues | undefined
   /** Every history row of the appointment `id`, by column (the `left` columns). */
   rows: (id: string) => { bound: Bound, read: (row: Record<string, unknown>) => ColumnValues } | undefined
 }
@@ -346,7 +349,7 @@ function appointmentPlans (model: MappingModel, a: CompiledAppointmentWrites, ro
     }
   }
   const columns = (now: NowParts, time: BookedTime, given: Partial<Record<BookingRef, string>>, booked?: Booked): ColumnValues => {
-    const columns: ColumnValues = { ...a.constants(now, time, booked), ...a.time(time) }
+    const columns: ColumnValues = { ...a.constants(now, time, booked), ...a.time(time), ...a.lengthCopy(now, time, booked) }
     for (const [name, writer] of Object.entries(a.refs) as [BookingRef, FieldWriter][]) {
       const id = given[name]
       // A ref the request leaves out keeps the mapping's `write.set` value for its column, if any (a default appointment type).
@@ -431,24 +434,25 @@ function appointmentPlans (model: MappingModel, a: CompiledAppointmentWrites, ro
         const open = history.open
         return [...close ? [{ statement: close, args: values.close }] : [], ...open ? [{ statement: open, args: values.open }] : []]
       },
-      left: history.left && leftRowPlan(history.left, key)
+      left: history.left && leftRowPlan(history.left, key),
+      after: history.after && leftRowPlan(history.after, key)
     }
   }
 }
 
 function leftRowPlan (left: LeftRow, key: (id: string) => Record<string, unknown> | undefined): LeftRowPlan {
-  const values = (id: string, from: string, to: string, now: NowParts): ColumnValues | undefined => {
+  const values = (id: string, from: string, to: string, now: NowParts, event?: HistoryEvent): ColumnValues | undefined => {
     const k = key(id)
-    return k && left.values(Object.values(k)[0], from, to, now)
+    return k && left.values(Object.values(k)[0], from, to, now, event)
   }
   return {
     statement: left.statement,
     on: left.on,
     copies: left.copies,
     values,
-    bind (id, from, to, now) {
+    bind (id, from, to, now, event) {
       const k = key(id)
-      const v = values(id, from, to, now)
+      const v = values(id, from, to, now, event)
       return k && v && { statement: left.statement, args: { ...k, ...columnInputs(v) } }
     },
     rows (id) {
@@ -481,7 +485,7 @@ function writeStatements (client: Supported<ClientWritePlans>, appointment: Supp
     const open = appointment.openSlots
     if (open) out.push(...open.statements(), ...isUnsupported(open.reopen) ? [] : [...open.reopen.plan.key.before, open.reopen.plan.statement])
     const history = appointment.history
-    if (history) out.push(...[history.left?.statement, history.close, history.open].filter((x): x is Statement => x !== undefined))
+    if (history) out.push(...[history.left?.statement, history.close, history.open, history.after?.statement].filter((x): x is Statement => x !== undefined))
     if (appointment.stateRows) out.push(...appointment.stateRows.statements)
     for (const state of model.states.values) {
       const move = appointment.stateMoves[state]
