@@ -50,6 +50,12 @@ for (const dialect of testDialects()) {
       t.equal(nobody.status, 200, JSON.stringify(nobody.body))
       t.equal(await sala(nobody.body.id), null, 'no professional, no hours covering: `otherwise`, by default NULL')
 
+      // Found by an outside review: a move nobody's hours cover wrote `otherwise` over the room stored.
+      await s.rows(`UPDATE agenda SET sala = '9' WHERE cod = ${Number(nobody.body.id)}`)
+      const unattended = await s.call('PATCH', `/appointments/${nobody.body.id as string}/time`, { date: DAY, hour: '15:00' })
+      t.equal(unattended.status, 200, JSON.stringify(unattended.body))
+      t.same((await s.rows(`SELECT hora, sala FROM agenda WHERE cod = ${Number(nobody.body.id)}`)).map((r) => [String(r.hora), String(r.sala)]), [['15:00', '9']], 'moved with no professional: the room the clinic stored is kept')
+
       const outside = await s.call('POST', '/appointments', { date: DAY, hour: '12:30', client: '2', professional: '1' })
       t.equal(outside.status, 409, 'outside the hours a booking is refused, as always')
       t.equal(await stored(s, 'SELECT COUNT(*) AS n FROM agenda'), '2', 'and nothing was written')

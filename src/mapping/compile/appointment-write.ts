@@ -84,7 +84,9 @@ export interface CompiledAppointmentWrites {
   state: (state: string, now: NowParts) => Encoded
   stateUpdate: (state: string) => Statement
   reschedule: Statement
-  /** `reschedule` columns, the state after it, and the `set` columns that follow the booked time. */
+  /** The reschedule leaving the working hours' copies as stored: a move no row's hours cover (no professional). Where the row copies some. */
+  rescheduleKeepingHours?: Statement
+  /** `reschedule` columns, the state after it, and the `set` columns that follow the booked time (without the hours' copies when `time.covering` is absent). */
   rescheduleValues: (now: NowParts, time?: BookedTime) => Encoded
 }
 
@@ -155,6 +157,8 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
   const values = (list: { column: string, value: (now: NowParts, context?: WriteContext) => unknown }[], now: NowParts, time?: BookedTime, booked?: Booked) =>
     Object.fromEntries(list.map((w) => [w.column, w.value(now, { time, booked })]))
   const followsTime = set.filter((w) => w.followsTime)
+  const followsTimeKeepingHours = followsTime.filter((w) => w.fromHours !== true)
+  const rescheduled = (follows: typeof followsTime) => uniqueColumns([...timeWriter.columns.filter((c) => !timeWriter.durationColumns.includes(c.column)), ...reschedule, ...after, ...follows, ...update])
   // What a booking copies into the row: the client's name or phone, a lookup's name or id.
   const copied = Object.values({ ...a.write?.set, ...a.openSlots?.claim })
 
@@ -190,10 +194,11 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
       }
       return s
     },
-    reschedule: updatePlan('appointment.reschedule', a, uniqueColumns([...timeWriter.columns.filter((c) => !timeWriter.durationColumns.includes(c.column)), ...reschedule, ...after, ...followsTime, ...update]), dialect),
+    reschedule: updatePlan('appointment.reschedule', a, rescheduled(followsTime), dialect),
+    rescheduleKeepingHours: followsTimeKeepingHours.length === followsTime.length ? undefined : updatePlan('appointment.reschedule.keepingHours', a, rescheduled(followsTimeKeepingHours), dialect),
     // The statement keeps the first of a repeated column (`uniqueColumns`); its value must be that one's too,
     // so an explicit `write.reschedule` code wins over the code of the state a reschedule moves to.
-    rescheduleValues: (now, time) => ({ ...values(update, now), ...values(followsTime, now, time), ...values(after, now), ...values(reschedule, now) })
+    rescheduleValues: (now, time) => ({ ...values(update, now), ...values(time?.covering === undefined ? followsTimeKeepingHours : followsTime, now, time), ...values(after, now), ...values(reschedule, now) })
   }
 }
 

@@ -34,6 +34,7 @@ export function hoursValue (w: HoursCopyDoc, column: string): WrittenValue {
     type,
     // Rewritten by every reschedule, from the row covering the new start.
     followsTime: true,
+    fromHours: true,
     value: (_now, c?: WriteContext) => {
       const v = c?.time?.covering?.[w.hours]
       return v === undefined || v === null ? otherwise : v
