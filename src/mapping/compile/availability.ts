@@ -72,6 +72,8 @@ export interface BlockRow {
   exact?: boolean
   /** A recurring block (`repeat`): `from` (= `to`) is its first date, each date it falls on blocks `start`–`end`. */
   repeat?: Recurrence
+  /** A recurring block whose rule cannot be read, blocking `start`–`end` on every day from its first date to its `until` (or on). */
+  unreadable?: true
 }
 
 export interface CompiledPart<T> {
@@ -96,9 +98,10 @@ export interface ProfessionalPart<T> extends CompiledPart<T> {
 
 /**
  * Why a schedule row offers (or blocks) nothing: `ponte check` counts each kind. `unreached`:
- * the row reads, but the statement the server reads its source with never returns it.
+ * the row reads, but the statement the server reads its source with never returns it. `rule`:
+ * its `repeat` rule cannot be read (a block then blocks every day it could fall on).
  */
-export type ScheduleFault = 'unreadable' | 'zero' | 'reversed' | 'unreached'
+export type ScheduleFault = 'unreadable' | 'zero' | 'reversed' | 'unreached' | 'rule'
 
 /**
  * A row of a schedule table as `ponte check` scans it: its id (from the key it was scanned
@@ -282,7 +285,7 @@ function datedRows (d: NonNullable<Doc['dated']>, path: string, value: ValueOf, 
 function recurrenceOf (repeat: RepeatRows | undefined, row: Row, first: string): Recurrence | ScheduleFault | undefined {
   const rule = repeat?.read(row)
   if (rule === undefined || (typeof rule === 'object' && rule.kind === 'once')) return undefined
-  if (rule === 'unreadable') return rule
+  if (rule === 'unreadable') return 'rule'
   // Ended before it began.
   return rule.until !== undefined && rule.until < first ? 'reversed' : rule
 }
@@ -358,6 +361,8 @@ function blockRows (b: BlockSourceDoc, path: string, value: ValueOf, scope: Scop
     if (e !== undefined && !(exact && last === undefined)) out.end = e
     if (exact) out.exact = true
     const rule = recurrenceOf(repeat, row, first)
+    // Fails closed: a block nobody can read may fall on any day from its first to its `until`.
+    if (rule === 'rule' && full) return { ...out, to: repeat?.until(row) ?? EVERY_DATE.to, unreadable: true }
     if (typeof rule === 'string') return rule
     if (rule) out.repeat = rule
     return out
