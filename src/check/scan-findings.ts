@@ -177,6 +177,9 @@ export function clientScan (model: MappingModel, plans: CheckPlans): ScanJob {
 }
 
 /** One source of working hours or blocked time, over its whole table. */
+/** Rows past which a source read whole on every request is worth a warning. */
+const UNNARROWED_ROWS = 5000
+
 export function availabilityScan (source: ScheduleScan, catalog: LiveCatalog): ScanJob {
   const { place, table, kind } = source
   const unreadable = new Tally()
@@ -216,6 +219,10 @@ export function availabilityScan (source: ScheduleScan, catalog: LiveCatalog): S
       }
       if (unreadable.n + zero.n + reversed.n + unreached.n + rule.n === 0) out.ok(place, r.complete ? `${count(r.scanned)} rows, all readable` : `the first ${count(r.scanned)} of ${count(r.total)} rows, all readable`)
       if (kind === 'weekly') shiftedWeekdays(days, place, out)
+      if (source.unnarrowed && r.total > UNNARROWED_ROWS) {
+        out.warning(source.unnarrowed.path, `\`kind\` is read by \`extract\`, which SQL cannot compare: every /availability and booking reads every row of \`${table}\` starting by the last day asked (${count(r.total)} rows now, one-off rows of past years included); ` +
+          'read `kind` from a column of its own, with a `map` (`{ column: pc_recurrtype, map: { 0: once, 1: every } }`), so the database leaves past one-off rows out, or archive old rows')
+      }
       // A far-future end is how clinics say "never ends"; as a sentinel it makes that end none,
       // and a block without an end is its one day `from` (decisions/block-without-end.md).
       const far = source.farSentinel

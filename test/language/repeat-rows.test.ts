@@ -326,3 +326,23 @@ for (const dialect of testDialects()) {
     t.notOk(report.ok, 'check fails')
   })
 }
+
+// Found by an outside review: `kind` read by `extract` cannot narrow the SQL, so each read takes
+// every row up to the last day asked; check warns at `kind` with the count past 5,000 rows.
+for (const dialect of testDialects()) {
+  t.test(`${dialect}: check warns of a recurring source whose \`kind\` is extracted, past 5,000 rows`, async (t) => {
+    const q = dialect === 'mysql' ? '`' : '"'
+    const oneOffs = Array.from({ length: 5001 }, (_, i) => `(${10 + i}, '${String(1 + (i % 28)).padStart(2, '0')}/0${1 + (i % 9)}/${2001 + (i % 20)}', 'N', 'FOLGA')`)
+    const chunks = Array.from({ length: Math.ceil(oneOffs.length / 500) }, (_, i) => `INSERT INTO ${q}FERIADOS${q} VALUES ${oneOffs.slice(i * 500, i * 500 + 500).join(', ')};`)
+    const s = await scratchOn(t, dialect, `${delphiSchema(dialect)}${chunks.join('\n')}\n`, DELPHI_MAPPING)
+    const extracted = DELPHI_MAPPING.replace('kind: { column: FIXO, map:', "kind: { column: FIXO, extract: '^([SN])', map:")
+    t.not(extracted, DELPHI_MAPPING, 'kind read by extract')
+    const report = await checkOf(t, s.url, extracted)
+    const at = report.findings.filter((f) => f.path === '/availability/blocks/0/repeat/kind')
+    t.same(at.map((f) => f.severity), ['warning'], JSON.stringify(report.findings.filter((f) => f.severity !== 'ok')))
+    t.equal(at[0]?.line, extracted.split('\n').findIndex((l) => l.includes("extract: '^([SN])'")) + 1, 'at the line of `kind`')
+    t.match(at[0]?.message, /^`kind` is read by `extract`, which SQL cannot compare: every \/availability and booking reads every row of `FERIADOS` starting by the last day asked \(5,003 rows now/)
+    const plain = await checkOf(t, s.url, DELPHI_MAPPING)
+    t.notOk(plain.findings.some((f) => f.path.endsWith('/repeat/kind')), 'a plain column with a `map` narrows the SQL: nothing said')
+  })
+}

@@ -124,6 +124,8 @@ export interface ScheduleScan {
    * it read as no end, the one day `from`, where the clinic meant "never ends".
    */
   farSentinel?: { path: string, value: string }
+  /** A recurring source whose `repeat.kind` is read by `extract`: the SQL cannot keep past one-off rows out, so each read takes every row up to its last day. */
+  unnarrowed?: { path: string }
 }
 
 /** A `nullIf` entry that is a real calendar date after `today` (YYYY-MM-DD, YYYYMMDD or DD/MM/YYYY, any time after it). */
@@ -451,11 +453,14 @@ export function scheduleScans (model: MappingModel, dialect: Dialect): ScheduleS
   })
   return sources.map(({ place, kind, doc: source, faults, clock, farSentinel }) => {
     const what = `availability ${place.split('/').slice(2).join(' ').replace(/ (\d+)$/, '[$1]')}`
+    const repeatKind = (source as { repeat?: { kind?: unknown } }).repeat?.kind
+    const extracted = typeof repeatKind === 'object' && repeatKind !== null && 'extract' in repeatKind
     return {
       place,
       kind,
       what,
       ...farSentinel ? { farSentinel } : {},
+      ...extracted ? { unnarrowed: { path: `${place}/repeat/kind` } } : {},
       table: source.table,
       plan: (key) => scanPlan(dialect, what, sourceOf(source, place), key, `${place}/table`, (scope, params, cols) => {
         const ids = key.map((k) => idOf((row) => row[cols.add(scope.ref(k.column, `${place}/table`))]))
