@@ -114,7 +114,9 @@ export async function buildApp (ponte: Ponte, options: AppOptions = {}): Promise
   // handler that already read app.ponte finishes on the one it started with.
   const live = { current: ponte }
   app.decorate('ponte', { getter: () => live.current })
-  app.decorate('swapPonte', (next: Ponte) => { live.current = next; app.changePoller.restart() })
+  const warnings = (p: Ponte): void => { p.availability.warn = (fields, message) => { app.log.warn(fields, message) } }
+  warnings(ponte)
+  app.decorate('swapPonte', (next: Ponte) => { warnings(next); live.current = next; app.changePoller.restart() })
   app.decorate('webhooks', options.webhooks)
   // Replicas (REDIS_URL) share Idempotency-Keys and rate limits in Redis; one process keeps
   // its keys in its own SQLite file.

@@ -98,7 +98,7 @@ export async function checkInstallation (inst: Installation, todayOrOptions: str
     : `${probed.ran} statements ran (writes rolled back${probed.skipped > 0 ? `; ${probed.skipped} writing tables that cannot roll back not run` : ''})`)
   await checkChanges(compiled, db, catalog, today, out, opts.writeProbe !== false)
   await checkCountedKeys(model, compiled.writes, db, out)
-  await checkHoursOverlap(compiled, db, today, out)
+  await checkHoursOverlap(compiled, db, catalog, today, out)
   if (opts.writeProbe === false) out.notProven('', 'writes not proven: the write probe was turned off (--no-write-probe)')
   else {
     opts.progress?.('performing every write path (rolled back)')

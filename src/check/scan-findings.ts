@@ -177,12 +177,16 @@ export function clientScan (model: MappingModel, plans: CheckPlans): ScanJob {
 }
 
 /** One source of working hours or blocked time, over its whole table. */
+/** Rows past which a source read whole on every request is worth a warning. */
+const UNNARROWED_ROWS = 5000
+
 export function availabilityScan (source: ScheduleScan, catalog: LiveCatalog): ScanJob {
   const { place, table, kind } = source
   const unreadable = new Tally()
   const zero = new Tally()
   const reversed = new Tally()
   const unreached = new Tally()
+  const rule = new Tally()
   const oneDay = new Tally()
   // Schedule tables have no key in the mapping: the database's primary key names a row, else its position.
   const key: ScanKey[] = [...(catalog.table(table)?.columns.values() ?? [])].filter((col) => col.key)
@@ -200,6 +204,7 @@ export function availabilityScan (source: ScheduleScan, catalog: LiveCatalog): S
       else if (row.fault === 'zero') zero.add(label)
       else if (row.fault === 'reversed') reversed.add(label)
       else if (row.fault === 'unreached') unreached.add(label)
+      else if (row.fault === 'rule') rule.add(label)
       if (row.weekday !== undefined) days[row.weekday]++
       if (row.oneDay === true) oneDay.add(label)
     }),
@@ -208,8 +213,16 @@ export function availabilityScan (source: ScheduleScan, catalog: LiveCatalog): S
       if (zero.n > 0) out.problem(place, `${rows(zero.n)} end${zero.n === 1 ? 's' : ''} when ${zero.n === 1 ? 'it starts' : 'they start'} (zero length)${zero.eg}: ${zero.n === 1 ? `it ${effect}s` : `they ${effect}`} nothing`)
       if (reversed.n > 0) out.problem(place, `${rows(reversed.n)} end${reversed.n === 1 ? 's' : ''} before ${reversed.n === 1 ? 'it starts' : 'they start'}${reversed.eg}: ${reversed.n === 1 ? `it ${effect}s` : `they ${effect}`} nothing`)
       if (unreached.n > 0) out.problem(place, `${rowsOf(unreached.n, r)} of ${count(r.total)} rows of \`${table}\` read well but are never returned by the server's date filter (it compares the stored dates as the database does: check their \`format\`)${unreached.eg}: they ${effect} nothing`)
-      if (unreadable.n + zero.n + reversed.n + unreached.n === 0) out.ok(place, r.complete ? `${count(r.scanned)} rows, all readable` : `the first ${count(r.scanned)} of ${count(r.total)} rows, all readable`)
+      if (rule.n > 0) {
+        out.problem(`${place}/repeat`, `${rowsOf(rule.n, r)} of ${count(r.total)} rows of \`${table}\` recur by a \`repeat\` rule that cannot be read${rule.eg}: ` +
+          (kind === 'blocks' ? 'each blocks its hours on every day from its first date (to its `until`, or on), as it could fall on any of them' : 'they offer nothing'))
+      }
+      if (unreadable.n + zero.n + reversed.n + unreached.n + rule.n === 0) out.ok(place, r.complete ? `${count(r.scanned)} rows, all readable` : `the first ${count(r.scanned)} of ${count(r.total)} rows, all readable`)
       if (kind === 'weekly') shiftedWeekdays(days, place, out)
+      if (source.unnarrowed && r.total > UNNARROWED_ROWS) {
+        out.warning(source.unnarrowed.path, `\`kind\` is read by \`extract\`, which SQL cannot compare: every /availability and booking reads every row of \`${table}\` starting by the last day asked (${count(r.total)} rows now, one-off rows of past years included); ` +
+          'read `kind` from a column of its own, with a `map` (`{ column: pc_recurrtype, map: { 0: once, 1: every } }`), so the database leaves past one-off rows out, or archive old rows')
+      }
       // A far-future end is how clinics say "never ends"; as a sentinel it makes that end none,
       // and a block without an end is its one day `from` (decisions/block-without-end.md).
       const far = source.farSentinel

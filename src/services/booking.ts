@@ -467,14 +467,17 @@ export class Booking {
   /**
    * The columns of the working-hours row covering a start, where the row copies some
    * (`{ hours: … }`): read on `tx` by the one source `day` (read before the transaction) found
-   * covering it. None covering (no professional, so nobody's hours to read): nothing, and the
-   * copies write their `otherwise`.
+   * covering it. None covering (no professional, so nobody's hours to read): nothing, and a
+   * booking writes the copies' `otherwise` while a reschedule keeps them as stored. A row that
+   * covered the start when `day` was read and is gone on `tx` refuses the write (409).
    */
   private async coveringOf (tx: Querier, day: WorkingDay | undefined, start: CoveredStart): Promise<{ covering?: CoveringHours }> {
     if (!this.copiesHours) return {}
     const source = day?.coveredBy(start.hour, start.location)
-    const covering = source === undefined ? undefined : await coveringHours(tx, this.compiled, start, [source])
-    return covering === undefined ? {} : { covering }
+    if (source === undefined) return {}
+    const covering = await coveringHours(tx, this.compiled, start, [source])
+    if (covering === undefined) throw new ConflictError(`The professional's working hours on ${start.date} changed while the appointment was being written: no row covers ${start.hour} any more. Nothing was written; try again.`, named(TIME_FIELDS, 'is no longer inside the professional\'s working hours'))
+    return { covering }
   }
 
   /** A service's duration as `tx` reads it (the catalogue's where the mapping cannot read one service by id). */

@@ -95,7 +95,9 @@ export interface CompiledAppointmentWrites {
   state: (state: string, now: NowParts) => Encoded
   stateUpdate: (state: string) => Statement
   reschedule: Statement
-  /** `reschedule` columns, the state after it, and the `set` columns that follow the booked time. */
+  /** The reschedule leaving the working hours' copies as stored: a move no row's hours cover (no professional). Where the row copies some. */
+  rescheduleKeepingHours?: Statement
+  /** `reschedule` columns, the state after it, and the `set` columns that follow the booked time (without the hours' copies when `time.covering` is absent). */
   rescheduleValues: (now: NowParts, time?: BookedTime) => Encoded
 }
 
@@ -157,6 +159,9 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
     ...set, ...initial
   ])
   const followsTime = set.filter((w) => w.followsTime)
+  // A move to a time no working-hours row covers keeps the copies of the hours it had.
+  const followsTimeKeepingHours = followsTime.filter((w) => w.fromHours !== true)
+  const rescheduled = (follows: typeof followsTime) => uniqueColumns([...timeWriter.columns.filter((c) => !timeWriter.durationColumns.includes(c.column)), ...reschedule, ...after, ...follows, ...update])
   // A swap between open slots: each row takes the other's time whole (its length too), and what follows it.
   const vacated = uniqueColumns([...timeWriter.columns, ...followsTime, ...update])
   const moved = uniqueColumns([...timeWriter.columns, ...reschedule, ...after, ...followsTime, ...update])
@@ -176,7 +181,7 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
 
   // The statement keeps the first of a repeated column (`uniqueColumns`); its value must be that one's too,
   // so an explicit `write.reschedule` code wins over the code of the state a reschedule moves to.
-  const rescheduleValues = (now: NowParts, time?: BookedTime): Encoded => ({ ...values(update, now), ...values(followsTime, now, time), ...values(after, now), ...values(reschedule, now) })
+  const rescheduleValues = (now: NowParts, time?: BookedTime): Encoded => ({ ...values(update, now), ...values(time?.covering === undefined ? followsTimeKeepingHours : followsTime, now, time), ...values(after, now), ...values(reschedule, now) })
 
   return {
     insert,
@@ -228,7 +233,8 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
       }
       return s
     },
-    reschedule: updatePlan('appointment.reschedule', a, uniqueColumns([...timeWriter.columns.filter((c) => !timeWriter.durationColumns.includes(c.column)), ...reschedule, ...after, ...followsTime, ...update]), dialect),
+    reschedule: updatePlan('appointment.reschedule', a, rescheduled(followsTime), dialect),
+    rescheduleKeepingHours: followsTimeKeepingHours.length === followsTime.length ? undefined : updatePlan('appointment.reschedule.keepingHours', a, rescheduled(followsTimeKeepingHours), dialect),
     rescheduleValues
   }
 }

@@ -49,6 +49,8 @@ export interface WrittenValue {
   followsTime?: boolean
   /** Copies the booked client's name or a booked lookup (booked-values.ts). */
   copies?: 'client' | BookedLookup
+  /** Copies a column of the working-hours row covering the start (hours-copy.ts). */
+  fromHours?: boolean
 }
 
 /** A `write.set` value holding the new row's own key (`newKey: true`). */

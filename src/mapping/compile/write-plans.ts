@@ -104,6 +104,8 @@ export interface StateMove {
 
 export interface Reschedule {
   statement: Statement
+  /** The move leaving the working hours' copies as stored, where the row copies some (`{ hours: … }`). */
+  keepingHours?: Statement
   /** `pointer`: the found slot's column values, where booking is slot-based. */
   bind: (id: string, now: NowParts, time: BookedTime, pointer?: ColumnValues) => Bound | undefined
 }
@@ -411,9 +413,12 @@ function appointmentPlans (model: MappingModel, a: CompiledAppointmentWrites, ro
     written: { time: a.time, state: a.state, reschedule: (now, time) => ({ ...a.rescheduleValues(now, time), ...a.time(time) }) },
     reschedule: {
       statement: a.reschedule,
+      keepingHours: a.rescheduleKeepingHours,
       bind (id, now, time, pointer = {}) {
         const k = key(id)
-        return k && { statement: a.reschedule, args: { ...k, ...columnInputs({ ...pointer, ...a.rescheduleValues(now, time), ...a.time(time) }) } }
+        // No row's hours cover the new start (no professional): the copies stay as the clinic stored them.
+        const statement = time.covering === undefined ? a.rescheduleKeepingHours ?? a.reschedule : a.reschedule
+        return k && { statement, args: { ...k, ...columnInputs({ ...pointer, ...a.rescheduleValues(now, time), ...a.time(time) }) } }
       }
     },
     stateRows: rows && {
@@ -492,6 +497,7 @@ function writeStatements (client: Supported<ClientWritePlans>, appointment: Supp
       if (!isUnsupported(move)) out.push(move.statement)
     }
     out.push(appointment.reschedule.statement)
+    if (appointment.reschedule.keepingHours) out.push(appointment.reschedule.keepingHours)
   }
   return out
 }
