@@ -113,8 +113,9 @@ export async function buildApp (ponte: Ponte, options: AppOptions = {}): Promise
   // A getter over one slot: a mapping reload (reload.ts) swaps the whole Ponte at once, and a
   // handler that already read app.ponte finishes on the one it started with.
   const live = { current: ponte }
+  ponte.catalog.log = app.log
   app.decorate('ponte', { getter: () => live.current })
-  app.decorate('swapPonte', (next: Ponte) => { live.current = next; app.changePoller.restart() })
+  app.decorate('swapPonte', (next: Ponte) => { next.catalog.log = app.log; live.current = next; app.changePoller.restart() })
   app.decorate('webhooks', options.webhooks)
   // Replicas (REDIS_URL) share Idempotency-Keys and rate limits in Redis; one process keeps
   // its keys in its own SQLite file.
