@@ -3,7 +3,8 @@
 // readers cannot use. Only counts, codes and ids are printed: never a patient's value.
 import type { Database, Row } from '../db/database.js'
 import { isUnsupported, type CompiledMapping, type ReadPlan } from '../mapping/compile/index.js'
-import type { LookupName, TableModel } from '../mapping/model.js'
+import type { LookupName, TableModel, Value } from '../mapping/model.js'
+import type { LookupRecord } from '../mapping/compile/index.js'
 import { planExists } from '../services/plans.js'
 import type { Statement } from '../sql/statement.js'
 import type { LiveCatalog } from '../db/columns.js'
@@ -28,6 +29,28 @@ export interface DataOptions {
   progressEveryMs?: number
   /** The clock the time is measured with (tests: one that moves on each reading). */
   now?: () => number
+}
+
+/**
+ * Numbers kept as text that do not read under the field's `decimal` mark (left out of their
+ * records): counted with the first row's id, a problem when most rows are (the wrong mark);
+ * and values spelt the other way (`1.150,50` under the default dot) warned of.
+ */
+function checkNumberSpellings (fields: Record<string, Value>, records: LookupRecord[], out: Findings): void {
+  for (const [field, value] of Object.entries(fields)) {
+    const bad = records.filter((r) => r.unreadable?.includes(field))
+    const other = records.filter((r) => r.otherMark?.includes(field)).length
+    const mark = value.decimal ?? '.'
+    const column = value.column === undefined ? field : `\`${value.column}\``
+    const hint = mark === '.' ? 'give `decimal: \',\'` (Brazilian `1.150,50`)' : 'give `decimal: \'.\'` (or leave `decimal` out)'
+    if (bad.length > 0) {
+      const say = `${bad.length} of ${records.length} rows hold a ${column} that does not read as a number with the decimal mark \`${mark}\` (e.g. id ${bad[0].id}): their ${field} is left out`
+      if (bad.length * 2 > records.length) out.problem(value.path, `${say}; most rows are spelt another way: ${other > 0 ? hint : 'see docs/mapping.md#numbers-kept-as-text'}`)
+      else out.warning(value.path, `${say}${other > 0 ? `; ${hint}` : ''}`)
+    } else if (other > 0) {
+      out.warning(value.path, `${other} of ${records.length} rows spell ${column} the other way (${mark === '.' ? 'thousands grouped by dots, a decimal comma' : 'a decimal dot'}), read under \`${mark}\`: ${hint}`)
+    }
+  }
 }
 
 export async function checkData (compiled: CompiledMapping, db: Database, out: Findings, opts: DataOptions): Promise<void> {
@@ -108,6 +131,7 @@ export async function checkData (compiled: CompiledMapping, db: Database, out: F
     // A blank address is answered with the location's name (else its id): said, so it is no surprise.
     const stoodIn = read.filter((r) => r?.stoodIn !== undefined).length
     if (stoodIn > 0) out.warning(`/resources/${lookup.name}/fields/address`, `${stoodIn} of ${rows.length} rows read a blank address: answered with the location's name (or its id where it has none); to say another, see docs/mapping.md#a-location-without-an-address`)
+    checkNumberSpellings(model.lookups[lookup.name]?.fields ?? {}, read.filter((r): r is NonNullable<typeof r> => r !== undefined), out)
   }
   // A lookup named through the row a client's name is read from reads the clients' names.
   for (const named of plans.clientNamed) {

@@ -438,6 +438,7 @@ const INCLUSIVE_AT = [/^\/resources\/appointment\/end\/(hour|datetime)$/, /^\/av
 const PATTERN_AT = [/^\/resources\/appointment\/end\/duration$/, /^\/resources\/service\/fields\/duration$/]
 
 const CLIENT_FIELD = '/resources/client/fields/'
+const DECIMAL_AT = [/^\/resources\/[A-Za-z]+\/fields\/(?:price|duration|lat|long)$/, /^\/resources\/appointment\/end\/duration$/]
 
 function misplacedOption (v: Value): string | undefined {
   if (v.inclusive !== undefined && !INCLUSIVE_AT.some((re) => re.test(v.path))) {
@@ -451,6 +452,7 @@ function misplacedOption (v: Value): string | undefined {
   if (v.split !== undefined && (v.path !== CLIENT_FIELD + 'name' || v.template === undefined)) return '`split` goes on a client\'s name written through a template (`{first_name} {last_name}`)'
   if (v.case !== undefined && v.path !== CLIENT_FIELD + 'name') return '`case` goes on the client\'s `name`'
   if (v.separator !== undefined && v.format !== 'dmy') return '`separator` says how a `format: dmy` date is spelt: give `format: dmy` beside it'
+  if (v.decimal !== undefined && !DECIMAL_AT.some((re) => re.test(v.path))) return '`decimal` goes on a number kept as text: a `price`, a `duration`, `lat` or `long`'
   if (v.pattern !== undefined && (v.unit !== undefined || v.divide !== undefined)) return 'a `pattern` length is counted in characters × `per` minutes: leave out `unit` and `divide`'
   return undefined
 }

@@ -232,6 +232,10 @@ export const ValueObject = Type.Object({
   })),
   inclusive: Type.Optional(Type.Boolean({ description: 'An end stored as its last minute (OSCAR\'s 09:14 for an appointment ending at 09:15): read one minute later, written one minute earlier. On an appointment\'s `end.hour`/`end.datetime`, and the `end` (or datetime `to`) of working hours and blocks.' })),
   divide: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'Stored number / divide (prices in cents: 100).' })),
+  decimal: Type.Optional(Type.Union([Type.Literal('.'), Type.Literal(',')], {
+    description: 'A number kept as text (a `price`, a `duration`): the character before its decimals. `.` (the default: `1150.50`; a lone comma is read as the mark too, `250,00` → 250; `1.150` is 1.15) or `,` (Brazilian: dots group thousands, `1.150,50` → 1150.5, `1.150` → 1150). A leading currency sign (`R$ `) is skipped either way. A value that does not read is left out of its record; `ponte check` counts such rows and warns when the values are spelt the other way.',
+    examples: [',']
+  })),
   type: Type.Optional(about(SqlType, 'The column\'s SQL type, so ids and filters bind without conversions (text = VARCHAR, ntext = NVARCHAR on SQL Server). Default: int for keys and refs, text otherwise.', ['text'])),
   length: Type.Optional(Type.Integer({
     minimum: 1,
@@ -416,9 +420,22 @@ export const ExtraRow = Type.Object({
   }))
 }, { additionalProperties: false, title: 'ExtraRow', description: 'One more row written with the resource\'s, in the same transaction: give `join` or `phones`. A `before` row\'s `key` makes the key its join\'s `on` shares (a person\'s id, which the patient row takes as its own).' })
 
+const HISTORY_KEY_COLUMN = Type.String({ minLength: 1, description: 'The history row\'s own key column (`CODIGO`).', examples: ['CODIGO'] })
+const HISTORY_KEY_TYPE = Type.Optional(about(SqlType, 'Its SQL type (default int): `text` for a `uuid` or a prefixed `max`.'))
+
+/** A history row's own key: `column` and `type` beside any of `write.key`'s generators (but `max` counted per parent). */
+const HistoryRowKey = Type.Unsafe<Static<typeof KeyGeneration> & { column: string, type?: Static<typeof SqlType> }>(Type.Union(KeyGeneration.anyOf.map((g) => {
+  const { per: _per, column: _column, ...rest } = g.properties as Record<string, TSchema>
+  return Type.Object({ column: HISTORY_KEY_COLUMN, type: HISTORY_KEY_TYPE, ...rest }, { additionalProperties: false })
+}), {
+  description: 'How each history row\'s own key is made, as `write.key` makes the appointment\'s, in the same transaction: `column` (and `type`) with `generate: identity`, `uuid`, `max`, `sequence` or `keyTable`. A Delphi desk numbering its log from a counter row takes `{ column: CODIGO, generate: keyTable, table: CONTADORES, nameColumn: TABELA, name: AGENDA_LOG, valueColumn: ULTIMO }`: each row written bumps the counter, so the desk\'s next number is free. Without it the database makes the key (an identity, a default); `ponte check` warns where the key column has neither, or where a counter row is named like the history table.',
+  examples: [{ column: 'CODIGO', generate: 'keyTable', table: 'CONTADORES', nameColumn: 'TABELA', name: 'AGENDA_LOG', valueColumn: 'ULTIMO' }]
+}))
+
 export const StatusHistory = Type.Object({
   table: about(TableName, 'The status-history table.'),
   key: Type.String({ description: 'The column holding the appointment\'s key.' }),
+  rowKey: Type.Optional(HistoryRowKey),
   current: Type.Optional(about(Where, 'Which of an appointment\'s history rows is the current one (`{ column: DT_FIM, isNull: true }`), closed by `close`. Without `current` and `close`, rows are only added: the latest decides.')),
   open: Type.Optional(Type.Record(Type.String(), WriteValue, { description: 'Columns of the row opened for the new state (on booking too): the state\'s code (`status: { state: true }`, or a code per state where the state rules read this row), a date (`changed_at: { now: datetime }`). Give `open`, `left` or both.' })),
   close: Type.Optional(Type.Record(Type.String(), WriteValue, { minProperties: 1, description: 'Columns set on the current row(s) when the state changes (at least one: a `close` setting nothing would leave every row current). Given with `current` and `open`.' })),

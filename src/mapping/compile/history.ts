@@ -10,11 +10,12 @@ import { ParamList, type Statement } from '../../sql/statement.js'
 import type { MappingModel } from '../model.js'
 import { whereList } from '../model.js'
 import type { NowParts } from '../../normalise/datetime.js'
-import type { SqlTypeName } from '../schema.js'
-import { Scope } from './scope.js'
+import type { SqlTypeName, WriteSpecDoc } from '../schema.js'
+import type { TableModel } from '../model.js'
+import { CompileError, Scope } from './scope.js'
 import { keyMatch } from './key.js'
 import { reference, segment } from './references.js'
-import { uniqueColumns, writeValues, type ColumnValues } from './write-columns.js'
+import { keyPlan, uniqueColumns, writeValues, type ColumnValues, type KeyPlan } from './write-columns.js'
 import type { HistoryEvent, WrittenValue } from './derived.js'
 
 export interface StatusHistory {
@@ -28,6 +29,8 @@ export interface StatusHistory {
   left?: LeftRow
   /** The row as a change (the booking too) left it, where the mapping writes one (`after`). */
   after?: LeftRow
+  /** How each history row's own key is made before its INSERT (`rowKey`); none where the database makes it. */
+  rowKey?: KeyPlan
 }
 
 /** A column of the `left` row copied from the appointment row as the change found it (`after`: as it left it). */
@@ -58,6 +61,7 @@ export function compileHistory (model: MappingModel, dialect: Dialect): StatusHi
   const keyType = a.key.type
   const open = h.open === undefined ? undefined : writeValues(model, h.table, h.open, `${path}/open`)
   const close = writeValues(model, h.table, h.close, `${path}/close`)
+  const rowKey = historyRowKey(model, dialect)
 
   let closeStatement: Statement | undefined
   if (h.current !== undefined && close.length > 0) {
@@ -71,7 +75,7 @@ export function compileHistory (model: MappingModel, dialect: Dialect): StatusHi
   let openStatement: Statement | undefined
   if (open) {
     const ins = new ParamList(dialect)
-    const columns = uniqueColumns([{ column: h.key, type: keyType }, ...open])
+    const columns = uniqueColumns([...madeKey(rowKey), { column: h.key, type: keyType }, ...open])
     openStatement = { name: 'appointment.history.open', sql: dialect.insert(h.table, columns.map((c) => c.column), columns.map((c) => ins.input(`col:${c.column}`, c.type))), params: ins.params, writes: h.table }
   }
 
@@ -83,13 +87,40 @@ export function compileHistory (model: MappingModel, dialect: Dialect): StatusHi
       const inputs = (list: WrittenValue[]) => Object.fromEntries(list.map((w) => [`col:${w.column}`, w.value(now, context)]))
       return { close: { key, ...inputs(close) }, open: { [`col:${h.key}`]: key, ...inputs(open ?? []) } }
     },
-    left: h.left === undefined ? undefined : compileCopyRow(model, dialect, 'left'),
-    after: h.after === undefined ? undefined : compileCopyRow(model, dialect, 'after')
+    left: h.left === undefined ? undefined : compileCopyRow(model, dialect, 'left', rowKey),
+    after: h.after === undefined ? undefined : compileCopyRow(model, dialect, 'after', rowKey),
+    ...rowKey && madeKey(rowKey).length > 0 ? { rowKey } : {}
   }
 }
 
+/**
+ * `rowKey`: the history row's own key, made as `write.key` makes the appointment's (a Delphi
+ * log numbered from its counter row); a column the rows write besides is refused.
+ */
+function historyRowKey (model: MappingModel, dialect: Dialect): KeyPlan | undefined {
+  const a = model.appointment
+  const h = a.write?.history
+  if (h?.rowKey === undefined) return undefined
+  const path = `${a.path}/write/history/rowKey`
+  const { column, type, ...generate } = h.rowKey
+  const keyType = type ?? 'int'
+  reference({ table: h.table, column, use: 'key', path: `${path}/column` })
+  for (const part of ['open', 'left', 'after', 'close'] as const) {
+    const taken = Object.keys(h[part] ?? {}).find((c) => c.toLowerCase() === column.toLowerCase())
+    if (taken !== undefined) throw new CompileError(`${a.path}/write/history/${part}/${segment(taken)}`, `\`${taken}\` is the history row's own key, made by \`rowKey\`: leave it out here`)
+  }
+  if (column.toLowerCase() === h.key.toLowerCase()) throw new CompileError(`${path}/column`, `\`${column}\` holds the appointment's key (\`key\`): the row's own key is another column`)
+  const table: TableModel = { table: h.table, key: { column, type: keyType, parts: [{ column, type: keyType }], separator: '-' }, where: [], joins: {}, path: `${a.path}/write/history` }
+  return keyPlan(table, { key: generate } as WriteSpecDoc, dialect, path)
+}
+
+/** The key column a history INSERT binds: none where the database makes the key. */
+function madeKey (key: KeyPlan | undefined): Array<{ column: string, type: SqlTypeName }> {
+  return key === undefined || key.returning !== undefined ? [] : [{ column: key.keyColumn, type: key.keyType }]
+}
+
 /** A `left` row (the appointment row before the change) or an `after` row (as the change left it). */
-function compileCopyRow (model: MappingModel, dialect: Dialect, kind: 'left' | 'after'): LeftRow {
+function compileCopyRow (model: MappingModel, dialect: Dialect, kind: 'left' | 'after', rowKey: KeyPlan | undefined): LeftRow {
   const a = model.appointment
   const h = a.write?.history as NonNullable<NonNullable<MappingModel['appointment']['write']>['history']>
   const at = `${a.path}/write/history/${kind}`
@@ -106,7 +137,7 @@ function compileCopyRow (model: MappingModel, dialect: Dialect, kind: 'left' | '
 
   // The appointment's key first (the history's `key` column), then the columns in the mapping's order.
   type Column = { column: string, type?: SqlTypeName, copy?: Copy }
-  const columns = uniqueColumns<Column>([{ column: h.key, type: a.key.type }, ...entries.map(([column]) => ({ column, type: bound.find((b) => b.column === column)?.type, copy: copies.find((c) => c.column === column) }))])
+  const columns = uniqueColumns<Column>([...madeKey(rowKey), { column: h.key, type: a.key.type }, ...entries.map(([column]) => ({ column, type: bound.find((b) => b.column === column)?.type, copy: copies.find((c) => c.column === column) }))])
   const scope = new Scope(dialect, { table: a.table, joins: {}, where: [], path: a.path }, 't')
   const params = new ParamList(dialect)
   // Placeholders are numbered as they are made: the select list's before the WHERE's.
@@ -125,7 +156,7 @@ function compileCopyRow (model: MappingModel, dialect: Dialect, kind: 'left' | '
   const statement: Statement = { name: `appointment.history.${kind}`, sql: dialect.insertSelect(h.table, columns.map((c) => c.column), select), params: params.params, writes: h.table }
 
   const read = new ParamList(dialect)
-  const written = columns.map((c) => c.column)
+  const written = columns.map((c) => c.column).filter((c) => c !== rowKey?.keyColumn)
   const rows: Statement = {
     name: `appointment.history.${kind}Rows`,
     sql: dialect.select({
@@ -155,4 +186,24 @@ function compileCopyRow (model: MappingModel, dialect: Dialect, kind: 'left' | '
 export function storedState (model: MappingModel, state: string): unknown {
   const entry = Object.entries(model.appointment.state.map ?? {}).find(([, out]) => out === state)
   return entry ? entry[0] : state
+}
+
+/**
+ * The counter rows of a `keyTable` named `name` (compared trimmed and upper-cased): `ponte check`
+ * asks whether the desk numbers a history table from a counter the mapping does not bump.
+ */
+export function counterRows (gen: { table: string, nameColumn: string, valueColumn: string }, dialect: Dialect): Statement {
+  const params = new ParamList(dialect)
+  const named = dialect.upper(dialect.trim(dialect.column('k', gen.nameColumn)))
+  return {
+    name: 'history.counterRow',
+    sql: dialect.select({
+      columns: [{ expr: dialect.column('k', gen.valueColumn), alias: 'value' }],
+      from: { table: dialect.table(gen.table), alias: 'k' },
+      joins: [],
+      where: [`${named} = ${params.input('name', 'text')}`],
+      orderBy: []
+    }),
+    params: params.params
+  }
 }

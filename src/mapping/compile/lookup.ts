@@ -8,6 +8,7 @@ import { keyArgs, keyMatch, keyReader, keyRefs } from './key.js'
 import { columnGetter, objectReader, type Row } from './entity.js'
 import { Scope } from './scope.js'
 import { Columns, valueReader, type Reader } from './value.js'
+import { spelledOtherwise, type DecimalMark } from '../../normalise/decimal.js'
 
 export interface LookupRecord {
   id: string
@@ -19,6 +20,10 @@ export interface LookupRecord {
   flag?: string
   /** Columns of the row a booking copies as stored (`{ service: { column: Pattern } }`), read by `byId` alone. */
   columns?: Record<string, unknown>
+  /** Number fields stored but unreadable under their `decimal` mark: left out of `entity` (check counts them, serving logs them). */
+  unreadable?: string[]
+  /** Number fields whose stored text is spelt in the other decimal convention (check warns). */
+  otherMark?: string[]
 }
 
 /** A column of a lookup's row a booking copies, and the mapping place naming it. */
@@ -66,8 +71,12 @@ export function compileLookup (model: LookupModel, dialect: Dialect, copied: Cop
   const cols = new Columns()
   const id = keyReader(model.key, scope, cols, `${model.path}/key`)
   const decoders: Record<string, Decoder<unknown>> = {}
+  const numbers: NumberSpelling[] = []
   for (const [field, value] of Object.entries(model.fields)) {
-    decoders[field] = fieldDecoder(KINDS[field] ?? 'text', value, valueReader(value, scope, cols, params))
+    const reader = valueReader(value, scope, cols, params)
+    const kind = KINDS[field] ?? 'text'
+    decoders[field] = fieldDecoder(kind, value, reader)
+    if (kind !== 'text' && value.pattern === undefined) numbers.push({ field, read: reader, number: numberOf(value, reader), mark: value.decimal ?? '.' })
   }
   const flag = model.enabled ? valueReader(model.enabled, scope, cols, params) : undefined
   const enabled = model.enabled && flag ? booleanOf(model.enabled, flag) : () => true
@@ -87,7 +96,7 @@ export function compileLookup (model: LookupModel, dialect: Dialect, copied: Cop
     const blank = e[required] === undefined || e[required] === ''
     if (blank) e[required] = standIn ? standIn(e) : ''
     const stored = flag?.(row)
-    return { id: rowId, enabled: enabled(row) ?? true, entity: e, ...blank && standIn ? { stoodIn: required } : {}, ...stored !== undefined && stored !== null ? { flag: String(stored).trim() } : {} }
+    return { id: rowId, enabled: enabled(row) ?? true, entity: e, ...blank && standIn ? { stoodIn: required } : {}, ...stored !== undefined && stored !== null ? { flag: String(stored).trim() } : {}, ...numberSpellings(numbers, row) }
   }
   // The same columns and rows, one key: its own parameter list, the key's input added last.
   const byIdParams = new ParamList(dialect)
@@ -162,6 +171,21 @@ function compileValuesOf (model: LookupModel, valuesOf: NonNullable<LookupModel[
       read: byId.read
     }
   }
+}
+
+interface NumberSpelling { field: string, read: Reader, number: Decoder<number>, mark: DecimalMark }
+
+/** Which number fields of a row hold a value that does not read, or is spelt the other way. */
+function numberSpellings (numbers: NumberSpelling[], row: Row): Pick<LookupRecord, 'unreadable' | 'otherMark'> {
+  let unreadable: string[] | undefined
+  let otherMark: string[] | undefined
+  for (const n of numbers) {
+    const raw = n.read(row)
+    if (raw === null || raw === undefined || (typeof raw === 'string' && raw.trim() === '')) continue
+    if (n.number(row) === undefined) (unreadable ??= []).push(n.field)
+    if (spelledOtherwise(raw, n.mark)) (otherMark ??= []).push(n.field)
+  }
+  return { ...unreadable ? { unreadable } : {}, ...otherMark ? { otherMark } : {} }
 }
 
 function fieldDecoder (kind: FieldKind, value: Value, read: Reader): Decoder<unknown> {

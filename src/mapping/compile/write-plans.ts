@@ -16,9 +16,9 @@ import { compileClientWrites, PATCHABLE, type ClientField, type CompiledClientWr
 import { compileAppointmentWrites, type OpenSlotSwap, type BookingRef, type DefaultedRef, type CompiledAppointmentWrites, type JoinedRef, type BookedTime } from './appointment-write.js'
 import { compileSlotRowBooking, type SlotRowBooking } from './slot-rows.js'
 import type { OpenSlotWrites } from './open-slots.js'
-import type { ColumnValues, FieldWriter, InsertPlan } from './write-columns.js'
+import type { ColumnValues, FieldWriter, InsertPlan, KeyPlan } from './write-columns.js'
 import { OWN_ROW, ownColumnsRead, type RowPlan, type RowsPlan } from './rows.js'
-import { insertJoinedRow, runInsert, runInsertWithRows } from './insert-run.js'
+import { insertJoinedRow, runInsert, runInsertWithRows, type KeyedBound } from './insert-run.js'
 import { bindId } from './ids.js'
 import { compileStateRows, type StateRows } from './state-rows.js'
 import { checkHistoryRead } from './history-read.js'
@@ -115,20 +115,22 @@ export interface HistoryPlan {
   close?: Statement
   /** None where only `left` rows are written. */
   open?: Statement
-  /** Close the current rows (when `closing`) and open one for `state`. */
-  bind: (id: string, state: string, now: NowParts, closing: boolean) => Bound[] | undefined
+  /** Close the current rows (when `closing`) and open one for `state` (its key made first where `key` says: insert-run's runKeyed). */
+  bind: (id: string, state: string, now: NowParts, closing: boolean) => KeyedBound[] | undefined
   /** The row a change leaves behind (`write.history.left`), added before the change's own UPDATE. */
   left?: LeftRowPlan
   /** The row as a change left it (`write.history.after`), added after the change's own write, the booking's insert included. */
   after?: LeftRowPlan
+  /** How each row's own key is made first (`rowKey`), where Ponte makes it. */
+  rowKey?: KeyPlan
 }
 
 export interface LeftRowPlan {
   statement: Statement
   /** Which changes add the row: every state change, every reschedule. */
   on: LeftRow['on']
-  /** The appointment `id` leaving state `left` for `entered` at `now`, by `event`. */
-  bind: (id: string, left: string, entered: string, now: NowParts, event?: HistoryEvent) => Bound | undefined
+  /** The appointment `id` leaving state `left` for `entered` at `now`, by `event` (its own key made first where `rowKey` says). */
+  bind: (id: string, left: string, entered: string, now: NowParts, event?: HistoryEvent) => KeyedBound | undefined
   /** What check compares: the columns copied from the appointment row, and the bound ones' values. */
   copies: Copy[]
   values: (id: string, left: string, entered: string, now: NowParts, event?: HistoryEvent) => ColumnValues | undefined
@@ -431,21 +433,23 @@ function appointmentPlans (model: MappingModel, a: CompiledAppointmentWrites, ro
     history: history && {
       close: history.close,
       open: history.open,
+      rowKey: history.rowKey,
       bind (id, state, now, closing) {
         const k = key(id)
         if (!k) return undefined
         const values = history.values(Object.values(k)[0], state, now)
         const close = closing ? history.close : undefined
         const open = history.open
-        return [...close ? [{ statement: close, args: values.close }] : [], ...open ? [{ statement: open, args: values.open }] : []]
+        const made = history.rowKey ? { key: history.rowKey } : {}
+        return [...close ? [{ statement: close, args: values.close }] : [], ...open ? [{ statement: open, args: values.open, ...made }] : []]
       },
-      left: history.left && leftRowPlan(history.left, key),
-      after: history.after && leftRowPlan(history.after, key)
+      left: history.left && leftRowPlan(history.left, key, history.rowKey),
+      after: history.after && leftRowPlan(history.after, key, history.rowKey)
     }
   }
 }
 
-function leftRowPlan (left: LeftRow, key: (id: string) => Record<string, unknown> | undefined): LeftRowPlan {
+function leftRowPlan (left: LeftRow, key: (id: string) => Record<string, unknown> | undefined, rowKey: KeyPlan | undefined): LeftRowPlan {
   const values = (id: string, from: string, to: string, now: NowParts, event?: HistoryEvent): ColumnValues | undefined => {
     const k = key(id)
     return k && left.values(Object.values(k)[0], from, to, now, event)
@@ -458,7 +462,7 @@ function leftRowPlan (left: LeftRow, key: (id: string) => Record<string, unknown
     bind (id, from, to, now, event) {
       const k = key(id)
       const v = values(id, from, to, now, event)
-      return k && v && { statement: left.statement, args: { ...k, ...columnInputs(v) } }
+      return k && v && { statement: left.statement, args: { ...k, ...columnInputs(v) }, ...rowKey ? { key: rowKey } : {} }
     },
     rows (id) {
       const k = key(id)
@@ -490,7 +494,7 @@ function writeStatements (client: Supported<ClientWritePlans>, appointment: Supp
     const open = appointment.openSlots
     if (open) out.push(...open.statements(), ...isUnsupported(open.reopen) ? [] : [...open.reopen.plan.key.before, open.reopen.plan.statement])
     const history = appointment.history
-    if (history) out.push(...[history.left?.statement, history.close, history.open, history.after?.statement].filter((x): x is Statement => x !== undefined))
+    if (history) out.push(...history.rowKey?.before ?? [], ...[history.left?.statement, history.close, history.open, history.after?.statement].filter((x): x is Statement => x !== undefined))
     if (appointment.stateRows) out.push(...appointment.stateRows.statements)
     for (const state of model.states.values) {
       const move = appointment.stateMoves[state]
