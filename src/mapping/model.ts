@@ -17,6 +17,7 @@ import { checkAddress } from './location-address.js'
 import { splitProblem } from './compile/name-split.js'
 import { checkFromClient } from './from-client.js'
 import { checkAffixedJoins } from './affixed-joins.js'
+import { checkAsOfJoins } from './as-of-joins.js'
 import { extractProblem } from './extract.js'
 
 export const LOOKUPS = ['professional', 'location', 'service', 'healthInsurance', 'specialty'] as const
@@ -208,6 +209,10 @@ export function buildModel (source: SourceDoc): MappingModel {
     fail(`${clientPath}/write/phone`, `\`${phoneColumn}\` is not a plain column among \`phones\` (${plain.length > 0 ? plain.join(', ') : 'none is'}): name the one a new client's phone is written to`)
   }
   if (r.appointment.write?.phone !== undefined) fail(`${apptPath}/write/phone`, '`phone` says which column a new client\'s phone is written to: only under the client\'s `write`')
+  // Extra rows are written with a new client only: on the appointment they would be accepted and never written.
+  for (const side of ['before', 'after'] as const) {
+    if (r.appointment.write?.[side] !== undefined) fail(`${apptPath}/write/${side}`, `\`${side}\` rows are written with a new client only (a person, names, identifiers): a booking never writes them. For rows written with an appointment's changes use \`write.history\` (a status-history row per state change) or \`stateRows\``)
+  }
 
   const lookups: MappingModel['lookups'] = {}
   for (const name of LOOKUPS) {
@@ -258,6 +263,7 @@ export function buildModel (source: SourceDoc): MappingModel {
 
   checkWrittenValues(doc, states.values, fail)
   checkAffixedJoins(doc, fail)
+  checkAsOfJoins(doc, fail)
   checkRefDefaults(appointment, lookups, fail)
   checkUuidKeys(appointment, fail)
   checkFromClient({ appointment, client }, fail)
