@@ -123,7 +123,7 @@ export interface MappingModel {
   /** The zone the database stores date-times in, where the mapping declares one (compile/stored-clock.ts). */
   storedIn?: string
   /** `mask`: the client's `write.phoneFormat` where it is a mask of `#`s, the spelling a phone search looks up first. */
-  phone: { defaultCountry: string, defaultAreaCode?: string, mask?: string }
+  phone: { defaultCountry: string, defaultAreaCode?: string, addNinthDigit?: false, mask?: string }
   search: ('phone' | 'cpf' | 'email' | 'name')[]
   /** How phones and CPFs are looked up: probes of their stored spellings (default), or a scan. */
   searchBy: { phone: 'probe' | 'scan', cpf: 'probe' | 'scan' }
@@ -292,6 +292,7 @@ export function buildModel (source: SourceDoc): MappingModel {
     phone: {
       defaultCountry: doc.phone?.defaultCountry ?? 'BR',
       defaultAreaCode: doc.phone?.defaultAreaCode,
+      ...doc.phone?.addNinthDigit === false ? { addNinthDigit: false } : {},
       ...isPhoneMask(client.write?.phoneFormat) ? { mask: client.write.phoneFormat } : {}
     },
     search: (doc.search ?? ['phone', 'cpf', 'email', 'name']).map((k) => typeof k === 'string' ? k : 'phone' in k ? 'phone' : 'cpf'),
