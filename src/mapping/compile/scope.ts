@@ -156,9 +156,9 @@ export function joinMatch (d: Dialect, j: JoinDoc, alias: string, parentColumn: 
     .map((b, i) => { const col = picked.ref(b.column, `${path}/first/by/${i}`, 'filter'); return b.desc === true ? d.descending(col) : col })
   const asOf = j.first.asOf
   const effective = asOf ? picked.ref(asOf.column, `${path}/first/asOf/column`, 'filter') : undefined
-  const inForce = asOf && effective ? [`(${effective} IS NULL OR ${effective} <= ${parentColumn(asOf.notAfter, `${path}/first/asOf/notAfter`)})`] : []
+  const inForce = asOf && effective ? [`(${d.or([d.isNull(effective), `${effective} <= ${parentColumn(asOf.notAfter, `${path}/first/asOf/notAfter`)}`])})`] : []
   // Undated rows come after dated ones on every dialect (PostgreSQL sorts NULL first when descending).
-  const undatedLast = (b: { column: string, desc?: boolean }): string[] => effective && b.desc === true && b.column.toLowerCase() === asOf?.column.toLowerCase() ? [`CASE WHEN ${effective} IS NULL THEN 1 ELSE 0 END`] : []
+  const undatedLast = (b: { column: string, desc?: boolean }): string[] => effective && b.desc === true && b.column.toLowerCase() === asOf?.column.toLowerCase() ? [d.caseWhen([{ when: d.isNull(effective), then: '1' }], '0')] : []
   const byItems = (j.first.by ?? []).map((b) => typeof b === 'string' ? { column: b, desc: false } : b)
   const ordered = byItems.flatMap((b, i) => [...undatedLast(b), order[i]])
   const first = d.select({
