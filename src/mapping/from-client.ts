@@ -3,6 +3,7 @@
 // Here: its one normal form, and what the mapping must say for it to apply (refused at load).
 import type { JoinDoc, LiteralValue } from './schema.js'
 import type { EntityName, Value } from './model.js'
+import { refWrittenAs } from './written-ref.js'
 
 /** `fromClient` in its one form. */
 export interface FromClient {
@@ -44,8 +45,9 @@ export function checkFromClient ({ appointment, client }: Sides, fail: (path: st
       continue
     }
     if (appointment.openSlots !== undefined) { fail(at, 'a booking claiming an open slot (openSlots) does not read the client\'s own yet: send the ref, or use `otherwise`'); continue }
-    const ref = appointment.refs[name as EntityName]
-    if (!ref) { fail(at, `the appointment has no ${name} (refs.${name}) for the client's own to be stored in`); continue }
+    const read = appointment.refs[name as EntityName]
+    if (!read) { fail(at, `the appointment has no ${name} (refs.${name}) for the client's own to be stored in`); continue }
+    const ref = refWrittenAs(read)
     const joined = ref.column?.includes('.') === true
     if (ref.column === undefined) fail(at, `${name} is read from rules, a template or an expression (at ${ref.path}): no one column stores the client's own`)
     else if (joined && appointment.write?.slot?.join === ref.column.split('.')[0]) fail(at, `${name} is read through the slot, which a booking finds by its time`)

@@ -17,6 +17,7 @@ import { checkAddress } from './location-address.js'
 import { splitProblem } from './compile/name-split.js'
 import { checkFromClient } from './from-client.js'
 import { checkAffixedJoins } from './affixed-joins.js'
+import { checkAsOfJoins } from './as-of-joins.js'
 import { extractProblem } from './extract.js'
 
 export const LOOKUPS = ['professional', 'location', 'service', 'healthInsurance', 'specialty'] as const
@@ -128,7 +129,7 @@ export interface MappingModel {
   /** The zone the database stores date-times in, where the mapping declares one (compile/stored-clock.ts). */
   storedIn?: string
   /** `mask`: the client's `write.phoneFormat` where it is a mask of `#`s, the spelling a phone search looks up first. */
-  phone: { defaultCountry: string, defaultAreaCode?: string, mask?: string }
+  phone: { defaultCountry: string, defaultAreaCode?: string, addNinthDigit?: false, mask?: string }
   search: ('phone' | 'cpf' | 'email' | 'name')[]
   /** How phones and CPFs are looked up: probes of their stored spellings (default), or a scan. */
   searchBy: { phone: 'probe' | 'scan', cpf: 'probe' | 'scan' }
@@ -214,6 +215,10 @@ export function buildModel (source: SourceDoc): MappingModel {
     fail(`${clientPath}/write/phone`, `\`${phoneColumn}\` is not a plain column among \`phones\` (${plain.length > 0 ? plain.join(', ') : 'none is'}): name the one a new client's phone is written to`)
   }
   if (r.appointment.write?.phone !== undefined) fail(`${apptPath}/write/phone`, '`phone` says which column a new client\'s phone is written to: only under the client\'s `write`')
+  // Extra rows are written with a new client only: on the appointment they would be accepted and never written.
+  for (const side of ['before', 'after'] as const) {
+    if (r.appointment.write?.[side] !== undefined) fail(`${apptPath}/write/${side}`, `\`${side}\` rows are written with a new client only (a person, names, identifiers): a booking never writes them. For rows written with an appointment's changes use \`write.history\` (a status-history row per state change) or \`stateRows\``)
+  }
 
   const lookups: MappingModel['lookups'] = {}
   for (const name of LOOKUPS) {
@@ -267,6 +272,7 @@ export function buildModel (source: SourceDoc): MappingModel {
 
   checkWrittenValues(doc, states.values, fail)
   checkAffixedJoins(doc, fail)
+  checkAsOfJoins(doc, fail)
   checkRefDefaults(appointment, lookups, fail)
   checkUuidKeys(appointment, fail)
   checkFromClient({ appointment, client }, fail)
@@ -298,6 +304,7 @@ export function buildModel (source: SourceDoc): MappingModel {
     phone: {
       defaultCountry: doc.phone?.defaultCountry ?? 'BR',
       defaultAreaCode: doc.phone?.defaultAreaCode,
+      ...doc.phone?.addNinthDigit === false ? { addNinthDigit: false } : {},
       ...isPhoneMask(client.write?.phoneFormat) ? { mask: client.write.phoneFormat } : {}
     },
     search: (doc.search ?? ['phone', 'cpf', 'email', 'name']).map((k) => typeof k === 'string' ? k : 'phone' in k ? 'phone' : 'cpf'),

@@ -101,7 +101,14 @@ export const Join = Type.Object({
     by: Type.Optional(Type.Array(Type.Union([Type.String(), Type.Object({
       column: Type.String({ description: 'A column of the joined table.' }),
       desc: Type.Optional(Type.Boolean({ description: 'true: the largest value first (the latest date). Default false.' }))
-    }, { additionalProperties: false })]), { description: 'Order deciding which row is first; the key breaks ties, lowest first unless `by` names it (the latest history row: `[{ column: changed_at, desc: true }, { column: id, desc: true }]`).', examples: [[{ column: 'updated_at', desc: true }]] }))
+    }, { additionalProperties: false })]), { description: 'Order deciding which row is first; the key breaks ties, lowest first unless `by` names it (the latest history row: `[{ column: changed_at, desc: true }, { column: id, desc: true }]`).', examples: [[{ column: 'updated_at', desc: true }]] })),
+    asOf: Type.Optional(Type.Object({
+      column: Type.String({ minLength: 1, description: 'A column of the joined table: when the row takes effect (a plan\'s effective date). NULL: in force always, and taken after every dated row in force.', examples: ['date'] }),
+      notAfter: Type.String({ minLength: 1, description: 'A column of the parent row (the appointment\'s date or start datetime) the joined `column` may not be after.', examples: ['pc_eventDate'] })
+    }, {
+      additionalProperties: false,
+      description: 'Only rows in force on the parent row\'s date: the joined `column` on or before the parent\'s `notAfter` column (compared as the database compares them: both dates, datetimes or ISO text), or NULL. With `by: [{ column: <it>, desc: true }]`, the latest row in force (OpenEMR\'s primary `insurance_data` row on the appointment\'s date). A reschedule then reads the ref again on the new date.'
+    }))
   }, {
     additionalProperties: false,
     description: 'Of the rows matching `on` and `where`, join only the first by `by` (a person\'s preferred name): the parent row is never repeated.'
@@ -518,8 +525,8 @@ export const WriteSpec = Type.Object({
     additionalProperties: false,
     description: 'Slot-based booking: the appointment row points at a time slot. Booking finds the slot by its start and the professional and location read through it, and writes only the pointer; rescheduling finds another slot.'
   })),
-  before: Type.Optional(Type.Array(ExtraRow, { description: 'Rows inserted before the resource\'s own, in order (a person before the patient).' })),
-  after: Type.Optional(Type.Array(ExtraRow, { description: 'Rows inserted after it, in order (names, identifiers, phone attributes).' })),
+  before: Type.Optional(Type.Array(ExtraRow, { description: 'Rows inserted before the resource\'s own, in order (a person before the patient). Only under the client\'s `write` (refused on the appointment, which never writes them).' })),
+  after: Type.Optional(Type.Array(ExtraRow, { description: 'Rows inserted after it, in order (names, identifiers, phone attributes). Only under the client\'s `write` (refused on the appointment, which never writes them; see `history`).' })),
   history: Type.Optional(StatusHistory),
   stateRows: Type.Optional(Type.Array(StateRow, { minItems: 1, description: 'Rows recording a state where the status column cannot (OpenMRS has no confirmed status): each is a join of the appointment, written on entering its `states` and cleared on leaving them; the state rules read it back.' })),
   ignore: Type.Optional(Type.Array(Type.Union(IGNORABLE.map((f) => Type.Literal(f))), {
@@ -883,7 +890,8 @@ export const Mapping = Type.Object({
   })),
   phone: Type.Optional(Type.Object({
     defaultCountry: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$', description: 'The country of numbers stored without one (ISO 3166 code), whose spellings a phone search looks up. Default: BR.', examples: ['BR', 'PT', 'CA'] })),
-    defaultAreaCode: Type.Optional(Type.String({ pattern: '^[0-9]{1,6}$', description: 'The area code of local numbers stored without one, in any country: \'98765-4321\' with 11 in BR is +5511987654321, \'555-0143\' with 905 in CA +19055550143, \'7946 0018\' with 020 in GB +442079460018. Outside Brazil (8 or 9 digits there) a number is read with it only when it is no valid number of the country alone and is one with it. Default: none (such numbers are not read).', examples: ['11', '905', '020'] }))
+    defaultAreaCode: Type.Optional(Type.String({ pattern: '^[0-9]{1,6}$', description: 'The area code of local numbers stored without one, in any country: \'98765-4321\' with 11 in BR is +5511987654321, \'555-0143\' with 905 in CA +19055550143, \'7946 0018\' with 020 in GB +442079460018. Outside Brazil (8 or 9 digits there) a number is read with it only when it is no valid number of the country alone and is one with it. Default: none (such numbers are not read).', examples: ['11', '905', '020'] })),
+    addNinthDigit: Type.Optional(Type.Boolean({ description: 'Brazil: an 8-digit number starting with 6–9 (an old mobile, `9876-5432`, `(11) 8765-4321`) is read with today\'s ninth digit (+5511998765432, +5511987654321); false reads it as stored (+551198765432), where such rows are landlines or numbers that were never moved to nine digits. Search finds a number by either form whatever this says. Default true.', examples: [false] }))
   }, { additionalProperties: false, description: 'How stored phone numbers that are not complete are read.' })),
   idSeparator: Type.Optional(Type.String({ minLength: 1, maxLength: 3, description: 'Joins the columns of a composite key into one id (default `-`).' })),
   search: Type.Optional(Type.Array(SearchItem, { minItems: 1, description: 'Kinds of term GET /clients/search matches; `{ phone: scan }` or `{ cpf: scan }` enables that kind read by a scan of every stored value instead of probes an index can serve.' })),

@@ -24,6 +24,7 @@ import { compileLookup, type LookupById } from './lookup.js'
 import { compileClientDefault, type ClientDefault } from './client-default.js'
 import { onColumns } from './join-on.js'
 import type { CoveringHours } from './hours-copy.js'
+import { refWrittenAs } from '../written-ref.js'
 
 export const BOOKING_REFS = ['client', 'professional', 'service', 'healthInsurance', 'plan', 'location'] as const
 export type BookingRef = typeof BOOKING_REFS[number]
@@ -120,9 +121,9 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
     const declared = a.write?.refs?.[name]
     recordWrites(writer, () => a.table)
     if (writer) refs[name] = writer
-    else if (declared?.firstOf !== undefined) joinedRefs[name] = joinedRef(model, v, type, declared.firstOf, `${path}/refs/${name}`, dialect)
+    else if (declared?.firstOf !== undefined) joinedRefs[name] = joinedRef(model, defaultColumn(v), type, declared.firstOf, `${path}/refs/${name}`, dialect)
     else if (declared?.fromClient !== undefined && v.column?.includes('.') === true) clientDefaults[name as DefaultedRef] = compileClientDefault(model, name, type, dialect, true)
-    else readOnlyRefs[name] = readOnlyReason(v, name)
+    else readOnlyRefs[name] = readOnlyReason(defaultColumn(v), name)
     if (declared?.otherwise !== undefined) defaults[name as DefaultedRef] = bookingDefault(declared.otherwise, refs[name] !== undefined || joinedRefs[name] !== undefined, `${path}/refs/${name}/otherwise`)
     const own = name === 'client' || (refs[name] === undefined && joinedRefs[name] === undefined) ? undefined : compileClientDefault(model, name, type, dialect, false)
     if (own) clientDefaults[name as DefaultedRef] = own
@@ -249,6 +250,7 @@ function keyType (model: MappingModel, name: EntityName): SqlTypeName {
 // The professional decided by rules is written to the rules' fallback column (the regular
 // dentist); the mapping's `write.set` puts the deciding flag in the matching state.
 function defaultColumn (v: Value): Value {
+  if (v.coalesce) return refWrittenAs(v)
   if (!v.rules) return v
   const fallback = v.rules.at(-1)
   return fallback && !fallback.when && fallback.column ? { column: fallback.column, type: v.type, length: v.length, path: v.path } : v

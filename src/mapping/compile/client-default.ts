@@ -7,6 +7,7 @@ import { ParamList, type Statement } from '../../sql/statement.js'
 import type { MappingModel } from '../model.js'
 import type { SqlTypeName } from '../schema.js'
 import { fromClientOf, type FromClient } from '../from-client.js'
+import { refWrittenAs } from '../written-ref.js'
 import { joinMatch, Scope } from './scope.js'
 import { keyArgs, keyMatch } from './key.js'
 import type { Row } from './value.js'
@@ -30,7 +31,8 @@ export function compileClientDefault (model: MappingModel, name: string, type: S
   const entry = a.write?.refs?.[name as 'healthInsurance']
   const f = fromClientOf(entry, `${a.path}/write/refs/${name}/fromClient`)
   if (!f) return undefined
-  const refColumn = held ? '' : a.refs[name as 'healthInsurance']?.column ?? ''
+  const refRead = a.refs[name as 'healthInsurance']
+  const refColumn = held || refRead === undefined ? '' : refWrittenAs(refRead)?.column ?? ''
   const dot = refColumn.indexOf('.')
   // Through `firstOf`: the appointment's join, hung from the client's value instead of the appointment's column.
   const through = dot < 0 ? undefined : { join: a.joins[refColumn.slice(0, dot)], column: refColumn.slice(dot + 1), alias: refColumn.slice(0, dot) }
