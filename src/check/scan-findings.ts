@@ -9,6 +9,8 @@ import type { MappingModel, Value } from '../mapping/model.js'
 import type { CheckPlans, ProbedColumn, ScanKey, ScanPlan, ScheduleScan } from '../mapping/compile/index.js'
 import type { LiveCatalog } from '../db/columns.js'
 import { toE164 } from '../normalise/phone.js'
+import { zoneCountries } from '../normalise/zone-country.js'
+import { readings } from '../toolkit/init/phones.js'
 import { count, scanTable, Tally, type ScanClock, type ScanResult } from './table-scan.js'
 import type { Findings } from './findings.js'
 
@@ -114,6 +116,42 @@ class Unprobed {
   }
 }
 
+/**
+ * The installation's zone against the phones' country: when most stored numbers read only as
+ * another country's (a Chicago practice left on the default America/Sao_Paulo), every time the
+ * server reads, writes and stamps is hours off, and nothing else would say so.
+ */
+class ClockCountry {
+  private readonly zone: string[]
+  private readonly tried: string[]
+  private phones = 0
+  private readonly elsewhere = new Map<string, number>()
+
+  constructor (private readonly model: MappingModel) {
+    this.zone = zoneCountries(model.timezone)
+    this.tried = [...new Set([...this.zone, model.phone.defaultCountry])]
+  }
+
+  see (stored: string): void {
+    if (this.zone.length === 0) return
+    const read = readings(stored, this.tried)
+    if (read.length === 0) return
+    this.phones++
+    if (read.some((x) => this.zone.includes(x.country as string))) return
+    const country = read[0].country as string
+    this.elsewhere.set(country, (this.elsewhere.get(country) ?? 0) + 1)
+  }
+
+  report (out: Findings, r: ScanResult): void {
+    const [country, n] = [...this.elsewhere].sort((a, b) => b[1] - a[1])[0] ?? []
+    if (country === undefined || n === undefined || n * 2 <= this.phones) return
+    const given = (this.model.doc as { timezone?: unknown }).timezone !== undefined
+    out.problem(given ? '/timezone' : '/installation', `the installation's zone \`${this.model.timezone}\`${given ? '' : ' (the default: no `timezone` is given)'} is kept in ${this.zone.join(', ')}, ` +
+      `but ${count(n)} of ${count(this.phones)} stored phones${r.complete ? '' : ` (in the first ${count(r.scanned)} rows)`} read only as numbers of ${country}: ` +
+      `every time served, written and stamped would be on the wrong clock; set \`timezone:\` to the clinic's IANA zone in ${country} (docs/mapping.md)`)
+  }
+}
+
 // What "cannot be read" means for a phone, so nobody corrects a number that is right.
 const PHONE_WHY = ' (read: a number of `phone.defaultCountry` its ranges know, or one written with its country code and the right number of digits for that country)'
 
@@ -129,6 +167,7 @@ export function clientScan (model: MappingModel, plans: CheckPlans): ScanJob {
   const notCpf = new Tally()
   let withCpf = 0
   const unprobed = new Map(plans.probedColumns.map((col) => [col.path, new Unprobed()]))
+  const clock = new ClockCountry(model)
   return {
     place: c.path,
     what: 'clients',
@@ -139,6 +178,7 @@ export function clientScan (model: MappingModel, plans: CheckPlans): ScanJob {
       row.phones.forEach((held, i) => {
         if (held.length === 0) return
         withPhone[i]?.add(label)
+        for (const x of held) clock.see(String(x))
         const read = held.map((x) => toE164(x, model.phone) !== undefined)
         if (read.includes(false)) badPhone[i]?.add(label)
         if (read.includes(true)) answered = true
@@ -171,6 +211,7 @@ export function clientScan (model: MappingModel, plans: CheckPlans): ScanJob {
           'the interface\'s `cpf` is Brazil\'s taxpayer number (11 digits, check digits), answered, searched and written as one; a column of another number (a Portuguese NIF) should be left unmapped, or mapped as `externalId` (read-only)')
       }
       for (const col of plans.probedColumns) unprobed.get(col.path)?.report(out, col, r)
+      clock.report(out, r)
       out.ok(c.path, `${r.complete ? '' : `the first ${count(r.scanned)} of `}${count(r.complete ? r.scanned : r.total)} rows read; ${count(noPhone)} answered without a phone (none stored, or none readable)`)
     }
   }
