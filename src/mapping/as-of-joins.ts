@@ -32,4 +32,3 @@ function joinMaps (node: unknown, path: string): { joins: Record<string, JoinDoc
 function pointer (segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1')
 }
-
