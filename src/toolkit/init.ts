@@ -4,7 +4,7 @@
 // validates and `ponte check` shows what is left to do.
 import { dirname, relative, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { soleZone } from '../normalise/zone-country.js'
+import { soleZone, zoneCountries } from '../normalise/zone-country.js'
 import { utcHours } from './init/utc-hours.js'
 import { nonTransactional, type LiveCatalog, type LiveColumn, type LiveTable } from '../db/columns.js'
 import type { Database } from '../db/database.js'
@@ -101,7 +101,7 @@ function clientMissing (d: Database['dialect'], col: string, numeric: boolean): 
  * table (none: names and types alone); `today`: what "ahead" means when telling a start from a stamp.
  */
 export async function draftMapping (catalog: LiveCatalog, installation: string, readCodes?: ReadCodes, link = schemaLink(),
-  samples: Samples = NO_SAMPLES, today = new Date().toISOString().slice(0, 10)): Promise<Draft> {
+  samples: Samples = NO_SAMPLES, today = new Date().toISOString().slice(0, 10), localZone = Intl.DateTimeFormat().resolvedOptions().timeZone): Promise<Draft> {
   const refs = findRefs(catalog, samples)
   const structure = chooseByStructure(catalog, refs, samples, today)
   const chosen: Partial<Record<Resource, LiveTable>> = { ...structure?.tables }
@@ -145,7 +145,7 @@ export async function draftMapping (catalog: LiveCatalog, installation: string, 
   // Lookups the appointment names by their names (OSCAR's site and visit type).
   const byName = chosen.appointment ? nameRefs(chosen.appointment, catalog.tables, refs, samples, chosen, []) : []
   for (const n of byName) chosen[n.resource] = n.table
-  const ctx: Context = { catalog, refs, samples, today, chosen, byName }
+  const ctx: Context = { catalog, refs, samples, today, chosen, byName, localZone }
   const apt = chosen.appointment
   const cli = chosen.client
   for (const r of ['appointment', 'client'] as const) {
@@ -165,7 +165,7 @@ export async function draftMapping (catalog: LiveCatalog, installation: string, 
   for (const ref of structure?.unplaced ?? []) {
     out.push(`  # TODO: \`${qualified(ref.to)}\` is referenced by \`${qualified(ref.from)}.${ref.column.name}\` and holds names: a lookup? (see docs/mapping.md)`)
   }
-  out.splice(resourcesAt, 0, ...homeYaml(ctx.home), ...utcYaml(ctx.stampedUtc) ?? clockYaml(ctx), ...ctx.states ? [ctx.states] : [])
+  out.splice(resourcesAt, 0, ...homeYaml(ctx.home, ctx.localZone), ...utcYaml(ctx.stampedUtc) ?? clockYaml(ctx), ...ctx.states ? [ctx.states] : [])
   out.push('# relations: none guessed (TODO: link tables, see docs/mapping.md)')
   const hours = catalog.tables.filter((t) => !taken.has(t) && !Object.values(chosen).includes(t) && find(t, WEEKDAY) !== undefined)
   // Working hours drafted where the appointments' weekdays say how the table counts them.
@@ -187,20 +187,33 @@ export async function draftMapping (catalog: LiveCatalog, installation: string, 
  * shapes fit no country or two alike, a TODO (the mapping's default, Brazil, stands until then).
  * Outside Brazil the default `timezone` (America/Sao_Paulo) is wrong too: a TODO asks for it.
  */
-function homeYaml (home: PhoneHome | undefined): string[] {
+function homeYaml (home: PhoneHome | undefined, localZone: string): string[] {
   if (home === undefined) return []
   if (home.country === undefined) return [`# TODO phone.defaultCountry: ${home.seen}: not sure of the country; say the clinic's (docs/mapping.md). Until then Brazil, the default, is assumed`]
-  const zone = soleZone(home.country)
+  const zone = homeZone(home.country, localZone)
   return [`phone: { defaultCountry: ${home.country} }   # guess: ${home.seen}`,
     ...home.areaCode === undefined
       ? []
       : [`# TODO phone.defaultAreaCode: ${home.areaCode.short} stored number${home.areaCode.short === 1 ? ' has' : 's have'} no area code and ${home.areaCode.short === 1 ? 'is' : 'are'} read as none; ` +
       `an area code given here would complete ${home.areaCode.short === 1 ? 'it' : 'them all'} (the most frequent is ${home.areaCode.top}), calling a patient who may live elsewhere: give it only if the clinic's program dials them so`],
-    ...home.country === 'BR'
-      ? []
-      : zone !== undefined
-        ? [`timezone: ${zone}   # guess: the phones are of ${home.country}, which keeps this zone only`]
-        : [`# TODO timezone: the clinic's IANA zone in ${home.country}: the default, America/Sao_Paulo, is Brazil's, and \`ponte check\` fails until it is given`]]
+    ...zone === undefined
+      ? [`# TODO timezone: the clinic's IANA zone in ${home.country}: the default, America/Sao_Paulo, is Brazil's, and \`ponte check\` fails until it is given`]
+      : zone.zone === 'America/Sao_Paulo'
+        ? []
+        : [`timezone: ${zone.zone}   # guess: ${zone.why}`]]
+}
+
+/**
+ * The clinic's zone as the draft guesses it: the one zone the phones' country keeps, else the
+ * zone of the machine `init` runs on when that country keeps it (clinic IT runs it on site),
+ * else Brazil's default for Brazil; none where nothing tells.
+ */
+function homeZone (country: string, localZone: string): { zone: string, why: string } | undefined {
+  const local = zoneCountries(localZone).includes(country)
+  const sole = soleZone(country)
+  if (sole !== undefined) return { zone: sole, why: `the phones are of ${country}, which keeps this zone only` }
+  if (local) return { zone: localZone, why: `the zone of the machine init ran on, in ${country} as the phones are` }
+  return country === 'BR' ? { zone: 'America/Sao_Paulo', why: 'the default' } : undefined
 }
 
 /** Tryton's and Odoo's rows (`create_date`, `write_date`, `create_uid`, `write_uid`) keep naive UTC, as the ORM writes every timestamp. */
@@ -212,7 +225,7 @@ const TRYTON_STAMPS = ['create_uid', 'write_uid', 'create_date', 'write_date']
 
 /** Other shapes: a TODO when the sampled starts sit at night in the drafted zone but in the day read as UTC. */
 function clockYaml (ctx: Context): string[] {
-  const zone = ctx.home?.country === undefined || ctx.home.country === 'BR' ? 'America/Sao_Paulo' : soleZone(ctx.home.country)
+  const zone = ctx.home?.country === undefined ? 'America/Sao_Paulo' : homeZone(ctx.home.country, ctx.localZone)?.zone
   const seen = zone === undefined || ctx.starts === undefined ? undefined : utcHours(ctx.starts.values, zone)
   if (seen === undefined || zone === undefined || ctx.starts === undefined) return []
   return [`# TODO storedIn: ${seen.night} of ${seen.sampled} sampled starts (${ctx.starts.column}) are between 22:00 and 06:00 as stored, and in the day read as UTC in ${zone}: ` +
@@ -220,7 +233,7 @@ function clockYaml (ctx: Context): string[] {
 }
 
 /** What every part of the draft reads: the references found, the sampled rows, today, the tables chosen. */
-interface Context { catalog: LiveCatalog, refs: Ref[], samples: Samples, today: string, chosen: Partial<Record<Resource, LiveTable>>, home?: PhoneHome, stampedUtc?: LiveTable, starts?: { column: string, values: unknown[] }, states?: string, byName?: NameRef[] }
+interface Context { catalog: LiveCatalog, refs: Ref[], samples: Samples, today: string, chosen: Partial<Record<Resource, LiveTable>>, home?: PhoneHome, stampedUtc?: LiveTable, starts?: { column: string, values: unknown[] }, states?: string, byName?: NameRef[], localZone: string }
 
 /** A column naming a row of another table by its key: `person_id`, `id_medico`, `cod_paciente`. */
 const REF_LIKE = /^(id|cod)_\w+$|^\w+_(id|cod)$/i

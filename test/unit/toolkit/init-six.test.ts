@@ -122,6 +122,21 @@ on('mysql', 'OSCAR: appointment, not its archive; codes by appointment_status, c
   t.match(yaml, /client:[^]*nonTransactional: accept {3}# TODO: `demographic` is MyISAM, `demographicExt` is MyISAM/)
 })
 
+on('mysql', 'OSCAR, init run on a machine in Toronto: the machine\'s zone, kept in CA as the phones are, is the draft\'s', async (t) => {
+  const before = process.env.TZ
+  process.env.TZ = 'America/Toronto'
+  t.teardown(() => { if (before === undefined) delete process.env.TZ; else process.env.TZ = before })
+  const { yaml } = await draftAndCheck(t, 'mysql', oscarSix())
+  t.match(yaml, /^timezone: America\/Toronto {3}# guess: the zone of the machine init ran on, in CA as the phones are$/m)
+})
+
+on('mysql', 'Open Dental, init run on a machine in Lisbon: a zone the phones\' country does not keep is no guess', async (t) => {
+  const before = process.env.TZ
+  process.env.TZ = 'Europe/Lisbon'
+  t.teardown(() => { if (before === undefined) delete process.env.TZ; else process.env.TZ = before })
+  await draftAndCheck(t, 'mysql', openDentalSix(), 'US')
+})
+
 on('postgres', 'GNU Health: free slots claimed, closed ones held, bookings confirmed; no insurance named by its member', async (t) => {
   const { yaml, url, file } = await draftAndCheck(t, 'postgres', gnuHealthSix())
   t.match(yaml, /^states: \{ values: \[CONFIRMED, CANCELED, MISSED, DONE\], initial: CONFIRMED \} {3}# guess: no code reads as WAITING/m)
