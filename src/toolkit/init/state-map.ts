@@ -4,9 +4,10 @@
 // evidence; one nothing tells is WAITING, the state that keeps holding its slot, with a TODO
 // naming it and its rows, and a human says what it means. A booked code that reads as
 // CONFIRMED where none reads as WAITING (GNU Health's `confirmed`) is mapped WAITING: a new
-// booking answers WAITING (the interface), the chat's confirmation kept beside it. Where several codes read as one state, `write.states` names the one a write
-// stores: the column's default for WAITING (what the clinic's program gives a new row), else a
-// code whose label says the state itself, else the code most rows ahead of today hold.
+// booking answers WAITING (the interface), the chat's confirmation kept beside it. Where
+// several codes read as one state, `write.states` names the one a write stores: the column's
+// default for WAITING (what the clinic's program gives a new row), else a code whose label
+// says the state itself, else the code most rows ahead of today hold.
 import type { LiveColumn } from '../../db/columns.js'
 import type { CodeLabels } from './code-labels.js'
 import { readState, type Reading, type State } from './state-words.js'
