@@ -113,8 +113,12 @@ export async function buildApp (ponte: Ponte, options: AppOptions = {}): Promise
   // A getter over one slot: a mapping reload (reload.ts) swaps the whole Ponte at once, and a
   // handler that already read app.ponte finishes on the one it started with.
   const live = { current: ponte }
+  ponte.catalog.log = app.log
   app.decorate('ponte', { getter: () => live.current })
-  app.decorate('swapPonte', (next: Ponte) => { live.current = next; app.changePoller.restart() })
+  // Log sinks of the served mapping's parts, set again on each reload.
+  const warnings = (p: Ponte): void => { p.availability.warn = (fields, message) => { app.log.warn(fields, message) }; p.catalog.log = app.log }
+  warnings(ponte)
+  app.decorate('swapPonte', (next: Ponte) => { warnings(next); live.current = next; app.changePoller.restart() })
   app.decorate('webhooks', options.webhooks)
   // Replicas (REDIS_URL) share Idempotency-Keys and rate limits in Redis; one process keeps
   // its keys in its own SQLite file.

@@ -1,33 +1,68 @@
-// A `left` row's copies of the appointment row as it was (`{ before: column }`) go from one
-// live column into another by the database itself, converted by nothing: a date into a number
-// column fails every state change, and text into a shorter column fails (or is cut) whenever
-// a row holds a longer value. Said at the copy's line, from the catalogue alone.
+// A `left` row's copies of the appointment row as it was (`{ before: column }`), an `after`
+// row's as the change left it (`{ after: column }`), and a booked
+// lookup's column (`{ service: { column } }`), go from one live column into another
+// unconverted: a date into a number column fails every write, and text into a shorter column
+// fails (or is cut) whenever a row holds a longer value. Said at the copy's line, from the catalogue alone.
 import type { MappingModel } from '../mapping/model.js'
 import type { LiveCatalog, LiveColumn } from '../db/columns.js'
 import type { Findings } from './findings.js'
+import { segment } from '../mapping/compile/index.js'
 
 export function checkCopiedColumns (model: MappingModel, catalog: LiveCatalog, out: Findings): void {
+  checkLookupColumns(model, catalog, out)
   const a = model.appointment
   const h = a.write?.history
   const from = catalog.table(a.table)
   const into = h && catalog.table(h.table)
-  if (!h?.left || !from || !into) return
-  for (const [column, w] of Object.entries(h.left)) {
-    if (!('before' in w)) continue
-    const target = into.columns.get(column.toLowerCase())
-    // A missing column is the catalog pass's to say.
-    if (!target) continue
-    for (const key of ['before', 'otherwise'] as const) {
-      const source = w[key] === undefined ? undefined : from.columns.get(w[key].toLowerCase())
-      if (!source) continue
-      const problem = misfit(source, target)
-      if (problem === undefined) continue
-      const said = `\`${a.table}.${source.name}\` (${source.declared}) is copied into \`${h.table}.${target.name}\` (${target.declared}) ${problem}`
-      if (problem.startsWith('but')) out.problem(`${a.path}/write/history/left/${column}/${key}`, said)
-      else out.warning(`${a.path}/write/history/left/${column}/${key}`, said)
+  if (!h || !from || !into) return
+  for (const kind of ['left', 'after'] as const) {
+    for (const [column, w] of Object.entries(h[kind] ?? {})) {
+      const target = into.columns.get(column.toLowerCase())
+      // A missing column is the catalog pass's to say.
+      if (!target) continue
+      const copies = 'before' in w ? { before: w.before, otherwise: w.otherwise } : 'after' in w ? { after: w.after } : {}
+      for (const [key, name] of Object.entries(copies)) {
+        const source = name === undefined ? undefined : from.columns.get(name.toLowerCase())
+        if (!source) continue
+        const problem = misfit(source, target)
+        if (problem === undefined) continue
+        const said = `\`${a.table}.${source.name}\` (${source.declared}) is copied into \`${h.table}.${target.name}\` (${target.declared}) ${problem}`
+        if (problem.startsWith('but')) out.problem(`${a.path}/write/history/${kind}/${segment(column)}/${key}`, said)
+        else out.warning(`${a.path}/write/history/${kind}/${segment(column)}/${key}`, said)
+      }
     }
   }
 }
+
+/**
+ * `{ service: { column: Pattern } }`: the booked lookup's column, bound as read, goes into the
+ * appointment's column; the same kinds and lengths must fit. A missing column is the catalog
+ * pass's to say (the lookup's statement reads it).
+ */
+function checkLookupColumns (model: MappingModel, catalog: LiveCatalog, out: Findings): void {
+  const a = model.appointment
+  const into = catalog.table(a.table)
+  const places = [{ at: `${a.path}/write/set`, entries: a.write?.set }, { at: `${a.path}/openSlots/claim`, entries: a.openSlots?.claim }]
+  for (const { at, entries } of places) {
+    for (const [column, w] of Object.entries(entries ?? {})) {
+      const ref = LOOKUPS.find((l) => l in w)
+      const part = ref === undefined ? undefined : (w as Record<string, unknown>)[ref]
+      const lookup = ref === undefined ? undefined : model.lookups[ref]
+      if (ref === undefined || typeof part !== 'object' || part === null || !lookup) continue
+      const copied = (part as { column: string }).column
+      const source = catalog.table(lookup.table)?.columns.get(copied.toLowerCase())
+      const target = into?.columns.get(column.toLowerCase())
+      if (!source || !target) continue
+      const problem = misfit(source, target)
+      if (problem === undefined) continue
+      const said = `\`${lookup.table}.${source.name}\` (${source.declared}) is copied into \`${a.table}.${target.name}\` (${target.declared}) ${problem.replace('every change writing the row', 'every booking').replace('a change whose row', 'a booking whose ' + ref)}`
+      if (problem.startsWith('but')) out.problem(`${at}/${segment(column)}/${ref}/column`, said)
+      else out.warning(`${at}/${segment(column)}/${ref}/column`, said)
+    }
+  }
+}
+
+const LOOKUPS = ['service', 'professional', 'location', 'healthInsurance'] as const
 
 /** Why a value of `source` may not go into `target` as it is: a different kind (a problem), a shorter text (a warning). */
 function misfit (source: LiveColumn, target: LiveColumn): string | undefined {

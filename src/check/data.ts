@@ -3,7 +3,8 @@
 // readers cannot use. Only counts, codes and ids are printed: never a patient's value.
 import type { Database, Row } from '../db/database.js'
 import { isUnsupported, type CompiledMapping, type ReadPlan } from '../mapping/compile/index.js'
-import type { LookupName, TableModel } from '../mapping/model.js'
+import type { LookupName, TableModel, Value } from '../mapping/model.js'
+import type { LookupRecord } from '../mapping/compile/index.js'
 import { planExists } from '../services/plans.js'
 import type { Statement } from '../sql/statement.js'
 import type { LiveCatalog } from '../db/columns.js'
@@ -30,6 +31,28 @@ export interface DataOptions {
   now?: () => number
   /** The clinic's today, which tells a state code's past rows from those ahead. */
   today?: string
+}
+
+/**
+ * Numbers kept as text that do not read under the field's `decimal` mark (left out of their
+ * records): counted with the first row's id, a problem when most rows are (the wrong mark);
+ * and values spelt the other way (`1.150,50` under the default dot) warned of.
+ */
+function checkNumberSpellings (fields: Record<string, Value>, records: LookupRecord[], out: Findings): void {
+  for (const [field, value] of Object.entries(fields)) {
+    const bad = records.filter((r) => r.unreadable?.includes(field))
+    const other = records.filter((r) => r.otherMark?.includes(field)).length
+    const mark = value.decimal ?? '.'
+    const column = value.column === undefined ? field : `\`${value.column}\``
+    const hint = mark === '.' ? 'give `decimal: \',\'` (Brazilian `1.150,50`)' : 'give `decimal: \'.\'` (or leave `decimal` out)'
+    if (bad.length > 0) {
+      const say = `${bad.length} of ${records.length} rows hold a ${column} that does not read as a number with the decimal mark \`${mark}\` (e.g. id ${bad[0].id}): their ${field} is left out`
+      if (bad.length * 2 > records.length) out.problem(value.path, `${say}; most rows are spelt another way: ${other > 0 ? hint : 'see docs/mapping.md#numbers-kept-as-text'}`)
+      else out.warning(value.path, `${say}${other > 0 ? `; ${hint}` : ''}`)
+    } else if (other > 0) {
+      out.warning(value.path, `${other} of ${records.length} rows spell ${column} the other way (${mark === '.' ? 'thousands grouped by dots, a decimal comma' : 'a decimal dot'}), read under \`${mark}\`: ${hint}`)
+    }
+  }
 }
 
 export async function checkData (compiled: CompiledMapping, db: Database, out: Findings, opts: DataOptions): Promise<void> {
@@ -61,7 +84,7 @@ export async function checkData (compiled: CompiledMapping, db: Database, out: F
   }
 
   // Keys that repeat, and joins that give one row several partners (lists would repeat it).
-  // A lookup kept as another's column values (`valuesOf`) repeats its key by design: each value is one record.
+  // A lookup kept as a column's values (`valuesOf`) repeats its key by design: each value is one record.
   const tables: TableModel[] = [model.appointment, model.client, ...Object.values(model.lookups).filter((l): l is NonNullable<typeof l> => l !== undefined && l.valuesOf === undefined)]
   for (const t of tables) {
     if (out.covers(t.path) || !inTime(`${t.path.split('/').pop()}: keys and joins`)) continue
@@ -101,12 +124,16 @@ export async function checkData (compiled: CompiledMapping, db: Database, out: F
     if (!rows) continue
     const read = rows.map((r) => lookup.read(r))
     const unreadable = read.filter((r) => r === undefined).length
+    // A lookup kept as the values of a column is counted at that column: its rows are values.
+    const valuesOf = model.lookups[lookup.name]?.valuesOf
     if (unreadable > 0) out.problem(place, `${unreadable} of ${rows.length} rows have no readable id`)
+    else if (valuesOf) out.ok(valuesOf.path, `${rows.length} distinct values`)
     else out.ok(place, `${rows.length} rows`)
     flagReadOneWay(model.lookups[lookup.name]?.enabled?.path, lookup.name, read.filter((r): r is NonNullable<typeof r> => r !== undefined), out)
     // A blank address is answered with the location's name (else its id): said, so it is no surprise.
     const stoodIn = read.filter((r) => r?.stoodIn !== undefined).length
     if (stoodIn > 0) out.warning(`/resources/${lookup.name}/fields/address`, `${stoodIn} of ${rows.length} rows read a blank address: answered with the location's name (or its id where it has none); to say another, see docs/mapping.md#a-location-without-an-address`)
+    checkNumberSpellings(model.lookups[lookup.name]?.fields ?? {}, read.filter((r): r is NonNullable<typeof r> => r !== undefined), out)
   }
   // A lookup named through the row a client's name is read from reads the clients' names.
   for (const named of plans.clientNamed) {

@@ -2,18 +2,21 @@
 // two rows of one professional whose windows overlap, on the same weekday (or date), while the
 // copied column differs. A booking in the overlap takes one of them by Ponte's rule (a weekly
 // row first, then the earliest start: services/covering-hours.ts), which the clinic may not
-// mean; said at the copy's line, with counts and professional ids only.
+// mean; said at the copy's line, with counts and professional ids only. The rows read here are
+// also fitted to the appointment's column (hours-copy-fit.ts).
 import type { Database } from '../db/database.js'
 import { hoursColumns, type CompiledMapping, type DatedRow, type WeeklyRow } from '../mapping/compile/index.js'
 import { addDaysWithin, endMinutesOf, minutesOf } from '../normalise/datetime.js'
 import { readAll } from '../services/slots.js'
 import type { Findings } from './findings.js'
+import type { LiveCatalog } from '../db/columns.js'
+import { checkHoursCopyFit } from './hours-copy-fit.js'
 
 /** How far ahead dated rows are compared: past days take no bookings. */
 const DATED_DAYS = 366
 const WEEKDAYS = ['Sundays', 'Mondays', 'Tuesdays', 'Wednesdays', 'Thursdays', 'Fridays', 'Saturdays']
 
-export async function checkHoursOverlap (compiled: CompiledMapping, db: Database, today: string, out: Findings): Promise<void> {
+export async function checkHoursOverlap (compiled: CompiledMapping, db: Database, catalog: LiveCatalog, today: string, out: Findings): Promise<void> {
   const columns = hoursColumns(compiled.model)
   const av = compiled.availability
   if (columns.length === 0 || !av || columns.some((c) => out.covers(c.path))) return
@@ -30,6 +33,7 @@ export async function checkHoursOverlap (compiled: CompiledMapping, db: Database
     return
   }
   for (const c of columns) {
+    checkHoursCopyFit(compiled.model, catalog, c, [...weekly, ...dated].map((r) => r.copies?.[c.name]), out)
     const found = [
       ...overlaps(weekly, (r) => `${r.professional}|${r.weekday}`, c.name, (r) => `professional ${r.professional} on ${WEEKDAYS[r.weekday]}`),
       ...overlaps(dated, (r) => `${r.professional}|${r.date}`, c.name, (r) => `professional ${r.professional} on ${r.date}`)

@@ -15,6 +15,7 @@ import { checkStructure } from './structure.js'
 import { checkSqliteCodePage } from './sqlite-code-page.js'
 import { checkWrites } from './write-shape.js'
 import { checkColumnValues, checkCountedKeys } from './values.js'
+import { checkHistoryKey } from './history-key.js'
 import { checkIndexes } from './indexes.js'
 import { checkFoldedSearch } from './folded-search.js'
 import { checkWrittenConstants } from './literals.js'
@@ -98,7 +99,8 @@ export async function checkInstallation (inst: Installation, todayOrOptions: str
     : `${probed.ran} statements ran (writes rolled back${probed.skipped > 0 ? `; ${probed.skipped} writing tables that cannot roll back not run` : ''})`)
   await checkChanges(compiled, db, catalog, today, out, opts.writeProbe !== false)
   await checkCountedKeys(model, compiled.writes, db, out)
-  await checkHoursOverlap(compiled, db, today, out)
+  await checkHistoryKey(model, db, catalog, out)
+  await checkHoursOverlap(compiled, db, catalog, today, out)
   if (opts.writeProbe === false) out.notProven('', 'writes not proven: the write probe was turned off (--no-write-probe)')
   else {
     opts.progress?.('performing every write path (rolled back)')

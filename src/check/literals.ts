@@ -17,7 +17,7 @@ const NOW_TEXT: Record<string, string> = { datetime: '2026-01-01 00:00:00', date
 export function checkWrittenConstants (model: MappingModel, catalog: LiveCatalog, out: Findings): void {
   const a = model.appointment
   const c = model.client
-  const aw = a.write as { set?: Written, update?: Written, reschedule?: Written, states?: Record<string, Written>, history?: { table: string, open?: Written, close?: Written, left?: Written } } | undefined
+  const aw = a.write as { set?: Written, update?: Written, reschedule?: Written, states?: Record<string, Written>, history?: { table: string, open?: Written, close?: Written, left?: Written, after?: Written } } | undefined
   const cw = c.write as { set?: Written, update?: Written, before?: Row[], after?: Row[] } | undefined
   const at = (table: string, path: string, set: Written): void => {
     const live = catalog.table(table)
@@ -47,6 +47,7 @@ export function checkWrittenConstants (model: MappingModel, catalog: LiveCatalog
     at(aw.history.table, `${a.path}/write/history/open`, aw.history.open)
     at(aw.history.table, `${a.path}/write/history/close`, aw.history.close)
     at(aw.history.table, `${a.path}/write/history/left`, aw.history.left)
+    at(aw.history.table, `${a.path}/write/history/after`, aw.history.after)
   }
   at(c.table, `${c.path}/write/set`, cw?.set)
   at(c.table, `${c.path}/write/update`, cw?.update)

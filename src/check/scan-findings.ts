@@ -9,6 +9,8 @@ import type { MappingModel, Value } from '../mapping/model.js'
 import type { CheckPlans, ProbedColumn, ScanKey, ScanPlan, ScheduleScan } from '../mapping/compile/index.js'
 import type { LiveCatalog } from '../db/columns.js'
 import { toE164 } from '../normalise/phone.js'
+import { zoneCountries } from '../normalise/zone-country.js'
+import { readings } from '../toolkit/init/phones.js'
 import { count, scanTable, Tally, type ScanClock, type ScanResult } from './table-scan.js'
 import type { Findings } from './findings.js'
 import { StateEvidence } from './state-evidence.js'
@@ -118,6 +120,42 @@ class Unprobed {
   }
 }
 
+/**
+ * The installation's zone against the phones' country: when most stored numbers read only as
+ * another country's (a Chicago practice left on the default America/Sao_Paulo), every time the
+ * server reads, writes and stamps is hours off, and nothing else would say so.
+ */
+class ClockCountry {
+  private readonly zone: string[]
+  private readonly tried: string[]
+  private phones = 0
+  private readonly elsewhere = new Map<string, number>()
+
+  constructor (private readonly model: MappingModel) {
+    this.zone = zoneCountries(model.timezone)
+    this.tried = [...new Set([...this.zone, model.phone.defaultCountry])]
+  }
+
+  see (stored: string): void {
+    if (this.zone.length === 0) return
+    const read = readings(stored, this.tried)
+    if (read.length === 0) return
+    this.phones++
+    if (read.some((x) => this.zone.includes(x.country as string))) return
+    const country = read[0].country as string
+    this.elsewhere.set(country, (this.elsewhere.get(country) ?? 0) + 1)
+  }
+
+  report (out: Findings, r: ScanResult): void {
+    const [country, n] = [...this.elsewhere].sort((a, b) => b[1] - a[1])[0] ?? []
+    if (country === undefined || n === undefined || n * 2 <= this.phones) return
+    const given = (this.model.doc as { timezone?: unknown }).timezone !== undefined
+    out.problem(given ? '/timezone' : '/installation', `the installation's zone \`${this.model.timezone}\`${given ? '' : ' (the default: no `timezone` is given)'} is kept in ${this.zone.join(', ')}, ` +
+      `but ${count(n)} of ${count(this.phones)} stored phones${r.complete ? '' : ` (in the first ${count(r.scanned)} rows)`} read only as numbers of ${country}: ` +
+      `every time served, written and stamped would be on the wrong clock; set \`timezone:\` to the clinic's IANA zone in ${country} (docs/mapping.md)`)
+  }
+}
+
 // What "cannot be read" means for a phone, so nobody corrects a number that is right.
 const PHONE_WHY = ' (read: a number of `phone.defaultCountry` its ranges know, or one written with its country code and the right number of digits for that country)'
 
@@ -133,6 +171,7 @@ export function clientScan (model: MappingModel, plans: CheckPlans): ScanJob {
   const notCpf = new Tally()
   let withCpf = 0
   const unprobed = new Map(plans.probedColumns.map((col) => [col.path, new Unprobed()]))
+  const clock = new ClockCountry(model)
   return {
     place: c.path,
     what: 'clients',
@@ -143,6 +182,7 @@ export function clientScan (model: MappingModel, plans: CheckPlans): ScanJob {
       row.phones.forEach((held, i) => {
         if (held.length === 0) return
         withPhone[i]?.add(label)
+        for (const x of held) clock.see(String(x))
         const read = held.map((x) => toE164(x, model.phone) !== undefined)
         if (read.includes(false)) badPhone[i]?.add(label)
         if (read.includes(true)) answered = true
@@ -175,18 +215,23 @@ export function clientScan (model: MappingModel, plans: CheckPlans): ScanJob {
           'the interface\'s `cpf` is Brazil\'s taxpayer number (11 digits, check digits), answered, searched and written as one; a column of another number (a Portuguese NIF) should be left unmapped, or mapped as `externalId` (read-only)')
       }
       for (const col of plans.probedColumns) unprobed.get(col.path)?.report(out, col, r)
+      clock.report(out, r)
       out.ok(c.path, `${r.complete ? '' : `the first ${count(r.scanned)} of `}${count(r.complete ? r.scanned : r.total)} rows read; ${count(noPhone)} answered without a phone (none stored, or none readable)`)
     }
   }
 }
 
 /** One source of working hours or blocked time, over its whole table. */
+/** Rows past which a source read whole on every request is worth a warning. */
+const UNNARROWED_ROWS = 5000
+
 export function availabilityScan (source: ScheduleScan, catalog: LiveCatalog): ScanJob {
   const { place, table, kind } = source
   const unreadable = new Tally()
   const zero = new Tally()
   const reversed = new Tally()
   const unreached = new Tally()
+  const rule = new Tally()
   const oneDay = new Tally()
   // Schedule tables have no key in the mapping: the database's primary key names a row, else its position.
   const key: ScanKey[] = [...(catalog.table(table)?.columns.values() ?? [])].filter((col) => col.key)
@@ -204,6 +249,7 @@ export function availabilityScan (source: ScheduleScan, catalog: LiveCatalog): S
       else if (row.fault === 'zero') zero.add(label)
       else if (row.fault === 'reversed') reversed.add(label)
       else if (row.fault === 'unreached') unreached.add(label)
+      else if (row.fault === 'rule') rule.add(label)
       if (row.weekday !== undefined) days[row.weekday]++
       if (row.oneDay === true) oneDay.add(label)
     }),
@@ -212,8 +258,16 @@ export function availabilityScan (source: ScheduleScan, catalog: LiveCatalog): S
       if (zero.n > 0) out.problem(place, `${rows(zero.n)} end${zero.n === 1 ? 's' : ''} when ${zero.n === 1 ? 'it starts' : 'they start'} (zero length)${zero.eg}: ${zero.n === 1 ? `it ${effect}s` : `they ${effect}`} nothing`)
       if (reversed.n > 0) out.problem(place, `${rows(reversed.n)} end${reversed.n === 1 ? 's' : ''} before ${reversed.n === 1 ? 'it starts' : 'they start'}${reversed.eg}: ${reversed.n === 1 ? `it ${effect}s` : `they ${effect}`} nothing`)
       if (unreached.n > 0) out.problem(place, `${rowsOf(unreached.n, r)} of ${count(r.total)} rows of \`${table}\` read well but are never returned by the server's date filter (it compares the stored dates as the database does: check their \`format\`)${unreached.eg}: they ${effect} nothing`)
-      if (unreadable.n + zero.n + reversed.n + unreached.n === 0) out.ok(place, r.complete ? `${count(r.scanned)} rows, all readable` : `the first ${count(r.scanned)} of ${count(r.total)} rows, all readable`)
+      if (rule.n > 0) {
+        out.problem(`${place}/repeat`, `${rowsOf(rule.n, r)} of ${count(r.total)} rows of \`${table}\` recur by a \`repeat\` rule that cannot be read${rule.eg}: ` +
+          (kind === 'blocks' ? 'each blocks its hours on every day from its first date (to its `until`, or on), as it could fall on any of them' : 'they offer nothing'))
+      }
+      if (unreadable.n + zero.n + reversed.n + unreached.n + rule.n === 0) out.ok(place, r.complete ? `${count(r.scanned)} rows, all readable` : `the first ${count(r.scanned)} of ${count(r.total)} rows, all readable`)
       if (kind === 'weekly') shiftedWeekdays(days, place, out)
+      if (source.unnarrowed && r.total > UNNARROWED_ROWS) {
+        out.warning(source.unnarrowed.path, `\`kind\` is read by \`extract\`, which SQL cannot compare: every /availability and booking reads every row of \`${table}\` starting by the last day asked (${count(r.total)} rows now, one-off rows of past years included); ` +
+          'read `kind` from a column of its own, with a `map` (`{ column: pc_recurrtype, map: { 0: once, 1: every } }`), so the database leaves past one-off rows out, or archive old rows')
+      }
       // A far-future end is how clinics say "never ends"; as a sentinel it makes that end none,
       // and a block without an end is its one day `from` (decisions/block-without-end.md).
       const far = source.farSentinel

@@ -36,16 +36,30 @@ export function checkColumnValues (compiled: Pick<CompiledMapping, 'model' | 're
       out.warning(name.path, `column \`${narrow.live?.name ?? narrow.column}\` takes no character beyond U+FFFF (utf8mb3): a name with an emoji is refused (400, naming name); \`ALTER TABLE … CONVERT TO CHARACTER SET utf8mb4\` on a copy first lets them in`)
     }
   }
-  if (!isUnsupported(writes.appointment)) {
-    for (const name of Object.keys(writes.appointment.refs) as (keyof typeof model.appointment.refs)[]) {
-      const ref = model.appointment.refs[name]
-      const target = name === 'client' ? model.client : model.lookups[name as keyof typeof model.lookups]
-      if (!ref || !target || isIntegerType(idType(target.key))) continue
+  const written_ = isUnsupported(writes.appointment) ? [] : Object.keys(writes.appointment.refs)
+  for (const name of Object.keys(model.appointment.refs) as (keyof typeof model.appointment.refs)[]) {
+    const ref = model.appointment.refs[name]
+    const target = name === 'client' ? model.client : model.lookups[name as keyof typeof model.lookups]
+    if (!ref || !target || isIntegerType(idType(target.key))) continue
+    if (written_.includes(name)) {
       for (const { live } of under(ref.path)) {
         if (live?.kind === 'number') out.problem(ref.path, `${name} ids are text (the key of table \`${target.table}\`), but column \`${live.name}\` holds numbers (${live.declared}): a booking could not store them`)
       }
     }
+    if (out.covers(ref.path)) continue
+    // Read or not written, the ref is compared with the ids asked for (`?client=`): as numbers, where the column holds them.
+    const compared = compiled.references.list.find((r) => r.column !== undefined && r.use !== 'write' && [ref.path, `${ref.path}/column`].includes(canonical(model.doc, r.path)) && column(r.table, r.column)?.kind === 'number')
+    const live = compared?.column === undefined ? undefined : column(compared.table, compared.column)
+    if (compared && live) {
+      out.problem(ref.path, `${name} ids are text (${keyKept(target)}), but column \`${live.name}\` of \`${compared.table}\` holds numbers (${live.declared}): the database compares them as numbers (MariaDB takes '3f2a…' for 3), so an id asked for may match another ${name}'s rows; read the ref from a text column holding the same ids`)
+    }
   }
+}
+
+/** Where a text key is kept: a uuid in a joined row (`person.uuid`), or the table's own column. */
+function keyKept (t: TableModel): string {
+  const column = t.key.column
+  return column.includes('.') ? `the key \`${column}\`, through a join` : `the key of table \`${t.table}\``
 }
 
 // Keys read as integers (the default) from a text column: ids then bind as numbers, and a

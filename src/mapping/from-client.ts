@@ -3,6 +3,7 @@
 // Here: its one normal form, and what the mapping must say for it to apply (refused at load).
 import type { JoinDoc, LiteralValue } from './schema.js'
 import type { EntityName, Value } from './model.js'
+import { refWrittenAs } from './written-ref.js'
 
 /** `fromClient` in its one form. */
 export interface FromClient {
@@ -11,9 +12,11 @@ export interface FromClient {
   nullIf: LiteralValue[]
   owned: boolean
   path: string
+  /** Read through an appointment join the booking does not write (no `firstOf`): the appointment's is the client's own, never stored on it. */
+  held?: boolean
 }
 
-type EntryDoc = { fromClient?: string | { column: string, nullIf?: LiteralValue[], owned?: boolean }, firstOf?: string | { join: string, owner: string } }
+type EntryDoc = { fromClient?: string | { column: string, nullIf?: LiteralValue[], owned?: boolean }, firstOf?: string | { join: string, owner: string }, otherwise?: string | number }
 
 /** Only refs decided after the hours and the length: the rest are read before the booking's transaction. */
 export const FROM_CLIENT_REFS: readonly EntityName[] = ['healthInsurance', 'plan']
@@ -42,14 +45,32 @@ export function checkFromClient ({ appointment, client }: Sides, fail: (path: st
       continue
     }
     if (appointment.openSlots !== undefined) { fail(at, 'a booking claiming an open slot (openSlots) does not read the client\'s own yet: send the ref, or use `otherwise`'); continue }
-    const ref = appointment.refs[name as EntityName]
-    if (!ref) { fail(at, `the appointment has no ${name} (refs.${name}) for the client's own to be stored in`); continue }
+    const read = appointment.refs[name as EntityName]
+    if (!read) { fail(at, `the appointment has no ${name} (refs.${name}) for the client's own to be stored in`); continue }
+    const ref = refWrittenAs(read)
     const joined = ref.column?.includes('.') === true
     if (ref.column === undefined) fail(at, `${name} is read from rules, a template or an expression (at ${ref.path}): no one column stores the client's own`)
-    else if (joined && entry?.firstOf === undefined) fail(at, `${name} is read through the join \`${ref.column.split('.')[0]}\` without \`firstOf\`, so the booking does not write it`)
     else if (joined && appointment.write?.slot?.join === ref.column.split('.')[0]) fail(at, `${name} is read through the slot, which a booking finds by its time`)
+    // Read through a join the booking does not write: the client's own, kept on the client's side.
+    else if (joined && entry?.firstOf === undefined && !hangsFromClient(appointment, ref.column.split('.')[0])) fail(at, `${name} is read through the join \`${ref.column.split('.')[0]}\` without \`firstOf\`, so the booking does not write it; nor is that join the client's side (on the appointment's client column, refs.client), whose value would be the client's own`)
+    else if (joined && entry?.firstOf === undefined && f.owned) fail(at, `${name} is read through the join \`${ref.column.split('.')[0]}\`, not written by the booking: it is the client's own already, and \`owned\` says nothing more`)
+    else if (joined && entry?.firstOf === undefined && entry?.otherwise !== undefined) fail(at, `${name} is read through the join \`${ref.column.split('.')[0]}\`, not written by the booking: an appointment's is the client's own, so a client with none has none, and \`otherwise\` has no column to be stored in`)
     const dot = f.column.indexOf('.')
     if (dot >= 0 && !(f.column.slice(0, dot) in client.joins)) fail(at, `\`${f.column}\`: no join called \`${f.column.slice(0, dot)}\` in ${client.path}/joins`)
     if (f.owned && typeof entry?.firstOf === 'object') fail(at, '`owned` with `firstOf.owner`: the owner column already keeps a sent one to the client\'s rows; keep one of them')
   }
+}
+
+/** Whether a join of the appointment reaches its row through the appointment's client column: what it reads is the client's. */
+function hangsFromClient (appointment: Sides['appointment'], alias: string): boolean {
+  const client = appointment.refs.client?.column
+  let at: string | undefined = alias
+  // Up the `from` chain to the join on the appointment's own row; a join appears once on it.
+  for (let depth = 0; at !== undefined && depth <= Object.keys(appointment.joins).length; depth++) {
+    const join: JoinDoc | undefined = appointment.joins[at]
+    if (join === undefined) return false
+    if (join.from === undefined) return client !== undefined && !client.includes('.') && Object.keys(join.on).some((local) => local.toLowerCase() === client.toLowerCase())
+    at = join.from
+  }
+  return false
 }

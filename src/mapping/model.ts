@@ -17,6 +17,7 @@ import { checkAddress } from './location-address.js'
 import { splitProblem } from './compile/name-split.js'
 import { checkFromClient } from './from-client.js'
 import { checkAffixedJoins } from './affixed-joins.js'
+import { checkAsOfJoins } from './as-of-joins.js'
 import { extractProblem } from './extract.js'
 
 export const LOOKUPS = ['professional', 'location', 'service', 'healthInsurance', 'specialty'] as const
@@ -51,11 +52,17 @@ export interface LookupModel extends TableModel {
   name: LookupName
   fields: Record<string, Value>
   enabled?: Value
-  /** Kept as the distinct values of another lookup's column (`valuesOf`): `table`, `where` and `joins` are that lookup's, `key` the column. */
-  valuesOf?: { resource: LookupName, column: string, path: string }
+  /**
+   * Kept as the distinct values of a column of other rows (`valuesOf`): `table`, `where` and
+   * `joins` are those of `resource` (another lookup, or the client), or the mapping's own
+   * (`resource` absent: a table of attribute rows); `key` the column.
+   */
+  valuesOf?: { resource?: LookupName | 'client', column: string, path: string }
   /** Each `where` condition's place (a `valuesOf` lookup's are its source's, then its column's). */
   wherePaths?: string[]
   tablePath?: string
+  /** Where the joins are declared, when not `<path>/joins` (a `valuesOf` lookup's are its source's). */
+  joinsPath?: string
 }
 
 export interface AppointmentModel extends TableModel {
@@ -122,7 +129,7 @@ export interface MappingModel {
   /** The zone the database stores date-times in, where the mapping declares one (compile/stored-clock.ts). */
   storedIn?: string
   /** `mask`: the client's `write.phoneFormat` where it is a mask of `#`s, the spelling a phone search looks up first. */
-  phone: { defaultCountry: string, defaultAreaCode?: string, mask?: string }
+  phone: { defaultCountry: string, defaultAreaCode?: string, addNinthDigit?: false, mask?: string }
   search: ('phone' | 'cpf' | 'email' | 'name')[]
   /** How phones and CPFs are looked up: probes of their stored spellings (default), or a scan. */
   searchBy: { phone: 'probe' | 'scan', cpf: 'probe' | 'scan' }
@@ -208,6 +215,10 @@ export function buildModel (source: SourceDoc): MappingModel {
     fail(`${clientPath}/write/phone`, `\`${phoneColumn}\` is not a plain column among \`phones\` (${plain.length > 0 ? plain.join(', ') : 'none is'}): name the one a new client's phone is written to`)
   }
   if (r.appointment.write?.phone !== undefined) fail(`${apptPath}/write/phone`, '`phone` says which column a new client\'s phone is written to: only under the client\'s `write`')
+  // Extra rows are written with a new client only: on the appointment they would be accepted and never written.
+  for (const side of ['before', 'after'] as const) {
+    if (r.appointment.write?.[side] !== undefined) fail(`${apptPath}/write/${side}`, `\`${side}\` rows are written with a new client only (a person, names, identifiers): a booking never writes them. For rows written with an appointment's changes use \`write.history\` (a status-history row per state change) or \`stateRows\``)
+  }
 
   const lookups: MappingModel['lookups'] = {}
   for (const name of LOOKUPS) {
@@ -226,12 +237,14 @@ export function buildModel (source: SourceDoc): MappingModel {
   for (const name of LOOKUPS) {
     const l = r[name]
     if (!l || !('valuesOf' in l)) continue
-    const made = valuesOfLookup(name, l.valuesOf, lookups, r, doc.idSeparator ?? '-', fail)
+    const made = valuesOfLookup(name, l.valuesOf, lookups, client, r, doc.idSeparator ?? '-', fail)
     if (!made) continue
     lookups[name] = made.lookup
-    const declaredToo = (doc.relations ?? []).findIndex((rel) => pairKey(rel.between[0], rel.between[1]) === pairKey(made.relation.between[0], made.relation.between[1]))
-    if (declaredToo >= 0) fail(`/relations/${declaredToo}`, `${made.relation.between.join(' and ')} are related by ${name}'s \`valuesOf\` (the row holding each value): remove this relation`)
-    else derived.push(made.relation)
+    const relation = made.relation
+    if (!relation) continue
+    const declaredToo = (doc.relations ?? []).findIndex((rel) => pairKey(rel.between[0], rel.between[1]) === pairKey(relation.between[0], relation.between[1]))
+    if (declaredToo >= 0) fail(`/relations/${declaredToo}`, `${relation.between.join(' and ')} are related by ${name}'s \`valuesOf\` (the row holding each value): remove this relation`)
+    else derived.push(relation)
   }
 
   const states = stateSettings(doc, fail)
@@ -241,7 +254,8 @@ export function buildModel (source: SourceDoc): MappingModel {
   const relations = [...(doc.relations ?? []).map((rel, i) => relation(rel, `/relations/${i}`, declared, appointment, value, fail)), ...derived]
   checkRelationsAcyclic(relations, fail)
 
-  for (const t of [appointment, client, ...Object.values(lookups)]) checkJoins(t, fail)
+  // A lookup kept as another resource's values has that resource's joins, checked there.
+  for (const t of [appointment, client, ...Object.values(lookups).filter((l) => l?.valuesOf?.resource === undefined)]) if (t) checkJoins(t, fail)
   // An unknown country would read every stored phone as none, the server answering as if no client had one.
   const country = doc.phone?.defaultCountry
   if (country !== undefined && !isPhoneCountry(country)) fail('/phone/defaultCountry', `\`${country}\` is not a country the phone library knows (an ISO 3166 code such as BR, PT, US, CA)`)
@@ -258,6 +272,7 @@ export function buildModel (source: SourceDoc): MappingModel {
 
   checkWrittenValues(doc, states.values, fail)
   checkAffixedJoins(doc, fail)
+  checkAsOfJoins(doc, fail)
   checkRefDefaults(appointment, lookups, fail)
   checkUuidKeys(appointment, fail)
   checkFromClient({ appointment, client }, fail)
@@ -268,10 +283,13 @@ export function buildModel (source: SourceDoc): MappingModel {
   }
   // A history row is written for the state entered (`open`), for what a change leaves (`left`), or both.
   if (history && history.open === undefined) {
-    if (history.left === undefined) fail(`${apptPath}/write/history`, 'give `open` (a row for each state entered, on booking too), `left` (a row for what each change leaves behind) or both')
+    if (history.left === undefined && history.after === undefined) fail(`${apptPath}/write/history`, 'give `open` (a row for each state entered, on booking too), `left` (a row for what each change leaves behind), `after` (a row for the appointment as each change left it) or several')
     else if (history.close !== undefined) fail(`${apptPath}/write/history/close`, '`current` and `close` close the row an `open` row replaces: give `open` with them')
   }
-  if (history?.on !== undefined && history.left === undefined) fail(`${apptPath}/write/history/on`, '`on` says which changes add a `left` row: give `left`')
+  if (history?.on !== undefined && history.left === undefined && history.after === undefined) fail(`${apptPath}/write/history/on`, '`on` says which changes add a `left` row: give `left`')
+  // A booking leaves nothing behind: only an `after` row records it.
+  const creates = history?.on?.indexOf('create') ?? -1
+  if (history !== undefined && creates >= 0 && history.after === undefined && history.left !== undefined) fail(`${apptPath}/write/history/on/${creates}`, '`create` adds a row for the booking, which leaves nothing behind for a `left` row: give `after` (a row for the appointment as the booking made it)')
 
   if (issues.length > 0) {
     throw new MappingError(issues.map((i) => ({ file: source.file, ...source.locate(i.path), ...i })))
@@ -286,6 +304,7 @@ export function buildModel (source: SourceDoc): MappingModel {
     phone: {
       defaultCountry: doc.phone?.defaultCountry ?? 'BR',
       defaultAreaCode: doc.phone?.defaultAreaCode,
+      ...doc.phone?.addNinthDigit === false ? { addNinthDigit: false } : {},
       ...isPhoneMask(client.write?.phoneFormat) ? { mask: client.write.phoneFormat } : {}
     },
     search: (doc.search ?? ['phone', 'cpf', 'email', 'name']).map((k) => typeof k === 'string' ? k : 'phone' in k ? 'phone' : 'cpf'),
@@ -305,51 +324,62 @@ export function buildModel (source: SourceDoc): MappingModel {
   }
 }
 
+type ValuesOfDoc = { resource: LookupName | 'client', column: string } | { table: string, column: string, where?: WhereDoc, joins?: Record<string, JoinDoc> }
+
 /**
- * A lookup read as the distinct non-blank values of a column of another lookup's table: the
- * same rows (its `where`, its joins), the column as a text key, and the relation to the rows
- * holding each value, which follows from the same row.
+ * A lookup read as the distinct non-blank values of a column of other rows: another lookup's
+ * (its `where`, its joins, and the relation to the rows holding each value, which follows from
+ * the same row), the client's (related to no lookup: the client's own), or a table's own rows.
  */
-function valuesOfLookup (name: LookupName, valuesOf: { resource: LookupName, column: string }, lookups: MappingModel['lookups'], r: MappingDoc['resources'], separator: string, fail: Fail):
-  { lookup: LookupModel, relation: RelationModel } | undefined {
+function valuesOfLookup (name: LookupName, valuesOf: ValuesOfDoc, lookups: MappingModel['lookups'], client: ClientModel, r: MappingDoc['resources'], separator: string, fail: Fail):
+  { lookup: LookupModel, relation?: RelationModel } | undefined {
   const path = `/resources/${name}`
   const at = `${path}/valuesOf`
+  const column = valuesOf.column
+  const columnPath = `${at}/column`
+  const read: Value = { column, path: columnPath }
+  const made = (source: { table: string, where: ConditionDoc[], wherePaths: string[], tablePath: string, joins: Record<string, JoinDoc>, joinsPath: string }, resource?: LookupName | 'client'): LookupModel => ({
+    table: source.table,
+    key: { column, type: 'text', parts: [{ column, type: 'text' }], separator },
+    where: [...source.where, { column, blank: false }],
+    // Each condition at its place: the source's own where it is written, the non-blank test at the column.
+    wherePaths: [...source.wherePaths, columnPath],
+    tablePath: source.tablePath,
+    joins: source.joins,
+    joinsPath: source.joinsPath,
+    path,
+    name,
+    // A location's required address is its name again (no address is kept with a value).
+    fields: name === 'location' ? { name: read, address: read } : { name: read },
+    valuesOf: { ...resource !== undefined ? { resource } : {}, column, path: at }
+  })
+  const wherePathsOf = (where: ConditionDoc[], doc: unknown, wherePath: string): string[] =>
+    where.map((_, i) => `${wherePath}${Array.isArray(doc) ? `/${i}` : ''}`)
+  if ('table' in valuesOf) {
+    const where = whereList(valuesOf.where)
+    return { lookup: made({ table: valuesOf.table, where, wherePaths: wherePathsOf(where, valuesOf.where, `${at}/where`), tablePath: `${at}/table`, joins: valuesOf.joins ?? {}, joinsPath: `${at}/joins` }) }
+  }
+  if (valuesOf.resource === 'client') {
+    const clientWhere = r.client.where
+    return { lookup: made({ ...client, wherePaths: wherePathsOf(client.where, clientWhere, `${client.path}/where`), tablePath: `${client.path}/table`, joinsPath: `${client.path}/joins` }, 'client') }
+  }
   const source = lookups[valuesOf.resource]
   if (valuesOf.resource === name) { fail(`${at}/resource`, `the ${name}s are the values of another lookup's column, not of their own`); return undefined }
   if (!source || source.valuesOf) { fail(`${at}/resource`, `\`${valuesOf.resource}\` is not mapped under resources with a table of its own`); return undefined }
   if (source.key.parts.length > 1) { fail(`${at}/resource`, `the ${valuesOf.resource}'s key has several columns: relating each value to the row holding it needs a key of one`); return undefined }
-  const column = valuesOf.column
-  const columnPath = `${at}/column`
-  const where: ConditionDoc[] = [...source.where, { column, blank: false }]
-  // Each condition at its place: the source's own where it is written, the non-blank test at the column.
   const sourceDoc = r[valuesOf.resource]
-  const listed = sourceDoc !== undefined && 'where' in sourceDoc && Array.isArray(sourceDoc.where)
-  const wherePaths = [...source.where.map((_, i) => `${source.path}/where${listed ? `/${i}` : ''}`), columnPath]
-  const tablePath = `${source.path}/table`
-  const read: Value = { column, path: columnPath }
+  const lookup = made({ ...source, wherePaths: wherePathsOf(source.where, sourceDoc !== undefined && 'where' in sourceDoc ? sourceDoc.where : undefined, `${source.path}/where`), tablePath: `${source.path}/table`, joinsPath: `${source.path}/joins` }, valuesOf.resource)
   return {
-    lookup: {
-      table: source.table,
-      key: { column, type: 'text', parts: [{ column, type: 'text' }], separator },
-      where,
-      wherePaths,
-      tablePath,
-      joins: source.joins,
-      path,
-      name,
-      // A location's required address is its name again (no address is kept with a value).
-      fields: name === 'location' ? { name: read, address: read } : { name: read },
-      valuesOf: { resource: valuesOf.resource, column, path: at }
-    },
+    lookup,
     relation: {
       between: [valuesOf.resource, name],
       path: at,
       kind: 'table',
       table: source.table,
-      tablePath,
+      tablePath: lookup.tablePath,
       joins: source.joins,
-      where,
-      wherePaths,
+      where: lookup.where,
+      wherePaths: lookup.wherePaths,
       columns: [{ column: source.key.column, type: source.key.type, path: `${at}/resource` }, { ...read, type: 'text' }]
     }
   }
@@ -415,6 +445,7 @@ const INCLUSIVE_AT = [/^\/resources\/appointment\/end\/(hour|datetime)$/, /^\/av
 const PATTERN_AT = [/^\/resources\/appointment\/end\/duration$/, /^\/resources\/service\/fields\/duration$/]
 
 const CLIENT_FIELD = '/resources/client/fields/'
+const DECIMAL_AT = [/^\/resources\/[A-Za-z]+\/fields\/(?:price|duration|lat|long)$/, /^\/resources\/appointment\/end\/duration$/]
 
 function misplacedOption (v: Value): string | undefined {
   if (v.inclusive !== undefined && !INCLUSIVE_AT.some((re) => re.test(v.path))) {
@@ -428,6 +459,7 @@ function misplacedOption (v: Value): string | undefined {
   if (v.split !== undefined && (v.path !== CLIENT_FIELD + 'name' || v.template === undefined)) return '`split` goes on a client\'s name written through a template (`{first_name} {last_name}`)'
   if (v.case !== undefined && v.path !== CLIENT_FIELD + 'name') return '`case` goes on the client\'s `name`'
   if (v.separator !== undefined && v.format !== 'dmy') return '`separator` says how a `format: dmy` date is spelt: give `format: dmy` beside it'
+  if (v.decimal !== undefined && !DECIMAL_AT.some((re) => re.test(v.path))) return '`decimal` goes on a number kept as text: a `price`, a `duration`, `lat` or `long`'
   if (v.pattern !== undefined && (v.unit !== undefined || v.divide !== undefined)) return 'a `pattern` length is counted in characters × `per` minutes: leave out `unit` and `divide`'
   return undefined
 }
@@ -565,10 +597,11 @@ export function pairKey (a: EntityName, b: EntityName): string {
   return [a, b].sort().join('~')
 }
 
-function checkJoins (t: TableModel, fail: Fail): void {
+function checkJoins (t: TableModel & { joinsPath?: string }, fail: Fail): void {
+  const at = t.joinsPath ?? `${t.path}/joins`
   for (const [alias, j] of Object.entries(t.joins)) {
-    if (j.from !== undefined && !(j.from in t.joins)) fail(`${t.path}/joins/${alias}/from`, `no join called \`${j.from}\``)
-    if (Object.keys(j.on).length === 0) fail(`${t.path}/joins/${alias}/on`, 'a join needs at least one column pair')
+    if (j.from !== undefined && !(j.from in t.joins)) fail(`${at}/${alias}/from`, `no join called \`${j.from}\``)
+    if (Object.keys(j.on).length === 0) fail(`${at}/${alias}/on`, 'a join needs at least one column pair')
   }
 }
 

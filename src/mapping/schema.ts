@@ -101,7 +101,14 @@ export const Join = Type.Object({
     by: Type.Optional(Type.Array(Type.Union([Type.String(), Type.Object({
       column: Type.String({ description: 'A column of the joined table.' }),
       desc: Type.Optional(Type.Boolean({ description: 'true: the largest value first (the latest date). Default false.' }))
-    }, { additionalProperties: false })]), { description: 'Order deciding which row is first; the key breaks ties, lowest first unless `by` names it (the latest history row: `[{ column: changed_at, desc: true }, { column: id, desc: true }]`).', examples: [[{ column: 'updated_at', desc: true }]] }))
+    }, { additionalProperties: false })]), { description: 'Order deciding which row is first; the key breaks ties, lowest first unless `by` names it (the latest history row: `[{ column: changed_at, desc: true }, { column: id, desc: true }]`).', examples: [[{ column: 'updated_at', desc: true }]] })),
+    asOf: Type.Optional(Type.Object({
+      column: Type.String({ minLength: 1, description: 'A column of the joined table: when the row takes effect (a plan\'s effective date). NULL: in force always, and taken after every dated row in force.', examples: ['date'] }),
+      notAfter: Type.String({ minLength: 1, description: 'A column of the parent row (the appointment\'s date or start datetime) the joined `column` may not be after.', examples: ['pc_eventDate'] })
+    }, {
+      additionalProperties: false,
+      description: 'Only rows in force on the parent row\'s date: the joined `column` on or before the parent\'s `notAfter` column (compared as the database compares them: both dates, datetimes or ISO text), or NULL. With `by: [{ column: <it>, desc: true }]`, the latest row in force (OpenEMR\'s primary `insurance_data` row on the appointment\'s date). A reschedule then reads the ref again on the new date.'
+    }))
   }, {
     additionalProperties: false,
     description: 'Of the rows matching `on` and `where`, join only the first by `by` (a person\'s preferred name): the parent row is never repeated.'
@@ -232,6 +239,10 @@ export const ValueObject = Type.Object({
   })),
   inclusive: Type.Optional(Type.Boolean({ description: 'An end stored as its last minute (OSCAR\'s 09:14 for an appointment ending at 09:15): read one minute later, written one minute earlier. On an appointment\'s `end.hour`/`end.datetime`, and the `end` (or datetime `to`) of working hours and blocks.' })),
   divide: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'Stored number / divide (prices in cents: 100).' })),
+  decimal: Type.Optional(Type.Union([Type.Literal('.'), Type.Literal(',')], {
+    description: 'A number kept as text (a `price`, a `duration`): the character before its decimals. `.` (the default: `1150.50`; a lone comma is read as the mark too, `250,00` → 250; `1.150` is 1.15) or `,` (Brazilian: dots group thousands, `1.150,50` → 1150.5, `1.150` → 1150). A leading currency sign (`R$ `) is skipped either way. A value that does not read is left out of its record; `ponte check` counts such rows and warns when the values are spelt the other way.',
+    examples: [',']
+  })),
   type: Type.Optional(about(SqlType, 'The column\'s SQL type, so ids and filters bind without conversions (text = VARCHAR, ntext = NVARCHAR on SQL Server). Default: int for keys and refs, text otherwise.', ['text'])),
   length: Type.Optional(Type.Integer({
     minimum: 1,
@@ -266,14 +277,16 @@ export const CLIENT_PARTS = ['name', 'given', 'family', 'familyFirst', 'phone'] 
 /** The booked records besides the client whose name or id a write can copy (`{ service: name }`). */
 export const BOOKED_LOOKUPS = ['service', 'professional', 'location', 'healthInsurance'] as const
 
-/** `{ service: name }`: a column copying the booked lookup's name or id. */
+/** `{ service: name }`: a column copying the booked lookup's name, id, or a column of its row. */
 function bookedLookup<K extends typeof BOOKED_LOOKUPS[number]> (ref: K) {
-  const part = Type.Union([Type.Literal('name'), Type.Literal('id')], { description: `The booked ${ref}'s \`name\` (as the mapping reads it) or its \`id\`.` })
+  const part = Type.Union([Type.Literal('name'), Type.Literal('id'), Type.Object({
+    column: about(ColumnName, `A column of the ${ref}'s own table, copied as it is stored (Open Dental's \`appointmenttype.Pattern\`), read by the booked id in the booking's transaction.`, ['Pattern'])
+  }, { additionalProperties: false })], { description: `The booked ${ref}'s \`name\` (as the mapping reads it), its \`id\`, or \`{ column: … }\`, a column of its row as stored.` })
   return Type.Object({
     ...{ [ref]: part } as Record<K, typeof part>,
     case: Type.Optional(Type.Literal('upper', { description: 'Written upper-cased.' })),
-    otherwise: Type.Optional(Type.Union([Literal, Type.Null()], { description: `What is written when the booking names no ${ref} (default NULL).`, examples: [''] }))
-  }, { additionalProperties: false, description: `From the booked ${ref} (OpenEMR's \`pc_title\`: \`{ service: name }\`): written when the appointment is booked. Only under the appointment's \`write.set\` or \`openSlots.claim\`.` })
+    otherwise: Type.Optional(Type.Union([Literal, Type.Null()], { description: `What is written when the booking names no ${ref}, or the copied column is NULL (default NULL).`, examples: [''] }))
+  }, { additionalProperties: false, description: `From the booked ${ref} (OpenEMR's \`pc_title\`: \`{ service: name }\`; Open Dental's \`Pattern\`: \`{ service: { column: Pattern } }\`): written when the appointment is booked. Only under the appointment's \`write.set\` or \`openSlots.claim\`.` })
 }
 
 /** A phone write mask: `#`s, one per national digit, between the characters phones are spelt with. */
@@ -349,6 +362,16 @@ export const WriteValue = Type.Union([
     otherwise: Type.Optional(Type.String({ minLength: 1, description: 'Another column of the appointment\'s table, taken where `before` was NULL (`date_created` for a `date_changed` never set).', examples: ['date_created'] }))
   }, { additionalProperties: false, description: 'The appointment row as the change found it: `{ before: status }` copies the status the change leaves, `{ before: date_changed, otherwise: date_created }` when that status began. Only in `write.history.left`.' }),
   Type.Object({
+    after: Type.String({ minLength: 1, description: 'Only in `write.history.after`: a column of the appointment\'s own table as the change (or the booking) left it, read in its transaction after its own write (`AptStatus`, `Pattern`).', examples: ['AptStatus'] })
+  }, { additionalProperties: false, description: 'The appointment row as the change left it: Open Dental\'s `histappointment` copies every column of `appointment` after each change, its creation included. Only in `write.history.after`.' }),
+  Type.Object({
+    event: Type.Object({
+      create: Type.Optional(about(Literal, 'Written for the booking (an insert, or the claim of an open slot).', [0])),
+      state: Type.Optional(about(Literal, 'Written for a state change (PATCH …/state).', [1])),
+      reschedule: Type.Optional(about(Literal, 'Written for a reschedule (PATCH …/time), whatever its state.', [1]))
+    }, { additionalProperties: false, minProperties: 1, description: 'The code written for each change the history\'s `on` lists, every one given a code (Open Dental\'s `HistApptAction`: `{ create: 0, state: 1, reschedule: 1 }`).', examples: [{ create: 0, state: 1, reschedule: 1 }] })
+  }, { additionalProperties: false, description: 'Only in `write.history.left` and `after`: a code saying which change added the row (Created, Changed).' }),
+  Type.Object({
     client: Type.Union([Type.Literal('name'), Type.Literal('given'), Type.Literal('family'), Type.Literal('familyFirst'), Type.Literal('phone')], { description: 'Which part of the booked client, as the mapping reads it at booking time: `name` (the whole name), `given`, `family`, or `familyFirst` (family, `separator`, given: OSCAR\'s `SMITH,MARY ANN`); or `phone`, the client\'s phone (the one GET /clients/{id} answers as `phone`) written in `format`. Given and family are the columns of a `{given} {family}` name template (the family from its `split.family` column on, else the last column), else the name cut by its `split` rule.' }),
     separator: Type.Optional(Type.String({ minLength: 1, maxLength: 5, description: 'With `familyFirst`, what goes between family and given. Default `, `.', examples: [','] })),
     case: Type.Optional(Type.Literal('upper', { description: 'Written upper-cased (`SMITH,MARY ANN`).' })),
@@ -364,7 +387,7 @@ export const WriteValue = Type.Union([
     additionalProperties: false,
     description: 'A copy of the working-hours row covering the booked start (a Delphi agenda\'s `AGENDA.SALA` from `HORARIO.SALA`; Open Dental\'s `appointment.Op` from the schedule\'s operatory): written when the appointment is booked and again on every reschedule, from the row covering the new start, read in the write\'s transaction. The covering row is the one whose window holds the start, as /availability decides it (a weekly row before a dated one; among overlapping rows of one source, the earliest start, then earliest end, then the lowest value; `ponte check` warns of such overlaps). Only under the appointment\'s `write.set`.'
   })
-], { title: 'WriteValue', description: 'What a write puts in a column Ponte fills on its own: a constant, now, a setting, part of the booked slot, the new key, a UUID, an identifier with a check character, the new state (or the one left), a column of the appointment as it was before the change, the written phone in another format, part of the booked client\'s name, the client\'s phone, the booked service, professional, location or health insurance, or a column of the working-hours row covering the booked time.' })
+], { title: 'WriteValue', description: 'What a write puts in a column Ponte fills on its own: a constant, now, a setting, part of the booked slot, the new key, a UUID, an identifier with a check character, the new state (or the one left), a column of the appointment as it was before the change (or as it left it), the change made, the written phone in another format, part of the booked client\'s name, the client\'s phone, the booked service, professional, location or health insurance, or a column of the working-hours row covering the booked time.' })
 
 // One description for `generate` in every form: an editor shows it whichever form is typed.
 const GENERATE = 'How the key is made: `identity`, the database makes it (IDENTITY, AUTO_INCREMENT, SERIAL) and Ponte reads it back; `uuid`, a new v4 UUID (lower-case, with hyphens) bound into the key column, any identity column of the row left to the database (OpenMRS\'s `uuid` beside its integer id); `max`, the largest key plus one, under a lock in the insert\'s transaction (what many legacy programs do); `sequence`, the next value of a database sequence; `keyTable`, a counter row in a table of counters, read and advanced in the insert\'s transaction.'
@@ -404,9 +427,22 @@ export const ExtraRow = Type.Object({
   }))
 }, { additionalProperties: false, title: 'ExtraRow', description: 'One more row written with the resource\'s, in the same transaction: give `join` or `phones`. A `before` row\'s `key` makes the key its join\'s `on` shares (a person\'s id, which the patient row takes as its own).' })
 
+const HISTORY_KEY_COLUMN = Type.String({ minLength: 1, description: 'The history row\'s own key column (`CODIGO`).', examples: ['CODIGO'] })
+const HISTORY_KEY_TYPE = Type.Optional(about(SqlType, 'Its SQL type (default int): `text` for a `uuid` or a prefixed `max`.'))
+
+/** A history row's own key: `column` and `type` beside any of `write.key`'s generators (but `max` counted per parent). */
+const HistoryRowKey = Type.Unsafe<Static<typeof KeyGeneration> & { column: string, type?: Static<typeof SqlType> }>(Type.Union(KeyGeneration.anyOf.map((g) => {
+  const { per: _per, column: _column, ...rest } = g.properties as Record<string, TSchema>
+  return Type.Object({ column: HISTORY_KEY_COLUMN, type: HISTORY_KEY_TYPE, ...rest }, { additionalProperties: false })
+}), {
+  description: 'How each history row\'s own key is made, as `write.key` makes the appointment\'s, in the same transaction: `column` (and `type`) with `generate: identity`, `uuid`, `max`, `sequence` or `keyTable`. A Delphi desk numbering its log from a counter row takes `{ column: CODIGO, generate: keyTable, table: CONTADORES, nameColumn: TABELA, name: AGENDA_LOG, valueColumn: ULTIMO }`: each row written bumps the counter, so the desk\'s next number is free. Without it the database makes the key (an identity, a default); `ponte check` warns where the key column has neither, or where a counter row is named like the history table.',
+  examples: [{ column: 'CODIGO', generate: 'keyTable', table: 'CONTADORES', nameColumn: 'TABELA', name: 'AGENDA_LOG', valueColumn: 'ULTIMO' }]
+}))
+
 export const StatusHistory = Type.Object({
   table: about(TableName, 'The status-history table.'),
   key: Type.String({ description: 'The column holding the appointment\'s key.' }),
+  rowKey: Type.Optional(HistoryRowKey),
   current: Type.Optional(about(Where, 'Which of an appointment\'s history rows is the current one (`{ column: DT_FIM, isNull: true }`), closed by `close`. Without `current` and `close`, rows are only added: the latest decides.')),
   open: Type.Optional(Type.Record(Type.String(), WriteValue, { description: 'Columns of the row opened for the new state (on booking too): the state\'s code (`status: { state: true }`, or a code per state where the state rules read this row), a date (`changed_at: { now: datetime }`). Give `open`, `left` or both.' })),
   close: Type.Optional(Type.Record(Type.String(), WriteValue, { minProperties: 1, description: 'Columns set on the current row(s) when the state changes (at least one: a `close` setting nothing would leave every row current). Given with `current` and `open`.' })),
@@ -415,13 +451,18 @@ export const StatusHistory = Type.Object({
     description: 'Columns of a row added for what a change leaves behind, before the change, in its transaction (never on booking): the state left (`status: { state: left }`), the appointment\'s columns as they were (`start_date: { before: date_changed, otherwise: date_created }`), when it ended (`end_date: { now: datetime }`). OpenMRS\'s status history holds the previous status; OSCAR\'s `appointmentArchive` the whole row as it was.',
     examples: [{ status: { state: 'left' }, start_date: { before: 'date_changed', otherwise: 'date_created' }, end_date: { now: 'datetime' } }]
   })),
-  on: Type.Optional(Type.Array(Type.Union([Type.Literal('state'), Type.Literal('reschedule')]), {
+  after: Type.Optional(Type.Record(Type.String(), WriteValue, {
+    minProperties: 1,
+    description: 'Columns of a row added after each change `on` lists, the booking included (`create`), in its transaction: the appointment\'s columns as the change left it (`AptStatus: { after: AptStatus }`), which change it was (`HistApptAction: { event: { create: 0, state: 1, reschedule: 1 } }`), when (`HistDateTStamp: { now: datetime }`). Open Dental\'s `histappointment`.',
+    examples: [{ AptStatus: { after: 'AptStatus' }, HistApptAction: { event: { create: 0, state: 1, reschedule: 1 } }, HistDateTStamp: { now: 'datetime' } }]
+  })),
+  on: Type.Optional(Type.Array(Type.Union([Type.Literal('create'), Type.Literal('state'), Type.Literal('reschedule')]), {
     minItems: 1,
     uniqueItems: true,
-    description: 'With `left`: which changes add a `left` row. `state`: every state change (PATCH …/state, and a reschedule that moves the state, `states.onReschedule`); `reschedule`: every PATCH …/time. One row per change either way. Default: `[state]`.',
-    examples: [['state', 'reschedule']]
+    description: 'With `left` or `after`: which changes add their row. `create`: the booking (an insert, or the claim of an open slot), `after` rows only (a booking leaves nothing behind); `state`: every state change (PATCH …/state, and a reschedule that moves the state, `states.onReschedule`); `reschedule`: every PATCH …/time. One row of each per change. Default: `[state]` for `left`, `[create, state, reschedule]` for `after`.',
+    examples: [['state', 'reschedule'], ['create', 'state', 'reschedule']]
   }))
-}, { additionalProperties: false, title: 'StatusHistory', description: 'A status-history table: each state change (a booking too) opens a new row (`open`), in the same transaction, after closing the `current` one where given; and/or each change adds a row recording what it leaves (`left`: the previous state, the row as it was). The state rules may read the latest row through a join of the appointment (`first` by its date, then its key, both descending).' })
+}, { additionalProperties: false, title: 'StatusHistory', description: 'A status-history table: each state change (a booking too) opens a new row (`open`), in the same transaction, after closing the `current` one where given; and/or each change adds a row recording what it leaves (`left`: the previous state, the row as it was), or what it made (`after`: the row as the change left it, the booking included). The state rules may read the latest row through a join of the appointment (`first` by its date, then its key, both descending).' })
 
 export const StateRow = Type.Object({
   join: Type.String({ description: 'A join of the appointment (under `joins`, on the appointment\'s key alone) whose row records the state: the row its state rules read (`confirmation.value`).', examples: ['confirmation'] }),
@@ -484,8 +525,8 @@ export const WriteSpec = Type.Object({
     additionalProperties: false,
     description: 'Slot-based booking: the appointment row points at a time slot. Booking finds the slot by its start and the professional and location read through it, and writes only the pointer; rescheduling finds another slot.'
   })),
-  before: Type.Optional(Type.Array(ExtraRow, { description: 'Rows inserted before the resource\'s own, in order (a person before the patient).' })),
-  after: Type.Optional(Type.Array(ExtraRow, { description: 'Rows inserted after it, in order (names, identifiers, phone attributes).' })),
+  before: Type.Optional(Type.Array(ExtraRow, { description: 'Rows inserted before the resource\'s own, in order (a person before the patient). Only under the client\'s `write` (refused on the appointment, which never writes them).' })),
+  after: Type.Optional(Type.Array(ExtraRow, { description: 'Rows inserted after it, in order (names, identifiers, phone attributes). Only under the client\'s `write` (refused on the appointment, which never writes them; see `history`).' })),
   history: Type.Optional(StatusHistory),
   stateRows: Type.Optional(Type.Array(StateRow, { minItems: 1, description: 'Rows recording a state where the status column cannot (OpenMRS has no confirmed status): each is a join of the appointment, written on entering its `states` and cleared on leaving them; the state rules read it back.' })),
   ignore: Type.Optional(Type.Array(Type.Union(IGNORABLE.map((f) => Type.Literal(f))), {
@@ -507,7 +548,7 @@ export const WriteSpec = Type.Object({
         nullIf: Type.Optional(Type.Array(Literal, { description: 'Stored values meaning the client has none (Open Dental\'s 0): the booking then takes `otherwise`, or none.', examples: [[0]] })),
         owned: Type.Optional(Type.Boolean({ description: 'true: a ref sent must be one of the client\'s own too (any row the client\'s joins reach, `first` aside), and the booking stores that row\'s value; another is refused (409 naming the field, nothing written).' }))
       }, { additionalProperties: false, description: 'The column, the values meaning none, and whether a ref sent must be the client\'s own.', examples: [{ column: 'sub.PlanNum', nullIf: [0], owned: true }] })
-    ], { description: `Only for healthInsurance and plan. What a booking takes when the caller sends no ${r}: the booked client's own, read from the client's row or a row hanging from it, inside the booking's transaction. The value is what the appointment's column stores: the ${r} id, or with \`firstOf\` the joined row's key (the plan whose carrier is read). It is checked as a sent one would be (409 naming the field when the client's own is refused); a client with none takes \`otherwise\`, else nothing. \`ponte check\` books without the ${r} and compares the stored value with the client's own.`, examples: ['CODCONVENIO', { column: 'sub.PlanNum', nullIf: [0], owned: true }] })),
+    ], { description: `Only for healthInsurance and plan. What a booking takes when the caller sends no ${r}: the booked client's own, read from the client's row or a row hanging from it, inside the booking's transaction. The value is what the appointment's column stores: the ${r} id, or with \`firstOf\` the joined row's key (the plan whose carrier is read). It is checked as a sent one would be (409 naming the field when the client's own is refused); a client with none takes \`otherwise\`, else nothing. Where the appointment reads the ${r} through a join without \`firstOf\` (the patient's own row), nothing is stored: the appointment's is the client's own, and a booking sending another is refused (409 naming the field). \`ponte check\` books without the ${r} and compares the stored value with the client's own.`, examples: ['CODCONVENIO', { column: 'sub.PlanNum', nullIf: [0], owned: true }] })),
     otherwise: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Integer()], { description: `The ${r} id a booking takes when the caller sends no ${r} (a clinic database requiring a visit type), or with \`fromClient\` when the client has none: it is checked, stored and read back as if sent${r === 'service' ? ', and its duration is the appointment\'s length (and the length /availability offers without `?service=`)' : ''}. \`ponte check\` reports an id that names no ${r}.`, examples: [7] }))
   }, { additionalProperties: false, minProperties: 1, description: `How a booking writes its ${r}: through a join (\`firstOf\`), and which ${r} it takes when the caller sends none (\`fromClient\`, the client's own; \`otherwise\`, a constant).` }))])), {
     additionalProperties: false,
@@ -627,24 +668,36 @@ const Lookup = (what: string, fields: Record<string, string>, whats = `${what}s`
 }, { additionalProperties: false, description: `The ${whats}: a lookup the interface lists and filters.` })
 
 /**
- * A lookup kept as no table of its own, only as the text of a column of another lookup's rows
- * (OpenEMR's `users.specialty`, OSCAR's `provider.specialty`): its records are the distinct
- * values there, related to the rows holding them.
+ * A lookup kept as no table of its own, only as the text of a column of other rows: another
+ * lookup's (OpenEMR's `users.specialty`), related to the rows holding them; the client's
+ * (OSCAR's `demographic.hc_type`); or a table's (OpenMRS's `person_attribute` of a type).
  */
 const ValuesOf = (what: string, whats: string) => Type.Object({
-  valuesOf: Type.Object({
-    resource: Type.Union([Type.Literal('professional'), Type.Literal('location'), Type.Literal('service'), Type.Literal('healthInsurance'), Type.Literal('specialty')], { description: `The lookup whose rows hold the ${what} as text.` }),
-    column: about(ColumnName, `The column of that resource's table (or of one of its joins) holding each row's ${what}.`, ['specialty'])
-  }, {
-    additionalProperties: false,
-    description: `The ${whats} are the distinct non-blank values of a column of another lookup's table (its \`where\` and \`joins\` apply): each value is one ${what}, its id the value itself (case counts; URL-encoded in paths) and its name the value trimmed; NULL and blank are none. Related to the rows of \`resource\` holding it, for the filters both ways (\`/professionals?specialty=\`, \`/specialties?professional=\`) and a professional's \`specialties\`, as a \`relations\` entry would relate them (so none may). \`ponte check\` reads the column as the ${whats}, its repeats being no key problem.`,
-    examples: [{ resource: 'professional', column: 'specialty' }]
-  })
-}, { additionalProperties: false, description: `The ${whats}, as the values of another lookup's column.` })
+  valuesOf: Type.Union([
+    Type.Object({
+      resource: Type.Union([Type.Literal('professional'), Type.Literal('location'), Type.Literal('service'), Type.Literal('healthInsurance'), Type.Literal('specialty'), Type.Literal('client')], { description: `The resource whose rows hold the ${what} as text: another lookup, or \`client\` (a patient's own ${what} on the patient's row).` }),
+      column: about(ColumnName, `The column of that resource's table (or of one of its joins) holding each row's ${what}.`, ['specialty'])
+    }, {
+      additionalProperties: false,
+      description: `The ${whats} are the distinct non-blank values of a column of another resource's table (its \`where\` and \`joins\` apply): each value is one ${what}, its id the value itself (case counts; URL-encoded in paths) and its name the value trimmed; NULL and blank are none. Of another lookup, related to the rows of \`resource\` holding it, for the filters both ways (\`/professionals?specialty=\`, \`/specialties?professional=\`) and a professional's \`specialties\`, as a \`relations\` entry would relate them (so none may); of \`client\`, related to no lookup. \`ponte check\` reads the column as the ${whats}, its repeats being no key problem.`,
+      examples: [{ resource: 'professional', column: 'specialty' }, { resource: 'client', column: 'hc_type' }]
+    }),
+    Type.Object({
+      table: about(TableName, `A table of rows each holding a ${what} as text (a patient's attribute rows), with no key of its own for the ${what}.`, ['person_attribute']),
+      column: about(ColumnName, `The column (or \`alias.COLUMN\` of a join) holding each row's ${what}.`, ['value']),
+      where: Type.Optional(about(Where, `The rows holding a ${what} (an attribute's type, not voided). Default: every row.`, [{ all: [{ column: 'person_attribute_type_id', eq: 7 }, { column: 'voided', eq: 0 }] }])),
+      joins: Type.Optional(Joins)
+    }, {
+      additionalProperties: false,
+      description: `The ${whats} are the distinct non-blank values of a column of a table of their own rows (attribute rows of a type, not voided): each value is one ${what}, its id and name as above; related to no lookup. \`ponte check\` reads the column as the ${whats}, its repeats being no key problem.`,
+      examples: [{ table: 'person_attribute', column: 'value', where: { all: [{ column: 'person_attribute_type_id', eq: 7 }, { column: 'voided', eq: 0 }] } }]
+    })
+  ], { description: `Where the ${whats} are kept as text: a column of another resource's rows (\`resource\`), or of rows of a table (\`table\`, with its \`where\`).` })
+}, { additionalProperties: false, description: `The ${whats}, as the values of a column of other rows.` })
 
 /** A lookup with a table of its own, or the values of another's column. */
 const LookupOrValues = (what: string, fields: Record<string, string>, whats = `${what}s`) => Type.Union([Lookup(what, fields, whats), ValuesOf(what, whats)], {
-  description: `The ${whats}: a lookup the interface lists and filters, with a table of its own or as the values of another lookup's column (\`valuesOf\`).`
+  description: `The ${whats}: a lookup the interface lists and filters, with a table of its own or as the distinct values of a column of other rows (\`valuesOf\`).`
 })
 
 export const Professional = Lookup('professional', {
@@ -724,7 +777,7 @@ export const Repeat = Type.Object({
 }, {
   additionalProperties: false,
   title: 'Repeat',
-  description: 'The row recurs: its date (a block\'s `from`) is the first date, and it stands for every date its rule falls on, to `until`, but for `except`; each date has the row\'s hours (a block: its `start`–`end`, or the whole day). Dates are worked out after reading, for the dates asked only; the database is asked only for rows that start by the last date asked and whose `until` is not before the first (and, where `kind` is a column with a `map`, for one-off rows of those dates alone). A row whose rule cannot be read (a value that reads as none where one is needed, a number out of range) offers or blocks nothing, and `ponte check` counts it as unreadable.'
+  description: 'The row recurs: its date (a block\'s `from`) is the first date, and it stands for every date its rule falls on, to `until`, but for `except`; each date has the row\'s hours (a block: its `start`–`end`, or the whole day). Dates are worked out after reading, for the dates asked only; the database is asked only for rows that start by the last date asked and whose `until` is not before the first (and, where `kind` is a column with a `map`, for one-off rows of those dates alone). A row whose rule cannot be read (a value that reads as none where one is needed, a number out of range) is a problem `ponte check` reports at `repeat`: working hours offer nothing; a block fails closed, blocking its hours on every day from its first date to its `until` (or on).'
 })
 
 export const BlockSource = Type.Object({
@@ -738,7 +791,7 @@ export const BlockSource = Type.Object({
   start: Type.Optional(about(Value, 'The hour the block starts on each day (default: the day\'s start).')),
   end: Type.Optional(about(Value, 'The hour the block ends on each day (default: the day\'s end).')),
   storedIn: Type.Optional(Type.String({ minLength: 1, description: 'The IANA zone this source keeps its date-times in, when not the installation\'s `storedIn`: time off typed by the desk on the clinic\'s clock (its `timezone`) beside appointments kept in UTC. Default: `storedIn`.', examples: ['America/Chicago'] })),
-  repeat: Type.Optional(about(Repeat, 'The block recurs (a lunch every workday): `from` is a date, its first day, and each date blocks `start`–`end` (or the whole day); the last date is `repeat.until`, so `to` is left out.', [{ kind: { value: 'every' }, every: { value: 1 }, unit: { value: 'workday' } }]))
+  repeat: Type.Optional(about(Repeat, 'The block recurs (a lunch every workday): `from` is a date, its first day, and each date blocks `start`–`end` (or the whole day); the last date is `repeat.until`, so `to` is left out. A row whose rule cannot be read fails closed: it blocks its hours on every day from `from` to its `until` (or on), and `ponte check` reports it at `repeat`.', [{ kind: { value: 'every' }, every: { value: 1 }, unit: { value: 'workday' } }]))
 }, {
   additionalProperties: false,
   title: 'BlockSource',
@@ -801,7 +854,7 @@ export const Availability = Type.Object({
     interval: Type.Optional(about(Value, 'The slot length of this row, in minutes (default `slotMinutes`).')),
     pattern: Type.Optional(about(DayPattern, 'The day as a template string of slots (instead of `interval`): OSCAR\'s `scheduledate` rows naming a template.')),
     storedIn: Type.Optional(Type.String({ minLength: 1, description: 'The IANA zone this source keeps its date-times in, when not the installation\'s `storedIn`: time off typed by the desk on the clinic\'s clock (its `timezone`) beside appointments kept in UTC. Default: `storedIn`.', examples: ['America/Chicago'] })),
-    repeat: Type.Optional(about(Repeat, 'The row recurs (OpenEMR\'s "In Office" events every Monday until a date): its `date` (or its start\'s) is the first date, and each date it falls on has its hours (on the clinic\'s clock).', [{ kind: { column: 'pc_recurrtype', type: 'int', map: { 0: 'once', 1: 'every', 3: 'weekdays' } }, every: { column: 'pc_recurrspec', extract: '"event_repeat_freq";s:\\d+:"(\\d+)"' }, unit: { value: 'week' }, weekdays: { column: 'pc_recurrspec', extract: '"event_repeat_freq";s:\\d+:"([\\d,]+)"' }, weekdaysBase: 1, until: { column: 'pc_endDate', format: 'date', nullIf: ['0000-00-00'] } }]))
+    repeat: Type.Optional(about(Repeat, 'The row recurs (OpenEMR\'s "In Office" events every Monday until a date): its `date` (or its start\'s) is the first date, and each date it falls on has its hours (on the clinic\'s clock). A row whose rule cannot be read offers nothing, and `ponte check` reports it at `repeat`.', [{ kind: { column: 'pc_recurrtype', type: 'int', map: { 0: 'once', 1: 'every', 3: 'weekdays' } }, every: { column: 'pc_recurrspec', extract: '"event_repeat_freq";s:\\d+:"(\\d+)"' }, unit: { value: 'week' }, weekdays: { column: 'pc_recurrspec', extract: '"event_repeat_freq";s:\\d+:"([\\d,]+)"' }, weekdaysBase: 1, until: { column: 'pc_endDate', format: 'date', nullIf: ['0000-00-00'] } }]))
   }, { additionalProperties: false, description: '`date` and hours, or `start`/`end` stored as datetimes (then `date` may be left out: it is the start\'s). An `end` of 00:00 after a later `start` (an hour, or the next day\'s 00:00) is midnight; an hour earlier than `start`, or a datetime on the next date, is the next day\'s (a night shift). `start` and `end` are required unless the row has a `pattern`.' })),
   blocks: Type.Optional(Type.Union([BlockSource, Type.Array(BlockSource, { minItems: 1 })], {
     description: 'Where blocked time is kept: one source, or a list (holidays, absences, closed units…).'
@@ -837,7 +890,8 @@ export const Mapping = Type.Object({
   })),
   phone: Type.Optional(Type.Object({
     defaultCountry: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$', description: 'The country of numbers stored without one (ISO 3166 code), whose spellings a phone search looks up. Default: BR.', examples: ['BR', 'PT', 'CA'] })),
-    defaultAreaCode: Type.Optional(Type.String({ pattern: '^[0-9]{1,6}$', description: 'The area code of local numbers stored without one, in any country: \'98765-4321\' with 11 in BR is +5511987654321, \'555-0143\' with 905 in CA +19055550143, \'7946 0018\' with 020 in GB +442079460018. Outside Brazil (8 or 9 digits there) a number is read with it only when it is no valid number of the country alone and is one with it. Default: none (such numbers are not read).', examples: ['11', '905', '020'] }))
+    defaultAreaCode: Type.Optional(Type.String({ pattern: '^[0-9]{1,6}$', description: 'The area code of local numbers stored without one, in any country: \'98765-4321\' with 11 in BR is +5511987654321, \'555-0143\' with 905 in CA +19055550143, \'7946 0018\' with 020 in GB +442079460018. Outside Brazil (8 or 9 digits there) a number is read with it only when it is no valid number of the country alone and is one with it. Default: none (such numbers are not read).', examples: ['11', '905', '020'] })),
+    addNinthDigit: Type.Optional(Type.Boolean({ description: 'Brazil: an 8-digit number starting with 6–9 (an old mobile, `9876-5432`, `(11) 8765-4321`) is read with today\'s ninth digit (+5511998765432, +5511987654321); false reads it as stored (+551198765432), where such rows are landlines or numbers that were never moved to nine digits. Search finds a number by either form whatever this says. Default true.', examples: [false] }))
   }, { additionalProperties: false, description: 'How stored phone numbers that are not complete are read.' })),
   idSeparator: Type.Optional(Type.String({ minLength: 1, maxLength: 3, description: 'Joins the columns of a composite key into one id (default `-`).' })),
   search: Type.Optional(Type.Array(SearchItem, { minItems: 1, description: 'Kinds of term GET /clients/search matches; `{ phone: scan }` or `{ cpf: scan }` enables that kind read by a scan of every stored value instead of probes an index can serve.' })),

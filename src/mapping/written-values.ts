@@ -37,6 +37,7 @@ export function checkWrittenValues (doc: MappingDoc, states: string[], fail: Fai
     { at: `${ap}/write/history/open`, entries: aw?.history?.open },
     { at: `${ap}/write/history/close`, entries: aw?.history?.close },
     { at: LEFT, entries: aw?.history?.left },
+    { at: AFTER, entries: aw?.history?.after },
     ...(aw?.stateRows ?? []).flatMap((row, i) => [{ at: `${ap}/write/stateRows/${i}/set`, entries: row.set }, { at: `${ap}/write/stateRows/${i}/clear`, entries: row.clear }]),
     ...extraRows(aw, `${ap}/write`),
     { at: `${cp}/write/set`, entries: cw?.set, readers: own.client },
@@ -47,6 +48,7 @@ export function checkWrittenValues (doc: MappingDoc, states: string[], fail: Fai
     for (const [column, w] of Object.entries(entries ?? {})) {
       if ('phone' in w && !phoneRow(cw, at)) fail(`${at}/${column}/phone`, '`phone` is written only in an `after` row of `phones` (`- phones: 0`), whose phone it copies; the booked client\'s phone in an appointment column is `{ client: phone }`')
       leftProblem(doc, w, at === LEFT, states, `${at}/${column}`, fail)
+      afterProblem(doc, w, at, `${at}/${column}`, fail)
       if (!('state' in w) || typeof w.state !== 'object') continue
       // Only rows written on entering a state know which state it is.
       if (!/\/write\/(history|stateRows)\//.test(at)) fail(`${at}/${column}/state`, 'a code per state is written where a state is entered: under write.history or write.stateRows (the appointment\'s own columns take write.states)')
@@ -61,7 +63,7 @@ export function checkWrittenValues (doc: MappingDoc, states: string[], fail: Fai
       const from = COPIED.find((k) => k in w)
       if (from !== undefined) copyProblem(doc, w, from, path, fail)
       if ('hours' in w) hoursProblem(doc, w, at, path, fail)
-      stampProblem(w, column, own.appointment, path, fail)
+      if (at.endsWith('/openSlots/claim') || !lengthCopyProblem(doc, w, column, path, fail)) stampProblem(w, column, own.appointment, path, fail)
     }
   }
   for (const { at, entries, readers } of elsewhere) {
@@ -114,6 +116,37 @@ function leftProblem (doc: MappingDoc, w: WriteValueDoc, left: boolean, states: 
   if (booked !== undefined) fail(`${path}/${booked}`, `\`${booked}\` is made when a row is booked or inserted; a \`left\` row records what a change leaves: copy the appointment's columns as they were (\`{ before: column }\`)`)
 }
 
+// Where `after` rows are written: after a change (the booking too), the row as it left it.
+const AFTER = '/resources/appointment/write/history/after'
+const EVENTS = ['create', 'state', 'reschedule'] as const
+
+/**
+ * `{ after: column }` only in an `after` row, `{ event: … }` only in a row a change adds,
+ * with a code for each change that adds it; and in an `after` row nothing the booking makes
+ * (the row holds it: copy it).
+ */
+function afterProblem (doc: MappingDoc, w: WriteValueDoc, at: string, path: string, fail: Fail): void {
+  const history = doc.resources.appointment.write?.history
+  if ('after' in w) {
+    if (at !== AFTER) fail(`${path}/after`, '`after` is the appointment row as a change left it: it is written only under write.history.after (a row added after each change, the booking included)')
+    else if (w.after.includes('.')) fail(`${path}/after`, `\`${w.after}\` is a joined column: \`after\` copies a column of the appointment's own table (${doc.resources.appointment.table})`)
+  }
+  if ('event' in w) {
+    if (at !== AFTER && at !== LEFT) fail(`${path}/event`, '`event` says which change added a history row: it is written only under write.history.after or write.history.left')
+    else {
+      const on = history?.on ?? (at === LEFT ? ['state'] : [...EVENTS])
+      const adds = on.filter((e) => at === AFTER || e !== 'create')
+      const codes = w.event as Partial<Record<typeof EVENTS[number], unknown>>
+      for (const e of EVENTS) if (codes[e] !== undefined && !adds.includes(e)) fail(`${path}/event/${e}`, `no \`${e}\` adds this row (write.history.on: ${adds.join(', ')})`)
+      const missing = adds.filter((e) => codes[e] === undefined)
+      if (missing.length > 0) fail(`${path}/event`, `no code for ${missing.join(', ')}: every change that adds the row writes one`)
+    }
+  }
+  if (at !== AFTER) return
+  const booked = 'slot' in w ? 'slot' : 'newKey' in w ? 'newKey' : 'identifier' in w ? 'identifier' : undefined
+  if (booked !== undefined) fail(`${path}/${booked}`, `\`${booked}\` is made when a row is booked or inserted; an \`after\` row copies the appointment as the change left it: copy the appointment's column (\`{ after: column }\`)`)
+}
+
 /** Whether the appointment's state is decided by `rules` alone, with no code map to write back through. */
 function readByRules (doc: MappingDoc): boolean {
   const state = doc.resources.appointment.state
@@ -157,9 +190,43 @@ function copyProblem (doc: MappingDoc, w: WriteValueDoc, from: typeof COPIED[num
   if (from !== 'client' && (w as Record<string, unknown>)[from] === 'name' && doc.resources[from] === undefined) {
     fail(`${path}/${from}`, `no ${from} is mapped under resources, so its name cannot be read (copy its \`id\` instead, or map resources.${from})`)
   }
+  const part = (w as Record<string, unknown>)[from]
+  if (from !== 'client' && typeof part === 'object' && part !== null) lookupColumnProblem(doc, from, (part as { column: string }).column, `${path}/${from}`, fail)
   if ('separator' in w && w.separator !== undefined && (w as { client?: string }).client !== 'familyFirst') {
     fail(`${path}/separator`, '`separator` goes with `client: familyFirst` (what goes between the family and the given name)')
   }
+}
+
+/** `{ service: { column: Pattern } }`: a column of the lookup's own row, which it must have. */
+function lookupColumnProblem (doc: MappingDoc, from: Exclude<typeof COPIED[number], 'client'>, column: string, path: string, fail: Fail): void {
+  const lookup = doc.resources[from]
+  if (lookup === undefined) fail(path, `no ${from} is mapped under resources, so there is no row to copy \`${column}\` from (copy its \`id\` instead, or map resources.${from})`)
+  else if ('valuesOf' in lookup) fail(path, `the ${from} is kept as the values of ${'resource' in lookup.valuesOf ? lookup.valuesOf.resource : lookup.valuesOf.table}.${lookup.valuesOf.column}: it has no row of its own to copy \`${column}\` from (copy its \`name\` or \`id\`)`)
+  else if (column.includes('.')) fail(`${path}/column`, `\`${column}\` is a joined column: \`column\` copies a column of the ${from}'s own table (${lookup.table})`)
+}
+
+/**
+ * `{ service: { column: Pattern } }` into the column the appointment reads as its length
+ * (Open Dental's `Pattern`): the booking writes the booked length there too, so the copy is
+ * taken only where both are one pattern by construction — the service's length read from that
+ * very column at the same `per`, and nothing else written where the service has no pattern.
+ */
+function lengthCopyProblem (doc: MappingDoc, w: WriteValueDoc, column: string, path: string, fail: Fail): boolean {
+  const duration = doc.resources.appointment.end?.duration
+  const lengthColumn = typeof duration === 'object' ? duration.column : duration
+  if (typeof lengthColumn !== 'string' || lengthColumn.toLowerCase() !== column.toLowerCase()) return false
+  const part = COPIED.map((k) => (w as Record<string, unknown>)[k]).find((p) => p !== undefined)
+  if (typeof part !== 'object' || part === null) return false
+  const copied = (part as { column: string }).column
+  const lookup = doc.resources.service
+  const service = lookup !== undefined && 'fields' in lookup ? lookup.fields?.duration : undefined
+  const per = typeof duration === 'object' ? duration.pattern?.per : undefined
+  const servicePer = typeof service === 'object' ? service.pattern?.per : undefined
+  const fix = `the booked length is written into \`${column}\` too: copy the service's pattern there only with the service's \`duration: { column: ${copied}, pattern: { per: ${per ?? 5} } }\` and the appointment's \`end.duration\` a \`pattern\` of the same \`per\`, so the copy stands for the length booked`
+  if (!('service' in w)) fail(path, `column \`${column}\` holds the appointment's length, which comes from the booked service: a copy of the ${COPIED.find((k) => k in w) ?? ''}'s \`${copied}\` there would contradict it (name the column that keeps the copy)`)
+  else if (per === undefined || servicePer !== per || typeof service !== 'object' || service.column !== copied) fail(path, `column \`${column}\` holds the appointment's length: ${fix}`)
+  else if ('otherwise' in w && w.otherwise !== undefined) fail(`${path}/otherwise`, `where the service has no \`${copied}\`, the booked length's own pattern is written into \`${column}\`: \`otherwise\` would contradict it`)
+  return true
 }
 
 /**

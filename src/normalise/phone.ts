@@ -8,6 +8,8 @@ export interface PhoneOptions {
   defaultCountry: string;
   /** Used when a stored local number lacks its area code, e.g. '11' (BR), '905' (NANP), '020' (London). */
   defaultAreaCode?: string;
+  /** false: an old 8-digit mobile stays 8 digits (`+551198765432`), not given today's ninth digit. Default true. */
+  addNinthDigit?: boolean;
   /** The mapping's own write mask (`phoneFormat: '(###)###-####'`), whose spelling a phone search looks up first. */
   mask?: string;
 }
@@ -168,13 +170,14 @@ function parseCleaned (cleaned: string, opts: PhoneOptions): string | undefined 
   if (digits.length === 0 || /^0+$/.test(digits)) return undefined
   const international = /^\s*\+/.test(cleaned) || digits.startsWith('00')
   if (opts.defaultCountry.toUpperCase() === 'BR' && !international) {
-    return brFromDomesticDigits(digits, opts.defaultAreaCode)
+    return brFromDomesticDigits(digits, opts.defaultAreaCode, opts.addNinthDigit !== false)
   }
   if (opts.defaultAreaCode !== undefined && !international) {
     const local = withAreaCode(digits, opts.defaultCountry, opts.defaultAreaCode)
     if (local !== undefined) return local
   }
-  return viaLibphonenumber(cleaned, opts.defaultCountry) ?? viaItuPrefix(digits, opts.defaultCountry)
+  const ninth = opts.addNinthDigit !== false
+  return viaLibphonenumber(cleaned, opts.defaultCountry, ninth) ?? viaItuPrefix(digits, opts.defaultCountry, ninth)
 }
 
 // '00591 74114552', '0044 20 …': the ITU's international prefix, as people write foreign
@@ -182,16 +185,16 @@ function parseCleaned (cleaned: string, opts: PhoneOptions): string | undefined 
 // prefix, and Brazil's is 00 + a carrier code ('0021 1 202 …', tried first above), so a
 // bare 00 + country code is read here. A Brazilian long-distance '0 XX 11 …' (trunk 0 and a
 // carrier code) never reaches this: its second digit is not 0.
-function viaItuPrefix (digits: string, country: string): string | undefined {
+function viaItuPrefix (digits: string, country: string, ninth: boolean): string | undefined {
   if (!digits.startsWith('00') || digits.startsWith('000')) return undefined
-  return viaLibphonenumber(`+${digits.slice(2)}`, country)
+  return viaLibphonenumber(`+${digits.slice(2)}`, country, ninth)
 }
 
-function viaLibphonenumber (text: string, country: string): string | undefined {
+function viaLibphonenumber (text: string, country: string, ninth: boolean): string | undefined {
   const parsed = parsePhoneNumberFromString(text, country.toUpperCase() as CountryCode)
   if (parsed === undefined) return undefined
   // Brazil gets its own rules even when dialled from abroad (ninth digit, DDDs).
-  if (parsed.countryCallingCode === '55') return brFromNational(parsed.nationalNumber)
+  if (parsed.countryCallingCode === '55') return brFromNational(parsed.nationalNumber, ninth)
   if (parsed.isValid()) return parsed.number
   // Written with its country code, a number of the right length for that country is read even
   // outside the library's ranges (they lag the numbering plans, and a caller's own number must
@@ -216,9 +219,9 @@ function withAreaCode (digits: string, country: string, areaCode: string): strin
 }
 
 /** Digits as dialled inside Brazil, possibly with trunk, carrier or country prefixes. */
-function brFromDomesticDigits (digits: string, defaultAreaCode?: string): string | undefined {
-  if (digits.length <= 9) return brFromLocal(digits, defaultAreaCode)
-  return brFromNational(stripBrPrefixes(digits))
+function brFromDomesticDigits (digits: string, defaultAreaCode: string | undefined, ninth: boolean): string | undefined {
+  if (digits.length <= 9) return brFromLocal(digits, defaultAreaCode, ninth)
+  return brFromNational(stripBrPrefixes(digits), ninth)
 }
 
 function stripBrPrefixes (digits: string): string {
@@ -233,20 +236,20 @@ function stripBrPrefixes (digits: string): string {
 }
 
 /** A number without its area code: 8 digits (old) or 9 digits starting with 9. */
-function brFromLocal (digits: string, defaultAreaCode?: string): string | undefined {
+function brFromLocal (digits: string, defaultAreaCode: string | undefined, ninth: boolean): string | undefined {
   if (defaultAreaCode === undefined) return undefined
   const area = defaultAreaCode.replace(/\D/g, '').replace(/^0/, '')
   if (digits.length !== 8 && digits.length !== 9) return undefined
-  return brFromNational(area + digits)
+  return brFromNational(area + digits, ninth)
 }
 
-/** Area code + subscriber number; adds the ninth digit to old 8-digit mobiles. */
-function brFromNational (national: string): string | undefined {
+/** Area code + subscriber number; adds the ninth digit to old 8-digit mobiles unless told not to (`ninth`). */
+function brFromNational (national: string, ninth: boolean): string | undefined {
   if (!isBrNationalShape(national)) return undefined
   const area = national.slice(0, 2)
   const subscriber = national.slice(2)
   // Every BR mobile has had 9 digits since 2016; legacy rows still hold the 8-digit form.
-  if (subscriber.length === 8 && isOldMobilePrefix(subscriber)) return `+55${area}9${subscriber}`
+  if (ninth && subscriber.length === 8 && isOldMobilePrefix(subscriber)) return `+55${area}9${subscriber}`
   return `+55${area}${subscriber}`
 }
 

@@ -2,7 +2,7 @@
 // read back as written, its state history recorded. Shared by booking and open-slot claims, so
 // a claimed row is held to the same read-back as an inserted one.
 import type { Querier } from '../db/database.js'
-import { BOOKING_REFS, type AppointmentRow, type AppointmentWritePlans, type BookingRef, type CompiledMapping } from '../mapping/compile/index.js'
+import { BOOKING_REFS, runKeyed, type AppointmentRow, type AppointmentWritePlans, type BookingRef, type CompiledMapping } from '../mapping/compile/index.js'
 import type { nowIn } from '../normalise/datetime.js'
 import { unknownId } from '../errors.js'
 import { refuseMisstored } from './stored.js'
@@ -88,8 +88,18 @@ export class AppointmentRows {
     if (!plan) return
     const moved = left !== entered
     if (!(change === 'reschedule' ? plan.on.reschedule || (plan.on.state && moved) : plan.on.state)) return
-    const { statement, args } = boundOrUnknown(plan.bind(id, left, entered, now), id)
-    await tx.query(statement, args)
+    await runKeyed(tx, boundOrUnknown(plan.bind(id, left, entered, now, change), id))
+  }
+
+  /**
+   * The row as a change left it (`write.history.after`: Open Dental's histappointment), after
+   * the change's own write, in its transaction: `create` a booking's insert or claim, `state`
+   * a state change, `reschedule` a move (into `entered`; `left` the state it had).
+   */
+  async recordAfter (tx: Querier, id: string, left: string, entered: string, now: ReturnType<typeof nowIn>, change: 'create' | 'state' | 'reschedule'): Promise<void> {
+    const plan = this.writes.history?.after
+    if (!plan?.on[change]) return
+    await runKeyed(tx, boundOrUnknown(plan.bind(id, left, entered, now, change), id))
   }
 
   /**
@@ -98,7 +108,7 @@ export class AppointmentRows {
    */
   async recordState (tx: Querier, id: string, state: string, now: ReturnType<typeof nowIn>, closing: boolean): Promise<void> {
     const { history, stateRows } = this.writes
-    if (history) for (const { statement, args } of boundOrUnknown(history.bind(id, state, now, closing), id)) await tx.query(statement, args)
+    if (history) for (const bound of boundOrUnknown(history.bind(id, state, now, closing), id)) await runKeyed(tx, bound)
     if (stateRows) for (const { statement, args } of boundOrUnknown(stateRows.bind(id, state, now), id)) await tx.query(statement, args)
   }
 }

@@ -63,6 +63,17 @@ export class Availability {
     this.maxRangeDays = options.maxRangeDays ?? MAX_RANGE_DAYS
   }
 
+  /** Where a structured warning goes (the app's log, set by app.ts); nowhere until then. */
+  warn: (fields: Record<string, unknown>, message: string) => void = () => {}
+  private readonly saidUnreadable = new Set<string>()
+
+  /** Once per block source: its recurring rows whose rule cannot be read block every day they could fall on. */
+  private readonly unreadableBlocks = (source: string, rows: number): void => {
+    if (this.saidUnreadable.has(source)) return
+    this.saidUnreadable.add(source)
+    this.warn({ source, rows }, 'recurring block rows whose repeat rule cannot be read block every day from their first date (to their until); ponte check lists them')
+  }
+
   isMapped (): boolean {
     return this.mapped !== undefined
   }
@@ -101,7 +112,7 @@ export class Availability {
     const [weekly, dated, blocks, occupancy, slotRows] = await Promise.all([
       this.readWeekly(av, undefined, at),
       this.readDated(av, before, end, undefined, at),
-      readBlocks(this.db, av, before, after, at),
+      readBlocks(this.db, av, before, after, at, this.unreadableBlocks),
       this.readOccupancy(before, after, single, at),
       this.readSlotRows(from, end, q.service, at)
     ])
@@ -187,7 +198,7 @@ export class Availability {
     const [snap, windows, blocks] = await Promise.all([
       this.catalog.snapshot(at),
       this.windowsOf(av, date, professional, at),
-      readBlocks(this.db, av, addDaysWithin(date, -1), addDaysWithin(date, 1), at)
+      readBlocks(this.db, av, addDaysWithin(date, -1), addDaysWithin(date, 1), at, this.unreadableBlocks)
     ])
     return {
       windowAt: (hour) => windowHolding(windows, hour, av.slotMinutes),

@@ -9,7 +9,7 @@ const COPIED = ['service', 'professional', 'location', 'healthInsurance'] as con
 
 /**
  * `tx`: the transaction the row is written in. One statement for the client's name, one per
- * lookup whose name is copied; `serviceRow`: the service's row the transaction already read
+ * lookup whose name or columns are copied; `serviceRow`: the service's row the transaction already read
  * by the same statement (its length), not read again.
  */
 export async function bookedRecords (plans: AppointmentWritePlans, tx: Querier, refs: Partial<Record<BookingRef, string>>, serviceRow?: Row): Promise<Booked> {
@@ -20,8 +20,9 @@ export async function bookedRecords (plans: AppointmentWritePlans, tx: Querier, 
     const read = plans.copiedLookups[name]
     const bound = read?.bind(id)
     const [row] = name === 'service' && serviceRow !== undefined ? [serviceRow] : bound ? await tx.query(bound.statement, bound.args) : []
-    const name_ = row === undefined ? undefined : read?.read(row)?.entity.name
-    lookups[name] = { id, name: typeof name_ === 'string' ? name_ : undefined }
+    const record = row === undefined ? undefined : read?.read(row)
+    const name_ = record?.entity.name
+    lookups[name] = { id, name: typeof name_ === 'string' ? name_ : undefined, ...record?.columns ? { columns: record.columns } : {} }
   }
   const bound = plans.clientName && refs.client !== undefined ? plans.clientName.bind(refs.client) : undefined
   if (!bound || !plans.clientName) return { lookups }

@@ -174,6 +174,7 @@ export class Booking {
       await checkFree(tx, this.compiled, this.options.freeing, { date: input.date, hour: input.hour, endHour: time.endHour, step, professional: input.professional, client: input.client, capacity: slotRow.capacity, uses: this.minutesUsed(snap) }, TIME_FIELDS, '/body/client')
       const id = await insert.run(tx, { ...columns, ...slotRow.pointer })
       await this.rows.recordState(tx, id, this.compiled.model.states.initial, now, false)
+      await this.rows.recordAfter(tx, id, this.compiled.model.states.initial, this.compiled.model.states.initial, now, 'create')
       return await this.rows.readBack(tx, id, { date: input.date, hour: input.hour, state: this.compiled.model.states.initial }, this.rows.writtenRefs(input), true)
     }, at, claims))
     // The row as the transaction read it back is the answer: no second read after the commit.
@@ -228,6 +229,7 @@ export class Booking {
         await this.rows.recordLeft(tx, id, current.state, state, now, 'state')
         await this.rows.recordState(tx, id, state, now, true)
         await this.openSlots.free(tx, current, now)
+        await this.rows.recordAfter(tx, id, current.state, state, now, 'state')
         return `Appointment ${id} is now ${state}; its slot at ${current.hour} on ${current.date} is open again.`
       }
       // Back from a state that freed the time: the time must still be free, as for a booking.
@@ -242,6 +244,7 @@ export class Booking {
       await this.rows.recordLeft(tx, id, current.state, state, now, 'state')
       await tx.query(statement, args)
       await this.rows.recordState(tx, id, state, nowIn(this.compiled.model.timezone), true)
+      await this.rows.recordAfter(tx, id, current.state, state, now, 'state')
       await this.rows.readBack(tx, id, { date: current.date, hour: current.hour, state }, heldRefs(current))
       if (cancelling && open?.onCancel === 'reopen') {
         await this.openSlots.free(tx, current, now)
@@ -302,6 +305,7 @@ export class Booking {
       await this.rows.recordLeft(tx, id, current.state, target, now, 'reschedule')
       await tx.query(statement, args)
       if (target !== current.state) await this.rows.recordState(tx, id, target, now, true)
+      await this.rows.recordAfter(tx, id, current.state, target, now, 'reschedule')
       await this.rows.readBack(tx, id, { date: time.date, hour: time.hour, state: target }, heldRefs(current))
       return `Appointment ${id} moved to ${time.date} ${time.hour}${target !== current.state ? ` and is now ${target}` : ''}.`
     }, at, claims))
@@ -463,14 +467,17 @@ export class Booking {
   /**
    * The columns of the working-hours row covering a start, where the row copies some
    * (`{ hours: … }`): read on `tx` by the one source `day` (read before the transaction) found
-   * covering it. None covering (no professional, so nobody's hours to read): nothing, and the
-   * copies write their `otherwise`.
+   * covering it. None covering (no professional, so nobody's hours to read): nothing, and a
+   * booking writes the copies' `otherwise` while a reschedule keeps them as stored. A row that
+   * covered the start when `day` was read and is gone on `tx` refuses the write (409).
    */
   private async coveringOf (tx: Querier, day: WorkingDay | undefined, start: CoveredStart): Promise<{ covering?: CoveringHours }> {
     if (!this.copiesHours) return {}
     const source = day?.coveredBy(start.hour, start.location)
-    const covering = source === undefined ? undefined : await coveringHours(tx, this.compiled, start, [source])
-    return covering === undefined ? {} : { covering }
+    if (source === undefined) return {}
+    const covering = await coveringHours(tx, this.compiled, start, [source])
+    if (covering === undefined) throw new ConflictError(`The professional's working hours on ${start.date} changed while the appointment was being written: no row covers ${start.hour} any more. Nothing was written; try again.`, named(TIME_FIELDS, 'is no longer inside the professional\'s working hours'))
+    return { covering }
   }
 
   /** A service's duration as `tx` reads it (the catalogue's where the mapping cannot read one service by id). */

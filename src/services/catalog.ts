@@ -52,6 +52,9 @@ export class Catalog {
   /** Snapshots served from memory, and those that waited for a load (metrics). */
   hits = 0
   misses = 0
+  /** Where stored values that cannot be read are said (the server's logger); said once per field and count. */
+  log?: { warn: (details: Record<string, unknown>, message: string) => void }
+  private readonly said = new Set<string>()
 
   constructor (private readonly compiled: CompiledMapping, private readonly db: Database, ttlMs = compiled.model.cacheTtlSeconds * 1000) {
     this.cache = new LRUCache<'snapshot', Snapshot, Arrival>({
@@ -96,6 +99,18 @@ export class Catalog {
     return s
   }
 
+  /** A number field left out of records because its stored text does not read: ids and counts only, never the value. */
+  private sayUnreadable (name: LookupName, records: LookupRecord[]): void {
+    const fields = new Map<string, LookupRecord[]>()
+    for (const r of records) for (const f of r.unreadable ?? []) fields.set(f, [...fields.get(f) ?? [], r])
+    for (const [field, bad] of fields) {
+      const said = `${name}/${field}/${bad.length}`
+      if (this.said.has(said)) continue
+      this.said.add(said)
+      this.log?.warn({ resource: name, field, rows: bad.length, firstId: bad[0].id }, `${name} ${field}: stored values that do not read as numbers are left out of their records (ponte check names the column; docs/mapping.md#numbers-kept-as-text)`)
+    }
+  }
+
   private async load (at: Arrival): Promise<Snapshot> {
     const records = new Map<LookupName, Map<string, LookupRecord>>()
     for (const lookup of this.compiled.lookups) {
@@ -106,6 +121,7 @@ export class Catalog {
         if (rec && !byId.has(rec.id)) byId.set(rec.id, rec)
       }
       records.set(lookup.name, byId)
+      this.sayUnreadable(lookup.name, [...byId.values()])
     }
     const edges = new Map<string, Pairs>()
     const add = (a: EntityName, b: EntityName, x: string, y: string) => {

@@ -1,9 +1,10 @@
 // Refs a booking takes from the booked client (`write.refs.<ref>.fromClient`), resolved on the
 // booking's own transaction so a change of the client's convênio committed before the insert
 // is the one stored: a ref left out takes the client's own (checked as a sent one would be),
-// else the mapping's constant; with `owned`, a ref sent must be one of the client's own.
+// else the mapping's constant; with `owned`, a ref sent must be one of the client's own; one
+// held on the client's side only (read through a join the booking does not write) must be it.
 import type { Querier } from '../db/database.js'
-import type { AppointmentWritePlans, BookingRef, DefaultedRef } from '../mapping/compile/index.js'
+import type { AppointmentWritePlans, BookingRef, ClientDefault, DefaultedRef } from '../mapping/compile/index.js'
 import { ConflictError, InvalidInputError } from '../errors.js'
 
 /** Why a ref id cannot be booked with the rest of `refs` (not in the catalogue, not offered with the professional); undefined when it can. */
@@ -19,6 +20,10 @@ export async function resolveClientRefs (writes: AppointmentWritePlans, tx: Quer
     const joined = writes.joinedRefs[name]
     const client = refs.client
     const id = sent[name]
+    if (own.held) {
+      await refuseOthersThanOwn(own, tx, name, client, id)
+      continue
+    }
     if (id !== undefined) {
       if (!own.owned) continue
       const bound = own.bindOwn(client, id)
@@ -55,4 +60,14 @@ export async function resolveClientRefs (writes: AppointmentWritePlans, tx: Quer
     pointers[joined.column.column] = row.id
   }
   return pointers
+}
+
+/** A ref the appointment reads from the client's side: one sent must be the client's own, else nothing would store it. */
+async function refuseOthersThanOwn (own: ClientDefault, tx: Querier, name: DefaultedRef, client: string, id: string | undefined): Promise<void> {
+  if (id === undefined) return
+  const bound = own.bindRead(client)
+  const found = own.value(bound ? (await tx.query(bound.statement, bound.args))[0] : undefined)
+  if (found?.id === id) return
+  const theirs = found === undefined ? 'none' : `"${found.id}"`
+  throw new ConflictError(`Client "${client}"'s ${name} is ${theirs}, kept on the client's side (read at \`${own.column}\`, write.refs.${name}.fromClient): an appointment takes the client's own and cannot be booked with "${id}". Send ${found === undefined ? 'no' : 'that or no'} ${name}. Nothing was written.`, [{ path: `/body/${name}`, message: `is not client "${client}"'s own (${theirs}), which their appointments take` }])
 }

@@ -43,6 +43,7 @@ export class OpenSlotClaims {
     await checkFree(tx, this.compiled, this.freeing, { ...time, professional: refs.professional, client: refs.client, capacity: 1 }, TIME_FIELDS, '/body/client')
     if (!await this.open.claim(tx, row.id, state, now, refs, booked)) throw openSlotTaken(time.date, time.hour)
     await this.rows.recordState(tx, row.id, state, now, false)
+    await this.rows.recordAfter(tx, row.id, state, state, now, 'create')
     return await this.rows.readBack(tx, row.id, { date: time.date, hour: time.hour, state }, this.rows.writtenRefs({ ...refs, location: refs.location ?? row.refs.location }))
   }
 
@@ -63,6 +64,8 @@ export class OpenSlotClaims {
     if (swapped === 'taken') throw openSlotTaken(time.date, time.hour)
     if (swapped === 'changed') throw new ConflictError(`Appointment ${current.id} changed while it was being rescheduled; nothing was written.`, [{ path: '/params/id', message: 'changed while this request was handled; retry' }])
     if (state !== current.state) await this.rows.recordState(tx, current.id, state, now, true)
+    // The appointment's row as the move left it: its id, at the free row's time.
+    await this.rows.recordAfter(tx, current.id, current.state, state, now, 'reschedule')
     const offered = await openRows(tx, this.compiled, { from: current.date, to: current.date }, current.refs.professional)
     if (!offered.some((r) => r.id === row.id && r.hour === current.hour)) refuseMisstored(['date', 'hour'], `slot at ${current.hour} on ${current.date} (it does not read as free after the move)`)
     await this.rows.readBack(tx, current.id, { date: row.date, hour: row.hour, state }, heldRefs(current))

@@ -240,10 +240,16 @@ async function readHeld (q: Querier, compiled: CompiledMapping, freeing: Readonl
 }
 
 /** Every block source's rows overlapping [from, to]: one statement per source; a recurring block as one row per date it falls on there. */
-export async function readBlocks (db: Database, av: CompiledAvailability, from: string, to: string, at: Arrival): Promise<BlockRow[]> {
+/** Said once per source a read finds recurring blocks whose rule cannot be read (counts and the source only, never a row's values). */
+export type UnreadableBlocks = (source: string, rows: number) => void
+
+export async function readBlocks (db: Database, av: CompiledAvailability, from: string, to: string, at: Arrival, unreadable?: UnreadableBlocks): Promise<BlockRow[]> {
   const lists = await Promise.all(av.blocks.map(async (source) => {
     const { statement, args } = source.bind({ from, to })
-    return readAll(await db.query(statement, args, at), source.read)
+    const rows = readAll(await db.query(statement, args, at), source.read)
+    const closed = rows.filter((b) => b.unreadable === true).length
+    if (closed > 0) unreadable?.(statement.name, closed)
+    return rows
   }))
   return lists.flat().flatMap((b) => {
     if (b.repeat === undefined) return [b]

@@ -4,6 +4,8 @@
 // validates and `ponte check` shows what is left to do.
 import { dirname, relative, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { soleZone } from '../normalise/zone-country.js'
+import { utcHours } from './init/utc-hours.js'
 import { nonTransactional, type LiveCatalog, type LiveColumn, type LiveTable } from '../db/columns.js'
 import type { Database } from '../db/database.js'
 import { chooseByStructure, named, TABLES, type Hop, type Resource } from './init/choose.js'
@@ -164,7 +166,7 @@ export async function draftMapping (catalog: LiveCatalog, installation: string, 
   for (const ref of structure?.unplaced ?? []) {
     out.push(`  # TODO: \`${qualified(ref.to)}\` is referenced by \`${qualified(ref.from)}.${ref.column.name}\` and holds names: a lookup? (see docs/mapping.md)`)
   }
-  out.splice(resourcesAt, 0, ...homeYaml(ctx.home), ...utcYaml(ctx.stampedUtc), ...ctx.states ? [ctx.states] : [])
+  out.splice(resourcesAt, 0, ...homeYaml(ctx.home), ...utcYaml(ctx.stampedUtc) ?? clockYaml(ctx), ...ctx.states ? [ctx.states] : [])
   out.push('# relations: none guessed (TODO: link tables, see docs/mapping.md)')
   const hours = catalog.tables.filter((t) => !taken.has(t) && !Object.values(chosen).includes(t) && find(t, WEEKDAY) !== undefined)
   // Working hours drafted where the appointments' weekdays say how the table counts them.
@@ -189,21 +191,37 @@ export async function draftMapping (catalog: LiveCatalog, installation: string, 
 function homeYaml (home: PhoneHome | undefined): string[] {
   if (home === undefined) return []
   if (home.country === undefined) return [`# TODO phone.defaultCountry: ${home.seen}: not sure of the country; say the clinic's (docs/mapping.md). Until then Brazil, the default, is assumed`]
-  const area = home.areaCode === undefined ? '' : `, defaultAreaCode: '${home.areaCode}'`
-  return [`phone: { defaultCountry: ${home.country}${area} }   # guess: ${home.seen}` + (home.areaCode === undefined ? '' : '; numbers without an area code are read with the most frequent one'),
-    ...home.country === 'BR' ? [] : [`# TODO timezone: the clinic's IANA zone (the default is America/Sao_Paulo; the phones say ${home.country})`]]
+  const zone = soleZone(home.country)
+  return [`phone: { defaultCountry: ${home.country} }   # guess: ${home.seen}`,
+    ...home.areaCode === undefined
+      ? []
+      : [`# TODO phone.defaultAreaCode: ${home.areaCode.short} stored number${home.areaCode.short === 1 ? ' has' : 's have'} no area code and ${home.areaCode.short === 1 ? 'is' : 'are'} read as none; ` +
+      `an area code given here would complete ${home.areaCode.short === 1 ? 'it' : 'them all'} (the most frequent is ${home.areaCode.top}), calling a patient who may live elsewhere: give it only if the clinic's program dials them so`],
+    ...home.country === 'BR'
+      ? []
+      : zone !== undefined
+        ? [`timezone: ${zone}   # guess: the phones are of ${home.country}, which keeps this zone only`]
+        : [`# TODO timezone: the clinic's IANA zone in ${home.country}: the default, America/Sao_Paulo, is Brazil's, and \`ponte check\` fails until it is given`]]
 }
 
-/** Tryton's and Odoo's rows (`create_date`, `write_date`) keep naive UTC: `storedIn: UTC` offered, commented, for a human to confirm. */
-function utcYaml (t: LiveTable | undefined): string[] {
-  if (t === undefined) return []
-  return [`# TODO storedIn: \`${qualified(t)}\` has create_date and write_date, as Tryton (GNU Health) and Odoo keep rows, whose timestamps are naive UTC:`,
-    '# if its times are UTC, uncomment the line below and say the clinic\'s timezone (docs/mapping.md#date-times-stored-in-utc)',
-    '# storedIn: UTC']
+/** Tryton's and Odoo's rows (`create_date`, `write_date`, `create_uid`, `write_uid`) keep naive UTC, as the ORM writes every timestamp. */
+function utcYaml (t: LiveTable | undefined): string[] | undefined {
+  if (t === undefined) return undefined
+  return [`storedIn: UTC   # guess: \`${qualified(t)}\` has ${TRYTON_STAMPS.filter((n) => t.columns.has(n)).join(', ')}, as Tryton (GNU Health) and Odoo keep rows, whose ORM writes naive UTC (docs/mapping.md#date-times-stored-in-utc)`]
+}
+const TRYTON_STAMPS = ['create_uid', 'write_uid', 'create_date', 'write_date']
+
+/** Other shapes: a TODO when the sampled starts sit at night in the drafted zone but in the day read as UTC. */
+function clockYaml (ctx: Context): string[] {
+  const zone = ctx.home?.country === undefined || ctx.home.country === 'BR' ? 'America/Sao_Paulo' : soleZone(ctx.home.country)
+  const seen = zone === undefined || ctx.starts === undefined ? undefined : utcHours(ctx.starts.values, zone)
+  if (seen === undefined || zone === undefined || ctx.starts === undefined) return []
+  return [`# TODO storedIn: ${seen.night} of ${seen.sampled} sampled starts (${ctx.starts.column}) are between 22:00 and 06:00 as stored, and in the day read as UTC in ${zone}: ` +
+    'if the clinic\'s program stores UTC, add `storedIn: UTC` here (docs/mapping.md#date-times-stored-in-utc)']
 }
 
 /** What every part of the draft reads: the references found, the sampled rows, today, the tables chosen. */
-interface Context { catalog: LiveCatalog, refs: Ref[], samples: Samples, today: string, chosen: Partial<Record<Resource, LiveTable>>, home?: PhoneHome, stampedUtc?: LiveTable, states?: string, byName?: NameRef[] }
+interface Context { catalog: LiveCatalog, refs: Ref[], samples: Samples, today: string, chosen: Partial<Record<Resource, LiveTable>>, home?: PhoneHome, stampedUtc?: LiveTable, starts?: { column: string, values: unknown[] }, states?: string, byName?: NameRef[] }
 
 /** A column naming a row of another table by its key: `person_id`, `id_medico`, `cod_paciente`. */
 const REF_LIKE = /^(id|cod)_\w+$|^\w+_(id|cod)$/i
@@ -287,6 +305,7 @@ async function appointmentYaml (t: LiveTable, ctx: Context, found: Start | undef
     out.push(`      datetime: { column: ${p}${ident(start.datetime.name)}, format: ${start.format} }   # guess: ${start.note}`)
     if (/utc/i.test(start.datetime.name)) out.push('      # TODO: the name says UTC: if so, add `storedIn: UTC` and `timezone:` at the top (docs/mapping.md#date-times-stored-in-utc)')
     else if (['create_date', 'write_date'].every((n) => t.columns.has(n))) ctx.stampedUtc = t
+    else ctx.starts = { column: `${p}${start.datetime.name}`, values: ctx.samples.values(start.via?.to ?? t, start.datetime.name) ?? [] }
   } else if (start?.date) {
     out.push(`      date: { column: ${p}${ident(start.date.name)}, format: ${start.format} }   # guess: ${start.note}`)
     out.push(start.hour
@@ -493,7 +512,8 @@ function phonesYaml (columnsOf: LiveColumn[], contacts: ContactRows | undefined,
   const entries = columnsOf.map((c) => ({ line: ident(c.name), mobile: MOBILE_NAME.test(c.name) }))
   if (rows) {
     const line = `collect: { table: ${ident(qualified(rows.ref.from))}, on: { ${ident(on)}: ${ident(rows.ref.column.name)} }, ` +
-      `where: { column: ${ident(rows.kind.name)}, in: [${rows.phoneKinds.map((k) => lit(rows.kind, k)).join(', ')}] }, column: ${ident(rows.value.name)} }`
+      `where: ${rows.active ? '[' : ''}{ column: ${ident(rows.kind.name)}, in: [${rows.phoneKinds.map((k) => lit(rows.kind, k)).join(', ')}] }` +
+      `${rows.active ? `, { column: ${ident(rows.active.name)}, eq: true }]` : ''}, column: ${ident(rows.value.name)} }`
     // Child rows of a mobile kind come before columns that are not named as mobiles.
     const mobile = rows.phoneKinds.some((k) => MOBILE_NAME.test(k))
     const before = entries.findIndex((e) => !e.mobile)

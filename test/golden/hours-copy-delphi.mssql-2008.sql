@@ -176,3 +176,10 @@ UPDATE [t] SET [situacao] = @p1 FROM [agenda] [t] WHERE [t].[cod] = @p2
 -- @p5 int = input:id
 UPDATE [t] SET [data] = @p1, [hora] = @p2, [situacao] = @p3, [sala] = @p4 FROM [agenda] [t] WHERE [t].[cod] = @p5
 
+-- appointment.reschedule.keepingHours
+-- @p1 date = input:col:data
+-- @p2 text = input:col:hora
+-- @p3 text = input:col:situacao
+-- @p4 int = input:id
+UPDATE [t] SET [data] = @p1, [hora] = @p2, [situacao] = @p3 FROM [agenda] [t] WHERE [t].[cod] = @p4
+

@@ -185,3 +185,10 @@ UPDATE [t] SET [aptstatus] = @p1 FROM [appointment] [t] WHERE [t].[aptnum] = @p2
 -- @p5 int = input:id
 UPDATE [t] SET [aptdate] = @p1, [apttime] = @p2, [aptstatus] = @p3, [op] = @p4 FROM [appointment] [t] WHERE [t].[aptnum] = @p5
 
+-- appointment.reschedule.keepingHours
+-- @p1 date = input:col:aptdate
+-- @p2 text = input:col:apttime
+-- @p3 text = input:col:aptstatus
+-- @p4 int = input:id
+UPDATE [t] SET [aptdate] = @p1, [apttime] = @p2, [aptstatus] = @p3 FROM [appointment] [t] WHERE [t].[aptnum] = @p4
+

@@ -47,6 +47,8 @@ export function openemrSix (): string {
   for (const [cat, title, from, to] of [[2, 'In Office', '08:00', '08:15'], [3, 'Out Of Office', '17:00', '17:15'], [8, 'Lunch', '12:00', '13:00']] as const) {
     for (const aid of ['2', '3']) events.push([id++, cat, 0, aid, '', title, `${day(-30)} 08:00:00`, '', day(1), 900, 1, `${from}:00`, `${to}:00`, 1, 1, '-'])
   }
+  // A walk-in: an Office Visit booked with no patient record, as visits with one are.
+  events.push([id++, 5, 0, '2', '', 'Office Visit', `${day(-1)} 08:00:00`, '', day(2), 900, 0, '15:00:00', '15:15:00', 1, 1, '-'])
   return `
 CREATE TABLE users (id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY, username VARCHAR(255), fname VARCHAR(255), lname VARCHAR(255), authorized TINYINT, facility_id INT NOT NULL DEFAULT 0, calendar TINYINT NOT NULL DEFAULT 0, notes TEXT);
 CREATE TABLE facility (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, name VARCHAR(255), street VARCHAR(255), city VARCHAR(255), state VARCHAR(50), postal_code VARCHAR(11));
@@ -72,8 +74,10 @@ ${rows('openemr_postcalendar_events', 'pc_eid, pc_catid, pc_multiple, pc_aid, pc
 
 /**
  * Open Dental on MyISAM: `appointment` beside `histappointment`, its audit copy with the same
- * columns and as many rows; status numbers no table names (1 scheduled, 2 complete, 5 broken, 6
- * planned at `0001-01-01`); phones spelt `(503)555-0142`, which `masked` is not.
+ * columns and as many rows, so its `AptNum` is distinct and the appointment's unused `NextAptNum`
+ * (all 0) is named like a reference to it; status numbers no table names (1 scheduled, 2 complete, 5 broken, 6
+ * planned at `0001-01-01`); phones spelt `(503)555-0142`, which `masked` is not, one without its
+ * area code (`555-0172`); the phones American, no zone given.
  */
 export function openDentalSix (): string {
   const apts: Cell[][] = []
@@ -89,13 +93,13 @@ CREATE TABLE provider (ProvNum BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY, Abbr 
 CREATE TABLE clinic (ClinicNum BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY, Description VARCHAR(255) NOT NULL DEFAULT '', Address VARCHAR(255) NOT NULL DEFAULT '', City VARCHAR(255) NOT NULL DEFAULT '', State VARCHAR(255) NOT NULL DEFAULT '', Zip VARCHAR(255) NOT NULL DEFAULT '') ENGINE=MyISAM;
 CREATE TABLE appointmenttype (AppointmentTypeNum BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY, AppointmentTypeName VARCHAR(255) NOT NULL DEFAULT '', Pattern VARCHAR(255) NOT NULL DEFAULT '') ENGINE=MyISAM;
 CREATE TABLE patient (PatNum BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY, LName VARCHAR(100) NOT NULL DEFAULT '', FName VARCHAR(100) NOT NULL DEFAULT '', HmPhone VARCHAR(30) NOT NULL DEFAULT '', WkPhone VARCHAR(30) NOT NULL DEFAULT '', WirelessPhone VARCHAR(30) NOT NULL DEFAULT '', Email VARCHAR(100) NOT NULL DEFAULT '', Birthdate DATE NOT NULL DEFAULT '0001-01-01', PriProv BIGINT NOT NULL DEFAULT 0) ENGINE=MyISAM;
-CREATE TABLE appointment (AptNum BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY, PatNum BIGINT NOT NULL DEFAULT 0, AptStatus TINYINT UNSIGNED NOT NULL DEFAULT 0, ProvNum BIGINT NOT NULL DEFAULT 0, ClinicNum BIGINT NOT NULL DEFAULT 0, AppointmentTypeNum BIGINT NOT NULL DEFAULT 0, Op BIGINT NOT NULL DEFAULT 0, AptDateTime DATETIME NOT NULL DEFAULT '0001-01-01 00:00:00', Pattern VARCHAR(255) DEFAULT '', SecDateTEntry DATETIME NOT NULL DEFAULT '0001-01-01 00:00:00', DateTStamp TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP) ENGINE=MyISAM;
-CREATE TABLE histappointment (HistApptNum BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY, AptNum BIGINT NOT NULL DEFAULT 0, PatNum BIGINT NOT NULL DEFAULT 0, AptStatus TINYINT UNSIGNED NOT NULL DEFAULT 0, ProvNum BIGINT NOT NULL DEFAULT 0, ClinicNum BIGINT NOT NULL DEFAULT 0, AppointmentTypeNum BIGINT NOT NULL DEFAULT 0, Op BIGINT NOT NULL DEFAULT 0, AptDateTime DATETIME NOT NULL DEFAULT '0001-01-01 00:00:00', Pattern VARCHAR(255) DEFAULT '', SecDateTEntry DATETIME NOT NULL DEFAULT '0001-01-01 00:00:00', DateTStamp TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP, HistDateTStamp DATETIME NOT NULL DEFAULT '0001-01-01 00:00:00') ENGINE=MyISAM;
+CREATE TABLE appointment (AptNum BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY, PatNum BIGINT NOT NULL DEFAULT 0, AptStatus TINYINT UNSIGNED NOT NULL DEFAULT 0, ProvNum BIGINT NOT NULL DEFAULT 0, ClinicNum BIGINT NOT NULL DEFAULT 0, AppointmentTypeNum BIGINT NOT NULL DEFAULT 0, Op BIGINT NOT NULL DEFAULT 0, AptDateTime DATETIME NOT NULL DEFAULT '0001-01-01 00:00:00', NextAptNum BIGINT NOT NULL DEFAULT 0, Pattern VARCHAR(255) DEFAULT '', SecDateTEntry DATETIME NOT NULL DEFAULT '0001-01-01 00:00:00', DateTStamp TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP) ENGINE=MyISAM;
+CREATE TABLE histappointment (HistApptNum BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY, AptNum BIGINT NOT NULL DEFAULT 0, PatNum BIGINT NOT NULL DEFAULT 0, AptStatus TINYINT UNSIGNED NOT NULL DEFAULT 0, ProvNum BIGINT NOT NULL DEFAULT 0, ClinicNum BIGINT NOT NULL DEFAULT 0, AppointmentTypeNum BIGINT NOT NULL DEFAULT 0, Op BIGINT NOT NULL DEFAULT 0, AptDateTime DATETIME NOT NULL DEFAULT '0001-01-01 00:00:00', NextAptNum BIGINT NOT NULL DEFAULT 0, Pattern VARCHAR(255) DEFAULT '', SecDateTEntry DATETIME NOT NULL DEFAULT '0001-01-01 00:00:00', DateTStamp TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP, HistDateTStamp DATETIME NOT NULL DEFAULT '0001-01-01 00:00:00') ENGINE=MyISAM;
 ${rows('provider', 'ProvNum, Abbr, LName, FName', [[1, 'DOC1', 'Albright', 'Karen'], [2, 'HYG1', 'Soto', 'Miguel']])}
 ${rows('clinic', 'ClinicNum, Description, Address, City, State, Zip', [[1, 'Portland Downtown', '1200 SW Main St', 'Portland', 'OR', '97205']])}
 ${rows('appointmenttype', 'AppointmentTypeNum, AppointmentTypeName, Pattern', [[1, 'Exam', '//XX//'], [2, 'Cleaning', '/XXXX/'], [3, 'Crown Prep', '/XXXXXX/']])}
 ${rows('patient', 'PatNum, LName, FName, HmPhone, WkPhone, WirelessPhone, Email, Birthdate', ['Hansen', 'Reyes', 'Walker', 'Young', 'King', 'Wright', 'Lopez', 'Hill'].map((l, i) =>
-    [i + 1, l, ['Ava', 'Ben', 'Cora', 'Dale', 'Eve', 'Finn', 'Gia', 'Hal'][i], `(${['503', '971', '360'][i % 3]})555-01${i}2`, `(503)555-02${i}4`, `(${['971', '503'][i % 2]})555-03${i}6`, `p${i}@example.com`, `198${i}-0${i + 1}-1${i}`]))}
+    [i + 1, l, ['Ava', 'Ben', 'Cora', 'Dale', 'Eve', 'Finn', 'Gia', 'Hal'][i], i === 7 ? '555-0172' : `(${['503', '971', '360'][i % 3]})555-01${i}2`, `(503)555-02${i}4`, `(${['971', '503'][i % 2]})555-03${i}6`, `p${i}@example.com`, `198${i}-0${i + 1}-1${i}`]))}
 ${rows('appointment', cols, apts)}
 ${rows('histappointment', `HistApptNum, ${cols}, HistDateTStamp`, hist)}
 `
@@ -165,7 +169,7 @@ export function gnuHealthSix (): string {
     [14, 'Unimed', null, 'INS1', false, true, null], [15, 'Bradesco Saude', null, 'INS2', false, true, null]]
   return `
 CREATE TABLE party_party (id SERIAL PRIMARY KEY, name VARCHAR NOT NULL, lastname VARCHAR, code VARCHAR NOT NULL UNIQUE, is_patient BOOLEAN DEFAULT false, is_insurance_company BOOLEAN DEFAULT false, dob DATE, create_date TIMESTAMP, write_date TIMESTAMP);
-CREATE TABLE party_contact_mechanism (id SERIAL PRIMARY KEY, party INTEGER NOT NULL REFERENCES party_party (id), type VARCHAR NOT NULL, value VARCHAR, create_date TIMESTAMP);
+CREATE TABLE party_contact_mechanism (id SERIAL PRIMARY KEY, party INTEGER NOT NULL REFERENCES party_party (id), type VARCHAR NOT NULL, value VARCHAR, active BOOLEAN DEFAULT true, create_date TIMESTAMP);
 CREATE TABLE party_identifier (id SERIAL PRIMARY KEY, party INTEGER NOT NULL REFERENCES party_party (id), type VARCHAR, code VARCHAR NOT NULL, create_date TIMESTAMP);
 CREATE TABLE gnuhealth_specialty (id SERIAL PRIMARY KEY, code VARCHAR UNIQUE, name VARCHAR NOT NULL UNIQUE);
 CREATE TABLE gnuhealth_institution (id SERIAL PRIMARY KEY, name INTEGER NOT NULL REFERENCES party_party (id), code VARCHAR NOT NULL UNIQUE);
@@ -174,7 +178,8 @@ CREATE TABLE gnuhealth_patient (id SERIAL PRIMARY KEY, name INTEGER NOT NULL UNI
 CREATE TABLE gnuhealth_insurance (id SERIAL PRIMARY KEY, name INTEGER NOT NULL REFERENCES party_party (id), number VARCHAR NOT NULL, company INTEGER NOT NULL REFERENCES party_party (id), insurance_type VARCHAR);
 CREATE TABLE gnuhealth_appointment (id SERIAL PRIMARY KEY, name VARCHAR UNIQUE, patient INTEGER REFERENCES gnuhealth_patient (id), healthprof INTEGER REFERENCES gnuhealth_healthprofessional (id), institution INTEGER REFERENCES gnuhealth_institution (id), speciality INTEGER REFERENCES gnuhealth_specialty (id), appointment_date TIMESTAMP(0), appointment_date_end TIMESTAMP(0), state VARCHAR, create_date TIMESTAMP, write_date TIMESTAMP);
 ${rows('party_party', 'id, name, lastname, code, is_patient, is_insurance_company, dob', parties)}
-${rows('party_contact_mechanism', 'id, party, type, value', GIVEN.slice(0, 10).flatMap((g, i) => [[i * 2 + 1, i + 1, 'mobile', `+55 11 9${8100 + i}-${2200 + i}`], [i * 2 + 2, i + 1, 'email', `${g.toLowerCase()}@example.com.br`]]))}
+${rows('party_contact_mechanism', 'id, party, type, value, active', [...GIVEN.slice(0, 10).flatMap((g, i) => [[i * 2 + 1, i + 1, 'mobile', `+55 11 9${8100 + i}-${2200 + i}`, true], [i * 2 + 2, i + 1, 'email', `${g.toLowerCase()}@example.com.br`, true]]),
+    ...[1, 2, 3, 4].map((i) => [40 + i, i, 'fax', `+55 11 3${300 + i}-${4400 + i}`, true]), ...[1, 2].map((i) => [50 + i, i, 'mobile', `+55 11 9${7700 + i}-${1100 + i}`, false])])}
 ${rows('party_identifier', 'id, party, type, code', GIVEN.slice(0, 8).map((_, i) => [i + 1, i + 1, 'br_cpf', cpf(i + 20).replace(/\D/g, '')]))}
 ${rows('gnuhealth_specialty', 'id, code, name', [[1, 'CARD', 'Cardiologia'], [2, 'CLIN', 'Clinica Geral']])}
 ${rows('gnuhealth_institution', 'id, name, code', [[1, 13, 'HSL']])}
@@ -194,7 +199,9 @@ SELECT setval('party_identifier_id_seq', 100);
  * OpenMRS 2 with appointment scheduling on MariaDB: the appointment links a patient, a time
  * slot and a type; the slot's block names the provider and location; names in `person_name`,
  * phones (some with +254) and e-mails in `person_attribute` rows typed by number; `creator` NOT NULL DEFAULT 0
- * although its foreign key knows no user 0; empty `date_voided` and `void_reason` columns.
+ * although its foreign key knows no user 0; empty `date_voided` and `void_reason` columns;
+ * `patient.patient_id` a person's key with no foreign key declared; slots stored in UTC, the
+ * first of the morning (08:00 in Nairobi) at 05:00.
  */
 export function openmrsSix (): string {
   const slots: Cell[][] = []
@@ -202,7 +209,8 @@ export function openmrsSix (): string {
   for (let b = 0; b < 10; b++) {
     for (let s = 0; s < 4; s++) {
       const id = b * 4 + s + 1
-      slots.push([id, b + 1, `${day(b - 3)} ${hh(8 + s)}:00:00`, `${day(b - 3)} ${hh(8 + s)}:30:00`, uuid(600 + id), 2, `${day(-30)} 09:00:00`])
+      const h = [5, 7, 9, 11][s]
+      slots.push([id, b + 1, `${day(b - 3)} ${hh(h)}:00:00`, `${day(b - 3)} ${hh(h)}:30:00`, uuid(600 + id), 2, `${day(-30)} 09:00:00`])
       if (s % 2 === 0) {
         const n = apps.length
         const status = b < 3 ? ['COMPLETED', 'MISSED', 'CANCELLED'][n % 3] : ['SCHEDULED', 'SCHEDULED', 'CANCELLED', 'RESCHEDULED'][n % 4]
@@ -216,7 +224,7 @@ CREATE TABLE person (person_id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, gender V
 CREATE TABLE person_name (person_name_id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, preferred TINYINT NOT NULL DEFAULT 0, person_id INT NOT NULL, given_name VARCHAR(50), family_name VARCHAR(50), creator INT NOT NULL DEFAULT 0, date_created DATETIME NOT NULL, voided TINYINT NOT NULL DEFAULT 0, void_reason VARCHAR(255), uuid CHAR(38) NOT NULL UNIQUE, FOREIGN KEY (person_id) REFERENCES person (person_id), FOREIGN KEY (creator) REFERENCES users (user_id));
 CREATE TABLE person_attribute_type (person_attribute_type_id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, name VARCHAR(50) NOT NULL, uuid CHAR(38) NOT NULL UNIQUE);
 CREATE TABLE person_attribute (person_attribute_id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, person_id INT NOT NULL, value VARCHAR(50) NOT NULL, person_attribute_type_id INT NOT NULL, creator INT NOT NULL DEFAULT 0, date_created DATETIME NOT NULL, voided TINYINT NOT NULL DEFAULT 0, uuid CHAR(38) NOT NULL UNIQUE, FOREIGN KEY (person_id) REFERENCES person (person_id), FOREIGN KEY (person_attribute_type_id) REFERENCES person_attribute_type (person_attribute_type_id), FOREIGN KEY (creator) REFERENCES users (user_id));
-CREATE TABLE patient (patient_id INT NOT NULL PRIMARY KEY, creator INT NOT NULL DEFAULT 0, date_created DATETIME NOT NULL, voided TINYINT NOT NULL DEFAULT 0, date_voided DATETIME, void_reason VARCHAR(255), FOREIGN KEY (patient_id) REFERENCES person (person_id), FOREIGN KEY (creator) REFERENCES users (user_id));
+CREATE TABLE patient (patient_id INT NOT NULL PRIMARY KEY, creator INT NOT NULL DEFAULT 0, date_created DATETIME NOT NULL, voided TINYINT NOT NULL DEFAULT 0, date_voided DATETIME, void_reason VARCHAR(255), FOREIGN KEY (creator) REFERENCES users (user_id));
 CREATE TABLE provider (provider_id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, person_id INT, name VARCHAR(255), identifier VARCHAR(255), retired TINYINT NOT NULL DEFAULT 0, retire_reason VARCHAR(255), uuid CHAR(38) NOT NULL UNIQUE, FOREIGN KEY (person_id) REFERENCES person (person_id));
 CREATE TABLE location (location_id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, name VARCHAR(255) NOT NULL, address1 VARCHAR(255), city_village VARCHAR(255), retired TINYINT NOT NULL DEFAULT 0, retire_reason VARCHAR(255), uuid CHAR(38) NOT NULL UNIQUE);
 CREATE TABLE appointmentscheduling_appointment_type (appointment_type_id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, name VARCHAR(255) NOT NULL, description VARCHAR(1024), duration INT NOT NULL, retired TINYINT NOT NULL DEFAULT 0, uuid CHAR(38) NOT NULL UNIQUE);

@@ -66,7 +66,7 @@ t.test('a value only a change can say is refused where it cannot mean anything, 
   t.match(refused(MAPPED.replace('end_date: { now: datetime }', 'end_date: { slot: end }')).said, /left\/end_date\/slot: `slot` is made when a row is booked or inserted; a `left` row records what a change leaves/)
 
   const neither = MAPPED.replace(/ {8}left:\n( {10}.*\n)+/, '')
-  t.match(refused(neither).said, /write\/history: give `open` \(a row for each state entered, on booking too\), `left` \(a row for what each change leaves behind\) or both/)
+  t.match(refused(neither).said, /write\/history: give `open` \(a row for each state entered, on booking too\), `left` \(a row for what each change leaves behind\), `after` \(a row for the appointment as each change left it\) or several/)
   t.match(refused(OSCAR.replace(/ {8}left:\n( {10}.*\n)+/, '        open: { status: { state: true } }\n')).said, /write\/history\/on: `on` says which changes add a `left` row: give `left`/)
   t.match(refused(OSCAR.replace('on: [state, reschedule]', 'on: [state, booking]')).said, /history\/on\/1/, 'a change that is not one')
 

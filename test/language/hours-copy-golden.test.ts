@@ -20,6 +20,7 @@ pinTsql(t, buildModel(parseMapping(DELPHI, 'hours-copy-delphi.yaml')), {
     t.match(named(statements, 'availability.weekly[professional]'), /^SELECT .*\[t\]\.\[sala\].* FROM \[horario\] \[t\] WHERE .*\[cod_prof\] = @p\d+$/, 'one professional\'s rows, with the room')
     t.match(named(statements, 'appointment.insert'), /\[sala\]/, 'the booking writes the room')
     t.match(named(statements, 'appointment.reschedule'), /^UPDATE .*\[sala\] = @p\d+/, 'and so does every reschedule')
+    t.notMatch(named(statements, 'appointment.reschedule.keepingHours'), /\[sala\]|no appointment/, 'a move no hours cover (no professional) leaves the room as stored')
     t.notMatch(named(statements, 'appointment.insert'), /'/, 'as a parameter, never a literal')
   }
 })

@@ -50,6 +50,12 @@ for (const dialect of testDialects()) {
       t.equal(nobody.status, 200, JSON.stringify(nobody.body))
       t.equal(await sala(nobody.body.id), null, 'no professional, no hours covering: `otherwise`, by default NULL')
 
+      // Found by an outside review: a move nobody's hours cover wrote `otherwise` over the room stored.
+      await s.rows(`UPDATE agenda SET sala = '9' WHERE cod = ${Number(nobody.body.id)}`)
+      const unattended = await s.call('PATCH', `/appointments/${nobody.body.id as string}/time`, { date: DAY, hour: '15:00' })
+      t.equal(unattended.status, 200, JSON.stringify(unattended.body))
+      t.same((await s.rows(`SELECT hora, sala FROM agenda WHERE cod = ${Number(nobody.body.id)}`)).map((r) => [String(r.hora), String(r.sala)]), [['15:00', '9']], 'moved with no professional: the room the clinic stored is kept')
+
       const outside = await s.call('POST', '/appointments', { date: DAY, hour: '12:30', client: '2', professional: '1' })
       t.equal(outside.status, 409, 'outside the hours a booking is refused, as always')
       t.equal(await stored(s, 'SELECT COUNT(*) AS n FROM agenda'), '2', 'and nothing was written')
@@ -116,6 +122,35 @@ for (const dialect of testDialects()) {
       t.equal(at[0]?.line, line, 'at the copy\'s line')
       t.match(at[0]?.message, /sala_nova/)
       t.notOk(report.ok, 'check fails')
+    })
+
+    // Found by an outside review: check passed a copy whose values the appointment's column cannot take, and the booking failed.
+    t.test('check: a copy the appointment\'s column cannot store is a problem at its line, and one it can store is written', async (t) => {
+      const schema = DELPHI_SCHEMA.replace('sala VARCHAR(3));', 'sala INTEGER);').replace('hr_fim VARCHAR(5), sala INTEGER', 'hr_fim VARCHAR(5), sala VARCHAR(4)')
+      t.not(schema, DELPHI_SCHEMA, 'rooms as text in HORARIO, as numbers in AGENDA')
+      const s = await scratchOn(t, dialect, schema, DELPHI)
+      t.same(problems(await checkOf(t, s.url, DELPHI)), [], 'rooms written as digits fit a number column')
+      const booked = await s.call('POST', '/appointments', { date: DAY, hour: '09:00', client: '1', professional: '1' })
+      t.equal(booked.status, 200, JSON.stringify(booked.body))
+      t.equal(await stored(s, `SELECT sala FROM agenda WHERE cod = ${Number(booked.body.id)}`), '2', 'the text \'2\' stored as the number 2, bound without `type`')
+
+      const empty = DELPHI.replace('sala: { hours: sala }', "sala: { hours: sala, otherwise: '' }")
+      const said = await checkOf(t, s.url, empty)
+      const at = said.findings.filter((f) => f.severity === 'problem' && f.path === '/resources/appointment/write/set/sala/otherwise')
+      t.equal(at.length, 1, problems(said).join('\n'))
+      t.equal(at[0]?.line, empty.split('\n').findIndex((l) => l.includes("otherwise: ''")) + 1, 'at the line of `otherwise`')
+      t.match(at[0]?.message, /^`otherwise: ""` is written where no working-hours row covers the start .* `agenda\.sala` \(.*\) holds numbers/)
+
+      await s.rows("UPDATE horario SET sala = 'S5' WHERE id = 2")
+      const lettered = await checkOf(t, s.url, DELPHI)
+      const there = lettered.findings.filter((f) => f.severity === 'problem' && f.path === '/resources/appointment/write/set/sala/hours')
+      t.equal(there.length, 1, problems(lettered).join('\n'))
+      t.equal(there[0]?.line, DELPHI.split('\n').findIndex((l) => l.includes('hours: sala')) + 1, 'at the copy\'s line')
+      t.match(there[0]?.message, /^1 value of `sala` in the working-hours rows cannot be written into `agenda\.sala` .*\("S5": is not a number/)
+      t.notOk(lettered.ok, 'check fails')
+      const afternoon = await s.call('POST', '/appointments', { date: DAY, hour: '14:00', client: '2', professional: '1' })
+      t.not(afternoon.status, 200, 'as the booking it foretells fails')
+      t.equal(await stored(s, 'SELECT COUNT(*) AS n FROM agenda'), '1', 'and nothing was written')
     })
   })
 }

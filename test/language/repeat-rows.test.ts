@@ -21,6 +21,8 @@ import { MappingError } from '../../src/mapping/errors.js'
 import { sqlite } from '../../src/sql/sqlite/dialect.js'
 import { openInstallation } from '../../src/installation.js'
 import { checkInstallation } from '../../src/check/index.js'
+import { checkOf } from '../helpers/check-of.js'
+import { Writable } from 'node:stream'
 
 // ---- the days expected, from the facts the rows are written from ----
 
@@ -209,9 +211,9 @@ for (const dialect of testDialects()) {
       const inst = await openInstallation(file, s.url, undefined, { structural: 'skip' })
       t.teardown(async () => { await inst.close() })
       const { lines } = await checkInstallation(inst, '2026-11-22')
-      const dated = lines.filter((l) => l.includes('availability dated:'))
+      const dated = lines.filter((l) => l.includes('availability dated'))
       t.equal(dated.length, 1, lines.join('\n'))
-      t.match(dated[0], /1 of 5 rows of `openemr_postcalendar_events` cannot be read/, 'provider 8\'s row with no frequency in its spec')
+      t.match(dated[0], /1 of 5 rows of `openemr_postcalendar_events` recur by a `repeat` rule that cannot be read, e\.g\. id \d+: they offer nothing/, 'provider 8\'s row with no frequency in its spec')
       t.notOk(lines.some((l) => /availability blocks:.*cannot be read/.test(l)), 'the lunch reads')
     })
 
@@ -293,5 +295,54 @@ for (const dialect of testDialects()) {
     t.same([...later.keys()], thursdays31, 'Christmas 2031 (a Thursday) blocked by the row of 2000; 24/12/2031 open')
     t.equal((await s.call('POST', '/appointments', { date: '2031-12-25', hour: '08:00', client: '1', professional: '1' })).status, 409, 'booking on the fixed holiday refused')
     t.equal(Number((await s.rows(`SELECT COUNT(*) AS n FROM ${dialect === 'mysql' ? 'AGENDA' : '"AGENDA"'}`))[0].n), 0, 'nothing written')
+  })
+}
+
+// Found by an outside review: a recurring block whose rule cannot be read was ignored, so its
+// days were offered. It now blocks every day it could fall on, says so in the log (the source
+// and a count, no row's values), and `ponte check` reports it at `repeat` with the first key.
+for (const dialect of testDialects()) {
+  t.test(`${dialect}: a recurring block whose rule cannot be read blocks every day from its first date`, async (t) => {
+    const q = dialect === 'mysql' ? '`' : '"'
+    const schema = `${delphiSchema(dialect)}INSERT INTO ${q}FERIADOS${q} VALUES (3, '10/12/2026', 'X', 'RECESSO DA DRA. ANA');\n`
+    let log = ''
+    const logStream = new Writable({ write (chunk, _encoding, done) { log += String(chunk); done() } })
+    const s = await scratchOn(t, dialect, schema, DELPHI_MAPPING, { logLevel: 'warn', logStream })
+    const got = await offered(s, '2026-12-01', '2026-12-31', '1')
+    t.same([...got.keys()], ['2026-12-03'], 'FIXO \'X\' (neither every nor once): no Thursday from 10/12 on is offered')
+    t.same([...(await offered(s, '2031-12-01', '2031-12-31', '1')).keys()], [], 'nor years later: the rule might fall on any of them')
+    t.equal((await s.call('POST', '/appointments', { date: '2026-12-17', hour: '08:00', client: '1', professional: '1' })).status, 409, 'a booking there is refused')
+    t.equal(Number((await s.rows(`SELECT COUNT(*) AS n FROM ${q}AGENDA${q}`))[0].n), 0, 'nothing written')
+    const warned = log.split('\n').filter((l) => l.includes('repeat rule cannot be read')).map((l) => JSON.parse(l) as Record<string, unknown>)
+    t.equal(warned.length, 1, `said once: ${log}`)
+    t.match(warned[0], { level: 40, source: 'availability.blocks[0]', rows: 1 })
+    t.notMatch(log, /RECESSO|10\/12\/2026/, 'no row\'s values in the log')
+
+    const report = await checkOf(t, s.url, DELPHI_MAPPING)
+    const at = report.findings.filter((f) => f.severity === 'problem' && f.path === '/availability/blocks/0/repeat')
+    t.equal(at.length, 1, JSON.stringify(report.findings.filter((f) => f.severity !== 'ok')))
+    t.equal(at[0]?.line, DELPHI_MAPPING.split('\n').findIndex((l) => l.includes('kind: { column: FIXO')) + 1, 'at `repeat` (its first line)')
+    t.match(at[0]?.message, /^1 of 3 rows of `FERIADOS` recur by a `repeat` rule that cannot be read, e\.g\. id 3: each blocks its hours on every day from its first date/)
+    t.notOk(report.ok, 'check fails')
+  })
+}
+
+// Found by an outside review: `kind` read by `extract` cannot narrow the SQL, so each read takes
+// every row up to the last day asked; check warns at `kind` with the count past 5,000 rows.
+for (const dialect of testDialects()) {
+  t.test(`${dialect}: check warns of a recurring source whose \`kind\` is extracted, past 5,000 rows`, async (t) => {
+    const q = dialect === 'mysql' ? '`' : '"'
+    const oneOffs = Array.from({ length: 5001 }, (_, i) => `(${10 + i}, '${String(1 + (i % 28)).padStart(2, '0')}/0${1 + (i % 9)}/${2001 + (i % 20)}', 'N', 'FOLGA')`)
+    const chunks = Array.from({ length: Math.ceil(oneOffs.length / 500) }, (_, i) => `INSERT INTO ${q}FERIADOS${q} VALUES ${oneOffs.slice(i * 500, i * 500 + 500).join(', ')};`)
+    const s = await scratchOn(t, dialect, `${delphiSchema(dialect)}${chunks.join('\n')}\n`, DELPHI_MAPPING)
+    const extracted = DELPHI_MAPPING.replace('kind: { column: FIXO, map:', "kind: { column: FIXO, extract: '^([SN])', map:")
+    t.not(extracted, DELPHI_MAPPING, 'kind read by extract')
+    const report = await checkOf(t, s.url, extracted)
+    const at = report.findings.filter((f) => f.path === '/availability/blocks/0/repeat/kind')
+    t.same(at.map((f) => f.severity), ['warning'], JSON.stringify(report.findings.filter((f) => f.severity !== 'ok')))
+    t.equal(at[0]?.line, extracted.split('\n').findIndex((l) => l.includes("extract: '^([SN])'")) + 1, 'at the line of `kind`')
+    t.match(at[0]?.message, /^`kind` is read by `extract`, which SQL cannot compare: every \/availability and booking reads every row of `FERIADOS` starting by the last day asked \(5,003 rows now/)
+    const plain = await checkOf(t, s.url, DELPHI_MAPPING)
+    t.notOk(plain.findings.some((f) => f.path.endsWith('/repeat/kind')), 'a plain column with a `map` narrows the SQL: nothing said')
   })
 }

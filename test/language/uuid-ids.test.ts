@@ -11,6 +11,9 @@ import { parseMapping } from '../../src/mapping/load.js'
 import { buildModel } from '../../src/mapping/model.js'
 import { compileMapping, isUnsupported } from '../../src/mapping/compile/index.js'
 import { sqlite } from '../../src/sql/sqlite/dialect.js'
+import { checkOf } from '../helpers/check-of.js'
+
+const problemsOf = (r: { findings: Array<{ severity: string, path: string, message: string }> }): string[] => r.findings.filter((f) => f.severity === 'problem').map((f) => `${f.path}: ${f.message}`)
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 const AMARA = '5b8f6a58-3c2d-4d5e-9f10-aa11bb22cc33'
@@ -140,6 +143,28 @@ for (const dialect of testDialects()) {
     const unknown = await s.call('PATCH', '/appointments/00000000-0000-4000-8000-000000000000/state', { state: 'CANCELED' })
     t.equal(unknown.status, 404, 'an unknown uuid')
     t.same((await s.rows('SELECT status FROM appt')).map((r) => r.status).sort(), ['CANCELLED', 'SCHEDULED'], 'nothing else written')
+  })
+}
+
+// Found by an outside review: the client keyed by a uuid through a join while the appointment's
+// client ref is read from an INTEGER column: MariaDB compares '300a…' with 300 as numbers, so a
+// made-up id lists another client's appointments. check reports it at the ref's line, written
+// (a booking could not store a uuid there) or only read (compared as numbers).
+for (const dialect of testDialects()) {
+  t.test(`${dialect}: a uuid client key over an integer ref column is a problem at the ref's line`, async (t) => {
+    const written = mapping({ ...BY_UUID, ref: 'patient_id', write: '' })
+    // Read through the appointment's join to the person, its integer id: never written, only compared.
+    const joined = mapping({ ...BY_UUID, ref: 'pp.person_id', write: '' })
+    const s = await scratchOn(t, dialect, schema(dialect), joined)
+    for (const [yaml, said, ref] of [[written, /^client ids are text .*holds numbers \(.*\): a booking could not store them/, 'patient_id'], [joined, /^client ids are text \(the key `person\.uuid`, through a join\), but column `person_id` of `person` holds numbers \(.*\): the database compares them as numbers/, 'pp.person_id']] as const) {
+      const report = await checkOf(t, s.url, yaml)
+      const at = report.findings.filter((f) => f.severity === 'problem' && f.path === '/resources/appointment/refs/client')
+      t.equal(at.length, 1, JSON.stringify(report.findings.filter((f) => f.severity === 'problem')))
+      t.equal(at[0]?.line, yaml.split('\n').findIndex((l) => l.includes(`refs: { client: ${ref}`)) + 1, 'at the ref\'s line')
+      t.match(at[0]?.message, said)
+      t.notOk(report.ok, 'check fails')
+    }
+    t.same(problemsOf(await checkOf(t, s.url, mapping(BY_UUID))).filter((p) => p.startsWith('/resources/appointment/refs/client')), [], 'read through the join\'s uuid, the ref compares text with text')
   })
 }
 

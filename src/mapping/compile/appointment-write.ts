@@ -6,7 +6,7 @@ import { endDatetimeOf, toStoredDate, toStoredHour, type DateFormat, type HourFo
 import type { EntityName, MappingModel, Value } from '../model.js'
 import type { SqlTypeName } from '../schema.js'
 import { CompileError } from './scope.js'
-import { reference } from './references.js'
+import { reference, segment } from './references.js'
 import { idType, keyArgs } from './key.js'
 import { bindId } from './ids.js'
 import { fieldWriter, insertPlan, recordWrites, updatePlan, uniqueColumns, writeValues, type FieldWriter, type InsertPlan } from './write-columns.js'
@@ -16,7 +16,7 @@ import { compileSlotRowBooking, type SlotRowBooking, type SlotRowRef } from './s
 import { compileHistory, type StatusHistory } from './history.js'
 import { storedClock, toStoredTime, type StoredClock } from './stored-clock.js'
 import { lastMinuteDatetimeOf, lastMinuteOf } from './inclusive.js'
-import { storedPattern } from './length-pattern.js'
+import { patternMinutes, storedPattern } from './length-pattern.js'
 import { NotWritableError } from '../../errors.js'
 import { compileOpenSlots, type OpenSlotWrites } from './open-slots.js'
 import { compileClientNameRead, type Booked, type BookedLookup, type ClientNameRead } from './booked-values.js'
@@ -24,6 +24,7 @@ import { compileLookup, type LookupById } from './lookup.js'
 import { compileClientDefault, type ClientDefault } from './client-default.js'
 import { onColumns } from './join-on.js'
 import type { CoveringHours } from './hours-copy.js'
+import { refWrittenAs } from '../written-ref.js'
 
 export const BOOKING_REFS = ['client', 'professional', 'service', 'healthInsurance', 'plan', 'location'] as const
 export type BookingRef = typeof BOOKING_REFS[number]
@@ -75,7 +76,7 @@ export interface CompiledAppointmentWrites {
   joinedRefs: Partial<Record<BookingRef, JoinedRef>>
   /** The id a booking takes for a ref the caller leaves out (`write.refs.<ref>.otherwise`). */
   defaults: Partial<Record<DefaultedRef, string>>
-  /** The booked client's own value a booking takes for a ref the caller leaves out (`write.refs.<ref>.fromClient`). */
+  /** The booked client's own value a booking takes for a ref the caller leaves out (`write.refs.<ref>.fromClient`), or, `held`, the only one it accepts. */
   clientDefaults: Partial<Record<DefaultedRef, ClientDefault>>
   /** Refs the mapping reads but cannot write, with the reason (a booking sending one is refused unless `write.ignore` lists it). */
   readOnlyRefs: Partial<Record<BookingRef, string>>
@@ -83,6 +84,8 @@ export interface CompiledAppointmentWrites {
   time: (time: BookedTime) => Encoded
   /** `set` columns (those derived from the booked time, from `time`; copies, from `booked`) and the initial state's columns, at `now`. */
   constants: (now: NowParts, time?: BookedTime, booked?: Booked) => Encoded
+  /** The booked service's own pattern, over `time`'s, in the length column where the mapping copies it there and it stands for the booked length. */
+  lengthCopy: (now: NowParts, time: BookedTime, booked?: Booked) => Encoded
   /** Reads the booked client's name, where `write.set` copies it (booked-values.ts). */
   clientName?: ClientNameRead
   /** Reads by id, inside the booking's transaction, each lookup whose name a write copies. */
@@ -93,7 +96,9 @@ export interface CompiledAppointmentWrites {
   state: (state: string, now: NowParts) => Encoded
   stateUpdate: (state: string) => Statement
   reschedule: Statement
-  /** `reschedule` columns, the state after it, and the `set` columns that follow the booked time. */
+  /** The reschedule leaving the working hours' copies as stored: a move no row's hours cover (no professional). Where the row copies some. */
+  rescheduleKeepingHours?: Statement
+  /** `reschedule` columns, the state after it, and the `set` columns that follow the booked time (without the hours' copies when `time.covering` is absent). */
   rescheduleValues: (now: NowParts, time?: BookedTime) => Encoded
 }
 
@@ -116,10 +121,11 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
     const declared = a.write?.refs?.[name]
     recordWrites(writer, () => a.table)
     if (writer) refs[name] = writer
-    else if (declared?.firstOf !== undefined) joinedRefs[name] = joinedRef(model, v, type, declared.firstOf, `${path}/refs/${name}`, dialect)
-    else readOnlyRefs[name] = readOnlyReason(v, name)
+    else if (declared?.firstOf !== undefined) joinedRefs[name] = joinedRef(model, defaultColumn(v), type, declared.firstOf, `${path}/refs/${name}`, dialect)
+    else if (declared?.fromClient !== undefined && v.column?.includes('.') === true) clientDefaults[name as DefaultedRef] = compileClientDefault(model, name, type, dialect, true)
+    else readOnlyRefs[name] = readOnlyReason(defaultColumn(v), name)
     if (declared?.otherwise !== undefined) defaults[name as DefaultedRef] = bookingDefault(declared.otherwise, refs[name] !== undefined || joinedRefs[name] !== undefined, `${path}/refs/${name}/otherwise`)
-    const own = name === 'client' || (refs[name] === undefined && joinedRefs[name] === undefined) ? undefined : compileClientDefault(model, name, type, dialect)
+    const own = name === 'client' || (refs[name] === undefined && joinedRefs[name] === undefined) ? undefined : compileClientDefault(model, name, type, dialect, false)
     if (own) clientDefaults[name as DefaultedRef] = own
   }
   for (const name of Object.keys(a.write?.refs ?? {})) {
@@ -154,6 +160,9 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
     ...set, ...initial
   ])
   const followsTime = set.filter((w) => w.followsTime)
+  // A move to a time no working-hours row covers keeps the copies of the hours it had.
+  const followsTimeKeepingHours = followsTime.filter((w) => w.fromHours !== true)
+  const rescheduled = (follows: typeof followsTime) => uniqueColumns([...timeWriter.columns.filter((c) => !timeWriter.durationColumns.includes(c.column)), ...reschedule, ...after, ...follows, ...update])
   // A swap between open slots: each row takes the other's time whole (its length too), and what follows it.
   const vacated = uniqueColumns([...timeWriter.columns, ...followsTime, ...update])
   const moved = uniqueColumns([...timeWriter.columns, ...reschedule, ...after, ...followsTime, ...update])
@@ -169,10 +178,11 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
     Object.fromEntries(list.map((w) => [w.column, w.value(now, { time, booked })]))
   // What a booking copies into the row: the client's name or phone, a lookup's name or id.
   const copied = Object.values({ ...a.write?.set, ...a.openSlots?.claim })
+  const lookups = copiedLookups(model, dialect)
 
   // The statement keeps the first of a repeated column (`uniqueColumns`); its value must be that one's too,
   // so an explicit `write.reschedule` code wins over the code of the state a reschedule moves to.
-  const rescheduleValues = (now: NowParts, time?: BookedTime): Encoded => ({ ...values(update, now), ...values(followsTime, now, time), ...values(after, now), ...values(reschedule, now) })
+  const rescheduleValues = (now: NowParts, time?: BookedTime): Encoded => ({ ...values(update, now), ...values(time?.covering === undefined ? followsTimeKeepingHours : followsTime, now, time), ...values(after, now), ...values(reschedule, now) })
 
   return {
     insert,
@@ -203,9 +213,18 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
     readOnlyRefs,
     time: timeWriter.encode,
     constants: (now, time, booked) => ({ ...values(set, now, time, booked), ...values(initial, now) }),
+    lengthCopy (now, time, booked) {
+      const pattern = a.end?.duration?.pattern
+      const copy = pattern && set.find((w) => w.copies === 'service' && w.column === a.end?.duration?.column)
+      if (!copy || time.minutes === undefined) return {}
+      // Load made sure the service's length is read from the same column at the same `per`.
+      const stored = copy.value(now, { booked })
+      return patternMinutes(stored, pattern.per) === time.minutes ? { [copy.column]: stored } : {}
+    },
     clientName: copied.some((w) => 'client' in w) ? compileClientNameRead(model, dialect, copied.some((w) => 'client' in w && w.client === 'phone')) : undefined,
-    copiedLookups: copiedLookups(model, dialect),
-    serviceById: model.lookups.service?.fields.duration ? compileLookup(model.lookups.service, dialect).byId : undefined,
+    copiedLookups: lookups,
+    // The service's row copied from is the one its length is read from: one statement for both.
+    serviceById: model.lookups.service?.fields.duration ? lookups.service ?? compileLookup(model.lookups.service, dialect).byId : undefined,
     state: (state, now) => values(states.get(state) ?? changeWrites(state), now),
     stateUpdate (state) {
       let s = updates.get(state)
@@ -215,7 +234,8 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
       }
       return s
     },
-    reschedule: updatePlan('appointment.reschedule', a, uniqueColumns([...timeWriter.columns.filter((c) => !timeWriter.durationColumns.includes(c.column)), ...reschedule, ...after, ...followsTime, ...update]), dialect),
+    reschedule: updatePlan('appointment.reschedule', a, rescheduled(followsTime), dialect),
+    rescheduleKeepingHours: followsTimeKeepingHours.length === followsTime.length ? undefined : updatePlan('appointment.reschedule.keepingHours', a, rescheduled(followsTimeKeepingHours), dialect),
     rescheduleValues
   }
 }
@@ -230,6 +250,7 @@ function keyType (model: MappingModel, name: EntityName): SqlTypeName {
 // The professional decided by rules is written to the rules' fallback column (the regular
 // dentist); the mapping's `write.set` puts the deciding flag in the matching state.
 function defaultColumn (v: Value): Value {
+  if (v.coalesce) return refWrittenAs(v)
   if (!v.rules) return v
   const fallback = v.rules.at(-1)
   return fallback && !fallback.when && fallback.column ? { column: fallback.column, type: v.type, length: v.length, path: v.path } : v
@@ -404,16 +425,28 @@ function hourType (f: HourFormat): SqlTypeName {
   return f === 'hhmm' || f === 'minutes' ? 'int' : f === 'time' ? 'time' : f === 'datetime' ? 'datetime' : 'text'
 }
 
-/** The lookups whose name a write copies (`{ service: name }`), each read by id in the booking's transaction. */
+/**
+ * The lookups whose name or columns a write copies (`{ service: name }`, `{ service: { column:
+ * Pattern } }`), each read by id in the booking's transaction, by one statement per lookup.
+ */
 function copiedLookups (model: MappingModel, dialect: Dialect): Partial<Record<BookedLookup, LookupById>> {
-  const a = model.appointment
-  const copies = Object.values({ ...a.write?.set, ...a.openSlots?.claim }) as Partial<Record<BookedLookup, unknown>>[]
   const out: Partial<Record<BookedLookup, LookupById>> = {}
   for (const name of ['service', 'professional', 'location', 'healthInsurance'] as const) {
     const lookup = model.lookups[name]
-    if (lookup && copies.some((w) => w[name] === 'name')) out[name] = compileLookup(lookup, dialect).byId
+    const copies = lookupCopies(model, name)
+    if (lookup && copies.length > 0) out[name] = compileLookup(lookup, dialect, copies.flatMap((c) => typeof c.part === 'object' ? [{ column: c.part.column, path: `${c.path}/${name}/column` }] : [])).byId
   }
   return out
+}
+
+/** Each copy of a booked lookup under `write.set` and `openSlots.claim`, with its place. */
+function lookupCopies (model: MappingModel, name: BookedLookup): { part: 'name' | 'id' | { column: string }, path: string }[] {
+  const a = model.appointment
+  const places = [{ at: `${a.path}/write/set`, entries: a.write?.set }, { at: `${a.path}/openSlots/claim`, entries: a.openSlots?.claim }]
+  return places.flatMap(({ at, entries }) => Object.entries(entries ?? {}).flatMap(([column, w]) => {
+    const part = (w as Partial<Record<BookedLookup, 'name' | 'id' | { column: string }>>)[name]
+    return part === undefined || part === 'id' ? [] : [{ part, path: `${at}/${segment(column)}` }]
+  }))
 }
 
 /** A ref's default as the id a request would send, of a ref the booking writes (that its column holds it: model.ts). */

@@ -72,6 +72,8 @@ export interface BlockRow {
   exact?: boolean
   /** A recurring block (`repeat`): `from` (= `to`) is its first date, each date it falls on blocks `start`–`end`. */
   repeat?: Recurrence
+  /** A recurring block whose rule cannot be read, blocking `start`–`end` on every day from its first date to its `until` (or on). */
+  unreadable?: true
 }
 
 export interface CompiledPart<T> {
@@ -96,9 +98,10 @@ export interface ProfessionalPart<T> extends CompiledPart<T> {
 
 /**
  * Why a schedule row offers (or blocks) nothing: `ponte check` counts each kind. `unreached`:
- * the row reads, but the statement the server reads its source with never returns it.
+ * the row reads, but the statement the server reads its source with never returns it. `rule`:
+ * its `repeat` rule cannot be read (a block then blocks every day it could fall on).
  */
-export type ScheduleFault = 'unreadable' | 'zero' | 'reversed' | 'unreached'
+export type ScheduleFault = 'unreadable' | 'zero' | 'reversed' | 'unreached' | 'rule'
 
 /**
  * A row of a schedule table as `ponte check` scans it: its id (from the key it was scanned
@@ -121,6 +124,8 @@ export interface ScheduleScan {
    * it read as no end, the one day `from`, where the clinic meant "never ends".
    */
   farSentinel?: { path: string, value: string }
+  /** A recurring source whose `repeat.kind` is read by `extract`: the SQL cannot keep past one-off rows out, so each read takes every row up to its last day. */
+  unnarrowed?: { path: string }
 }
 
 /** A `nullIf` entry that is a real calendar date after `today` (YYYY-MM-DD, YYYYMMDD or DD/MM/YYYY, any time after it). */
@@ -282,7 +287,7 @@ function datedRows (d: NonNullable<Doc['dated']>, path: string, value: ValueOf, 
 function recurrenceOf (repeat: RepeatRows | undefined, row: Row, first: string): Recurrence | ScheduleFault | undefined {
   const rule = repeat?.read(row)
   if (rule === undefined || (typeof rule === 'object' && rule.kind === 'once')) return undefined
-  if (rule === 'unreadable') return rule
+  if (rule === 'unreadable') return 'rule'
   // Ended before it began.
   return rule.until !== undefined && rule.until < first ? 'reversed' : rule
 }
@@ -358,6 +363,8 @@ function blockRows (b: BlockSourceDoc, path: string, value: ValueOf, scope: Scop
     if (e !== undefined && !(exact && last === undefined)) out.end = e
     if (exact) out.exact = true
     const rule = recurrenceOf(repeat, row, first)
+    // Fails closed: a block nobody can read may fall on any day from its first to its `until`.
+    if (rule === 'rule' && full) return { ...out, to: repeat?.until(row) ?? EVERY_DATE.to, unreadable: true }
     if (typeof rule === 'string') return rule
     if (rule) out.repeat = rule
     return out
@@ -446,11 +453,14 @@ export function scheduleScans (model: MappingModel, dialect: Dialect): ScheduleS
   })
   return sources.map(({ place, kind, doc: source, faults, clock, farSentinel }) => {
     const what = `availability ${place.split('/').slice(2).join(' ').replace(/ (\d+)$/, '[$1]')}`
+    const repeatKind = (source as { repeat?: { kind?: unknown } }).repeat?.kind
+    const extracted = typeof repeatKind === 'object' && repeatKind !== null && 'extract' in repeatKind
     return {
       place,
       kind,
       what,
       ...farSentinel ? { farSentinel } : {},
+      ...extracted ? { unnarrowed: { path: `${place}/repeat/kind` } } : {},
       table: source.table,
       plan: (key) => scanPlan(dialect, what, sourceOf(source, place), key, `${place}/table`, (scope, params, cols) => {
         const ids = key.map((k) => idOf((row) => row[cols.add(scope.ref(k.column, `${place}/table`))]))

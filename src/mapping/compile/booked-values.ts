@@ -1,7 +1,7 @@
 // Appointment columns copied from the records a booking names: the client's name in the form
 // the clinic's day sheet shows it (OSCAR's `appointment.name`, `SMITH,MARY ANN`), and the
 // booked service's, professional's, location's or health insurance's name or id (OpenEMR's
-// `pc_title`), and the client's phone in a format of its own (a Delphi agenda's FONEPACIENTE).
+// `pc_title`) or a column of its row as stored (Open Dental's `Pattern`), and the client's phone in a format of its own (a Delphi agenda's FONEPACIENTE).
 // The client's name and phone are read through the mapping by one statement compiled here,
 // formatted in JS and bound as a parameter like every other written value.
 import type { Dialect } from '../../sql/dialect.js'
@@ -28,7 +28,7 @@ export interface ClientName { name: string, given: string, family: string, phone
 /** What a booking names, as the copies need it: the client's name, and each lookup's id and name. */
 export interface Booked {
   client?: ClientName
-  lookups?: Partial<Record<BookedLookup, { id: string, name?: string }>>
+  lookups?: Partial<Record<BookedLookup, { id: string, name?: string, columns?: Record<string, unknown> }>>
 }
 
 const LOOKUPS: BookedLookup[] = ['service', 'professional', 'location', 'healthInsurance']
@@ -69,8 +69,20 @@ export function bookedValue (model: MappingModel, w: ClientCopyDoc | LookupCopyD
     }
   }
   const ref = LOOKUPS.find((l) => l in w) as BookedLookup
-  const part = (w as Record<BookedLookup, 'name' | 'id'>)[ref]
+  const part = (w as Record<BookedLookup, 'name' | 'id' | { column: string }>)[ref]
   const otherwise = w.otherwise ?? null
+  if (typeof part === 'object') {
+    return {
+      column,
+      type: typeof otherwise === 'number' ? 'int' : 'ntext',
+      copies: ref,
+      value: (_now, c?: WriteContext) => {
+        const stored = c?.booked?.lookups?.[ref]?.columns?.[part.column]
+        if (stored === undefined || stored === null) return otherwise
+        return typeof stored === 'string' ? upper(stored) : stored
+      }
+    }
+  }
   return {
     column,
     type: part === 'id' && typeof otherwise === 'number' ? 'int' : 'ntext',

@@ -7,6 +7,7 @@ import { ParamList, type Statement } from '../../sql/statement.js'
 import type { MappingModel } from '../model.js'
 import type { SqlTypeName } from '../schema.js'
 import { fromClientOf, type FromClient } from '../from-client.js'
+import { refWrittenAs } from '../written-ref.js'
 import { joinMatch, Scope } from './scope.js'
 import { keyArgs, keyMatch } from './key.js'
 import type { Row } from './value.js'
@@ -24,12 +25,14 @@ export interface ClientDefault extends FromClient {
   bindOwn: (client: string, id: string) => Bound | undefined
 }
 
-export function compileClientDefault (model: MappingModel, name: string, type: SqlTypeName, dialect: Dialect): ClientDefault | undefined {
+/** `held`: the ref is read through a join the booking does not write, so the client's own is the appointment's (no `firstOf` to hang from it). */
+export function compileClientDefault (model: MappingModel, name: string, type: SqlTypeName, dialect: Dialect, held: boolean): ClientDefault | undefined {
   const a = model.appointment
   const entry = a.write?.refs?.[name as 'healthInsurance']
   const f = fromClientOf(entry, `${a.path}/write/refs/${name}/fromClient`)
   if (!f) return undefined
-  const refColumn = a.refs[name as 'healthInsurance']?.column ?? ''
+  const refRead = a.refs[name as 'healthInsurance']
+  const refColumn = held || refRead === undefined ? '' : refWrittenAs(refRead)?.column ?? ''
   const dot = refColumn.indexOf('.')
   // Through `firstOf`: the appointment's join, hung from the client's value instead of the appointment's column.
   const through = dot < 0 ? undefined : { join: a.joins[refColumn.slice(0, dot)], column: refColumn.slice(dot + 1), alias: refColumn.slice(0, dot) }
@@ -75,6 +78,7 @@ export function compileClientDefault (model: MappingModel, name: string, type: S
   const sentinel = (x: unknown): boolean => f.nullIf.some((s) => typeof s === 'string' ? text(x) === s.trim() : Number(x) === Number(s))
   return {
     ...f,
+    ...held ? { held } : {},
     read,
     own,
     value (row) {

@@ -7,6 +7,7 @@ import { readDate, readHour } from '../../normalise/datetime.js'
 import { memoText } from './memo.js'
 import { endAfterLastMinute, endDateAfterLastMinute } from './inclusive.js'
 import { patternMinutes } from './length-pattern.js'
+import { readDecimal } from '../../normalise/decimal.js'
 
 export type Decoder<T> = (row: Record<string, unknown>) => T | undefined
 
@@ -39,11 +40,10 @@ export function textOf (read: Reader): Decoder<string> {
 
 export function numberOf (v: Value, read: Reader): Decoder<number> {
   const divide = v.divide ?? 1
+  const mark = v.decimal ?? '.'
   return (row) => {
-    const x = read(row)
-    if (x === null || x === undefined || (typeof x === 'string' && x.trim() === '')) return undefined
-    const n = Number(typeof x === 'string' ? x.replace(',', '.') : x)
-    return Number.isFinite(n) ? n / divide : undefined
+    const n = readDecimal(read(row), mark)
+    return n === undefined ? undefined : n / divide
   }
 }
 

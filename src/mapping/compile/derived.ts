@@ -32,7 +32,12 @@ export interface WriteContext {
   leaving?: string
   /** The records a booking names, for the columns copying them (booked-values.ts). */
   booked?: Booked
+  /** Which change a history row records (`{ event: { create: 0, state: 1 } }`). */
+  event?: HistoryEvent
 }
+
+/** The changes a history row may record: the booking, a state change, a reschedule. */
+export type HistoryEvent = 'create' | 'state' | 'reschedule'
 
 export interface WrittenValue {
   column: string
@@ -44,6 +49,8 @@ export interface WrittenValue {
   followsTime?: boolean
   /** Copies the booked client's name or a booked lookup (booked-values.ts). */
   copies?: 'client' | BookedLookup
+  /** Copies a column of the working-hours row covering the start (hours-copy.ts). */
+  fromHours?: boolean
 }
 
 /** A `write.set` value holding the new row's own key (`newKey: true`). */

@@ -3,18 +3,20 @@
 // state change's transaction; a booking opens the first one. The state rules may read the
 // latest row back (history-read.ts says whether what is written reads as the state entered).
 // A change may also add a row for what it leaves behind (`left`): the state left, the row as
-// it was (OpenMRS's status history, OSCAR's appointmentArchive), written before the change.
+// it was (OpenMRS's status history, OSCAR's appointmentArchive), written before the change;
+// or for what it made (`after`: Open Dental's histappointment), the booking included.
 import type { Dialect } from '../../sql/dialect.js'
 import { ParamList, type Statement } from '../../sql/statement.js'
 import type { MappingModel } from '../model.js'
 import { whereList } from '../model.js'
 import type { NowParts } from '../../normalise/datetime.js'
-import type { SqlTypeName } from '../schema.js'
-import { Scope } from './scope.js'
+import type { SqlTypeName, WriteSpecDoc } from '../schema.js'
+import type { TableModel } from '../model.js'
+import { CompileError, Scope } from './scope.js'
 import { keyMatch } from './key.js'
 import { reference, segment } from './references.js'
-import { uniqueColumns, writeValues, type ColumnValues } from './write-columns.js'
-import type { WrittenValue } from './derived.js'
+import { keyPlan, uniqueColumns, writeValues, type ColumnValues, type KeyPlan } from './write-columns.js'
+import type { HistoryEvent, WrittenValue } from './derived.js'
 
 export interface StatusHistory {
   /** UPDATE of the appointment's current rows; inputs `key` and `col:<column>`. None where rows are only added. */
@@ -25,23 +27,28 @@ export interface StatusHistory {
   values: (key: unknown, state: string, now: NowParts) => { close: Record<string, unknown>, open: Record<string, unknown> }
   /** The row a change leaves behind, where the mapping writes one. */
   left?: LeftRow
+  /** The row as a change (the booking too) left it, where the mapping writes one (`after`). */
+  after?: LeftRow
+  /** How each history row's own key is made before its INSERT (`rowKey`); none where the database makes it. */
+  rowKey?: KeyPlan
 }
 
-/** A column of the `left` row copied from the appointment row as the change found it. */
+/** A column of the `left` row copied from the appointment row as the change found it (`after`: as it left it). */
 export interface Copy { column: string, before: string, otherwise?: string, path: string }
 
 export interface LeftRow {
   /**
-   * INSERT … SELECT from the appointment row by key, run before the change's own UPDATE:
-   * inputs `id` (keyArgs of the appointment) and `col:<column>` (the key column and the values bound).
+   * INSERT … SELECT from the appointment row by key, run before the change's own UPDATE (an
+   * `after` row: after it): inputs `id` (keyArgs of the appointment) and `col:<column>` (the
+   * key column and the values bound).
    */
   statement: Statement
-  /** Which changes add the row: every state change, every reschedule. */
-  on: { state: boolean, reschedule: boolean }
+  /** Which changes add the row: the booking (`after` rows only), every state change, every reschedule. */
+  on: { create: boolean, state: boolean, reschedule: boolean }
   /** Columns the statement copies from the appointment row. */
   copies: Copy[]
-  /** The bound columns' values (history column → value) for an appointment `key` leaving `left` for `entered` at `now`. */
-  values: (key: unknown, left: string, entered: string, now: NowParts) => ColumnValues
+  /** The bound columns' values (history column → value) for an appointment `key` leaving `left` for `entered` at `now` by `event`. */
+  values: (key: unknown, left: string, entered: string, now: NowParts, event?: HistoryEvent) => ColumnValues
   /** Every history row of an appointment (input `key`), the row's columns as `c<i>` in `columns`' order (check compares the one a change adds). */
   rows: { statement: Statement, columns: string[] }
 }
@@ -54,6 +61,7 @@ export function compileHistory (model: MappingModel, dialect: Dialect): StatusHi
   const keyType = a.key.type
   const open = h.open === undefined ? undefined : writeValues(model, h.table, h.open, `${path}/open`)
   const close = writeValues(model, h.table, h.close, `${path}/close`)
+  const rowKey = historyRowKey(model, dialect)
 
   let closeStatement: Statement | undefined
   if (h.current !== undefined && close.length > 0) {
@@ -67,7 +75,7 @@ export function compileHistory (model: MappingModel, dialect: Dialect): StatusHi
   let openStatement: Statement | undefined
   if (open) {
     const ins = new ParamList(dialect)
-    const columns = uniqueColumns([{ column: h.key, type: keyType }, ...open])
+    const columns = uniqueColumns([...madeKey(rowKey), { column: h.key, type: keyType }, ...open])
     openStatement = { name: 'appointment.history.open', sql: dialect.insert(h.table, columns.map((c) => c.column), columns.map((c) => ins.input(`col:${c.column}`, c.type))), params: ins.params, writes: h.table }
   }
 
@@ -79,29 +87,63 @@ export function compileHistory (model: MappingModel, dialect: Dialect): StatusHi
       const inputs = (list: WrittenValue[]) => Object.fromEntries(list.map((w) => [`col:${w.column}`, w.value(now, context)]))
       return { close: { key, ...inputs(close) }, open: { [`col:${h.key}`]: key, ...inputs(open ?? []) } }
     },
-    left: h.left === undefined ? undefined : compileLeftRow(model, dialect)
+    left: h.left === undefined ? undefined : compileCopyRow(model, dialect, 'left', rowKey),
+    after: h.after === undefined ? undefined : compileCopyRow(model, dialect, 'after', rowKey),
+    ...rowKey && madeKey(rowKey).length > 0 ? { rowKey } : {}
   }
 }
 
-function compileLeftRow (model: MappingModel, dialect: Dialect): LeftRow {
+/**
+ * `rowKey`: the history row's own key, made as `write.key` makes the appointment's (a Delphi
+ * log numbered from its counter row); a column the rows write besides is refused.
+ */
+function historyRowKey (model: MappingModel, dialect: Dialect): KeyPlan | undefined {
+  const a = model.appointment
+  const h = a.write?.history
+  if (h?.rowKey === undefined) return undefined
+  const path = `${a.path}/write/history/rowKey`
+  const { column, type, ...generate } = h.rowKey
+  const keyType = type ?? 'int'
+  reference({ table: h.table, column, use: 'key', path: `${path}/column` })
+  for (const part of ['open', 'left', 'after', 'close'] as const) {
+    const taken = Object.keys(h[part] ?? {}).find((c) => c.toLowerCase() === column.toLowerCase())
+    if (taken !== undefined) throw new CompileError(`${a.path}/write/history/${part}/${segment(taken)}`, `\`${taken}\` is the history row's own key, made by \`rowKey\`: leave it out here`)
+  }
+  if (column.toLowerCase() === h.key.toLowerCase()) throw new CompileError(`${path}/column`, `\`${column}\` holds the appointment's key (\`key\`): the row's own key is another column`)
+  const table: TableModel = { table: h.table, key: { column, type: keyType, parts: [{ column, type: keyType }], separator: '-' }, where: [], joins: {}, path: `${a.path}/write/history` }
+  return keyPlan(table, { key: generate } as WriteSpecDoc, dialect, path)
+}
+
+/** The key column a history INSERT binds: none where the database makes the key. */
+function madeKey (key: KeyPlan | undefined): Array<{ column: string, type: SqlTypeName }> {
+  return key === undefined || key.returning !== undefined ? [] : [{ column: key.keyColumn, type: key.keyType }]
+}
+
+/** A `left` row (the appointment row before the change) or an `after` row (as the change left it). */
+function compileCopyRow (model: MappingModel, dialect: Dialect, kind: 'left' | 'after', rowKey: KeyPlan | undefined): LeftRow {
   const a = model.appointment
   const h = a.write?.history as NonNullable<NonNullable<MappingModel['appointment']['write']>['history']>
-  const at = `${a.path}/write/history/left`
-  const entries = Object.entries(h.left ?? {})
-  const copies: Copy[] = entries.flatMap(([column, w]) => 'before' in w ? [{ column, before: w.before, otherwise: w.otherwise, path: `${at}/${segment(column)}` }] : [])
-  const bound = writeValues(model, h.table, Object.fromEntries(entries.filter(([, w]) => !('before' in w))), at)
+  const at = `${a.path}/write/history/${kind}`
+  const entries = Object.entries(h[kind] ?? {})
+  const copied = (w: object): w is { before: string, otherwise?: string } | { after: string } => kind === 'left' ? 'before' in w : 'after' in w
+  const copies: Copy[] = entries.flatMap(([column, w]): Copy[] => {
+    if (!copied(w)) return []
+    const path = `${at}/${segment(column)}`
+    return 'before' in w ? [{ column, before: w.before, otherwise: w.otherwise, path }] : [{ column, before: w.after, path }]
+  })
+  const bound = writeValues(model, h.table, Object.fromEntries(entries.filter(([, w]) => !copied(w))), at)
   reference({ table: h.table, column: h.key, use: 'write', path: `${a.path}/write/history/key` })
   for (const c of copies) reference({ table: h.table, column: c.column, use: 'write', path: c.path })
 
   // The appointment's key first (the history's `key` column), then the columns in the mapping's order.
   type Column = { column: string, type?: SqlTypeName, copy?: Copy }
-  const columns = uniqueColumns<Column>([{ column: h.key, type: a.key.type }, ...entries.map(([column]) => ({ column, type: bound.find((b) => b.column === column)?.type, copy: copies.find((c) => c.column === column) }))])
+  const columns = uniqueColumns<Column>([...madeKey(rowKey), { column: h.key, type: a.key.type }, ...entries.map(([column]) => ({ column, type: bound.find((b) => b.column === column)?.type, copy: copies.find((c) => c.column === column) }))])
   const scope = new Scope(dialect, { table: a.table, joins: {}, where: [], path: a.path }, 't')
   const params = new ParamList(dialect)
   // Placeholders are numbered as they are made: the select list's before the WHERE's.
   const exprs = columns.map((c) => {
     if (!c.copy) return params.input(`col:${c.column}`, c.type ?? 'text')
-    const was = scope.ref(c.copy.before, `${c.copy.path}/before`)
+    const was = scope.ref(c.copy.before, `${c.copy.path}/${kind === 'left' ? 'before' : 'after'}`)
     return c.copy.otherwise === undefined ? was : dialect.coalesce([was, scope.ref(c.copy.otherwise, `${c.copy.path}/otherwise`)])
   })
   const select = dialect.select({
@@ -111,12 +153,12 @@ function compileLeftRow (model: MappingModel, dialect: Dialect): LeftRow {
     where: [keyMatch(a.key, scope, params, `${a.path}/key`)],
     orderBy: []
   })
-  const statement: Statement = { name: 'appointment.history.left', sql: dialect.insertSelect(h.table, columns.map((c) => c.column), select), params: params.params, writes: h.table }
+  const statement: Statement = { name: `appointment.history.${kind}`, sql: dialect.insertSelect(h.table, columns.map((c) => c.column), select), params: params.params, writes: h.table }
 
   const read = new ParamList(dialect)
-  const written = columns.map((c) => c.column)
+  const written = columns.map((c) => c.column).filter((c) => c !== rowKey?.keyColumn)
   const rows: Statement = {
-    name: 'appointment.history.leftRows',
+    name: `appointment.history.${kind}Rows`,
     sql: dialect.select({
       columns: written.map((c, i) => ({ expr: dialect.column('h', c), alias: `c${i}` })),
       from: { table: dialect.table(h.table), alias: 'h' },
@@ -126,13 +168,14 @@ function compileLeftRow (model: MappingModel, dialect: Dialect): LeftRow {
     }),
     params: read.params
   }
-  const on = h.on ?? ['state']
+  const on = h.on ?? (kind === 'left' ? ['state'] : ['create', 'state', 'reschedule'])
   return {
     statement,
-    on: { state: on.includes('state'), reschedule: on.includes('reschedule') },
+    // A booking leaves nothing behind: `create` adds `after` rows alone.
+    on: { create: kind === 'after' && on.includes('create'), state: on.includes('state'), reschedule: on.includes('reschedule') },
     copies: columns.flatMap((c) => c.copy ? [c.copy] : []),
-    values (key, left, entered, now) {
-      const context = { key, state: storedState(model, entered), entering: entered, left: storedState(model, left), leaving: left }
+    values (key, left, entered, now, event) {
+      const context = { key, state: storedState(model, entered), entering: entered, left: storedState(model, left), leaving: left, event }
       return { [h.key]: key, ...Object.fromEntries(bound.map((w) => [w.column, w.value(now, context)])) }
     },
     rows: { statement: rows, columns: written }
@@ -143,4 +186,24 @@ function compileLeftRow (model: MappingModel, dialect: Dialect): LeftRow {
 export function storedState (model: MappingModel, state: string): unknown {
   const entry = Object.entries(model.appointment.state.map ?? {}).find(([, out]) => out === state)
   return entry ? entry[0] : state
+}
+
+/**
+ * The counter rows of a `keyTable` named `name` (compared trimmed and upper-cased): `ponte check`
+ * asks whether the desk numbers a history table from a counter the mapping does not bump.
+ */
+export function counterRows (gen: { table: string, nameColumn: string, valueColumn: string }, dialect: Dialect): Statement {
+  const params = new ParamList(dialect)
+  const named = dialect.upper(dialect.trim(dialect.column('k', gen.nameColumn)))
+  return {
+    name: 'history.counterRow',
+    sql: dialect.select({
+      columns: [{ expr: dialect.column('k', gen.valueColumn), alias: 'value' }],
+      from: { table: dialect.table(gen.table), alias: 'k' },
+      joins: [],
+      where: [`${named} = ${params.input('name', 'text')}`],
+      orderBy: []
+    }),
+    params: params.params
+  }
 }

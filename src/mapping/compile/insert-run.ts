@@ -7,10 +7,52 @@ import type { Querier, Row } from '../../db/database.js'
 import { OWN_KEY_TO_COME } from '../../db/column-values.js'
 import { KeyGenerationError } from '../../errors.js'
 import type { NowParts } from '../../normalise/datetime.js'
-import { columnInputs, columnOf } from './bind.js'
+import { columnInputs, columnOf, type Bound } from './bind.js'
 import { isIntegerType } from './ids.js'
 import { OWN_ROW, type RowPlan, type RowsPlan } from './rows.js'
-import type { ColumnValues, InsertPlan } from './write-columns.js'
+import type { ColumnValues, InsertPlan, KeyPlan } from './write-columns.js'
+
+/** A bound statement, and where its row's key is made by Ponte, how. */
+export type KeyedBound = Bound & { key?: KeyPlan }
+
+/**
+ * The key a row is inserted with, made before the INSERT (uuid, max, sequence, keyTable) and
+ * bound into `args`; undefined for an identity key, which the INSERT itself makes.
+ */
+async function newKey (tx: Querier, key: KeyPlan, args: Record<string, unknown>): Promise<unknown> {
+  let id: unknown
+  if (key.uuid) {
+    // Lower-case with hyphens, as OpenMRS stores it: ids sent back compare exactly.
+    id = randomUUID()
+    Object.assign(args, columnInputs({ [key.keyColumn]: id }))
+  }
+  for (const statement of key.before) {
+    // A key counted per parent binds the parent from the row's own inputs.
+    const rows = await tx.query(statement, args)
+    if (rows.length > 0) id = key.counted ? largestCounted(rows, key.counted) : rows[0].id
+  }
+  if (key.before.length > 0) {
+    // SQL Server says a bumped key through a text table variable (dialect updateReturning): an integer key binds as a number, as it was read before.
+    if (key.increment) {
+      const counted = key.counted
+      const read = counted && typeof id === 'string' ? id.trim().slice(counted.prefix.length) : id
+      const largest = Number(read ?? 0)
+      if (!Number.isSafeInteger(largest) || (counted && typeof read === 'string' && !/^\d+$/.test(read))) throw new KeyGenerationError(`key generation (${key.before.at(-1)?.name}): the largest key is not a whole number, so the next cannot be made from it (use a keyTable or identity key)`)
+      id = counted ? counted.prefix + String(largest + 1).padStart(counted.digits, '0') : largest + 1
+    } else if (typeof id === 'string' && isIntegerType(key.keyType) && /^-?\d{1,15}$/.test(id.trim())) id = Number(id)
+    if (id === undefined || id === null) throw new KeyGenerationError(`key generation (${key.before.at(-1)?.name}) returned no value: is the key table row there?`)
+    // A text key takes the generated number as its digits: bound as a number, SQLite stores '8.0'.
+    if (typeof id === 'number' && !isIntegerType(key.keyType)) id = String(id)
+    Object.assign(args, columnInputs({ [key.keyColumn]: id }))
+  }
+  return id
+}
+
+/** A bound INSERT whose row's key is made first, in the same transaction (a history row's `rowKey`). */
+export async function runKeyed (tx: Querier, bound: KeyedBound): Promise<void> {
+  if (bound.key) await newKey(tx, bound.key, bound.args)
+  await tx.query(bound.statement, bound.args)
+}
 
 /** Key generation and the INSERT of `columns`; returns the new id as text. */
 export async function runInsert (tx: Querier, plan: InsertPlan, columns: ColumnValues): Promise<string> {
@@ -18,30 +60,8 @@ export async function runInsert (tx: Querier, plan: InsertPlan, columns: ColumnV
 }
 
 async function insertRow (tx: Querier, plan: InsertPlan, args: Record<string, unknown>): Promise<string> {
-  let id: unknown
-  if (plan.key.uuid) {
-    // Lower-case with hyphens, as OpenMRS stores it: ids sent back compare exactly.
-    id = randomUUID()
-    Object.assign(args, columnInputs({ [plan.key.keyColumn]: id }))
-  }
-  for (const statement of plan.key.before) {
-    // A key counted per parent binds the parent from the row's own inputs.
-    const rows = await tx.query(statement, args)
-    if (rows.length > 0) id = plan.key.counted ? largestCounted(rows, plan.key.counted) : rows[0].id
-  }
+  let id = await newKey(tx, plan.key, args)
   if (plan.key.before.length > 0) {
-    // SQL Server says a bumped key through a text table variable (dialect updateReturning): an integer key binds as a number, as it was read before.
-    if (plan.key.increment) {
-      const counted = plan.key.counted
-      const read = counted && typeof id === 'string' ? id.trim().slice(counted.prefix.length) : id
-      const largest = Number(read ?? 0)
-      if (!Number.isSafeInteger(largest) || (counted && typeof read === 'string' && !/^\d+$/.test(read))) throw new KeyGenerationError(`key generation (${plan.key.before.at(-1)?.name}): the largest key is not a whole number, so the next cannot be made from it (use a keyTable or identity key)`)
-      id = counted ? counted.prefix + String(largest + 1).padStart(counted.digits, '0') : largest + 1
-    } else if (typeof id === 'string' && isIntegerType(plan.key.keyType) && /^-?\d{1,15}$/.test(id.trim())) id = Number(id)
-    if (id === undefined || id === null) throw new KeyGenerationError(`key generation (${plan.key.before.at(-1)?.name}) returned no value: is the key table row there?`)
-    // A text key takes the generated number as its digits: bound as a number, SQLite stores '8.0'.
-    if (typeof id === 'number' && !isIntegerType(plan.key.keyType)) id = String(id)
-    Object.assign(args, columnInputs({ [plan.key.keyColumn]: id }))
     // Columns holding the row's own key (a patient who is their own guarantor) bind it at once…
     Object.assign(args, columnInputs(Object.fromEntries((plan.selfKey?.columns ?? []).map((c) => [c, id]))))
   }

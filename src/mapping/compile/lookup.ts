@@ -8,6 +8,7 @@ import { keyArgs, keyMatch, keyReader, keyRefs } from './key.js'
 import { columnGetter, objectReader, type Row } from './entity.js'
 import { Scope } from './scope.js'
 import { Columns, valueReader, type Reader } from './value.js'
+import { spelledOtherwise, type DecimalMark } from '../../normalise/decimal.js'
 
 export interface LookupRecord {
   id: string
@@ -17,7 +18,16 @@ export interface LookupRecord {
   stoodIn?: string
   /** The `enabled` column as stored, as text (for `ponte check` to tell a flag read one way whatever it holds). */
   flag?: string
+  /** Columns of the row a booking copies as stored (`{ service: { column: Pattern } }`), read by `byId` alone. */
+  columns?: Record<string, unknown>
+  /** Number fields stored but unreadable under their `decimal` mark: left out of `entity` (check counts them, serving logs them). */
+  unreadable?: string[]
+  /** Number fields whose stored text is spelt in the other decimal convention (check warns). */
+  otherMark?: string[]
 }
+
+/** A column of a lookup's row a booking copies, and the mapping place naming it. */
+export interface CopiedColumn { column: string, path: string }
 
 export interface CompiledLookup {
   name: LookupName
@@ -53,15 +63,20 @@ const STAND_INS: Partial<Record<LookupName, (e: Record<string, unknown> & { id: 
   location: standInAddress
 }
 
-export function compileLookup (model: LookupModel, dialect: Dialect): CompiledLookup {
+/** `copied`: columns of the row `byId` also reads, as stored, for a booking's copies of them. */
+export function compileLookup (model: LookupModel, dialect: Dialect, copied: CopiedColumn[] = []): CompiledLookup {
   if (model.valuesOf) return compileValuesOf(model, model.valuesOf, dialect)
   const scope = new Scope(dialect, model, 't')
   const params = new ParamList(dialect)
   const cols = new Columns()
   const id = keyReader(model.key, scope, cols, `${model.path}/key`)
   const decoders: Record<string, Decoder<unknown>> = {}
+  const numbers: NumberSpelling[] = []
   for (const [field, value] of Object.entries(model.fields)) {
-    decoders[field] = fieldDecoder(KINDS[field] ?? 'text', value, valueReader(value, scope, cols, params))
+    const reader = valueReader(value, scope, cols, params)
+    const kind = KINDS[field] ?? 'text'
+    decoders[field] = fieldDecoder(kind, value, reader)
+    if (kind !== 'text' && value.pattern === undefined) numbers.push({ field, read: reader, number: numberOf(value, reader), mark: value.decimal ?? '.' })
   }
   const flag = model.enabled ? valueReader(model.enabled, scope, cols, params) : undefined
   const enabled = model.enabled && flag ? booleanOf(model.enabled, flag) : () => true
@@ -81,7 +96,7 @@ export function compileLookup (model: LookupModel, dialect: Dialect): CompiledLo
     const blank = e[required] === undefined || e[required] === ''
     if (blank) e[required] = standIn ? standIn(e) : ''
     const stored = flag?.(row)
-    return { id: rowId, enabled: enabled(row) ?? true, entity: e, ...blank && standIn ? { stoodIn: required } : {}, ...stored !== undefined && stored !== null ? { flag: String(stored).trim() } : {} }
+    return { id: rowId, enabled: enabled(row) ?? true, entity: e, ...blank && standIn ? { stoodIn: required } : {}, ...stored !== undefined && stored !== null ? { flag: String(stored).trim() } : {}, ...numberSpellings(numbers, row) }
   }
   // The same columns and rows, one key: its own parameter list, the key's input added last.
   const byIdParams = new ParamList(dialect)
@@ -90,9 +105,16 @@ export function compileLookup (model: LookupModel, dialect: Dialect): CompiledLo
   keyReader(model.key, byIdScope, byIdCols, `${model.path}/key`)
   for (const value of Object.values(model.fields)) valueReader(value, byIdScope, byIdCols, byIdParams)
   if (model.enabled) valueReader(model.enabled, byIdScope, byIdCols, byIdParams)
+  const copies = copied.map((c) => ({ column: c.column, read: columnGetter(byIdCols.add(byIdScope.ref(c.column, c.path, 'read'))) }))
+  const readCopies = (row: Row): LookupRecord | undefined => {
+    const record = read(row)
+    return record && { ...record, columns: Object.fromEntries(copies.map((c) => [c.column, c.read(row)])) }
+  }
+  const readById = copies.length === 0 ? read : readCopies
   const byIdWhere = [...byIdScope.where(byIdParams), keyMatch(model.key, byIdScope, byIdParams, `${model.path}/key`)]
   const byIdStatement: Statement = {
-    name: `${model.name}.byId`,
+    // Another statement under another name: PostgreSQL prepares each by its name.
+    name: copies.length === 0 ? `${model.name}.byId` : `${model.name}.byIdCopied`,
     sql: dialect.select({ columns: byIdCols.list, from: { table: dialect.table(model.table), alias: 't' }, joins: byIdScope.joins(byIdParams), where: byIdWhere, orderBy: [] }),
     params: byIdParams.params
   }
@@ -106,7 +128,7 @@ export function compileLookup (model: LookupModel, dialect: Dialect): CompiledLo
         const args = keyArgs(model.key, key)
         return args && { statement: byIdStatement, args }
       },
-      read
+      read: readById
     }
   }
 }
@@ -149,6 +171,21 @@ function compileValuesOf (model: LookupModel, valuesOf: NonNullable<LookupModel[
       read: byId.read
     }
   }
+}
+
+interface NumberSpelling { field: string, read: Reader, number: Decoder<number>, mark: DecimalMark }
+
+/** Which number fields of a row hold a value that does not read, or is spelt the other way. */
+function numberSpellings (numbers: NumberSpelling[], row: Row): Pick<LookupRecord, 'unreadable' | 'otherMark'> {
+  let unreadable: string[] | undefined
+  let otherMark: string[] | undefined
+  for (const n of numbers) {
+    const raw = n.read(row)
+    if (raw === null || raw === undefined || (typeof raw === 'string' && raw.trim() === '')) continue
+    if (n.number(row) === undefined) (unreadable ??= []).push(n.field)
+    if (spelledOtherwise(raw, n.mark)) (otherMark ??= []).push(n.field)
+  }
+  return { ...unreadable ? { unreadable } : {}, ...otherMark ? { otherMark } : {} }
 }
 
 function fieldDecoder (kind: FieldKind, value: Value, read: Reader): Decoder<unknown> {

@@ -22,6 +22,8 @@ const MOST = 1000
 export interface RepeatRows {
   /** The row's rule (once: no rule, the row is its own date), or 'unreadable'. */
   read: (row: Row) => Recurrence | 'unreadable'
+  /** The row's `until` where it reads, whether or not its rule does. */
+  until: (row: Row) => string | undefined
   /**
    * SQL holding for a row that may fall on a date after its first (bound with the range's
    * inputs): it recurs, and its `until` is not before the range. undefined: any row may.
@@ -114,6 +116,7 @@ export function repeatRows (doc: RepeatDoc, path: string, value: ValueOf, scope:
       if (skipped.length > 0) r.except = skipped
       return r
     },
+    until,
     recursInto (scope, params) {
       const terms = [recurring(kindValue, scope, params, `${at}/kind`), untilValue && isPlainDate(untilValue) ? `(${scope.dialect.or([dateOnOrAfter(untilValue, false, scope, params), dateUnset(untilValue, false, scope, params)])})` : undefined]
         .filter((s): s is string => s !== undefined)

@@ -25,6 +25,8 @@ export interface ScopeSource {
   wherePath?: string
   /** Each condition's own place, where they come from several (a `valuesOf` lookup: its source's `where`, then the non-blank test at its column). */
   wherePaths?: string[]
+  /** Where the joins are declared, when not `<path>/joins`. */
+  joinsPath?: string
 }
 
 export class Scope {
@@ -104,11 +106,11 @@ export class Scope {
   private renderJoin (name: string, params: ParamList): Join {
     const j = this.source.joins[name]
     const parent = j.from ? this.joinAlias(j.from) : this.alias
-    const path = `${this.source.path}/joins/${name}`
+    const path = `${this.source.joinsPath ?? `${this.source.path}/joins`}/${name}`
     const alias = this.joinAlias(name)
     const parentTable = j.from ? this.source.joins[j.from].table : this.source.table
-    const on = joinMatch(this.dialect, j, alias, (local) => {
-      reference({ table: parentTable, column: local, use: 'join', path: `${path}/on/${segment(local)}` })
+    const on = joinMatch(this.dialect, j, alias, (local, at = `${path}/on/${segment(local)}`) => {
+      reference({ table: parentTable, column: local, use: 'join', path: at })
       return this.dialect.column(parent, local)
     }, params, path)
     return { table: this.dialect.table(j.table), alias, on }
@@ -139,7 +141,7 @@ export class Scope {
  * `by` (the key breaks ties unless `by` names it), found by a correlated subquery (TOP 1 / LIMIT 1) so the parent
  * row is never repeated. Also what an UPDATE of that row uses (client-write.ts).
  */
-export function joinMatch (d: Dialect, j: JoinDoc, alias: string, parentColumn: (local: string) => string, params: ParamList, path: string): string {
+export function joinMatch (d: Dialect, j: JoinDoc, alias: string, parentColumn: (local: string, at?: string) => string, params: ParamList, path: string): string {
   const onPairs = (a: string) => {
     const scope = new Scope(d, { table: j.table, joins: {}, where: [], path }, a)
     return pairsOf(j.on).map((p) => onMatch(d, p, parentColumn(p.local), scope.ref(p.remote, `${path}/on/${segment(p.local)}`, 'join', { lookup: 'join' }), params))
@@ -154,13 +156,20 @@ export function joinMatch (d: Dialect, j: JoinDoc, alias: string, parentColumn: 
   const key = picked.ref(j.first.key, `${path}/first/key`, 'key')
   const order = (j.first.by ?? []).map((b) => typeof b === 'string' ? { column: b, desc: false } : b)
     .map((b, i) => { const col = picked.ref(b.column, `${path}/first/by/${i}`, 'filter'); return b.desc === true ? d.descending(col) : col })
+  const asOf = j.first.asOf
+  const effective = asOf ? picked.ref(asOf.column, `${path}/first/asOf/column`, 'filter') : undefined
+  const inForce = asOf && effective ? [`(${d.or([d.isNull(effective), `${effective} <= ${parentColumn(asOf.notAfter, `${path}/first/asOf/notAfter`)}`])})`] : []
+  // Undated rows come after dated ones on every dialect (PostgreSQL sorts NULL first when descending).
+  const undatedLast = (b: { column: string, desc?: boolean }): string[] => effective && b.desc === true && b.column.toLowerCase() === asOf?.column.toLowerCase() ? [d.caseWhen([{ when: d.isNull(effective), then: '1' }], '0')] : []
+  const byItems = (j.first.by ?? []).map((b) => typeof b === 'string' ? { column: b, desc: false } : b)
+  const ordered = byItems.flatMap((b, i) => [...undatedLast(b), order[i]])
   const first = d.select({
     columns: [{ expr: key, alias: 'k' }],
     from: { table: d.table(j.table), alias: pick },
     joins: [],
-    where: matching(pick),
+    where: [...matching(pick), ...inForce],
     // SQL Server refuses a column twice in ORDER BY: a key `by` names already orders as it says.
-    orderBy: (j.first.by ?? []).some((b) => (typeof b === 'string' ? b : b.column).toLowerCase() === j.first?.key.toLowerCase()) ? order : [...order, key],
+    orderBy: byItems.some((b) => b.column.toLowerCase() === j.first?.key.toLowerCase()) ? ordered : [...ordered, key],
     first: true
   })
   // The parent's columns as well: a key unique only among the parent's rows (a phone's

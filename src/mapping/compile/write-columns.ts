@@ -130,6 +130,11 @@ export function writeValues (model: MappingModel, table: string, entries: Record
     }
     // The appointment row as a change found it is read by the statement itself (history-left.ts).
     if ('before' in w) throw new CompileError(`${path}/${segment(column)}/before`, '`before` is the appointment row as a change found it: only under write.history.left')
+    if ('after' in w) throw new CompileError(`${path}/${segment(column)}/after`, '`after` is the appointment row as a change left it: only under write.history.after')
+    if ('event' in w) {
+      const codes: Partial<Record<string, LiteralValue>> = w.event
+      return { column, type: codesType(codes as Record<string, LiteralValue>), value: (_now: NowParts, c?: WriteContext) => c?.event === undefined ? null : codes[c.event] ?? null }
+    }
     if ('state' in w) {
       const codes = w.state
       if (codes === true) return { column, type: 'text' as const, value: (_now: NowParts, c?: WriteContext) => c?.state ?? null }

@@ -16,13 +16,14 @@ import { compileClientWrites, PATCHABLE, type ClientField, type CompiledClientWr
 import { compileAppointmentWrites, type OpenSlotSwap, type BookingRef, type DefaultedRef, type CompiledAppointmentWrites, type JoinedRef, type BookedTime } from './appointment-write.js'
 import { compileSlotRowBooking, type SlotRowBooking } from './slot-rows.js'
 import type { OpenSlotWrites } from './open-slots.js'
-import type { ColumnValues, FieldWriter, InsertPlan } from './write-columns.js'
+import type { ColumnValues, FieldWriter, InsertPlan, KeyPlan } from './write-columns.js'
 import { OWN_ROW, ownColumnsRead, type RowPlan, type RowsPlan } from './rows.js'
-import { insertJoinedRow, runInsert, runInsertWithRows } from './insert-run.js'
+import { insertJoinedRow, runInsert, runInsertWithRows, type KeyedBound } from './insert-run.js'
 import { bindId } from './ids.js'
 import { compileStateRows, type StateRows } from './state-rows.js'
 import { checkHistoryRead } from './history-read.js'
 import type { Copy, LeftRow } from './history.js'
+import type { HistoryEvent } from './derived.js'
 import type { Booked, BookedLookup, ClientNameRead } from './booked-values.js'
 import type { LookupById } from './lookup.js'
 import type { ClientDefault } from './client-default.js'
@@ -103,6 +104,8 @@ export interface StateMove {
 
 export interface Reschedule {
   statement: Statement
+  /** The move leaving the working hours' copies as stored, where the row copies some (`{ hours: … }`). */
+  keepingHours?: Statement
   /** `pointer`: the found slot's column values, where booking is slot-based. */
   bind: (id: string, now: NowParts, time: BookedTime, pointer?: ColumnValues) => Bound | undefined
 }
@@ -112,21 +115,25 @@ export interface HistoryPlan {
   close?: Statement
   /** None where only `left` rows are written. */
   open?: Statement
-  /** Close the current rows (when `closing`) and open one for `state`. */
-  bind: (id: string, state: string, now: NowParts, closing: boolean) => Bound[] | undefined
+  /** Close the current rows (when `closing`) and open one for `state` (its key made first where `key` says: insert-run's runKeyed). */
+  bind: (id: string, state: string, now: NowParts, closing: boolean) => KeyedBound[] | undefined
   /** The row a change leaves behind (`write.history.left`), added before the change's own UPDATE. */
   left?: LeftRowPlan
+  /** The row as a change left it (`write.history.after`), added after the change's own write, the booking's insert included. */
+  after?: LeftRowPlan
+  /** How each row's own key is made first (`rowKey`), where Ponte makes it. */
+  rowKey?: KeyPlan
 }
 
 export interface LeftRowPlan {
   statement: Statement
   /** Which changes add the row: every state change, every reschedule. */
   on: LeftRow['on']
-  /** The appointment `id` leaving state `left` for `entered` at `now`. */
-  bind: (id: string, left: string, entered: string, now: NowParts) => Bound | undefined
+  /** The appointment `id` leaving state `left` for `entered` at `now`, by `event` (its own key made first where `rowKey` says). */
+  bind: (id: string, left: string, entered: string, now: NowParts, event?: HistoryEvent) => KeyedBound | undefined
   /** What check compares: the columns copied from the appointment row, and the bound ones' values. */
   copies: Copy[]
-  values: (id: string, left: string, entered: string, now: NowParts) => ColumnValues | undefined
+  values: (id: string, left: string, entered: string, now: NowParts, event?: HistoryEvent) => ColumnValues | undefined
   /** Every history row of the appointment `id`, by column (the `left` columns). */
   rows: (id: string) => { bound: Bound, read: (row: Record<string, unknown>) => ColumnValues } | undefined
 }
@@ -346,7 +353,7 @@ function appointmentPlans (model: MappingModel, a: CompiledAppointmentWrites, ro
     }
   }
   const columns = (now: NowParts, time: BookedTime, given: Partial<Record<BookingRef, string>>, booked?: Booked): ColumnValues => {
-    const columns: ColumnValues = { ...a.constants(now, time, booked), ...a.time(time) }
+    const columns: ColumnValues = { ...a.constants(now, time, booked), ...a.time(time), ...a.lengthCopy(now, time, booked) }
     for (const [name, writer] of Object.entries(a.refs) as [BookingRef, FieldWriter][]) {
       const id = given[name]
       // A ref the request leaves out keeps the mapping's `write.set` value for its column, if any (a default appointment type).
@@ -408,9 +415,12 @@ function appointmentPlans (model: MappingModel, a: CompiledAppointmentWrites, ro
     written: { time: a.time, state: a.state, reschedule: (now, time) => ({ ...a.rescheduleValues(now, time), ...a.time(time) }) },
     reschedule: {
       statement: a.reschedule,
+      keepingHours: a.rescheduleKeepingHours,
       bind (id, now, time, pointer = {}) {
         const k = key(id)
-        return k && { statement: a.reschedule, args: { ...k, ...columnInputs({ ...pointer, ...a.rescheduleValues(now, time), ...a.time(time) }) } }
+        // No row's hours cover the new start (no professional): the copies stay as the clinic stored them.
+        const statement = time.covering === undefined ? a.rescheduleKeepingHours ?? a.reschedule : a.reschedule
+        return k && { statement, args: { ...k, ...columnInputs({ ...pointer, ...a.rescheduleValues(now, time), ...a.time(time) }) } }
       }
     },
     stateRows: rows && {
@@ -423,33 +433,36 @@ function appointmentPlans (model: MappingModel, a: CompiledAppointmentWrites, ro
     history: history && {
       close: history.close,
       open: history.open,
+      rowKey: history.rowKey,
       bind (id, state, now, closing) {
         const k = key(id)
         if (!k) return undefined
         const values = history.values(Object.values(k)[0], state, now)
         const close = closing ? history.close : undefined
         const open = history.open
-        return [...close ? [{ statement: close, args: values.close }] : [], ...open ? [{ statement: open, args: values.open }] : []]
+        const made = history.rowKey ? { key: history.rowKey } : {}
+        return [...close ? [{ statement: close, args: values.close }] : [], ...open ? [{ statement: open, args: values.open, ...made }] : []]
       },
-      left: history.left && leftRowPlan(history.left, key)
+      left: history.left && leftRowPlan(history.left, key, history.rowKey),
+      after: history.after && leftRowPlan(history.after, key, history.rowKey)
     }
   }
 }
 
-function leftRowPlan (left: LeftRow, key: (id: string) => Record<string, unknown> | undefined): LeftRowPlan {
-  const values = (id: string, from: string, to: string, now: NowParts): ColumnValues | undefined => {
+function leftRowPlan (left: LeftRow, key: (id: string) => Record<string, unknown> | undefined, rowKey: KeyPlan | undefined): LeftRowPlan {
+  const values = (id: string, from: string, to: string, now: NowParts, event?: HistoryEvent): ColumnValues | undefined => {
     const k = key(id)
-    return k && left.values(Object.values(k)[0], from, to, now)
+    return k && left.values(Object.values(k)[0], from, to, now, event)
   }
   return {
     statement: left.statement,
     on: left.on,
     copies: left.copies,
     values,
-    bind (id, from, to, now) {
+    bind (id, from, to, now, event) {
       const k = key(id)
-      const v = values(id, from, to, now)
-      return k && v && { statement: left.statement, args: { ...k, ...columnInputs(v) } }
+      const v = values(id, from, to, now, event)
+      return k && v && { statement: left.statement, args: { ...k, ...columnInputs(v) }, ...rowKey ? { key: rowKey } : {} }
     },
     rows (id) {
       const k = key(id)
@@ -481,13 +494,14 @@ function writeStatements (client: Supported<ClientWritePlans>, appointment: Supp
     const open = appointment.openSlots
     if (open) out.push(...open.statements(), ...isUnsupported(open.reopen) ? [] : [...open.reopen.plan.key.before, open.reopen.plan.statement])
     const history = appointment.history
-    if (history) out.push(...[history.left?.statement, history.close, history.open].filter((x): x is Statement => x !== undefined))
+    if (history) out.push(...history.rowKey?.before ?? [], ...[history.left?.statement, history.close, history.open, history.after?.statement].filter((x): x is Statement => x !== undefined))
     if (appointment.stateRows) out.push(...appointment.stateRows.statements)
     for (const state of model.states.values) {
       const move = appointment.stateMoves[state]
       if (!isUnsupported(move)) out.push(move.statement)
     }
     out.push(appointment.reschedule.statement)
+    if (appointment.reschedule.keepingHours) out.push(appointment.reschedule.keepingHours)
   }
   return out
 }

@@ -78,6 +78,9 @@ class SqliteThread {
   private closed = false
   /** Which start() the current worker is: a transaction belongs to the one that ran its BEGIN. */
   private generation = 0
+  /** Plain reads asked for in this turn of the event loop, sent together when it ends (read()). */
+  private batch: Request[] = []
+  private batchFor: Worker | undefined
 
   constructor (private readonly settings: WorkerSettings) {}
 
@@ -89,6 +92,16 @@ class SqliteThread {
     if (this.closed) return Promise.reject(new DatabaseUnavailableError('The database connection is closed.'))
     if (req.op === 'open' || (this.open && this.worker !== undefined)) return this.send(req)
     return this.ready().then(() => this.send(req))
+  }
+
+  /**
+   * A plain read (turns.ts shared), sent with the others asked for in the same turn of the event
+   * loop as one message, answered in one: each statement alone woke both threads once each.
+   */
+  read (req: DistributiveOmit<Request, 'id'>): Promise<Reply & { ok: true }> {
+    if (this.closed) return Promise.reject(new DatabaseUnavailableError('The database connection is closed.'))
+    if (this.open && this.worker !== undefined) return this.send(req, true)
+    return this.ready().then(() => this.send(req, true))
   }
 
   /**
@@ -160,13 +173,10 @@ class SqliteThread {
     this.open = false
     worker.unref()
     this.worker = worker
-    worker.on('message', (reply: Reply) => {
-      const p = this.pending.get(reply.id)
-      if (!p) return
-      this.pending.delete(reply.id)
+    worker.on('message', (reply: Reply | Reply[]) => {
+      if (Array.isArray(reply)) for (const r of reply) this.answered(r)
+      else this.answered(reply)
       if (this.pending.size === 0) worker.unref()
-      if (reply.ok) p.resolve(reply)
-      else p.reject(sqliteError(reply.error))
     })
     const died = (err: unknown): void => {
       if (this.worker !== worker) return
@@ -189,15 +199,45 @@ class SqliteThread {
     this.opened.catch(() => {})
   }
 
-  private send (req: DistributiveOmit<Request, 'id'>): Promise<Reply & { ok: true }> {
+  private send (req: DistributiveOmit<Request, 'id'>, batched = false): Promise<Reply & { ok: true }> {
     const worker = this.worker
     if (!worker) return Promise.reject(new DatabaseUnavailableError('The database connection is closed.'))
     const id = this.nextId++
     return new Promise((resolve, reject) => {
       if (this.pending.size === 0) worker.ref()
       this.pending.set(id, { resolve, reject })
-      worker.postMessage({ ...req, id })
+      const message = { ...req, id } as Request
+      if (!batched) {
+        // What was asked for before it is sent first: the worker runs everything in order.
+        this.flush()
+        worker.postMessage(message)
+        return
+      }
+      // Reads queued for a worker that has died since were failed with it: dropped here.
+      if (this.batchFor !== worker) this.flush()
+      if (this.batch.length === 0) {
+        this.batchFor = worker
+        setImmediate(this.flush)
+      }
+      this.batch.push(message)
     })
+  }
+
+  private readonly flush = (): void => {
+    if (this.batch.length === 0) return
+    const batch = this.batch
+    this.batch = []
+    // A worker that died meanwhile has failed these calls already (died, close).
+    if (this.batchFor === this.worker) this.worker?.postMessage(batch.length === 1 ? batch[0] : batch)
+    this.batchFor = undefined
+  }
+
+  private answered (reply: Reply): void {
+    const p = this.pending.get(reply.id)
+    if (!p) return
+    this.pending.delete(reply.id)
+    if (reply.ok) p.resolve(reply)
+    else p.reject(sqliteError(reply.error))
   }
 }
 
@@ -321,7 +361,7 @@ export function openSqlite (file: string, options: SqliteOptions = {}): Database
       const sql = statement.sql
       const read = (by: number): Promise<Row[]> => {
         stats.statements++
-        return whileLocked(() => thread.call({ op: 'run', sql, values: bound }).then(rowsOf), by).catch((err: unknown) => { throw translate(err) })
+        return whileLocked(() => thread.read({ op: 'run', sql, values: bound }).then(rowsOf), by).catch((err: unknown) => { throw translate(err) })
       }
       const by = deadline(at)
       if (identity.unchanged()) return turns.shared(() => read(by))

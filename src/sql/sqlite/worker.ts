@@ -2,10 +2,11 @@
 // statement scanning a million rows holds whatever thread runs it, so it runs here, never on
 // the event loop that answers /health. This side only executes; ordering, transactions that
 // span awaits, lock retries, deadlines and the file's identity stay on the main thread
-// (driver.ts), which sends one message per statement and waits for its answer.
+// (driver.ts), which sends each statement (plain reads in batches) and waits for its answer.
 //
 // Rows cross back as arrays under their column names, sent once per answer: as their JSON
-// text when JSON gives back exactly these values, else cloned (carried, below).
+// text when JSON gives back exactly these values, else cloned (carried, below). Plain reads
+// asked for together come as one batch and go back as one message (driver.ts).
 import { parentPort, workerData } from 'node:worker_threads'
 import type BetterSqlite3 from 'better-sqlite3'
 import { openConnection } from './connection.js'
@@ -160,17 +161,22 @@ function handle (req: Request): Reply {
   }
 }
 
+/** One request's answer; a failure is answered, never thrown, so one bad statement spares its batch. */
+function answer (req: Request): Reply {
+  try {
+    return handle(req)
+  } catch (err) {
+    if (req.op === 'more' || req.op === 'stream') closeCursor()
+    const e = err as Error & { code?: unknown }
+    return { id: req.id, ok: false, error: { name: e.name ?? 'Error', message: e.message ?? String(err), code: typeof e.code === 'string' ? e.code : undefined, stack: e.stack } }
+  }
+}
+
 const port = parentPort
 if (port) {
-  port.on('message', (req: Request) => {
-    let reply: Reply
-    try {
-      reply = handle(req)
-    } catch (err) {
-      if (req.op === 'more' || req.op === 'stream') closeCursor()
-      const e = err as Error & { code?: unknown }
-      reply = { id: req.id, ok: false, error: { name: e.name ?? 'Error', message: e.message ?? String(err), code: typeof e.code === 'string' ? e.code : undefined, stack: e.stack } }
-    }
-    port.postMessage(reply)
+  // A batch (plain reads asked for together) is run in order and answered in one message:
+  // one wake-up of each thread for all of them.
+  port.on('message', (req: Request | Request[]) => {
+    port.postMessage(Array.isArray(req) ? req.map(answer) : answer(req))
   })
 }

@@ -75,15 +75,16 @@ function hopsFrom (apt: LiveTable, via: Ref | undefined, refs: Ref[]): Hop[] {
 const COPY_NAME = /(hist|archiv|arquiv|audit|(^|_)log(s)?($|_)|backup|(_|^)bak$|_old$|deleted|excluid|trash|lixeira|shadow|snapshot)/i
 
 /**
- * Whether `t` keeps copies of `u`'s rows (a history, an archive): most of `u`'s columns by
- * name, and named as such a store, or naming `u`'s rows by a column. The clinic's program
- * works on `u`; the copies only record what it did.
+ * Whether `t` keeps copies of `u`'s rows (a history, an archive): most of the narrower one's
+ * columns by name, and named as such a store, or naming `u`'s rows by a column. The clinic's
+ * program works on `u`; the copies only record what it did. The one named as the copy is the
+ * copy, whichever points at which (Open Dental's unused `NextAptNum` reads as `histappointment.AptNum`).
  */
 function copyOf (t: LiveTable, u: LiveTable, refs: Ref[]): boolean {
-  if (t === u) return false
+  if (t === u || (COPY_NAME.test(u.name) && !COPY_NAME.test(t.name))) return false
   const mine = new Set([...t.columns.keys()])
   const theirs = [...u.columns.keys()]
-  if (theirs.filter((c) => mine.has(c)).length < 0.8 * theirs.length) return false
+  if (theirs.filter((c) => mine.has(c)).length < 0.8 * Math.min(theirs.length, mine.size)) return false
   return COPY_NAME.test(t.name) || refs.some((r) => r.from === t && r.to === u)
 }
 

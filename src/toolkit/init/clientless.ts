@@ -74,9 +74,14 @@ export function clientless (samples: Samples, input: ClientlessInput): Clientles
   if (rest <= 0) return { lines, nullIf, openSlot }
   const apart = stateApart(counts, openSlot, st) ?? columnApart(rows, without, st, input, openSlot)
   if (apart !== undefined) {
-    const held = openSlot !== undefined && st !== undefined ? `[${noClient}, { column: ${ident(st.name)}, ne: ${JSON.stringify(openSlot)} }]` : noClient
-    lines.push(`    slotHolding: ${held}   # guess: ${rest} ${rest === 1 ? 'row names' : 'rows name'} no client, and ${apart.column} ${apart.values.sort(byNumber).join(', ')} occurs on no other row: ` +
-      'a provider\'s own time (a lunch, a meeting, a day closed), never listed as an appointment, never offered')
+    const values = apart.values.sort(byNumber)
+    const parts = [noClient, ...openSlot !== undefined && st !== undefined ? [`{ column: ${ident(st.name)}, ne: ${JSON.stringify(openSlot)} }`] : [],
+      ...apart.others > 0 ? [`{ column: ${ident(apart.column)}, in: [${values.map((v) => apart.number ? v : JSON.stringify(v)).join(', ')}] }`] : []]
+    const held = parts.length === 1 ? parts[0] : `[${parts.join(', ')}]`
+    const n = rest - apart.others
+    lines.push(`    slotHolding: ${held}   # guess: ${n} ${n === 1 ? 'row names' : 'rows name'} no client, and ${apart.column} ${values.join(', ')} occurs on no other row: ` +
+      'a provider\'s own time (a lunch, a meeting, a day closed), never listed as an appointment, never offered' +
+      (apart.others > 0 ? `; ${apart.others} other${apart.others === 1 ? '' : 's'} without a client, of a ${apart.column} rows with a client have too, listed as appointments without a client (walk-ins)` : ''))
   } else {
     lines.push(`    # ${rest} ${rest === 1 ? 'row names' : 'rows name'} no client (${client.name}), in the states and kinds of the other rows: listed as appointments without a client (walk-ins); ` +
       'if they only hold time, declare them under slotHolding (docs/mapping.md)')
@@ -84,23 +89,29 @@ export function clientless (samples: Samples, input: ClientlessInput): Clientles
   return { lines, nullIf, openSlot }
 }
 
+/** The values that set a provider's own time apart, and how many rows naming no client hold another (walk-ins). */
+interface Apart { column: string, values: string[], others: number, number?: boolean }
+
 /** The state codes of the rows naming no client (open slots aside), where no row with a client holds them: counted over the whole table. */
-function stateApart (counts: ClientlessInput['stateCounts'], openSlot: string | undefined, state: LiveColumn | undefined): { column: string, values: string[] } | undefined {
+function stateApart (counts: ClientlessInput['stateCounts'], openSlot: string | undefined, state: LiveColumn | undefined): Apart | undefined {
   if (counts === undefined || state === undefined) return undefined
   const codes = [...counts.without].filter(([c, n]) => c !== openSlot && n > 0)
-  return codes.length > 0 && codes.every(([c, n]) => counts.all.get(c) === n) ? { column: state.name, values: codes.map(([c]) => c) } : undefined
+  return codes.length > 0 && codes.every(([c, n]) => counts.all.get(c) === n) ? { column: state.name, values: codes.map(([c]) => c), others: 0 } : undefined
 }
 
 /** A kind, category or ref column whose sampled values on the rows naming no client occur on no other row. */
-function columnApart (rows: Row[], without: Row[], state: LiveColumn | undefined, input: ClientlessInput, openSlot: string | undefined): { column: string, values: string[] } | undefined {
+function columnApart (rows: Row[], without: Row[], state: LiveColumn | undefined, input: ClientlessInput, openSlot: string | undefined): Apart | undefined {
   const get = (r: Row, c: LiveColumn): unknown => r[c.name.toLowerCase()]
   const rest = without.filter((r) => state === undefined || openSlot === undefined || asText(get(r, state)) !== openSlot)
   if (rest.length === 0) return undefined
   const withClient = rows.filter((r) => !without.includes(r))
   const found = [...state ? [state] : [], ...input.refs, ...[...input.table.columns.values()].filter((c) => KIND_NAME.test(c.name) && !input.refs.includes(c) && c !== state)]
     .map((c) => ({ c, own: distinct(rest, c), shared: new Set(withClient.map((r) => asText(get(r, c)))) }))
-    .find((x) => x.own.size > 0 && x.own.size <= 30 && !rest.some((r) => blank(get(r, x.c))) && [...x.own].every((v) => !x.shared.has(v)))
-  return found === undefined ? undefined : { column: found.c.name, values: [...found.own] }
+    .filter((x) => x.own.size > 0 && x.own.size <= 30 && !rest.some((r) => blank(get(r, x.c))))
+    // Values on no row with a client (OpenEMR's In Office, Lunch), holding three in four such rows or more: a few walk-ins may share a visit's category.
+    .map((x) => ({ ...x, apart: [...x.own].filter((v) => !x.shared.has(v)), others: rest.filter((r) => x.shared.has(asText(get(r, x.c)))).length }))
+    .find((x) => x.apart.length > 0 && x.others * 4 <= rest.length)
+  return found === undefined ? undefined : { column: found.c.name, values: found.apart, others: found.others, number: found.c.kind === 'number' }
 }
 
 function condition (c: LiveColumn, kinds: { nulls: boolean, blanks: boolean, zeros: boolean }): string {

@@ -104,6 +104,8 @@ export interface ContactRows {
   emailKind?: string
   /** Rows counted per kind, for the comment. */
   seen: string
+  /** The flag of rows still in use, where the rows have one: only those are read. */
+  active?: LiveColumn
 }
 
 /** The names of a kind's values where the kind names rows of a type table (`person_attribute_type_id` 8 → `Telephone Number`). */
@@ -122,7 +124,11 @@ function kindLabels (child: LiveTable, kind: LiveColumn, refs: Ref[], samples: S
 }
 
 /** A kind that names a phone line (`mobile`, `MOB`, `TEL`, `demo_cell`, `HmPhone`). */
-const PHONE_KIND = /(cel|mob|tel|fone|phone|fax|whats|movel|wireless|sms)/i
+const PHONE_KIND = /(cel|mob|tel|fone|phone|whats|movel|wireless|sms)/i
+/** A line no patient answers: a fax is spelt as a phone but nobody calls it or texts it. */
+const NOT_CALLED = /fax/i
+/** A flag marking rows still in use (Tryton's `active`): rows switched off are no contacts. */
+const ACTIVE_NAME = /^(active|ativo|is_?active)$/i
 /** Written as a phone is, with a `+`, brackets, spaces or dashes: bare digits may be a policy or record number. */
 const PUNCTUATED = /^\+|[\s().-]/
 
@@ -153,13 +159,14 @@ export function contactRows (person: LiveTable, refs: Ref[], samples: Samples): 
         rowsK.forEach((k, i) => { byKind.set(asText(k), [...byKind.get(asText(k)) ?? [], asText(vs[i])]) })
         // Most rows first (the first is the kind a new phone is written as), then by name: the same draft whatever order rows came in.
         const named = kindLabels(child, kind, refs, samples)
-        const phoneKinds = [...byKind].filter(([k, v]) => v.filter(phoneValue).length / v.length >= 0.8 &&
+        const phoneKinds = [...byKind].filter(([k, v]) => !NOT_CALLED.test(k) && !NOT_CALLED.test(named.get(k) ?? '') && v.filter(phoneValue).length / v.length >= 0.8 &&
           (PHONE_KIND.test(k) || PHONE_KIND.test(named.get(k) ?? '') || v.filter((x) => PUNCTUATED.test(x)).length / v.length >= 0.8))
           .sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0])).map(([k]) => k)
         const emailKind = [...byKind].find(([, v]) => v.filter((x) => EMAIL_VALUE.test(x)).length / v.length >= 0.8)?.[0]
         if (phoneKinds.length === 0 && emailKind === undefined) continue
         const score = phoneKinds.filter((k) => PHONE_KIND.test(k) || PHONE_KIND.test(named.get(k) ?? '')).length * 2 + phoneKinds.length + (emailKind === undefined ? 0 : 2)
-        found.push({ ref, kind, value, phoneKinds, emailKind, seen: [...byKind].map(([k, v]) => `${named.has(k) ? `${k} (${named.get(k) ?? ''})` : k}: ${v.length}`).join(', '), score })
+        const active = columns(child).find((c) => ACTIVE_NAME.test(c.name) && /bool|tinyint\(1\)/i.test(c.declared))
+        found.push({ ref, kind, value, phoneKinds, emailKind, ...active ? { active } : {}, seen: [...byKind].map(([k, v]) => `${named.has(k) ? `${k} (${named.get(k) ?? ''})` : k}: ${v.length}`).join(', '), score })
       }
     }
   }

@@ -19,18 +19,18 @@ const FORMATS: StoredPhoneFormat[] = ['masked', 'dashed', 'international', 'e164
 export interface PhoneHome {
   /** The country (ISO 3166), when the shapes say it; undefined when unsure. */
   country?: string
-  /** The most frequent area code, where some numbers are stored without one. */
-  areaCode?: string
+  /** Where some numbers are stored without an area code: how many, and the most frequent area code of the others. */
+  areaCode?: { short: number, top: string }
   /** How most numbers of that country are spelt, for `write.phoneFormat`. */
   format?: { name: StoredPhoneFormat, seen: string }
   /** What was seen (counts and shapes, never a number). */
   seen: string
 }
 
-interface Reading { text: string, e164?: string, country?: string, code?: string }
+export interface Reading { text: string, e164?: string, country?: string, code?: string }
 
 /** How a stored phone reads: with its country code, or as a number of each country that reads it whole. */
-function readings (text: string, countries: string[]): Reading[] {
+export function readings (text: string, countries: string[]): Reading[] {
   if (/^(\+|00)/.test(text)) {
     const parsed = parsePhoneNumberFromString(text.replace(/^00/, '+'))
     return parsed?.country !== undefined && parsed.isValid() ? [{ text, e164: parsed.number, country: parsed.country, code: parsed.countryCallingCode }] : []
@@ -87,13 +87,14 @@ export function phoneHome (values: unknown[]): PhoneHome | undefined {
 const countriesOf = (read: Reading[][], code: string): string[] => [...new Set(read.flat().filter((x) => x.code === code).map((x) => x.country as string))].sort()
 
 /** The most frequent area code of the whole numbers, when some are stored without one (Brazil's 8 or 9 digits, NANP's 7). */
-function areaCode (texts: string[], read: Reading[][], code: string, unread: number): string | undefined {
+function areaCode (texts: string[], read: Reading[][], code: string, unread: number): PhoneHome['areaCode'] {
   const length = AREA_LENGTH[code]
   if (length === undefined || unread === 0) return undefined
   const short = texts.filter((t, i) => read[i].length === 0 && t.replace(/\D/g, '').length < 10).length
   if (short === 0) return undefined
   const areas = read.flatMap((r) => r.filter((x) => x.code === code).map((x) => (x.e164 as string).slice(1 + code.length, 1 + code.length + length)))
-  return count(areas)[0]?.[0]
+  const top = count(areas)[0]?.[0]
+  return top === undefined ? undefined : { short, top }
 }
 
 /**

@@ -72,11 +72,14 @@ export function findRefs (catalog: LiveCatalog, samples: Samples): Ref[] {
   const declared = new Set(refs.map((r) => r.column))
   for (const t of catalog.tables) {
     const own = soleKey(t)
-    const options = columns(t).filter((c) => c !== own && c.kind !== 'date' && !declared.has(c) && !AUDIT_NAME.test(c.name)).map((c) => {
+    // A key the database does not number is another row's (OpenMRS's `patient.patient_id` is a `person_id`).
+    const extends_ = own !== undefined && !own.generated && own.kind === 'number' && !declared.has(own)
+    const options = columns(t).filter((c) => (c !== own || extends_) && c.kind !== 'date' && !declared.has(c) && !AUDIT_NAME.test(c.name)).map((c) => {
       const found: (Ref & { score: number })[] = []
       for (const u of catalog.tables) {
         if (u === t) continue
         for (const k of targets(u, c, samples)) {
+          if (c === own && (k !== soleKey(u) || !k.generated || (samples.rows(u) ?? 0) < (samples.rows(t) ?? 0) || childRows(u, catalog))) continue
           const names = nameScore(c, u, k)
           const match = valuesMatch(t, c, u, k, samples)
           const byValue = match === true && (names >= 1 || (c.kind === 'number' && k.kind === 'number' && !QUANTITY.test(c.name) && unnamedRef(t, c, samples)))
@@ -99,6 +102,10 @@ export function findRefs (catalog: LiveCatalog, samples: Samples): Ref[] {
   }
   return refs
 }
+
+/** Rows of another table's (`person_name` holds `person_id`): a row extending one extends the parent, not these. */
+const childRows = (u: LiveTable, catalog: LiveCatalog): boolean => columns(u).some((c) => !c.key &&
+  catalog.tables.some((v) => v !== u && soleKey(v)?.name.toLowerCase() === c.name.toLowerCase()))
 
 /** The single-column foreign keys the database declares, whatever the names or rows say; keys over several columns are not references a mapping field can hold. */
 function declaredRefs (catalog: LiveCatalog): Ref[] {

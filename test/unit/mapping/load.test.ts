@@ -79,6 +79,15 @@ t.test('semantic checks', async (t) => {
   t.match(issues(base + 'states:\n  moves: { WAITING: [GONE] }\n')[0], { path: '/states/moves/WAITING/0' })
 })
 
+t.test('write.before/after rows on the appointment are refused at their line, never accepted and left unwritten', async (t) => {
+  for (const side of ['before', 'after']) {
+    const text = base.replace('    state: { column: ST, map: { A: WAITING } }\n',
+      `    state: { column: ST, map: { A: WAITING } }\n    joins:\n      log: { table: LOG, on: { ID: APT } }\n    write:\n      ${side}:\n        - join: log\n          set: { KIND: { value: 25 } }\n`)
+    const [issue] = issues(text)
+    t.match(issue, { path: `/resources/appointment/write/${side}`, line: 13, message: /written with a new client only.*booking never writes them.*write\.history/ }, side)
+  }
+})
+
 t.test('errors are located even for semantic problems', async (t) => {
   const [issue] = issues(base.replace('map: { A: WAITING }', 'map: { A: ARRIVED }'))
   t.equal(issue.line, 8)

@@ -49,6 +49,16 @@ t.test('toE164 adds the ninth digit to old 8-digit BR mobiles', async (t) => {
   t.equal(toE164('+55 11 8765-4321', BR), '+5511987654321', 'also when written internationally')
 })
 
+t.test('addNinthDigit: false reads old 8-digit BR mobiles as stored', async (t) => {
+  const asStored = { ...BR_SP, addNinthDigit: false }
+  t.equal(toE164('9876-5432', asStored), '+551198765432', 'without area code: the default one, no ninth digit')
+  t.equal(toE164('(11) 8765-4321', asStored), '+551187654321')
+  t.equal(toE164('+55 11 8765-4321', asStored), '+551187654321', 'also when written internationally')
+  t.equal(toE164('0055 11 8765-4321', asStored), '+551187654321', 'and after the international prefix')
+  t.equal(toE164('98765-4321', asStored), '+5511987654321', 'a 9-digit mobile unchanged')
+  t.equal(toE164('9876-5432', BR_SP), '+5511998765432', 'the default adds it')
+})
+
 t.test('toE164 uses defaultAreaCode for numbers stored without one', async (t) => {
   t.equal(toE164('98765-4321', BR_SP), '+5511987654321')
   t.equal(toE164('8765-4321', BR_SP), '+5511987654321', 'old 8-digit mobile')

@@ -35,12 +35,15 @@ async function run (args: string[]): Promise<{ code: number, printed: string }> 
 }
 
 /** The draft with the state codes mapped and the country said, as the draft's TODO lines ask a human to. */
+const ZONES: Record<string, string> = { US: 'America/Chicago', CA: 'America/Toronto', PT: 'Europe/Lisbon' }
+
 function humanised (yaml: string, shape: Shape): string {
   // Codes no word explains are drafted as WAITING with a TODO; the states line naming only the states some code reads as goes with them.
   let done = yaml.replace(/^( {8})("[^"]*"): WAITING {3}# TODO: .*$/gm, (_, indent: string, code: string) => `${indent}${code}: ${shape.states[JSON.parse(code) as string] ?? 'WAITING'}`)
   done = done.replace(/^states: .*# TODO.*\n/m, '')
   if (shape.country) done = done.replace(/^# TODO phone\.defaultCountry:.*$/m, `phone: { defaultCountry: ${shape.country} }`)
-  return done
+  // The zone, where the phones' country keeps several: what the clinic's IT says.
+  return done.replace(/^# TODO timezone: the clinic's IANA zone in (\w+):.*$/m, (_, c: string) => `timezone: ${ZONES[c] ?? 'UTC'}`)
 }
 
 async function draftAndCheck (t: Test, shape: Shape, dialect: 'sqlite' | 'mysql' | 'postgres'): Promise<string> {
