@@ -29,6 +29,8 @@ export interface DataOptions {
   progressEveryMs?: number
   /** The clock the time is measured with (tests: one that moves on each reading). */
   now?: () => number
+  /** The clinic's today, which tells a state code's past rows from those ahead. */
+  today?: string
 }
 
 /**
@@ -178,7 +180,7 @@ export async function checkData (compiled: CompiledMapping, db: Database, out: F
 
   // Whole tables, in key order, batch by batch, until the time given runs out.
   const jobs: ScanJob[] = [
-    appointmentScan(model, plans, snap ? (k, id) => snap.record(k, id) !== undefined : undefined),
+    appointmentScan(model, plans, snap ? (k, id) => snap.record(k, id) !== undefined : undefined, opts.today),
     clientScan(model, plans),
     ...plans.schedules.map((source) => availabilityScan(source, opts.catalog))
   ]

@@ -108,7 +108,7 @@ export async function checkInstallation (inst: Installation, todayOrOptions: str
   }
   checkNonTransactional(compiled, catalog, out)
   await checkData(compiled, db, out, {
-    budgetMs: opts.budgetMs ?? 30_000, progress: opts.progress, scanProgress: opts.scanProgress, catalog, batchRows: opts.batchRows, progressEveryMs: opts.progressEveryMs, now: opts.now
+    budgetMs: opts.budgetMs ?? 30_000, progress: opts.progress, scanProgress: opts.scanProgress, catalog, batchRows: opts.batchRows, progressEveryMs: opts.progressEveryMs, now: opts.now, today
   })
   return report(model, out)
 }

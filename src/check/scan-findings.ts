@@ -13,6 +13,7 @@ import { zoneCountries } from '../normalise/zone-country.js'
 import { readings } from '../toolkit/init/phones.js'
 import { count, scanTable, Tally, type ScanClock, type ScanResult } from './table-scan.js'
 import type { Findings } from './findings.js'
+import { StateEvidence } from './state-evidence.js'
 
 /** A scan and what it says once done (or cut short). */
 export interface ScanJob {
@@ -37,8 +38,9 @@ const rowsOf = (n: number, r: ScanResult): string => r.complete ? `${count(n)}` 
 /** The plan is compiled when the scan starts, so a scan that cannot be built is reported as one that failed. */
 const scanning = <T>(plan: () => ScanPlan<T>, visit: (row: T) => void) => async (db: Database, clock: ScanClock): Promise<ScanResult> => await scanTable(db, plan(), visit, clock)
 
-export function appointmentScan (model: MappingModel, plans: CheckPlans, known: Known | undefined): ScanJob {
+export function appointmentScan (model: MappingModel, plans: CheckPlans, known: Known | undefined, today?: string): ScanJob {
   const a = model.appointment
+  const evidence = new StateEvidence(model, today)
   const unreadable = new Tally()
   const unknownState = new Tally()
   // A ref without a lookup resource names nothing that could be listed: not counted.
@@ -52,6 +54,7 @@ export function appointmentScan (model: MappingModel, plans: CheckPlans, known: 
       const label = row.id === undefined ? undefined : `id ${row.id}`
       if (!row.readable) { unreadable.add(label); return }
       if (row.unmappedState) unknownState.add(label)
+      evidence.see(row)
       if (known) {
         for (const k of refKinds) {
           const ref = row.refs[k]
@@ -76,6 +79,7 @@ export function appointmentScan (model: MappingModel, plans: CheckPlans, known: 
         if (misread && !filtered) out.problem(place, `${said}: is this the column that holds the ${k}'s key? (A booking would store a ${k} id there)`)
         else out.warning(place, `${said} (deleted or filtered out${misread ? `: if the ${k} resource's \`where\` does not leave them out, this ref reads the wrong column` : ''})`)
       }
+      evidence.report(out)
       if (unreadable.n === 0 && unknownState.n === 0) out.ok(a.path, r.complete ? `${count(r.scanned)} rows, all readable` : `the first ${count(r.scanned)} of ${count(r.total)} rows, all readable`)
     }
   }

@@ -24,6 +24,7 @@ import { clientsRows } from './init/own-rows.js'
 import { nameRefs, type NameRef } from './init/named-refs.js'
 import { weeklyYaml } from './init/weekly.js'
 import { aheadByCode, noneDefault, undated } from './init/appointment-rows.js'
+import { codeEvidence } from './init/code-evidence.js'
 import { blocksYaml } from './init/blocks.js'
 import { clientless, type Clientless } from './init/clientless.js'
 import { readCode, stateDraft } from './init/state-map.js'
@@ -352,7 +353,7 @@ async function appointmentYaml (t: LiveTable, ctx: Context, found: Start | undef
     : { lines: [] }
   let stateWrites: string[] = []
   if (state && chosenState) {
-    const draft = stateDraft({ column: state, note: chosenState.note, codes, labels, defaultCode: literal(state.defaultSql), ahead: aheadByCode(t, state, start, ctx.samples, ctx.today), openSlot: none.openSlot })
+    const draft = stateDraft({ column: state, note: chosenState.note, codes, labels, defaultCode: literal(state.defaultSql), ahead: aheadByCode(t, state, start, ctx.samples, ctx.today), openSlot: none.openSlot, evidence: codeEvidence(t, state, start, ctx.refs.find((x) => x.from === t && x.to === ctx.chosen.professional)?.column, ctx.samples, ctx.today) })
     out.push(...draft.lines)
     stateWrites = draft.writes
     ctx.states = draft.states

@@ -33,6 +33,11 @@ export interface AppointmentScanRow {
   /** A state the mapping cannot name (never set where stateCodes counts the codes instead). */
   unmappedState: boolean
   refs: Partial<Record<'professional' | 'location' | 'service', string>>
+  /** The start as read (`YYYY-MM-DD`, `HH:MM`), where readable. */
+  day?: string
+  hour?: string
+  /** Where the state is a plain mapped column: the map's key the stored code reads as (absent for a code it does not map). */
+  code?: string
 }
 
 export interface ClientScanRow {
@@ -110,8 +115,16 @@ export function compileCheck (model: MappingModel, d: Dialect): CheckPlans {
       // A plain state column is counted code by code in one statement (stateCodes); rules and templates here.
       const named = stateColumn !== undefined ? () => 'mapped' : textOf(valueReader(state, scope, cols, params))
       const refs = REFS.flatMap((k) => a.refs[k] ? [[k, idOf(valueReader(a.refs[k] as Value, scope, cols, params))] as const] : [])
+      // The stored code beside the time, so check can weigh each code by where its rows fall (state-evidence.ts).
+      const keyOf = stateColumn !== undefined ? codeMatcher(Object.keys(state.map ?? {}), codeRule(state)) : undefined
+      const codeAt = stateColumn !== undefined ? cols.add(scope.ref(stateColumn, a.path)) : undefined
       return (row) => {
-        const out: AppointmentScanRow = { readable: date(row) !== undefined && hour(row) !== undefined, unmappedState: named(row) === undefined, refs: {} }
+        const day = date(row)
+        const at = hour(row)
+        const out: AppointmentScanRow = { readable: day !== undefined && at !== undefined, unmappedState: named(row) === undefined, refs: {} }
+        if (day !== undefined && at !== undefined) Object.assign(out, { day, hour: at })
+        const code = keyOf && codeAt !== undefined ? keyOf(row[codeAt]) : undefined
+        if (code !== undefined) out.code = code
         const rowId = id(row)
         if (rowId !== undefined) out.id = rowId
         for (const [k, read] of refs) {

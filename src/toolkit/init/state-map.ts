@@ -1,13 +1,18 @@
 // The appointment's `state` as drafted: every stored code (and every code its label table
 // lists) mapped to the state its label or its own name says. A code nothing explains is mapped
-// to WAITING, the state that keeps holding its slot, with a TODO naming it and its rows: the
-// draft then reads every row and never offers a slot one of them may hold, and a human says
-// what it means. Where several codes read as one state, `write.states` names the one a write
-// stores: the column's default for WAITING (what the clinic's program gives a new row), else a
-// code whose label says the state itself, else the code most rows ahead of today hold.
+// by where its sampled rows fall (code-guess.ts), each guess a `# TODO confirm` naming the
+// evidence; one nothing tells is WAITING, the state that keeps holding its slot, with a TODO
+// naming it and its rows, and a human says what it means. A booked code that reads as
+// CONFIRMED where none reads as WAITING (GNU Health's `confirmed`) is mapped WAITING: a new
+// booking answers WAITING (the interface), the chat's confirmation kept beside it. Where
+// several codes read as one state, `write.states` names the one a write stores: the column's
+// default for WAITING (what the clinic's program gives a new row), else a code whose label
+// says the state itself, else the code most rows ahead of today hold.
 import type { LiveColumn } from '../../db/columns.js'
 import type { CodeLabels } from './code-labels.js'
 import { readState, type Reading, type State } from './state-words.js'
+import type { CodeEvidence } from './code-evidence.js'
+import { guessCodes, type Guess } from './code-guess.js'
 import { ident } from './tables.js'
 
 export interface StoredCode { code: string, n: number }
@@ -24,6 +29,8 @@ export interface StateInput {
   ahead: Map<string, number>
   /** The code of open slots, left out of the map (`openSlots` reads those rows). */
   openSlot?: string
+  /** Where each code's sampled rows fall: what a code nothing names is guessed by. */
+  evidence?: CodeEvidence
 }
 
 export interface StateDraft {
@@ -40,7 +47,10 @@ export interface StateDraft {
   states?: string
 }
 
-interface Entry { code: string, n: number, label?: string, reading?: Reading & { state: State } }
+interface Entry { code: string, n: number, label?: string, reading?: Reading & { state: State }, guess?: Guess }
+
+/** The state an entry is drafted as. */
+const stateOf = (e: Entry): State => e.reading?.state ?? e.guess?.state ?? 'WAITING'
 
 const ORDER: State[] = ['WAITING', 'CONFIRMED', 'CANCELED', 'MISSED', 'DONE']
 
@@ -59,6 +69,10 @@ export function stateDraft (input: StateInput): StateDraft {
     const { label, reading } = readCode(code, labels)
     return { code, n, label, reading: reading === undefined || reading.state === 'FREE' ? undefined : { ...reading, state: reading.state } }
   })
+  const booked = bookedConfirmed(entries, input)
+  if (booked?.reading !== undefined) booked.reading = { ...booked.reading, state: 'WAITING' }
+  const guesses = guessCodes(entries.filter((e) => e.reading === undefined && e !== booked), entries.filter((e) => e.reading !== undefined).map((e) => e.reading?.state as State), input.evidence)
+  for (const e of entries) if (guesses.has(e.code)) e.guess = guesses.get(e.code)
   const out = ['    state:', `      column: ${ident(column.name)}   # guess: ${input.note}`, `      type: ${column.kind === 'number' ? 'int' : 'text'}`]
   const byFold = new Map<string, string[]>()
   for (const e of entries) byFold.set(e.code.toLowerCase(), [...byFold.get(e.code.toLowerCase()) ?? [], e.code])
@@ -67,32 +81,46 @@ export function stateDraft (input: StateInput): StateDraft {
   const modified = labels?.prefix === true ? stored.filter((s) => !labels.labels.has(s.code)) : []
   if (modified.length > 0) out.push(`      match: prefix   # guess: stored codes ${modified.map((m) => m.code).join(', ')} are a code of ${labels?.source.replace(/\..*/, '')} with a letter after it; each reads as the code it starts with`)
   const from = labels === undefined ? '' : `; labels from ${labels.source}`
-  out.push(`      map:   # each code → WAITING, CONFIRMED, CANCELED, MISSED or DONE${from}; a code nothing explains is WAITING, which keeps its slot held, until you say (docs/cli.md#init)`)
+  out.push(`      map:   # each code → WAITING, CONFIRMED, CANCELED, MISSED or DONE${from}; a code nothing names is guessed from where its rows fall, else WAITING, which keeps its slot held, until you say (docs/cli.md#init)`)
   if (entries.length === 0) out.push('        "0": WAITING   # TODO: a placeholder: no stored code to read')
   for (const e of entries) {
     const rows = e.n === 0 ? 'no rows yet' : `${e.n} row${e.n === 1 ? '' : 's'}`
     const said = e.label === undefined ? (e.reading === undefined ? '' : 'by its name, ') : `${JSON.stringify(e.label)}, `
+    if (e === booked) {
+      out.push(`        ${JSON.stringify(e.code)}: WAITING   # guess: ${said}${rows}: reads as CONFIRMED, but it is what a booking is (no code reads as WAITING, and the most sampled rows from today on hold it): ` +
+        'a new booking answers WAITING; TODO: keep the chat\'s confirmation beside it (docs/mapping.md#confirmation-where-the-status-has-no-confirmed-code)')
+      continue
+    }
+    const none = `${e.label === undefined ? 'no label or word' : 'no word of its label'} says what it means`
     out.push(e.reading !== undefined
       ? `        ${JSON.stringify(e.code)}: ${e.reading.state}   # guess: ${said}${rows}`
-      : `        ${JSON.stringify(e.code)}: WAITING   # TODO: ${said}${rows}; ${e.label === undefined ? 'no label or word' : 'no word of its label'} says what it means`)
+      : e.guess !== undefined
+        ? `        ${JSON.stringify(e.code)}: ${e.guess.state}   # TODO confirm: ${said}${rows}; ${none}: ${e.guess.why}`
+        : `        ${JSON.stringify(e.code)}: WAITING   # TODO: ${said}${rows}; ${none}`)
   }
-  return { lines: out, writes: writeCodes(entries, column, input), states: statesLine(entries, input) }
+  return { lines: out, writes: writeCodes(entries, column, input), states: statesLine(entries) }
 }
 
 /** The states the map can store, and the initial one where it is not WAITING; undefined when every default state has a code. */
-function statesLine (entries: Entry[], input: StateInput): string | undefined {
-  const read = new Set(entries.map((e) => e.reading?.state ?? 'WAITING'))
+function statesLine (entries: Entry[]): string | undefined {
+  const read = new Set(entries.map(stateOf))
   const values = ORDER.filter((s) => read.has(s))
   if (values.length === ORDER.length || values.length === 0) return undefined
   const missing = ORDER.filter((s) => !read.has(s))
   const todo = `TODO: no code reads as ${missing.join(', ')}: a move there is refused until the map names one`
   if (read.has('WAITING')) return `states: { values: [${values.join(', ')}] }   # ${todo}`
-  // No code reads as WAITING: a booking is stored as the code most rows from today on hold, where it reads as CONFIRMED.
+  return `states: { values: [${values.join(', ')}], initial: ${values[0]} }   # ${todo}; TODO initial: the state a booking is stored in`
+}
+
+/**
+ * Where no code reads as WAITING, the code most rows from today on hold, when it reads as
+ * CONFIRMED (GNU Health books as `confirmed`): drafted WAITING, for `states.initial` must be
+ * WAITING (a new booking answers WAITING) and the confirmation is kept beside the status.
+ */
+function bookedConfirmed (entries: Entry[], input: StateInput): Entry | undefined {
+  if (entries.some((e) => e.reading?.state === 'WAITING')) return undefined
   const booked = [...entries].sort((a, b) => (input.ahead.get(b.code) ?? 0) - (input.ahead.get(a.code) ?? 0))[0]
-  const n = booked === undefined ? 0 : input.ahead.get(booked.code) ?? 0
-  if (booked?.reading?.state !== 'CONFIRMED' || n === 0) return `states: { values: [${values.join(', ')}], initial: ${values[0]} }   # ${todo}; TODO initial: the state a booking is stored in`
-  return `states: { values: [${values.join(', ')}], initial: CONFIRMED }   # guess: no code reads as WAITING, and ${n} sampled rows from today on hold ${JSON.stringify(booked.code)}, ` +
-    'which reads as CONFIRMED: what a booking is'
+  return booked?.reading?.state === 'CONFIRMED' && (input.ahead.get(booked.code) ?? 0) > 0 ? booked : undefined
 }
 
 /** The map's keys: the label table's codes, with the rows of the stored codes each reads (prefix-matched where `match: prefix`), then stored codes it lacks. */
@@ -112,7 +140,7 @@ function keysOf (stored: StoredCode[], labels: CodeLabels): StoredCode[] {
 function writeCodes (entries: Entry[], column: LiveColumn, input: StateInput): string[] {
   const lines: string[] = []
   for (const state of ORDER) {
-    const read = entries.filter((e) => (e.reading?.state ?? 'WAITING') === state)
+    const read = entries.filter((e) => stateOf(e) === state)
     if (read.length < 2) continue
     const { code, why } = pick(state, read, input)
     const value = column.kind === 'number' && /^-?\d+$/.test(code) ? code : JSON.stringify(code)

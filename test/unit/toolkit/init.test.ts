@@ -28,7 +28,7 @@ async function init (db: string, out: string): Promise<{ code: number, yaml: str
   }
 }
 
-t.test('a scratch clinic: tables, text hours, phones; check passes, the codes left are TODOs', async (t) => {
+t.test('a scratch clinic: tables, text hours, phones; the codes left are TODOs, and check fails a map of one state', async (t) => {
   const db = join(dir, 'scratch.db')
   const raw = new BetterSqlite3(db)
   raw.exec(CLINIC_SQL)
@@ -50,8 +50,9 @@ t.test('a scratch clinic: tables, text hours, phones; check passes, the codes le
   t.teardown(() => inst.close())
   // Today's date: the draft now writes bookings, and check's booking probe refuses a past day.
   const report = await checkInstallation(inst, new Date().toISOString().slice(0, 10))
-  t.ok(report.ok, report.lines.join('\n'))
   t.match(yaml, /^ {8}"\d+": WAITING {3}# TODO: \d+ rows?; no label or word says what it means$/m, 'a code nothing explains holds its slot, said')
+  // Issue 27: no code here is explained (four rows tell nothing), so every one reads WAITING: not green.
+  t.same(report.findings.filter((f) => f.severity === 'problem').map((f) => f.message.replace(/ \(.*/, '')), ['every stored SIT code reads as WAITING'], report.lines.join('\n'))
 })
 
 for (const sample of ['clinica-sorriso', 'northwind-health']) {
