@@ -57,7 +57,7 @@ export interface LookupModel extends TableModel {
    * `joins` are those of `resource` (another lookup, or the client), or the mapping's own
    * (`resource` absent: a table of attribute rows); `key` the column.
    */
-  valuesOf?: { resource?: LookupName | 'client', column: string, path: string }
+  valuesOf?: { resource?: LookupName | 'client', column: string, path: string, names?: Record<string, string> }
   /** Each `where` condition's place (a `valuesOf` lookup's are its source's, then its column's). */
   wherePaths?: string[]
   tablePath?: string
@@ -324,7 +324,7 @@ export function buildModel (source: SourceDoc): MappingModel {
   }
 }
 
-type ValuesOfDoc = { resource: LookupName | 'client', column: string } | { table: string, column: string, where?: WhereDoc, joins?: Record<string, JoinDoc> }
+type ValuesOfDoc = ({ resource: LookupName | 'client', column: string } | { table: string, column: string, where?: WhereDoc, joins?: Record<string, JoinDoc> }) & { names?: Record<string, string> }
 
 /**
  * A lookup read as the distinct non-blank values of a column of other rows: another lookup's
@@ -351,7 +351,7 @@ function valuesOfLookup (name: LookupName, valuesOf: ValuesOfDoc, lookups: Mappi
     name,
     // A location's required address is its name again (no address is kept with a value).
     fields: name === 'location' ? { name: read, address: read } : { name: read },
-    valuesOf: { ...resource !== undefined ? { resource } : {}, column, path: at }
+    valuesOf: { ...resource !== undefined ? { resource } : {}, column, path: at, ...valuesOf.names !== undefined ? { names: valuesOf.names } : {} }
   })
   const wherePathsOf = (where: ConditionDoc[], doc: unknown, wherePath: string): string[] =>
     where.map((_, i) => `${wherePath}${Array.isArray(doc) ? `/${i}` : ''}`)

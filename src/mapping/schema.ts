@@ -672,11 +672,18 @@ const Lookup = (what: string, fields: Record<string, string>, whats = `${what}s`
  * lookup's (OpenEMR's `users.specialty`), related to the rows holding them; the client's
  * (OSCAR's `demographic.hc_type`); or a table's (OpenMRS's `person_attribute` of a type).
  */
+/** The name a stored value is answered by (`ON` → `OHIP`); a value not listed is its own name. */
+const Names = (what: string) => Type.Record(Type.String(), Type.String({ minLength: 1 }), {
+  description: 'The name each stored value is answered by, where the value is a code (`ON: OHIP`); the id stays the value. A value not listed is named by itself.',
+  examples: [{ ON: 'OHIP', QC: 'RAMQ' }]
+})
+
 const ValuesOf = (what: string, whats: string) => Type.Object({
   valuesOf: Type.Union([
     Type.Object({
       resource: Type.Union([Type.Literal('professional'), Type.Literal('location'), Type.Literal('service'), Type.Literal('healthInsurance'), Type.Literal('specialty'), Type.Literal('client')], { description: `The resource whose rows hold the ${what} as text: another lookup, or \`client\` (a patient's own ${what} on the patient's row).` }),
-      column: about(ColumnName, `The column of that resource's table (or of one of its joins) holding each row's ${what}.`, ['specialty'])
+      column: about(ColumnName, `The column of that resource's table (or of one of its joins) holding each row's ${what}.`, ['specialty']),
+      names: Type.Optional(Names(what))
     }, {
       additionalProperties: false,
       description: `The ${whats} are the distinct non-blank values of a column of another resource's table (its \`where\` and \`joins\` apply): each value is one ${what}, its id the value itself (case counts; URL-encoded in paths) and its name the value trimmed; NULL and blank are none. Of another lookup, related to the rows of \`resource\` holding it, for the filters both ways (\`/professionals?specialty=\`, \`/specialties?professional=\`) and a professional's \`specialties\`, as a \`relations\` entry would relate them (so none may); of \`client\`, related to no lookup. \`ponte check\` reads the column as the ${whats}, its repeats being no key problem.`,
@@ -686,7 +693,8 @@ const ValuesOf = (what: string, whats: string) => Type.Object({
       table: about(TableName, `A table of rows each holding a ${what} as text (a patient's attribute rows), with no key of its own for the ${what}.`, ['person_attribute']),
       column: about(ColumnName, `The column (or \`alias.COLUMN\` of a join) holding each row's ${what}.`, ['value']),
       where: Type.Optional(about(Where, `The rows holding a ${what} (an attribute's type, not voided). Default: every row.`, [{ all: [{ column: 'person_attribute_type_id', eq: 7 }, { column: 'voided', eq: 0 }] }])),
-      joins: Type.Optional(Joins)
+      joins: Type.Optional(Joins),
+      names: Type.Optional(Names(what))
     }, {
       additionalProperties: false,
       description: `The ${whats} are the distinct non-blank values of a column of a table of their own rows (attribute rows of a type, not voided): each value is one ${what}, its id and name as above; related to no lookup. \`ponte check\` reads the column as the ${whats}, its repeats being no key problem.`,

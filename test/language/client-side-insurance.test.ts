@@ -45,6 +45,14 @@ for (const dialect of testDialects()) {
     t.equal((await s.call('GET', '/appointments/5')).body.healthInsurance?.id, 'ON')
   })
 
+  t.test(`${dialect}: a plan's code is answered by the name the mapping gives it (names), its id the code`, async (t) => {
+    const s = await scratchOn(t, dialect, MONTREAL_SCHEMA, montrealMapping('column', { healthInsurance: '    valuesOf: { resource: client, column: prov_plan, names: { ON: OHIP } }' }))
+    t.same((await s.call('GET', '/health-insurances')).body, [{ id: 'ON', name: 'OHIP' }, { id: 'QC', name: 'QC' }], 'a code the names do not list is its own name')
+    t.same((await s.call('GET', '/health-insurances/ON')).body, { id: 'ON', name: 'OHIP' }, 'by id: the code, named')
+    t.equal((await s.call('GET', '/health-insurances/OHIP')).status, 404, 'the name is no id')
+    t.same((await s.call('GET', '/appointments/2')).body.healthInsurance, { id: 'ON', name: 'OHIP' }, 'nested, named')
+  })
+
   t.test(`${dialect}: the insurer attribute rows of a kind, not retired, are the health insurances`, async (t) => {
     const s = await scratchOn(t, dialect, MONTREAL_SCHEMA, montrealMapping('rows'))
     const list = await s.call('GET', '/health-insurances')

@@ -155,7 +155,9 @@ function compileValuesOf (model: LookupModel, valuesOf: NonNullable<LookupModel[
       },
       read: (row) => {
         const id = read(row)
-        return id === undefined ? undefined : { id, enabled: true, entity: { id, name: id, ...model.name === 'location' ? { address: id } : {} } }
+        if (id === undefined) return undefined
+        const name = valuesOf.names?.[id] ?? id
+        return { id, enabled: true, entity: { id, name, ...model.name === 'location' ? { address: name } : {} } }
       }
     }
   }
