@@ -151,6 +151,7 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
   const set = writeValues(model, a.table, a.write?.set, `${path}/set`)
   refuseOverwrittenSet(set, (column) => 'value' in (a.write?.set?.[column] ?? {}), refs, joinedRefs, path)
   const reschedule = writeValues(model, a.table, a.write?.reschedule, `${path}/reschedule`)
+  refuseRescheduleCode(model, path)
   const after = model.states.onReschedule === 'keep' ? [] : stateWrites(model.states.onReschedule)
 
   const columns = uniqueColumns([
@@ -453,4 +454,26 @@ function lookupCopies (model: MappingModel, name: BookedLookup): { part: 'name' 
 function bookingDefault (otherwise: string | number, written: boolean, path: string): string {
   if (!written) throw new CompileError(path, 'the booking does not write this ref (it is read through a join without `firstOf`, or booked through the slot), so it cannot take a default')
   return String(otherwise)
+}
+
+/**
+ * A status code `write.reschedule` writes reads as one state; after a move the appointment must
+ * read as the state `onReschedule` leaves it in, or every such move is refused at its read-back.
+ */
+function refuseRescheduleCode (model: MappingModel, path: string): void {
+  const a = model.appointment
+  const column = a.state.column
+  const map = a.state.map
+  if (column === undefined || map === undefined) return
+  const entry = Object.entries(a.write?.reschedule ?? {}).find(([c]) => c.toLowerCase() === column.toLowerCase())
+  const written = entry?.[1]
+  if (entry === undefined || written === null || typeof written !== 'object' || !('value' in written)) return
+  const code = String(written.value)
+  const exact = a.state.codes === 'exact'
+  const read = Object.entries(map).find(([k]) => exact ? k === code : k.toLowerCase() === code.toLowerCase())?.[1]
+  if (read === undefined) return
+  const target = model.states.onReschedule
+  if (target !== 'keep' && target === read) return
+  const after = target === 'keep' ? 'keeps each appointment\'s state (`states.onReschedule: keep`)' : `moves it to ${target} (\`states.onReschedule\`)`
+  throw new CompileError(`${path}/reschedule/${segment(entry[0])}`, `every reschedule writes \`${code}\`, which reads as ${read}, but a reschedule ${after}: a moved appointment would read back as ${read} and the move be refused. Set \`states.onReschedule: ${read}\`, or leave \`${entry[0]}\` out of \`write.reschedule\``)
 }
