@@ -608,7 +608,7 @@ export const Appointment = Type.Object({
   end: Type.Optional(Type.Object({
     datetime: Type.Optional(about(Value, 'The end as a date-time.')),
     hour: Type.Optional(about(Value, 'The end as an hour of the start\'s day.')),
-    duration: Type.Optional(about(Value, 'The length (with `unit`, minutes by default).', [{ column: 'DURACAO', unit: 'minutes', nullIf: [0] }]))
+    duration: Type.Optional(about(Value, 'The length added to the start (with `unit`, minutes by default): a column of the appointment (written on booking), a joined row\'s column (`med.INTERVALO`, the doctor\'s slot length) or a constant (`{ value: 20 }`), both only read, or `{ minutes: { from, to } }`.', [{ column: 'DURACAO', unit: 'minutes', nullIf: [0] }, { value: 20 }]))
   }, { additionalProperties: false, description: 'When the appointment ends: one of `datetime`, `hour`, or `duration` (with `unit`). Without it, appointments are answered without an end hour. An `hour` earlier than the start\'s, or a `datetime` on the next date, is the next day\'s (23:00–00:30: `endHour` 00:30); a `datetime` on the start\'s date before it is no end.' })),
   state: about(Value, 'The appointment\'s state in the interface\'s words (WAITING, CONFIRMED, CANCELED, MISSED, DONE, or `states.values`): usually a `map` of stored codes or `rules`.', [{ column: 'SITUACAO', map: { A: 'WAITING', C: 'CONFIRMED', X: 'CANCELED' } }]),
   slotHolding: Type.Optional(Type.Union([Condition, Type.Array(Condition)], {
@@ -829,9 +829,12 @@ export const DayPattern = Type.Object({
 export const Availability = Type.Object({
   slotMinutes: Type.Optional(Type.Integer({ minimum: 5, maximum: 480, description: 'The length of an offered slot where a schedule row gives no `interval`, in minutes. Default: 30.', examples: [20] })),
   starts: Type.Optional(Type.Object({
-    every: Type.Optional(Type.Integer({ minimum: 5, maximum: 480, description: 'Minutes between offered starts, whatever the slot\'s length (a 40-minute visit offered at 08:00, 08:10, 08:20 …). Default: the slot\'s length (the service\'s duration, else the row\'s `interval`).', examples: [10] })),
+    every: Type.Optional(Type.Union([
+      Type.Integer({ minimum: 5, maximum: 480, description: 'Minutes between offered starts for every professional.' }),
+      Type.Literal('interval', { description: 'Each working window steps by its own hours row\'s `interval` (a per-doctor grid kept on the schedule rows: `interval: INTERVALO`).' })
+    ], { description: 'Minutes between offered starts, whatever the slot\'s length (a 40-minute visit offered at 08:00, 08:10, 08:20 …), or `interval`: each hours row\'s own `interval` (a 20-minute service on a doctor\'s 15-minute grid offered at 08:00, 08:15, 08:30 …). Default: the slot\'s length (the service\'s duration, else the row\'s `interval`).', examples: [10, 'interval'] })),
     afterBlocks: Type.Optional(Type.Boolean({ description: 'true: after a block (a blockout, a lunch) the starts run again from the block\'s end (Open Dental\'s grid after a blockout ending 10:25: 10:25, 10:35 …), not from the window\'s start. Default false.' }))
-  }, { additionalProperties: false, description: 'Where offered start times fall in a working window (and so which a booking may take): every `every` minutes from the window\'s start, and, with `afterBlocks`, from each block\'s end.' })),
+  }, { additionalProperties: false, description: 'Where offered start times fall in a working window (and so which a booking or a reschedule may take): every `every` minutes (or each hours row\'s own `interval`) from the window\'s start, and, with `afterBlocks`, from each block\'s end.' })),
   weekly: Type.Optional(Type.Object({
     table: about(TableName, 'The table of working hours, a row per professional, weekday and shift.', ['dbo.GRADE']),
     where: Type.Optional(about(Where, 'Only rows that meet this are working hours.')),

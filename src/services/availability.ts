@@ -15,7 +15,7 @@ import { offered } from './bookable.js'
 // The arithmetic and what holds a slot: slots.ts (booking uses them too).
 import { openRows, openWindows } from './open-slots.js'
 import { coveringWindow, type HoursSource } from './covering-hours.js'
-import { around, blockedOn, datedIn, DAY_MINUTES, endHourOfMinutes, fitsIn, hasRoom, heldRows, heldSpan, hourOfMinutes, readAll, readBlocks, serviceUses, slotsIn, windowsAround, windowsOn, type Window } from './slots.js'
+import { around, blockedOn, datedIn, DAY_MINUTES, endHourOfMinutes, fitsIn, hasRoom, heldRows, heldSpan, hourOfMinutes, readAll, readBlocks, serviceUses, slotsIn, gridOf, windowsAround, windowsOn, type Window } from './slots.js'
 
 export type Slot = SlotT
 
@@ -139,7 +139,7 @@ export class Availability {
         const length = w.whole ? step : service?.duration ?? step
         // On this date's clock: what the day before runs into it, and what the next day holds after its midnight.
         const taken = around(date, (d) => (occupancy.get(occupancyKey(w.professional, d)) ?? []).map((a) => ({ ...heldSpan(a, step), holding: a.holding, ...(byMinutes ? { uses: serviceUses(snap, a.refs.service) } : {}) })))
-        for (const s of slotsIn(w, length, around(date, (d) => blockedOn(d, w.professional, blocks, location)), 0, w.whole ? {} : av.starts)) {
+        for (const s of slotsIn(w, length, around(date, (d) => blockedOn(d, w.professional, blocks, location)), 0, gridOf(av.starts, w, step))) {
           // A start past midnight is the next date's.
           const [slotDate, start] = s.start >= DAY_MINUTES ? [next, s.start - DAY_MINUTES] : [date, s.start]
           if (slotDate < from || slotDate > end || (slotDate === today && start < nowMinutes)) continue
@@ -220,7 +220,7 @@ export class Availability {
       const at = this.slotLocation(snap, w, location)
       if (at === null || span.start < w.start || span.end > w.end) continue
       const blocked = around(date, (d) => blockedOn(d, professional, blocks, at))
-      if (fitsIn(span, [w], blocked, w.whole ? {} : av.starts)) return undefined
+      if (fitsIn(span, [w], blocked, gridOf(av.starts, w, w.interval ?? av.slotMinutes))) return undefined
       // A block anywhere wins: moving off the grid would not help.
       if (blocked.some((b) => b.start < span.end && span.start < b.end)) why = 'blocked'
       else if (why !== 'blocked') why = 'off-grid'

@@ -112,13 +112,23 @@ export function blockedOn (date: string, professional: string, blocks: BlockRow[
 
 export const overlaps = (a: Span, b: Span): boolean => a.start < b.end && b.start < a.end
 
+/** Where one window's starts fall: every `every` minutes (default the slot's length), and with `afterBlocks` from each block's end. */
+export interface Grid { every?: number, afterBlocks?: true }
+
+/** The mapped grid for a window whose rows step by `step` (its `interval`, else `slotMinutes`); an open slot keeps its own start. */
+export function gridOf (starts: StartGrid, w: Pick<Window, 'whole'>, step: number): Grid {
+  if (w.whole === true) return {}
+  const every = starts.every === 'interval' ? step : starts.every
+  return { ...(every !== undefined ? { every } : {}), ...(starts.afterBlocks === true ? { afterBlocks: true } : {}) }
+}
+
 /**
  * Slots of `length` minutes inside the window, none overlapping a busy span, none starting
  * before `notBefore` (minutes; today's "now"). They start every `grid.every` minutes (default
  * `length`) from the window's start; with `grid.afterBlocks`, a slot a busy span overlaps
  * moves the grid to that span's end.
  */
-export function slotsIn (window: Span, length: number, busy: Span[], notBefore = 0, grid: StartGrid = {}): Span[] {
+export function slotsIn (window: Span, length: number, busy: Span[], notBefore = 0, grid: Grid = {}): Span[] {
   const out: Span[] = []
   const every = grid.every ?? length
   if (!(length > 0) || !(every > 0)) return out
@@ -169,7 +179,7 @@ export function serviceUses (snap: Snapshot, service: string | undefined): numbe
  * Whether [start, end) is one of the slots a window offers: slotsIn's own, so booking refuses
  * exactly what /availability would not offer.
  */
-export function fitsIn (span: Span, windows: Span[], blocked: Span[], grid: StartGrid = {}): boolean {
+export function fitsIn (span: Span, windows: Span[], blocked: Span[], grid: Grid = {}): boolean {
   const length = span.end - span.start
   return length > 0 && windows.some((w) => span.start >= w.start && span.end <= w.end && slotsIn(w, length, blocked, span.start, grid).some((s) => s.start === span.start))
 }

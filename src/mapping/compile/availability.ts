@@ -137,8 +137,11 @@ export function farFutureDate (v: unknown, today: string): string | undefined {
   return date !== undefined && isCalendarDate(date) && date > today ? date : undefined
 }
 
-/** Offered starts: every `every` minutes (default the slot's length) from the window's start and, with `afterBlocks`, from each block's end. */
-export interface StartGrid { every?: number, afterBlocks?: true }
+/**
+ * Offered starts: every `every` minutes (default the slot's length; `interval`: the window's
+ * own row's) from the window's start and, with `afterBlocks`, from each block's end.
+ */
+export interface StartGrid { every?: number | 'interval', afterBlocks?: true }
 
 export interface CompiledAvailability {
   slotMinutes: number
@@ -186,6 +189,8 @@ export function compileAvailability (model: MappingModel, dialect: Dialect): Com
     return ranged(compileBlocks(b, Array.isArray(doc?.blocks) ? i : undefined, dialect, own), own)
   })
   if (!weekly && !dated && !open) throw new CompileError(PATH, 'availability needs working hours: `weekly`, `dated` or both')
+  // Each row's own grid needs rows that say one; otherwise it would silently be `slotMinutes`.
+  if (doc?.starts?.every === 'interval' && doc.weekly?.interval === undefined && doc.dated?.interval === undefined) throw new CompileError(`${PATH}/starts/every`, '`every: interval` steps by each hours row\'s `interval`: give `interval` (the row\'s grid column, e.g. `interval: INTERVALO`) on `weekly` or `dated`, or a number of minutes')
   return {
     slotMinutes: doc?.slotMinutes ?? DEFAULT_SLOT_MINUTES,
     starts: { ...(doc?.starts?.every !== undefined ? { every: doc.starts.every } : {}), ...(doc?.starts?.afterBlocks === true ? { afterBlocks: true } : {}) },
