@@ -191,8 +191,12 @@ async function book (compiled: CompiledMapping, plans: AppointmentWritePlans, db
   const a = model.appointment
   const s = services(compiled, db)
   const snap = await s.catalog.snapshot(undefined)
-  // Another client where asked for, else the first (a clinic with fewer clients).
-  const [client] = [...await s.clients.list({ limit: 1, offset: clientAt }, undefined), ...await s.clients.list({ limit: 1, offset: 0 }, undefined)]
+  // Another client where asked for, else the first (a clinic with fewer clients); one the mapping lets be booked.
+  const candidates = [...await s.clients.list({ limit: 20, offset: clientAt }, undefined), ...await s.clients.list({ limit: 20, offset: 0 }, undefined)]
+  let client: (typeof candidates)[number] | undefined
+  for (const c of candidates) {
+    if (await s.clients.bookable(c.id, undefined)) { client = c; break }
+  }
   if (!client) throw new NotProven('no client to book for')
   const stored = (name: BookingRef): boolean => a.refs[name] !== undefined && plans.readOnlyRefs[name] === undefined && !plans.ignored.has(name)
   let tried = 0

@@ -109,6 +109,8 @@ export interface OpenSlotsModel extends Omit<OpenSlotsDoc, 'free'> {
 export interface ClientModel extends TableModel {
   fields: Record<string, Value>
   phones: Value[]
+  /** Who may be booked (all of these conditions hold): `bookable`, each condition with its place. */
+  bookable: Array<{ condition: ConditionDoc, path: string }>
   write?: MappingDoc['resources']['client']['write']
 }
 
@@ -205,6 +207,7 @@ export function buildModel (source: SourceDoc): MappingModel {
     ...table(r.client, clientPath),
     fields: mapValues(r.client.fields as Record<string, ValueDoc>, (v, k) => value(v, `${clientPath}/fields/${k}`)),
     phones: (r.client.phones ?? []).map((v, i) => value(v, `${clientPath}/phones/${i}`)),
+    bookable: whereList(r.client.bookable).map((condition, i) => ({ condition, path: `${clientPath}/bookable${Array.isArray(r.client.bookable) ? `/${i}` : ''}` })),
     write: r.client.write
   }
   if (!client.fields.name) fail(`${clientPath}/fields`, 'a client needs `name`')

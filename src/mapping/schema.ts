@@ -657,6 +657,7 @@ export const Client = Type.Object({
     externalId: 'The id another system knows the patient by (a chart number).'
   }),
   phones: Type.Optional(Type.Array(Value, { description: 'Phone columns in order of preference: the first readable one is `phone`, all of them `allPhones`.', examples: [['CELULAR', 'FONE_RES']] })),
+  bookable: Type.Optional(about(Where, 'Clients who may be booked (all of these conditions hold), tested in the booking\'s transaction before anything is written: POST /appointments for any other client is a 409 naming `/body/client`. Unlike `where`, a client it leaves out is still a client: read by id, found by search, shown on their appointments, which can still be rescheduled and moved between states. Default: every client.', [{ column: 'patient_status', notIn: ['IN', 'DE'] }])),
   write: Type.Optional(about(WriteSpec, 'How POST /clients and PATCH /clients/{id} are written. Without it, they answer 501.'))
 }, { additionalProperties: false, description: 'The patients: the table, and where their name, CPF, phones… are.' })
 

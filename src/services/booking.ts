@@ -138,7 +138,10 @@ export class Booking {
     // What the row copies from the client and lookups it names (a name for the day sheet) is
     // read on the transaction that writes it: a rename committed before the insert is stored.
     if (this.writes.openSlots) {
-      const claimed = await requiring(writers, stores, async () => await this.db.transaction(async (tx) => await this.openSlots.claim(tx, { date: input.date, hour: input.hour, endHour, step }, input, now, await bookedRecords(this.writes, tx, input)), at, dayClaims(input.date, input, { hour: input.hour, endHour })))
+      const claimed = await requiring(writers, stores, async () => await this.db.transaction(async (tx) => {
+        await this.clients.refuseUnbookable(input.client, at, tx)
+        return await this.openSlots.claim(tx, { date: input.date, hour: input.hour, endHour, step }, input, now, await bookedRecords(this.writes, tx, input))
+      }, at, dayClaims(input.date, input, { hour: input.hour, endHour })))
       return answered(await this.appointments.answer(claimed, at), ignored, this.writes.ignored)
     }
     const pointers: Record<string, unknown> = {}
@@ -160,6 +163,7 @@ export class Booking {
     const insert = writable(this.writes.insert, 'appointments', request)
     const claims = dayClaims(input.date, input, { hour: input.hour, endHour })
     const stored = await requiring(writers, stores, async () => await this.db.transaction(async (tx) => {
+      await this.clients.refuseUnbookable(input.client, at, tx)
       Object.assign(pointers, await resolveClientRefs(this.writes, tx, input, request, (name, id, refs) => this.refProblem(name, id, snap) ?? unrelated(name, id, refs, snap)))
       // The length is the service's as the transaction reads it: a duration the clinic changed
       // since the catalogue was read would otherwise be stored, overlapping the next appointment.

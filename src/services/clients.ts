@@ -7,7 +7,7 @@ import type { ClientT } from '../schemas/resources.js'
 import { classifyTerm, type TermReading } from '../normalise/search-term.js'
 import { samePhone } from '../normalise/phone.js'
 import { foldName, normaliseEmail } from '../normalise/text.js'
-import { DatabaseTimeoutError, InvalidInputError, NotFoundError, unknownId } from '../errors.js'
+import { ConflictError, DatabaseTimeoutError, InvalidInputError, NotFoundError, unknownId } from '../errors.js'
 import { carryingId } from './ids.js'
 import { indexLeaders } from '../db/columns.js'
 import { KnownCatalog } from '../db/known-catalog.js'
@@ -51,6 +51,24 @@ export class Clients {
       if (err instanceof NotFoundError) return false
       throw err
     }
+  }
+
+  /**
+   * Refuses a new appointment for a client the mapping's `bookable` leaves out (an inactive or
+   * deceased patient), read on `via`, the booking's transaction: a status the desk changed
+   * meanwhile counts.
+   */
+  async refuseUnbookable (id: string, at: Arrival, via: Querier): Promise<void> {
+    if (await this.bookable(id, at, via)) return
+    throw new ConflictError(`Client "${id}" takes no new appointments: the clinic's record of them fails the mapping's \`resources.client.bookable\` (an inactive or deceased patient). Their existing appointments are kept. Nothing was written.`,
+      [{ path: '/body/client', message: 'takes no new appointments (resources.client.bookable)' }])
+  }
+
+  /** Whether the mapping's `bookable` allows new appointments for this client (it does where it says nothing). */
+  async bookable (id: string, at: Arrival, via: Querier = this.db): Promise<boolean> {
+    const bound = this.compiled.clients.bindBookable(id)
+    if (bound === undefined) return true
+    return carryingId(this.readAll(await via.query(bound.statement, bound.args, at)), id, (c) => c.id).length > 0
   }
 
   async search (term: string, page: Page, at: Arrival): Promise<ClientT[]> {

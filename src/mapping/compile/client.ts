@@ -19,6 +19,7 @@ import type { Bound } from './bind.js'
 import { objectFiller, type Row } from './entity.js'
 import { Scope } from './scope.js'
 import { Columns, valueReader, valueSql, valuesReader } from './value.js'
+import { conditionSql } from './condition.js'
 
 export type ClientReader = (row: Row) => ClientT | undefined
 
@@ -117,9 +118,13 @@ const NONE: IndexedColumns = new Set()
 export interface CompiledClients {
   page: Statement
   byId: Statement
+  /** The by-id read kept to the clients `bookable` allows, where the mapping says who. */
+  bookable?: Statement
   /** The by-id read of one client; undefined when no row can have that id. */
   bindId: (id: string) => Bound | undefined
   bindPage: (page: { limit: number, offset: number }) => Bound
+  /** The by-id read of one client the mapping's `bookable` allows; undefined when it says nothing (or no row can have that id). */
+  bindBookable: (id: string) => Bound | undefined
   /**
    * One statement per combination of search kinds a term can be; built on first use. `scan`:
    * phones and CPF by every stored value's digits, not by probes of their spellings.
@@ -159,10 +164,20 @@ export function compileClients (mapping: MappingModel, dialect: Dialect): Compil
   const byId = build('client.byId', (scope, params) => ({
     where: [keyMatch(model.key, scope, params, `${model.path}/key`)]
   }))
+  const bookable = model.bookable.length === 0
+    ? undefined
+    : build('client.bookable', (scope, params) => ({
+      where: [keyMatch(model.key, scope, params, `${model.path}/key`), ...model.bookable.map((b) => conditionSql(b.condition, scope, params, b.path))]
+    })).statement
   const searches = new Map<string, Statement>()
   const clients: CompiledClients = {
     page: page.statement,
     byId: byId.statement,
+    bookable,
+    bindBookable (id) {
+      const args = bookable && keyArgs(model.key, id)
+      return bookable && args && { statement: bookable, args }
+    },
     bindId (id) {
       const args = keyArgs(model.key, id)
       return args && { statement: byId.statement, args }

@@ -127,6 +127,7 @@ export function compileMapping (model: MappingModel, dialect: Dialect): Compiled
         ...edges.flatMap((e) => [e.pairs, e.forClient].filter((s): s is Statement => s !== undefined)),
         clients.page,
         clients.byId,
+        ...(clients.bookable ? [clients.bookable] : []),
         clients.search(['phone']),
         clients.search(['cpf', 'phone']),
         clients.search(['email']),
