@@ -19,7 +19,10 @@ export function checkWrites (model: MappingModel, writes: CompiledWrites, catalo
       if (insert) required(insert.plan, client, catalog, out)
     }
   }
-  if (c && (c.writers.name || c.rowWriters.name)) secondaryFamily(client.fields.name, out)
+  if (c && (c.writers.name || c.rowWriters.name)) {
+    secondaryFamily(client.fields.name, out)
+    familyPrefix(client.fields.name, out)
+  }
   if (c) {
     // Read but not writable, and not declared ignored: a request sending it is refused (501).
     for (const f of ['email', 'cpf', 'birthday'] as const) {
@@ -100,4 +103,17 @@ function secondaryFamily (name: Value | undefined, out: Findings): void {
   const cut = splitInto('Carla Dias', nameLayout(columns, name.split), name.split)
   const shown = columns.map((c) => `\`${c}\` '${cut[c]}'`).join(', ')
   out.warning(`${name.path}/template`, `a two-word name is written ${shown}: the family name lands in the secondary \`${columns[columns.length - 1]}\` and \`${columns[primary]}\` is left empty, though it reads back as sent; give \`split: { family: ${columns[primary]} }\``)
+}
+
+// A family-prefix column (OpenMRS's `family_name_prefix`) just before the family's without
+// `split.familyPrefix`: it takes a given word, yet the name reads back as sent.
+function familyPrefix (name: Value | undefined, out: Findings): void {
+  if (name?.template === undefined || (typeof name.split === 'object' && name.split.familyPrefix !== undefined)) return
+  const columns = templateColumns(name.template)
+  const layout = nameLayout(columns, name.split)
+  const before = layout.family === undefined ? -1 : columns.indexOf(layout.family) - 1
+  if (before < 1 || !/prefix/i.test(columns[before].slice(columns[before].indexOf('.') + 1))) return
+  const cut = splitInto('Maria das Graças de Souza', layout, name.split)
+  const shown = columns.map((c) => `\`${c}\` '${cut[c]}'`).join(', ')
+  out.warning(`${name.path}/template`, `\`${columns[before]}\` takes given names: \`Maria das Graças de Souza\` is written ${shown}, though it reads back as sent; give \`split: { familyPrefix: ${columns[before]} }\` for the family's particles`)
 }

@@ -144,7 +144,7 @@ const SqlPerDialect = Type.Object({
 })
 
 const SplitRule = Type.Union([Type.Literal('firstSpace'), Type.Literal('lastSpace'), Type.Literal('particles')], {
-  description: 'Which of the name\'s words are the family name: `firstSpace` (the default: all but the first), `lastSpace` (the last: `Maria das Graças` + `Silva`), or `particles`: the last word with the run of particles just before it, in any case (Portuguese `da das de do dos e`, French `du des la le les`, Spanish `del las los y`, Italian `di dal dalla dei degli della delle lo`, Dutch `van der den ter ten het`, German `von vom zu zum zur`: `João` + `da Silva`, `Maria das Graças` + `Silva`, `Marie Claire` + `de la Fontaine`), and the word before a closing `Filho`, `Filha`, `Júnior`, `Junior` or `Jr` (`Carlos E.` + `Nogueira Filho`) or, with two words or more before that word, `Neto`, `Neta`, `Sobrinho` or `Sobrinha` (`João` + `da Silva Neto`, but `Ana Paula` + `Neto`).'
+  description: 'Which of the name\'s words are the family name: `firstSpace` (the default: all but the first), `lastSpace` (the last: `Maria das Graças` + `Silva`), or `particles`: from the first particle after the first word, in any case (Portuguese `da das de do dos e`, French `du des la le les`, Spanish `del las los y`, Italian `di dal dalla dei degli della delle lo`, Dutch `van der den ter ten het`, German `von vom zu zum zur`: `João` + `da Silva`, `José Carlos` + `de Oliveira Santos`, `Marie Claire` + `de la Fontaine`), a Brazilian compound given name followed by a family name staying given (`Maria das Graças` + `de Souza e Silva`, `Maria das Graças` + `Silva`), a joining `e` or `y` taking the word before it (`Ana` + `Souza e Silva`); without a particle the last word (`Ana Paula` + `Souza`), and the word before a closing `Filho`, `Filha`, `Júnior`, `Junior` or `Jr` (`Carlos E.` + `Nogueira Filho`) or, with two words or more before that word, `Neto`, `Neta`, `Sobrinho` or `Sobrinha` (`João` + `da Silva Neto`, but `Ana Paula` + `Neto`).'
 })
 
 export const ValueObject = Type.Object({
@@ -207,6 +207,11 @@ export const ValueObject = Type.Object({
       description: 'The template\'s column holding the family name (default: its last). The columns before it take the given names; a column after it (OpenMRS\'s `family_name2`) is still read, but written blank, so a two-word name fills the family column first.',
       examples: ['name.family_name']
     })),
+    familyPrefix: Type.Optional(Type.String({
+      minLength: 1,
+      description: 'The template\'s column just before the family\'s that takes the family name\'s leading particles (OpenMRS\'s `family_name_prefix`): `Maria das Graças de Souza` is written `Maria` · `das Graças` · `de` · `Souza`, `Ana Souza e Silva` `Ana` · (blank) · `Souza e Silva`. At least the family\'s last word stays in the family column; the template reads the name back whole.',
+      examples: ['name.family_name_prefix']
+    })),
     middle: Type.Optional(Type.String({
       minLength: 1,
       description: 'A column the template does not read that takes the given names after the first (Open Dental\'s `MiddleI` under `{FName} {LName}`): `Carlos Eduardo Santos` is written `Carlos` · `Eduardo` · `Santos`. Reads and searches stay the template\'s, so the name then reads back (and is answered) without its middle names.',
@@ -218,9 +223,9 @@ export const ValueObject = Type.Object({
     }))
   }, {
     additionalProperties: false,
-    description: 'The rule with the template\'s roles: which column is the family\'s, a write-only middle column, where a lone word goes.'
+    description: 'The rule with the template\'s roles: which column is the family\'s and which its particles\', a write-only middle column, where a lone word goes.'
   })], {
-    description: 'Where a name written through a `{given} {family}` template is cut: a rule, or `{ rule, family, middle, alone }` adding the template\'s roles. Joined by the template, every rule reads the name back as sent (but for `middle` and `alone: both`).',
+    description: 'Where a name written through a `{given} {family}` template is cut: a rule, or `{ rule, family, familyPrefix, middle, alone }` adding the template\'s roles. Joined by the template, every rule reads the name back as sent (but for `middle` and `alone: both`).',
     examples: ['particles', { rule: 'particles', family: 'family_name' }]
   })),
   case: Type.Optional(Type.Literal('upper', {
@@ -372,7 +377,7 @@ export const WriteValue = Type.Union([
     }, { additionalProperties: false, minProperties: 1, description: 'The code written for each change the history\'s `on` lists, every one given a code (Open Dental\'s `HistApptAction`: `{ create: 0, state: 1, reschedule: 1 }`).', examples: [{ create: 0, state: 1, reschedule: 1 }] })
   }, { additionalProperties: false, description: 'Only in `write.history.left` and `after`: a code saying which change added the row (Created, Changed).' }),
   Type.Object({
-    client: Type.Union([Type.Literal('name'), Type.Literal('given'), Type.Literal('family'), Type.Literal('familyFirst'), Type.Literal('phone')], { description: 'Which part of the booked client, as the mapping reads it at booking time: `name` (the whole name), `given`, `family`, or `familyFirst` (family, `separator`, given: OSCAR\'s `SMITH,MARY ANN`); or `phone`, the client\'s phone (the one GET /clients/{id} answers as `phone`) written in `format`. Given and family are the columns of a `{given} {family}` name template (the family from its `split.family` column on, else the last column), else the name cut by its `split` rule.' }),
+    client: Type.Union([Type.Literal('name'), Type.Literal('given'), Type.Literal('family'), Type.Literal('familyFirst'), Type.Literal('phone')], { description: 'Which part of the booked client, as the mapping reads it at booking time: `name` (the whole name), `given`, `family`, or `familyFirst` (family, `separator`, given: OSCAR\'s `SMITH,MARY ANN`); or `phone`, the client\'s phone (the one GET /clients/{id} answers as `phone`) written in `format`. Given and family are the columns of a `{given} {family}` name template (the family from its `split.familyPrefix` or `split.family` column on, else the last column), else the name cut by its `split` rule.' }),
     separator: Type.Optional(Type.String({ minLength: 1, maxLength: 5, description: 'With `familyFirst`, what goes between family and given. Default `, `.', examples: [','] })),
     case: Type.Optional(Type.Literal('upper', { description: 'Written upper-cased (`SMITH,MARY ANN`).' })),
     format: Type.Optional(phoneFormat({ description: `With \`client: phone\`, how the copy is written: the formats and masks of \`write.phoneFormat\` (\`'(##) #####-####'\`). Default: the client's \`write.phoneFormat\`, else digits. ${COPIED_PHONE}`, examples: ['(##) #####-####'] })),

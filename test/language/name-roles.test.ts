@@ -1,11 +1,14 @@
-// Issue 27 item 10, the roles of a name's columns, on a clinic generated in the test (a person
-// row with given/middle/family columns, and an OpenMRS-like name row of four), on every test
-// database: `split.family` fills the family column before a secondary last one; `particles`
-// keeps `Filho`/`Neto` with the word before (a `Neto` after a given name alone is the surname:
-// `Ana Paula` · `Neto`); `split.alone` puts a one-word name in the family
-// column (or both); `split.middle` writes the middle names into a column the template does not
-// read. Each through POST and PATCH, read from the table and through GET; `check` warns where a
-// secondary last column would take the family name; misnamed columns are refused at load.
+// Issue 27 items 10 and 27, the roles of a name's columns, on a clinic generated in the test
+// (a person row with given/middle/family columns, and an OpenMRS-like name row of five), on
+// every test database: `split.family` fills the family column before a secondary last one;
+// `particles` begins the family at a particle and takes every word after it (`de Souza e
+// Silva`), and keeps `Filho`/`Neto` with the word before (a `Neto` after a given name alone is
+// the surname: `Ana Paula` · `Neto`); `split.alone` puts a one-word name in the family column
+// (or both); `split.middle` writes the middle names into a column the template does not read;
+// `split.familyPrefix` puts the family's leading particles in their own column (OpenMRS's
+// `family_name_prefix`). Each through POST and PATCH, read from the table and through GET;
+// `check` warns where a secondary last column would take the family name, or a prefix column
+// given names; misnamed columns are refused at load.
 import t, { type Test } from 'tap'
 import { testDialects } from '../helpers/contract.js'
 import { scratchOn, type ServerScratch } from '../helpers/scratch-servers.js'
@@ -15,7 +18,7 @@ import { buildModel } from '../../src/mapping/model.js'
 import { compileMapping } from '../../src/mapping/compile/index.js'
 import { sqlite } from '../../src/sql/sqlite/dialect.js'
 import { MappingError } from '../../src/mapping/errors.js'
-import { NAME_ROLES_SCHEMA as SCHEMA, nameRolesMapping as mapping, OPENMRS_NAME as OPENMRS } from '../helpers/name-roles.js'
+import { NAME_ROLES_SCHEMA as SCHEMA, nameRolesMapping as mapping, OPENMRS_NAME as OPENMRS, OPENMRS_PREFIX_NAME as PREFIXED } from '../helpers/name-roles.js'
 
 const blank = (x: unknown): string => x === null || x === undefined ? '' : String(x)
 const person = async (s: ServerScratch, id: string): Promise<string[]> =>
@@ -59,6 +62,36 @@ for (const dialect of testDialects()) {
       t.same((await s.rows(`SELECT familia FROM agenda WHERE id = ${Number(again.body.id)}`)).map((r) => r.familia), ['Dias Lima'], 'with the secondary family after it')
     })
 
+    t.test('split.familyPrefix: the family\'s leading particles go to their own column', async (t) => {
+      const s = await scratchOn(t, dialect, SCHEMA, mapping(PREFIXED, true))
+      const prefixed = async (s: ServerScratch, id: string): Promise<string[]> =>
+        (await s.rows(`SELECT dado, meio, prefixo, familia, familia2 FROM pessoa_nome WHERE pessoa_id = ${Number(id)}`)).map((r) => [r.dado, r.meio, r.prefixo, r.familia, r.familia2].map(blank))[0]
+      await writes(t, s, prefixed, [
+        ['Maria das Graças de Souza', ['Maria', 'das Graças', 'de', 'Souza', '']],
+        ['Maria das Graças de Souza e Silva', ['Maria', 'das Graças', 'de', 'Souza e Silva', '']],
+        ['José Carlos de Oliveira Santos', ['José', 'Carlos', 'de', 'Oliveira Santos', '']],
+        ['Marie Claire de la Fontaine', ['Marie', 'Claire', 'de la', 'Fontaine', '']],
+        ['Ana Paula Souza', ['Ana', 'Paula', '', 'Souza', '']],
+        ['João da Silva', ['João', '', 'da', 'Silva', '']]
+      ])
+      // A booking's `{ client: family }` copy is the family from its prefix on.
+      const booked = await s.call('POST', '/appointments', { date: '2031-03-04', hour: '09:00', client: '1', professional: 'M1' })
+      t.equal(booked.status, 200, JSON.stringify(booked.body))
+      t.same((await s.rows(`SELECT familia FROM agenda WHERE id = ${Number(booked.body.id)}`)).map((r) => r.familia), ['da Silva'], 'the family copied with its particle')
+    })
+
+    t.test('particles: a family name begun by a particle takes every word after it', async (t) => {
+      const s = await scratchOn(t, dialect, SCHEMA, mapping("template: '{nome} {sobrenome}', split: particles"))
+      await writes(t, s, (s, id) => person(s, id).then((r) => [r[0], r[2]]), [
+        ['Maria das Graças de Souza e Silva', ['Maria das Graças', 'de Souza e Silva']],
+        ['João da Silva', ['João', 'da Silva']],
+        ['José Carlos de Oliveira Santos', ['José Carlos', 'de Oliveira Santos']],
+        ['Ana Paula Souza', ['Ana Paula', 'Souza']],
+        ['Marie Claire de la Fontaine', ['Marie Claire', 'de la Fontaine']],
+        ['Ana Souza e Silva', ['Ana', 'Souza e Silva']]
+      ])
+    })
+
     t.test('particles: a closing Filho, Júnior or Neto stays with the family word before it', async (t) => {
       const s = await scratchOn(t, dialect, SCHEMA, mapping("template: '{nome} {meio} {sobrenome}', split: particles"))
       await writes(t, s, person, [
@@ -100,7 +133,7 @@ for (const dialect of testDialects()) {
       t.ok((found.body as Array<{ name: string }>).some((c) => c.name === 'Carlos Santos'), 'searched by the name as read')
     })
 
-    t.test('check warns where a two-word name would fill the secondary last column', async (t) => {
+    t.test('check warns where a two-word name would fill the secondary last column, or given names a prefix column', async (t) => {
       const s = await scratchOn(t, dialect, SCHEMA, mapping(OPENMRS, true))
       const planted = await checkOf(t, s.url, mapping("template: '{nm.dado} {nm.meio} {nm.familia} {nm.familia2}', split: particles", true))
       const warned = planted.findings.filter((f) => /secondary/.test(f.message))
@@ -110,6 +143,14 @@ for (const dialect of testDialects()) {
       const declared = await checkOf(t, s.url, mapping(OPENMRS, true))
       t.same(declared.findings.filter((f) => /secondary/.test(f.message)), [], 'quiet once split.family is given')
       t.ok(declared.ok, `check passes the roles: ${declared.lines.join('\n')}`)
+      const prefix = await checkOf(t, s.url, mapping("template: '{nm.dado} {nm.meio} {nm.prefixo} {nm.familia} {nm.familia2}', split: { rule: particles, family: nm.familia }", true))
+      const given = prefix.findings.filter((f) => /takes given names/.test(f.message))
+      t.equal(given.length, 1, prefix.lines.join('\n'))
+      t.equal(given[0]?.path, '/resources/client/fields/name/template')
+      t.match(given[0]?.message, /`nm.meio` 'das', `nm.prefixo` 'Graças', `nm.familia` 'de Souza'.*give `split: \{ familyPrefix: nm.prefixo \}`/)
+      const prefixed = await checkOf(t, s.url, mapping(PREFIXED, true))
+      t.same(prefixed.findings.filter((f) => /takes given names/.test(f.message)), [], 'quiet once familyPrefix is given')
+      t.ok(prefixed.ok, `check passes the prefix role: ${prefixed.lines.join('\n')}`)
       const middle = await checkOf(t, s.url, mapping("template: '{nome} {sobrenome}', split: { rule: particles, middle: meio, alone: both }"))
       t.ok(middle.ok, `check passes a write-only middle and a lone word written twice: ${middle.lines.join('\n')}`)
     })
@@ -132,5 +173,9 @@ t.test('split names columns of its template, refused at their place otherwise', 
   // One column: the given names would go to the middle column and the family to the only one.
   t.match(refused("template: '{nome}', split: { middle: meio }"), /split\/middle.*a name template of at least two columns/)
   t.match(refused('column: nome, split: { rule: particles, middle: meio }'), /`split` goes on a client.s name written through a template/)
+  t.match(refused("template: '{nome} {meio} {sobrenome}', split: { familyPrefix: nome }"), /split\/familyPrefix.*the template's column just before the family's \(`meio`\)/)
+  t.match(refused("template: '{nm.dado} {nm.meio} {nm.prefixo} {nm.familia} {nm.familia2}', split: { familyPrefix: nm.prefixo }"), /split\/familyPrefix.*\(`nm.familia`\)/)
+  t.match(refused("template: '{nome} {sobrenome}', split: { familyPrefix: nome }"), /split\/familyPrefix.*three columns or more/)
   t.equal(refused("template: '{nome} {meio} {sobrenome}', split: { rule: lastSpace, family: sobrenome, alone: both }"), 'accepted')
+  t.equal(refused("template: '{nome} {meio} {sobrenome}', split: { rule: particles, familyPrefix: meio }"), 'accepted')
 })

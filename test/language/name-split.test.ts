@@ -33,18 +33,19 @@ const SPLITS: Array<[NonNullable<NamesChoice['split']> | undefined, string, [str
   ['lastSpace', 'João da Silva', ['João da', 'Silva']],
   ['particles', COMPOUND, ['Maria das Graças', 'Silva']],
   ['particles', 'João da Silva', ['João', 'da Silva']],
-  ['particles', 'Ana Maria de Souza e Silva', ['Ana Maria de Souza', 'e Silva']],
+  ['particles', 'Ana Maria de Souza e Silva', ['Ana Maria', 'de Souza e Silva']],
+  ['particles', 'Maria das Graças de Souza e Silva', ['Maria das Graças', 'de Souza e Silva']],
   ['particles', 'Pelé', ['Pelé', '']]
 ]
 
 // Particles of other languages under `particles` and `case: upper` (a stranger's OSCAR): the
-// family starts at the first particle of the run just before the last word, in any case.
+// family starts at the first particle after the first word, in any case.
 const ABROAD: Array<[string, [string, string]]> = [
   ['Marie Claire de la Fontaine', ['MARIE CLAIRE', 'DE LA FONTAINE']], // French
   ['Jean du Pont', ['JEAN', 'DU PONT']],
   ['Juan Carlos del Río', ['JUAN CARLOS', 'DEL RÍO']], // Spanish
   ['Ana de los Santos', ['ANA', 'DE LOS SANTOS']],
-  ['José Ortega y Gasset', ['JOSÉ ORTEGA', 'Y GASSET']], // a conjunction, as `e Silva`
+  ['José Ortega y Gasset', ['JOSÉ', 'ORTEGA Y GASSET']], // a conjunction joins two family names, as `Souza e Silva`
   ['Luca Di Maio', ['LUCA', 'DI MAIO']], // Italian, capitalised
   ['Giovanni della Casa', ['GIOVANNI', 'DELLA CASA']],
   ['Ludwig Mies van der Rohe', ['LUDWIG MIES', 'VAN DER ROHE']], // Dutch

@@ -116,7 +116,8 @@ export function compileClientNameRead (model: MappingModel, dialect: Dialect, wi
   const cols = new Columns()
   const whole = valueReader(name, scope, cols, params)
   const columns = name.template !== undefined ? templateParts(name.template, `${name.path}/template`).flatMap((p) => p.column === undefined ? [] : [p.column]) : []
-  const declared = typeof name.split === 'object' && name.split.family !== undefined ? columns.indexOf(name.split.family) : -1
+  // The family from its prefix column on (`split.familyPrefix`), else from its own.
+  const declared = typeof name.split === 'object' ? columns.indexOf(name.split.familyPrefix ?? name.split.family ?? '') : -1
   const familyAt = declared > 0 ? declared : columns.length - 1
   const parts = columns.length >= 2 ? columns.map((column) => valueReader({ column, path: name.path } satisfies Value, scope, cols, params)) : []
   // The phone GET /clients/{id} answers: the first stored number the mapping can read.
@@ -148,7 +149,7 @@ export function compileClientNameRead (model: MappingModel, dialect: Dialect, wi
       const number = withPhone ? { phone: phone(row) } : {}
       if (parts.length > 0) {
         const values = parts.map((p) => text(p(row)))
-        // The family from its column on (`split.family`, else the last), the given names before it.
+        // The family from its column on (`split.family`, else the last, or its prefix's), the given names before it.
         const join = (from: number, to?: number): string => values.slice(from, to).filter((v) => v !== '').join(' ')
         return { name: full, given: join(0, familyAt), family: join(familyAt), ...number }
       }

@@ -1,8 +1,9 @@
 // Where a name written through a `{given} {family}` template is cut: Brazilian compound given
 // names (`Maria das Graças`) are not a first word, family names keep their particles (`da
-// Silva`, `de la Fontaine`, `van der Berg`) and suffixes, and the mapping may say which column
-// is the family's (OpenMRS's `family_name` before its rarely used `family_name2`), where a lone
-// word goes and a middle column it writes without reading.
+// Silva`, `de la Fontaine`, `van der Berg`), their joined names (`de Souza e Silva`) and
+// suffixes, and the mapping may say which column is the family's (OpenMRS's `family_name`
+// before its rarely used `family_name2`), which takes the family's leading particles
+// (`family_name_prefix`), where a lone word goes and a middle column it writes without reading.
 import type { Value } from '../model.js'
 import { templateColumns } from './value.js'
 
@@ -18,6 +19,19 @@ const PARTICLES = new Set([
   'di', 'dal', 'dalla', 'dei', 'degli', 'della', 'delle', 'lo', // Italian
   'van', 'der', 'den', 'ter', 'ten', 'het', // Dutch
   'von', 'vom', 'zu', 'zum', 'zur' // German
+])
+/** Particles joining two family names (`Souza e Silva`, `Ortega y Gasset`): the family takes the word before them. */
+const CONJUNCTIONS = new Set(['e', 'y'])
+/**
+ * A particle and the word after it that are part of a Brazilian given name (`Maria das Graças`,
+ * `Maria de Fátima`), compared in lower case without accents; a given name only when a word
+ * follows them (`João da Conceição` is `João` + `da Conceição`).
+ */
+const GIVEN_PAIRS = new Set([
+  'das gracas', 'das dores', 'das neves', 'das merces', 'de fatima', 'de lourdes', 'de nazare',
+  'de nazareth', 'do carmo', 'do socorro', 'do rosario', 'do ceu', 'do livramento', 'da conceicao',
+  'da penha', 'da gloria', 'da piedade', 'da salete', 'da consolacao', 'da assuncao', 'de ribamar',
+  'dos remedios'
 ])
 /** Words (in any case) that close a family name and belong with the word before them (`Nogueira Filho`). */
 const SUFFIXES = new Set(['filho', 'filha', 'júnior', 'junior', 'jr', 'jr.'])
@@ -38,22 +52,26 @@ export interface NameLayout {
   /** Given columns in order: the template's before the family, then a write-only `middle`. */
   given: string[]
   family: string | undefined
+  /** The template column just before the family's taking the family's leading particles (`split.familyPrefix`). */
+  prefix: string | undefined
   /** Template columns after the family's: read, written blank. */
   secondary: string[]
 }
 
 export function nameLayout (columns: string[], doc: SplitDoc | undefined): NameLayout {
   const split = splitOf(doc)
-  if (columns.length <= 1 && split.middle === undefined) return { given: columns, family: undefined, secondary: [] }
+  if (columns.length <= 1 && split.middle === undefined) return { given: columns, family: undefined, prefix: undefined, secondary: [] }
   const at = split.family === undefined ? columns.length - 1 : columns.indexOf(split.family)
-  return { given: [...columns.slice(0, at), ...split.middle === undefined ? [] : [split.middle]], family: columns[at], secondary: columns.slice(at + 1) }
+  const prefixAt = split.familyPrefix === undefined ? -1 : columns.indexOf(split.familyPrefix)
+  const given = columns.slice(0, prefixAt >= 0 ? prefixAt : at)
+  return { given: [...given, ...split.middle === undefined ? [] : [split.middle]], family: columns[at], prefix: prefixAt >= 0 ? columns[prefixAt] : undefined, secondary: columns.slice(at + 1) }
 }
 
 /** The name cut into the layout's columns, every one of them present ('' where blank). */
 export function splitInto (name: string, layout: NameLayout, doc: SplitDoc | undefined): Record<string, string> {
   const split = splitOf(doc)
   const words = name.trim().split(/\s+/).filter((w) => w !== '')
-  const out: Record<string, string> = Object.fromEntries([...layout.given, ...layout.family === undefined ? [] : [layout.family], ...layout.secondary].map((c) => [c, '']))
+  const out: Record<string, string> = Object.fromEntries([...layout.given, ...layout.prefix === undefined ? [] : [layout.prefix], ...layout.family === undefined ? [] : [layout.family], ...layout.secondary].map((c) => [c, '']))
   if (words.length === 0) return out
   const { given, family } = layout
   // One column takes every word; a lone word goes where `alone` says (the given column by default).
@@ -71,7 +89,12 @@ export function splitInto (name: string, layout: NameLayout, doc: SplitDoc | und
   const first = words.slice(0, words.length - n)
   // The given words fill the given columns in order, the rest to the last of them.
   given.forEach((c, i) => { out[c] = i < given.length - 1 ? (first[i] ?? '') : first.slice(i).join(' ') })
-  out[family] = words.slice(words.length - n).join(' ')
+  const last = words.slice(words.length - n)
+  // The family's leading particles to the prefix column, at least its last word to the family's.
+  let lead = 0
+  if (layout.prefix !== undefined) while (lead < last.length - 1 && PARTICLES.has(last[lead].toLowerCase())) lead++
+  if (layout.prefix !== undefined) out[layout.prefix] = last.slice(0, lead).join(' ')
+  out[family] = last.slice(lead).join(' ')
   return out
 }
 
@@ -81,7 +104,7 @@ export function splitInto (name: string, layout: NameLayout, doc: SplitDoc | und
  */
 export function splitName (name: string, parts: number, rule: SplitDoc = 'firstSpace'): string[] {
   const columns = Array.from({ length: parts }, (_, i) => String(i))
-  const cut = splitInto(name, nameLayout(columns, typeof rule === 'string' ? rule : { ...rule, family: undefined, middle: undefined }), rule)
+  const cut = splitInto(name, nameLayout(columns, typeof rule === 'string' ? rule : { ...rule, family: undefined, familyPrefix: undefined, middle: undefined }), rule)
   return columns.map((c) => cut[c])
 }
 
@@ -99,6 +122,33 @@ function familyWords (words: string[], rule: SplitRule): number {
   // With a middle column too, the family still goes to the last: a two-word name never lands in the middle.
   if (rule === 'firstSpace') return words.length - 1
   if (rule === 'lastSpace') return 1
+  return words.length - particlesStart(words)
+}
+
+/**
+ * Where the family name begins under `particles`: at the first particle after the first word
+ * (`José Carlos` + `de Oliveira Santos`), a compound given name's skipped (`Maria das Graças` +
+ * `de Souza e Silva`), a joining `e`/`y` taking the word before it (`José` + `Ortega y Gasset`);
+ * without one, at the last word with its suffix and the particles just before it.
+ */
+function particlesStart (words: string[]): number {
+  let start = words.length - tailWords(words)
+  let given = 1
+  for (let i = 1; i < start; i++) {
+    const word = words[i].toLowerCase()
+    if (!PARTICLES.has(word)) continue
+    if (i + 2 < words.length && GIVEN_PAIRS.has(folded(`${word} ${words[i + 1]}`))) {
+      given = i + 2
+      i++
+      continue
+    }
+    start = i
+  }
+  return CONJUNCTIONS.has(words[start].toLowerCase()) && start - 1 >= given ? start - 1 : start
+}
+
+/** The last word, the word before a closing suffix, and the run of particles just before them. */
+function tailWords (words: string[]): number {
   // `Filho`, `Júnior`… close the family name begun by the word before them.
   const last = words[words.length - 1].toLowerCase()
   const closes = SUFFIXES.has(last) ? words.length > 2 : SURNAME_SUFFIXES.has(last) && words.length > 3
@@ -107,6 +157,8 @@ function familyWords (words: string[], rule: SplitRule): number {
   while (n < words.length - 1 && PARTICLES.has(words[words.length - 1 - n].toLowerCase())) n++
   return n
 }
+
+const folded = (text: string): string => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()
 
 /** Where the object form of `split` names a column it cannot, with the key's place. */
 export function splitProblem (v: Value): { at: string, message: string } | undefined {
@@ -119,9 +171,20 @@ export function splitProblem (v: Value): { at: string, message: string } | undef
   if (family !== undefined && columns.indexOf(family) < 1) {
     return { at: `${v.path}/split/family`, message: `\`family\` names a column of the template after the given name's (one of ${columns.slice(1).map((c) => `\`${c}\``).join(', ') || 'none: the template has one column'})` }
   }
+  const prefix = familyPrefix(v, columns)
+  if (prefix !== undefined) return prefix
   if (middle === undefined) return undefined
   const alias = (c: string): string => c.includes('.') ? c.slice(0, c.indexOf('.')) : ''
   if (columns.includes(middle)) return { at: `${v.path}/split/middle`, message: '`middle` is a column the template does not read (a template column is written already)' }
   if (alias(middle) !== alias(columns[0])) return { at: `${v.path}/split/middle`, message: `\`middle\` is a column of the row the template's columns are in${alias(columns[0]) === '' ? ' (no `alias.`)' : ` (\`${alias(columns[0])}.…\`)`}` }
   return undefined
+}
+
+/** `familyPrefix` names the template column just before the family's, after a given one. */
+function familyPrefix (v: Value, columns: string[]): { at: string, message: string } | undefined {
+  if (typeof v.split !== 'object' || v.split.familyPrefix === undefined) return undefined
+  const family = v.split.family === undefined ? columns.length - 1 : columns.indexOf(v.split.family)
+  const at = columns.indexOf(v.split.familyPrefix)
+  if (at >= 1 && at === family - 1) return undefined
+  return { at: `${v.path}/split/familyPrefix`, message: `\`familyPrefix\` names the template's column just before the family's${family >= 2 ? ` (\`${columns[family - 1]}\`)` : ', after a given name\'s: the template needs three columns or more'}, so the name reads back in its order` }
 }

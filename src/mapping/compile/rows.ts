@@ -66,7 +66,7 @@ export function joinedFieldWriter (v: Value | undefined, type: SqlTypeName, writ
   if (alias === undefined || alias === OWN_ROW || !written.has(alias)) return undefined
   const strip = (c: string) => c.slice(alias.length + 1)
   // The roles name template columns, so they lose the alias as the template's do.
-  const split = typeof v.split === 'object' ? { ...v.split, family: v.split.family && strip(v.split.family), middle: v.split.middle && strip(v.split.middle) } : v.split
+  const split = typeof v.split === 'object' ? { ...v.split, family: v.split.family && strip(v.split.family), familyPrefix: v.split.familyPrefix && strip(v.split.familyPrefix), middle: v.split.middle && strip(v.split.middle) } : v.split
   const local: Value = { ...v, column: v.column !== undefined ? strip(v.column) : undefined, template: v.template?.replace(/\{([^{}]+)\}/g, (_, c: string) => `{${strip(c.trim())}}`), split }
   const w = fieldWriter(local, type, convert)
   if (!w) return undefined
