@@ -52,7 +52,7 @@ export function checkWrittenValues (doc: MappingDoc, states: string[], fail: Fai
       afterProblem(doc, w, at, `${at}/${column}`, fail)
       if (!('state' in w) || typeof w.state !== 'object') continue
       // Only rows written on entering a state know which state it is.
-      if (!/\/write\/(history|stateRows|log)\//.test(at)) fail(`${at}/${column}/state`, 'a code per state is written where a state is entered: under write.history, write.log or write.stateRows (the appointment\'s own columns take write.states)')
+      if (!/\/write\/(history|stateRows|log)\//.test(at)) fail(`${at}/${column}/state`, 'a code per state is written where a state is entered: under write.history or write.stateRows, or a write.log row (the appointment\'s own columns take write.states)')
       else stateCodesProblem(w.state, states, `${at}/${column}/state`, fail)
     }
   }
