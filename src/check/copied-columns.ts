@@ -12,11 +12,16 @@ export function checkCopiedColumns (model: MappingModel, catalog: LiveCatalog, o
   checkLookupColumns(model, catalog, out)
   const a = model.appointment
   const h = a.write?.history
+  const rows = [
+    ...(['left', 'after'] as const).map((kind) => ({ table: h?.table, at: `${a.path}/write/history/${kind}`, set: h?.[kind] })),
+    ...(a.write?.log ?? []).map((row, i) => ({ table: row.table, at: `${a.path}/write/log/${i}/set`, set: row.set }))
+  ]
   const from = catalog.table(a.table)
-  const into = h && catalog.table(h.table)
-  if (!h || !from || !into) return
-  for (const kind of ['left', 'after'] as const) {
-    for (const [column, w] of Object.entries(h[kind] ?? {})) {
+  if (!from) return
+  for (const { table, at, set } of rows) {
+    const into = table === undefined ? undefined : catalog.table(table)
+    if (!into) continue
+    for (const [column, w] of Object.entries(set ?? {})) {
       const target = into.columns.get(column.toLowerCase())
       // A missing column is the catalog pass's to say.
       if (!target) continue
@@ -26,9 +31,9 @@ export function checkCopiedColumns (model: MappingModel, catalog: LiveCatalog, o
         if (!source) continue
         const problem = misfit(source, target)
         if (problem === undefined) continue
-        const said = `\`${a.table}.${source.name}\` (${source.declared}) is copied into \`${h.table}.${target.name}\` (${target.declared}) ${problem}`
-        if (problem.startsWith('but')) out.problem(`${a.path}/write/history/${kind}/${segment(column)}/${key}`, said)
-        else out.warning(`${a.path}/write/history/${kind}/${segment(column)}/${key}`, said)
+        const said = `\`${a.table}.${source.name}\` (${source.declared}) is copied into \`${table}.${target.name}\` (${target.declared}) ${problem}`
+        if (problem.startsWith('but')) out.problem(`${at}/${segment(column)}/${key}`, said)
+        else out.warning(`${at}/${segment(column)}/${key}`, said)
       }
     }
   }

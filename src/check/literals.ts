@@ -49,6 +49,7 @@ export function checkWrittenConstants (model: MappingModel, catalog: LiveCatalog
     at(aw.history.table, `${a.path}/write/history/left`, aw.history.left)
     at(aw.history.table, `${a.path}/write/history/after`, aw.history.after)
   }
+  for (const [i, row] of (a.write?.log ?? []).entries()) at(row.table, `${a.path}/write/log/${i}/set`, row.set as Written)
   at(c.table, `${c.path}/write/set`, cw?.set)
   at(c.table, `${c.path}/write/update`, cw?.update)
   // A joined row's own stamps, in the join's table.

@@ -83,7 +83,7 @@ export function missingName (err: unknown): string | undefined {
 }
 
 /** The database's complaint in the mapping's words; quoted values are never repeated. */
-const isWrite = (statement: string): boolean => /\.(insert|update|state|reschedule|key|history)/.test(statement)
+const isWrite = (statement: string): boolean => /\.(insert|update|state|reschedule|key|history|log)/.test(statement)
 
 export function explain (err: unknown, statement: string): string {
   const write = isWrite(statement)
@@ -118,6 +118,8 @@ export function placeOf (name: string, compiled: CompiledMapping): string {
   if (head === 'client' || head === 'appointment' || head in compiled.model.lookups) {
     if (rest.startsWith('write.slot')) return `/resources/${head}/write/slot`
     if (rest.startsWith('history')) return `/resources/${head}/write/history`
+    const log = /^log\[(\d+)\]/.exec(rest)
+    if (log) return `/resources/${head}/write/log/${log[1]}`
     return /^(insert|update|state|reschedule|key)/.test(rest) ? `/resources/${head}/write` : `/resources/${head}`
   }
   return ''

@@ -217,6 +217,7 @@ export function buildModel (source: SourceDoc): MappingModel {
     const plain = client.phones.flatMap((p) => p.column !== undefined && !p.column.includes('.') ? [`\`${p.column}\``] : [])
     fail(`${clientPath}/write/phone`, `\`${phoneColumn}\` is not a plain column among \`phones\` (${plain.length > 0 ? plain.join(', ') : 'none is'}): name the one a new client's phone is written to`)
   }
+  if (r.client.write?.log !== undefined) fail(`${clientPath}/write/log`, '`log` rows are written with an appointment\'s changes, copying the appointment: only under the appointment\'s `write`')
   if (r.appointment.write?.phone !== undefined) fail(`${apptPath}/write/phone`, '`phone` says which column a new client\'s phone is written to: only under the client\'s `write`')
   // Extra rows are written with a new client only: on the appointment they would be accepted and never written.
   for (const side of ['before', 'after'] as const) {

@@ -367,15 +367,15 @@ export const WriteValue = Type.Union([
     otherwise: Type.Optional(Type.String({ minLength: 1, description: 'Another column of the appointment\'s table, taken where `before` was NULL (`date_created` for a `date_changed` never set).', examples: ['date_created'] }))
   }, { additionalProperties: false, description: 'The appointment row as the change found it: `{ before: status }` copies the status the change leaves, `{ before: date_changed, otherwise: date_created }` when that status began. Only in `write.history.left`.' }),
   Type.Object({
-    after: Type.String({ minLength: 1, description: 'Only in `write.history.after`: a column of the appointment\'s own table as the change (or the booking) left it, read in its transaction after its own write (`AptStatus`, `Pattern`).', examples: ['AptStatus'] })
-  }, { additionalProperties: false, description: 'The appointment row as the change left it: Open Dental\'s `histappointment` copies every column of `appointment` after each change, its creation included. Only in `write.history.after`.' }),
+    after: Type.String({ minLength: 1, description: 'Only in `write.history.after` and `write.log`: a column of the appointment\'s own table as the change (or the booking) left it, read in its transaction after its own write (`AptStatus`, `Pattern`).', examples: ['AptStatus'] })
+  }, { additionalProperties: false, description: 'The appointment row as the change left it: Open Dental\'s `histappointment` copies every column of `appointment` after each change, its creation included. Only in `write.history.after` and `write.log` (Open Dental\'s `securitylog.FKey: { after: AptNum }`).' }),
   Type.Object({
     event: Type.Object({
       create: Type.Optional(about(Literal, 'Written for the booking (an insert, or the claim of an open slot).', [0])),
       state: Type.Optional(about(Literal, 'Written for a state change (PATCH …/state).', [1])),
       reschedule: Type.Optional(about(Literal, 'Written for a reschedule (PATCH …/time), whatever its state.', [1]))
     }, { additionalProperties: false, minProperties: 1, description: 'The code written for each change the history\'s `on` lists, every one given a code (Open Dental\'s `HistApptAction`: `{ create: 0, state: 1, reschedule: 1 }`).', examples: [{ create: 0, state: 1, reschedule: 1 }] })
-  }, { additionalProperties: false, description: 'Only in `write.history.left` and `after`: a code saying which change added the row (Created, Changed).' }),
+  }, { additionalProperties: false, description: 'Only in `write.history.left` and `after`, and `write.log`: a code saying which change added the row (Created, Changed).' }),
   Type.Object({
     client: Type.Union([Type.Literal('name'), Type.Literal('given'), Type.Literal('family'), Type.Literal('familyFirst'), Type.Literal('phone')], { description: 'Which part of the booked client, as the mapping reads it at booking time: `name` (the whole name), `given`, `family`, or `familyFirst` (family, `separator`, given: OSCAR\'s `SMITH,MARY ANN`); or `phone`, the client\'s phone (the one GET /clients/{id} answers as `phone`) written in `format`. Given and family are the columns of a `{given} {family}` name template (the family from its `split.familyPrefix` or `split.family` column on, else the last column), else the name cut by its `split` rule.' }),
     separator: Type.Optional(Type.String({ minLength: 1, maxLength: 5, description: 'With `familyFirst`, what goes between family and given. Default `, `.', examples: [','] })),
@@ -444,6 +444,9 @@ const HistoryRowKey = Type.Unsafe<Static<typeof KeyGeneration> & { column: strin
   examples: [{ column: 'CODIGO', generate: 'keyTable', table: 'CONTADORES', nameColumn: 'TABELA', name: 'AGENDA_LOG', valueColumn: 'ULTIMO' }]
 }))
 
+/** The changes that add a history or log row. */
+const CHANGES = Type.Union([Type.Literal('create'), Type.Literal('state'), Type.Literal('reschedule')])
+
 export const StatusHistory = Type.Object({
   table: about(TableName, 'The status-history table.'),
   key: Type.String({ description: 'The column holding the appointment\'s key.' }),
@@ -461,13 +464,29 @@ export const StatusHistory = Type.Object({
     description: 'Columns of a row added after each change `on` lists, the booking included (`create`), in its transaction: the appointment\'s columns as the change left it (`AptStatus: { after: AptStatus }`), which change it was (`HistApptAction: { event: { create: 0, state: 1, reschedule: 1 } }`), when (`HistDateTStamp: { now: datetime }`). Open Dental\'s `histappointment`.',
     examples: [{ AptStatus: { after: 'AptStatus' }, HistApptAction: { event: { create: 0, state: 1, reschedule: 1 } }, HistDateTStamp: { now: 'datetime' } }]
   })),
-  on: Type.Optional(Type.Array(Type.Union([Type.Literal('create'), Type.Literal('state'), Type.Literal('reschedule')]), {
+  on: Type.Optional(Type.Array(CHANGES, {
     minItems: 1,
     uniqueItems: true,
     description: 'With `left` or `after`: which changes add their row. `create`: the booking (an insert, or the claim of an open slot), `after` rows only (a booking leaves nothing behind); `state`: every state change (PATCH …/state, and a reschedule that moves the state, `states.onReschedule`); `reschedule`: every PATCH …/time. One row of each per change. Default: `[state]` for `left`, `[create, state, reschedule]` for `after`.',
     examples: [['state', 'reschedule'], ['create', 'state', 'reschedule']]
   }))
 }, { additionalProperties: false, title: 'StatusHistory', description: 'A status-history table: each state change (a booking too) opens a new row (`open`), in the same transaction, after closing the `current` one where given; and/or each change adds a row recording what it leaves (`left`: the previous state, the row as it was), or what it made (`after`: the row as the change left it, the booking included). The state rules may read the latest row through a join of the appointment (`first` by its date, then its key, both descending).' })
+
+export const LogRow = Type.Object({
+  table: about(TableName, 'The table the row goes to (Open Dental\'s `securitylog`).', ['securitylog']),
+  on: Type.Optional(Type.Array(CHANGES, {
+    minItems: 1,
+    uniqueItems: true,
+    description: 'Which changes add the row: `create`, the booking (an insert, or the claim of an open slot); `state`, every state change (PATCH …/state, and a reschedule that moves the state); `reschedule`, every PATCH …/time. One row per change. Default: `[create]`.',
+    examples: [['create', 'state']]
+  })),
+  rowKey: Type.Optional(HistoryRowKey),
+  set: Type.Record(Type.String(), WriteValue, {
+    minProperties: 1,
+    description: 'The row\'s columns: the appointment as the change left it (`FKey: { after: AptNum }`, `PatNum: { after: PatNum }`), which change it was (`{ event: { create: 25, state: 26 } }`), constants, `now` stamps, settings, the state entered (`{ state: true }`).',
+    examples: [{ PermType: { value: 25 }, PatNum: { after: 'PatNum' }, FKey: { after: 'AptNum' }, LogDateTime: { now: 'datetime' }, UserNum: { setting: 'userId' }, LogText: { value: 'Ponte booking' } }]
+  })
+}, { additionalProperties: false, title: 'LogRow', description: 'One more row a change of the appointment writes (an audit or security log), in its transaction right after the change\'s own write, rolled back with it: the booking\'s insert or claim, a state change, a reschedule, as `on` says.' })
 
 export const StateRow = Type.Object({
   join: Type.String({ description: 'A join of the appointment (under `joins`, on the appointment\'s key alone) whose row records the state: the row its state rules read (`confirmation.value`).', examples: ['confirmation'] }),
@@ -533,6 +552,7 @@ export const WriteSpec = Type.Object({
   before: Type.Optional(Type.Array(ExtraRow, { description: 'Rows inserted before the resource\'s own, in order (a person before the patient). Only under the client\'s `write` (refused on the appointment, which never writes them).' })),
   after: Type.Optional(Type.Array(ExtraRow, { description: 'Rows inserted after it, in order (names, identifiers, phone attributes). Only under the client\'s `write` (refused on the appointment, which never writes them; see `history`).' })),
   history: Type.Optional(StatusHistory),
+  log: Type.Optional(Type.Array(LogRow, { minItems: 1, description: 'Other rows each change of an appointment writes, copying the appointment as the change left it (Open Dental\'s `securitylog` row per booking). Only under the appointment\'s `write`.' })),
   stateRows: Type.Optional(Type.Array(StateRow, { minItems: 1, description: 'Rows recording a state where the status column cannot (OpenMRS has no confirmed status): each is a join of the appointment, written on entering its `states` and cleared on leaving them; the state rules read it back.' })),
   ignore: Type.Optional(Type.Array(Type.Union(IGNORABLE.map((f) => Type.Literal(f))), {
     uniqueItems: true,

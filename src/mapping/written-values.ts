@@ -38,6 +38,7 @@ export function checkWrittenValues (doc: MappingDoc, states: string[], fail: Fai
     { at: `${ap}/write/history/close`, entries: aw?.history?.close },
     { at: LEFT, entries: aw?.history?.left },
     { at: AFTER, entries: aw?.history?.after },
+    ...(aw?.log ?? []).map((row, i) => ({ at: `${ap}/write/log/${i}/set`, entries: row.set })),
     ...(aw?.stateRows ?? []).flatMap((row, i) => [{ at: `${ap}/write/stateRows/${i}/set`, entries: row.set }, { at: `${ap}/write/stateRows/${i}/clear`, entries: row.clear }]),
     ...extraRows(aw, `${ap}/write`),
     { at: `${cp}/write/set`, entries: cw?.set, readers: own.client },
@@ -51,7 +52,7 @@ export function checkWrittenValues (doc: MappingDoc, states: string[], fail: Fai
       afterProblem(doc, w, at, `${at}/${column}`, fail)
       if (!('state' in w) || typeof w.state !== 'object') continue
       // Only rows written on entering a state know which state it is.
-      if (!/\/write\/(history|stateRows)\//.test(at)) fail(`${at}/${column}/state`, 'a code per state is written where a state is entered: under write.history or write.stateRows (the appointment\'s own columns take write.states)')
+      if (!/\/write\/(history|stateRows|log)\//.test(at)) fail(`${at}/${column}/state`, 'a code per state is written where a state is entered: under write.history or write.stateRows, or a write.log row (the appointment\'s own columns take write.states)')
       else stateCodesProblem(w.state, states, `${at}/${column}/state`, fail)
     }
   }
@@ -119,6 +120,17 @@ function leftProblem (doc: MappingDoc, w: WriteValueDoc, left: boolean, states: 
 // Where `after` rows are written: after a change (the booking too), the row as it left it.
 const AFTER = '/resources/appointment/write/history/after'
 const EVENTS = ['create', 'state', 'reschedule'] as const
+const LOG = /^\/resources\/appointment\/write\/log\/(\d+)\/set$/
+
+/** The changes that add the row written at `at`: a history row's `on`, a log row's own. */
+function addedBy (doc: MappingDoc, at: string): { on: readonly string[], by: string } | undefined {
+  const aw = doc.resources.appointment.write
+  const i = LOG.exec(at)?.[1]
+  if (i !== undefined) return { on: aw?.log?.[Number(i)]?.on ?? ['create'], by: `write.log[${i}].on` }
+  if (at !== AFTER && at !== LEFT) return undefined
+  const on = aw?.history?.on ?? (at === LEFT ? ['state'] : [...EVENTS])
+  return { on: on.filter((e) => at === AFTER || e !== 'create'), by: 'write.history.on' }
+}
 
 /**
  * `{ after: column }` only in an `after` row, `{ event: … }` only in a row a change adds,
@@ -126,25 +138,24 @@ const EVENTS = ['create', 'state', 'reschedule'] as const
  * (the row holds it: copy it).
  */
 function afterProblem (doc: MappingDoc, w: WriteValueDoc, at: string, path: string, fail: Fail): void {
-  const history = doc.resources.appointment.write?.history
+  const after = at === AFTER || LOG.test(at)
   if ('after' in w) {
-    if (at !== AFTER) fail(`${path}/after`, '`after` is the appointment row as a change left it: it is written only under write.history.after (a row added after each change, the booking included)')
+    if (!after) fail(`${path}/after`, '`after` is the appointment row as a change left it: it is written only under write.history.after or write.log (rows added after each change, the booking included)')
     else if (w.after.includes('.')) fail(`${path}/after`, `\`${w.after}\` is a joined column: \`after\` copies a column of the appointment's own table (${doc.resources.appointment.table})`)
   }
   if ('event' in w) {
-    if (at !== AFTER && at !== LEFT) fail(`${path}/event`, '`event` says which change added a history row: it is written only under write.history.after or write.history.left')
+    const added = addedBy(doc, at)
+    if (added === undefined) fail(`${path}/event`, '`event` says which change added a history row: it is written only under write.history.after or write.history.left, or write.log')
     else {
-      const on = history?.on ?? (at === LEFT ? ['state'] : [...EVENTS])
-      const adds = on.filter((e) => at === AFTER || e !== 'create')
       const codes = w.event as Partial<Record<typeof EVENTS[number], unknown>>
-      for (const e of EVENTS) if (codes[e] !== undefined && !adds.includes(e)) fail(`${path}/event/${e}`, `no \`${e}\` adds this row (write.history.on: ${adds.join(', ')})`)
-      const missing = adds.filter((e) => codes[e] === undefined)
+      for (const e of EVENTS) if (codes[e] !== undefined && !added.on.includes(e)) fail(`${path}/event/${e}`, `no \`${e}\` adds this row (${added.by}: ${added.on.join(', ')})`)
+      const missing = added.on.filter((e) => codes[e as typeof EVENTS[number]] === undefined)
       if (missing.length > 0) fail(`${path}/event`, `no code for ${missing.join(', ')}: every change that adds the row writes one`)
     }
   }
-  if (at !== AFTER) return
+  if (!after) return
   const booked = 'slot' in w ? 'slot' : 'newKey' in w ? 'newKey' : 'identifier' in w ? 'identifier' : undefined
-  if (booked !== undefined) fail(`${path}/${booked}`, `\`${booked}\` is made when a row is booked or inserted; an \`after\` row copies the appointment as the change left it: copy the appointment's column (\`{ after: column }\`)`)
+  if (booked !== undefined) fail(`${path}/${booked}`, `\`${booked}\` is made when a row is booked or inserted; ${at === AFTER ? 'an `after` row' : 'a log row'} copies the appointment as the change left it: copy the appointment's column (\`{ after: column }\`)`)
 }
 
 /** Whether the appointment's state is decided by `rules` alone, with no code map to write back through. */

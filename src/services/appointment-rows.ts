@@ -94,12 +94,14 @@ export class AppointmentRows {
   /**
    * The row as a change left it (`write.history.after`: Open Dental's histappointment), after
    * the change's own write, in its transaction: `create` a booking's insert or claim, `state`
-   * a state change, `reschedule` a move (into `entered`; `left` the state it had).
+   * a state change, `reschedule` a move (into `entered`; `left` the state it had). Then the
+   * `write.log` rows (Open Dental's securitylog), in order.
    */
   async recordAfter (tx: Querier, id: string, left: string, entered: string, now: ReturnType<typeof nowIn>, change: 'create' | 'state' | 'reschedule'): Promise<void> {
-    const plan = this.writes.history?.after
-    if (!plan?.on[change]) return
-    await runKeyed(tx, boundOrUnknown(plan.bind(id, left, entered, now, change), id))
+    const { history, log } = this.writes
+    for (const plan of [history?.after, ...log ?? []]) {
+      if (plan?.on[change] === true) await runKeyed(tx, boundOrUnknown(plan.bind(id, left, entered, now, change), id))
+    }
   }
 
   /**

@@ -13,7 +13,7 @@ import { fieldWriter, insertPlan, recordWrites, updatePlan, uniqueColumns, write
 import type { NowParts } from '../../normalise/datetime.js'
 import { withSelfKey, type WriteContext } from './derived.js'
 import { compileSlotRowBooking, type SlotRowBooking, type SlotRowRef } from './slot-rows.js'
-import { compileHistory, type StatusHistory } from './history.js'
+import { compileHistory, compileLogRows, type LeftRow, type StatusHistory } from './history.js'
 import { storedClock, toStoredTime, type StoredClock } from './stored-clock.js'
 import { lastMinuteDatetimeOf, lastMinuteOf } from './inclusive.js'
 import { patternMinutes, storedPattern } from './length-pattern.js'
@@ -70,6 +70,8 @@ export interface CompiledAppointmentWrites {
   slotRowBooking?: SlotRowBooking
   /** The status-history rows written with each state change (history.ts). */
   history?: StatusHistory
+  /** The rows each change adds after its own write (`write.log`). */
+  log?: LeftRow[]
   /** Open slots as rows of the table (open-slots.ts): claims, releases, and the insert of a reopened slot (compiled on first use). */
   openSlots?: OpenSlotWrites & { reopen: () => InsertPlan, reopenValues: (now: NowParts, time: BookedTime, refs: Partial<Record<BookingRef, string>>) => Encoded, swap: OpenSlotSwap }
   refs: Partial<Record<BookingRef, FieldWriter>>
@@ -189,6 +191,7 @@ export function compileAppointmentWrites (model: MappingModel, dialect: Dialect)
     insert,
     slotRowBooking,
     history: compileHistory(model, dialect),
+    log: compileLogRows(model, dialect),
     openSlots: open && {
       ...open,
       reopen: () => (reopenCompiled ??= insertPlan('appointment.openSlot.reopen', a, a.write, reopenColumns, dialect)),

@@ -4,7 +4,8 @@
 // latest row back (history-read.ts says whether what is written reads as the state entered).
 // A change may also add a row for what it leaves behind (`left`): the state left, the row as
 // it was (OpenMRS's status history, OSCAR's appointmentArchive), written before the change;
-// or for what it made (`after`: Open Dental's histappointment), the booking included.
+// or for what it made (`after`: Open Dental's histappointment), the booking included; and
+// other rows copying the appointment as the change left it (`write.log`: its securitylog).
 import type { Dialect } from '../../sql/dialect.js'
 import { ParamList, type Statement } from '../../sql/statement.js'
 import type { MappingModel } from '../model.js'
@@ -49,8 +50,10 @@ export interface LeftRow {
   copies: Copy[]
   /** The bound columns' values (history column → value) for an appointment `key` leaving `left` for `entered` at `now` by `event`. */
   values: (key: unknown, left: string, entered: string, now: NowParts, event?: HistoryEvent) => ColumnValues
-  /** Every history row of an appointment (input `key`), the row's columns as `c<i>` in `columns`' order (check compares the one a change adds). */
-  rows: { statement: Statement, columns: string[] }
+  /** Every history row of an appointment (input `key`), the row's columns as `c<i>` in `columns`' order (check compares the one a change adds); none for a log row, which holds no appointment key of its own. */
+  rows?: { statement: Statement, columns: string[] }
+  /** A log row's own key, made before its INSERT (`rowKey`); a history's is the history's. */
+  rowKey?: KeyPlan
 }
 
 export function compileHistory (model: MappingModel, dialect: Dialect): StatusHistory | undefined {
@@ -87,8 +90,8 @@ export function compileHistory (model: MappingModel, dialect: Dialect): StatusHi
       const inputs = (list: WrittenValue[]) => Object.fromEntries(list.map((w) => [`col:${w.column}`, w.value(now, context)]))
       return { close: { key, ...inputs(close) }, open: { [`col:${h.key}`]: key, ...inputs(open ?? []) } }
     },
-    left: h.left === undefined ? undefined : compileCopyRow(model, dialect, 'left', rowKey),
-    after: h.after === undefined ? undefined : compileCopyRow(model, dialect, 'after', rowKey),
+    left: h.left === undefined ? undefined : compileCopyRow(model, dialect, historyRow(model, 'left'), rowKey),
+    after: h.after === undefined ? undefined : compileCopyRow(model, dialect, historyRow(model, 'after'), rowKey),
     ...rowKey && madeKey(rowKey).length > 0 ? { rowKey } : {}
   }
 }
@@ -101,17 +104,40 @@ function historyRowKey (model: MappingModel, dialect: Dialect): KeyPlan | undefi
   const a = model.appointment
   const h = a.write?.history
   if (h?.rowKey === undefined) return undefined
-  const path = `${a.path}/write/history/rowKey`
-  const { column, type, ...generate } = h.rowKey
+  const at = `${a.path}/write/history`
+  return rowKeyPlan(dialect, h.table, h.rowKey, at, { open: h.open, left: h.left, after: h.after, close: h.close }, 'history', h.key)
+}
+
+/** A history or log row's own key (`rowKey` at `at`), none of `parts`' columns (nor the appointment's key column `held`). */
+function rowKeyPlan (dialect: Dialect, table: string, doc: RowKeyDoc, at: string, parts: Record<string, object | undefined>, what: 'history' | 'log', held?: string): KeyPlan {
+  const path = `${at}/rowKey`
+  const { column, type, ...generate } = doc
   const keyType = type ?? 'int'
-  reference({ table: h.table, column, use: 'key', path: `${path}/column` })
-  for (const part of ['open', 'left', 'after', 'close'] as const) {
-    const taken = Object.keys(h[part] ?? {}).find((c) => c.toLowerCase() === column.toLowerCase())
-    if (taken !== undefined) throw new CompileError(`${a.path}/write/history/${part}/${segment(taken)}`, `\`${taken}\` is the history row's own key, made by \`rowKey\`: leave it out here`)
+  reference({ table, column, use: 'key', path: `${path}/column` })
+  for (const [part, entries] of Object.entries(parts)) {
+    const taken = Object.keys(entries ?? {}).find((c) => c.toLowerCase() === column.toLowerCase())
+    if (taken !== undefined) throw new CompileError(`${at}/${part}/${segment(taken)}`, `\`${taken}\` is the ${what} row's own key, made by \`rowKey\`: leave it out here`)
   }
-  if (column.toLowerCase() === h.key.toLowerCase()) throw new CompileError(`${path}/column`, `\`${column}\` holds the appointment's key (\`key\`): the row's own key is another column`)
-  const table: TableModel = { table: h.table, key: { column, type: keyType, parts: [{ column, type: keyType }], separator: '-' }, where: [], joins: {}, path: `${a.path}/write/history` }
-  return keyPlan(table, { key: generate } as WriteSpecDoc, dialect, path)
+  if (held !== undefined && column.toLowerCase() === held.toLowerCase()) throw new CompileError(`${path}/column`, `\`${column}\` holds the appointment's key (\`key\`): the row's own key is another column`)
+  const keyed: TableModel = { table, key: { column, type: keyType, parts: [{ column, type: keyType }], separator: '-' }, where: [], joins: {}, path: at }
+  return keyPlan(keyed, { key: generate } as WriteSpecDoc, dialect, path)
+}
+
+type RowKeyDoc = NonNullable<NonNullable<NonNullable<MappingModel['appointment']['write']>['history']>['rowKey']>
+
+/** `write.log`: each row a change adds after its own write, copying the appointment as it left it. */
+export function compileLogRows (model: MappingModel, dialect: Dialect): LeftRow[] | undefined {
+  const a = model.appointment
+  return a.write?.log?.map((row, i) => {
+    const at = `${a.path}/write/log/${i}`
+    const name = `appointment.log[${i}]`
+    const planned = row.rowKey === undefined ? undefined : rowKeyPlan(dialect, row.table, row.rowKey, at, { set: row.set }, 'log')
+    // Named after the row, so check places the key's statements at it.
+    const rowKey = planned && { ...planned, before: planned.before.map((s) => ({ ...s, name: s.name.replace(/^[^.]*\.key/, `${name}.key`) })) }
+    const made = rowKey && madeKey(rowKey).length > 0 ? rowKey : undefined
+    const copy = compileCopyRow(model, dialect, { kind: 'after', table: row.table, entries: row.set, on: row.on ?? ['create'], at: `${at}/set`, name }, made)
+    return { ...copy, ...made ? { rowKey: made } : {} }
+  })
 }
 
 /** The key column a history INSERT binds: none where the database makes the key. */
@@ -119,25 +145,46 @@ function madeKey (key: KeyPlan | undefined): Array<{ column: string, type: SqlTy
   return key === undefined || key.returning !== undefined ? [] : [{ column: key.keyColumn, type: key.keyType }]
 }
 
-/** A `left` row (the appointment row before the change) or an `after` row (as the change left it). */
-function compileCopyRow (model: MappingModel, dialect: Dialect, kind: 'left' | 'after', rowKey: KeyPlan | undefined): LeftRow {
+/** Where a copied row goes and what it holds: a history's `left` or `after` row, or a log row (no appointment key column). */
+interface CopyRowSpec {
+  kind: 'left' | 'after'
+  table: string
+  /** The column holding the appointment's key (the history's `key`). */
+  key?: string
+  entries: Record<string, WriteValueDoc>
+  on: HistoryEvent[]
+  at: string
+  name: string
+}
+
+type WriteValueDoc = NonNullable<WriteSpecDoc['set']>[string]
+
+function historyRow (model: MappingModel, kind: 'left' | 'after'): CopyRowSpec {
   const a = model.appointment
   const h = a.write?.history as NonNullable<NonNullable<MappingModel['appointment']['write']>['history']>
-  const at = `${a.path}/write/history/${kind}`
-  const entries = Object.entries(h[kind] ?? {})
+  const on = h.on ?? (kind === 'left' ? ['state'] : ['create', 'state', 'reschedule'])
+  return { kind, table: h.table, key: h.key, entries: h[kind] ?? {}, on, at: `${a.path}/write/history/${kind}`, name: `appointment.history.${kind}` }
+}
+
+/** A `left` row (the appointment row before the change) or an `after` row (as the change left it). */
+function compileCopyRow (model: MappingModel, dialect: Dialect, spec: CopyRowSpec, rowKey: KeyPlan | undefined): LeftRow {
+  const a = model.appointment
+  const { kind, table, key, at } = spec
+  const entries = Object.entries(spec.entries)
   const copied = (w: object): w is { before: string, otherwise?: string } | { after: string } => kind === 'left' ? 'before' in w : 'after' in w
   const copies: Copy[] = entries.flatMap(([column, w]): Copy[] => {
     if (!copied(w)) return []
     const path = `${at}/${segment(column)}`
     return 'before' in w ? [{ column, before: w.before, otherwise: w.otherwise, path }] : [{ column, before: w.after, path }]
   })
-  const bound = writeValues(model, h.table, Object.fromEntries(entries.filter(([, w]) => !copied(w))), at)
-  reference({ table: h.table, column: h.key, use: 'write', path: `${a.path}/write/history/key` })
-  for (const c of copies) reference({ table: h.table, column: c.column, use: 'write', path: c.path })
+  const bound = writeValues(model, table, Object.fromEntries(entries.filter(([, w]) => !copied(w))), at)
+  if (key !== undefined) reference({ table, column: key, use: 'write', path: `${a.path}/write/history/key` })
+  for (const c of copies) reference({ table, column: c.column, use: 'write', path: c.path })
 
   // The appointment's key first (the history's `key` column), then the columns in the mapping's order.
   type Column = { column: string, type?: SqlTypeName, copy?: Copy }
-  const columns = uniqueColumns<Column>([...madeKey(rowKey), { column: h.key, type: a.key.type }, ...entries.map(([column]) => ({ column, type: bound.find((b) => b.column === column)?.type, copy: copies.find((c) => c.column === column) }))])
+  const held: Column[] = key === undefined ? [] : [{ column: key, type: a.key.type }]
+  const columns = uniqueColumns<Column>([...madeKey(rowKey), ...held, ...entries.map(([column]) => ({ column, type: bound.find((b) => b.column === column)?.type, copy: copies.find((c) => c.column === column) }))])
   const scope = new Scope(dialect, { table: a.table, joins: {}, where: [], path: a.path }, 't')
   const params = new ParamList(dialect)
   // Placeholders are numbered as they are made: the select list's before the WHERE's.
@@ -153,33 +200,38 @@ function compileCopyRow (model: MappingModel, dialect: Dialect, kind: 'left' | '
     where: [keyMatch(a.key, scope, params, `${a.path}/key`)],
     orderBy: []
   })
-  const statement: Statement = { name: `appointment.history.${kind}`, sql: dialect.insertSelect(h.table, columns.map((c) => c.column), select), params: params.params, writes: h.table }
+  const statement: Statement = { name: spec.name, sql: dialect.insertSelect(table, columns.map((c) => c.column), select), params: params.params, writes: table }
 
-  const read = new ParamList(dialect)
   const written = columns.map((c) => c.column).filter((c) => c !== rowKey?.keyColumn)
-  const rows: Statement = {
-    name: `appointment.history.${kind}Rows`,
+  const rows = key === undefined ? undefined : historyRows(dialect, table, key, a.key.type, written, `${spec.name}Rows`)
+  return {
+    statement,
+    // A booking leaves nothing behind: `create` adds `after` rows alone.
+    on: { create: kind === 'after' && spec.on.includes('create'), state: spec.on.includes('state'), reschedule: spec.on.includes('reschedule') },
+    copies: columns.flatMap((c) => c.copy ? [c.copy] : []),
+    values (appointmentKey, left, entered, now, event) {
+      const context = { key: appointmentKey, state: storedState(model, entered), entering: entered, left: storedState(model, left), leaving: left, event }
+      return { ...key === undefined ? {} : { [key]: appointmentKey }, ...Object.fromEntries(bound.map((w) => [w.column, w.value(now, context)])) }
+    },
+    ...rows ? { rows } : {}
+  }
+}
+
+/** Every row of `table` holding the appointment's key (input `key`) in `key`, `written` as `c<i>`. */
+function historyRows (dialect: Dialect, table: string, key: string, keyType: SqlTypeName, written: string[], name: string): { statement: Statement, columns: string[] } {
+  const read = new ParamList(dialect)
+  const statement: Statement = {
+    name,
     sql: dialect.select({
       columns: written.map((c, i) => ({ expr: dialect.column('h', c), alias: `c${i}` })),
-      from: { table: dialect.table(h.table), alias: 'h' },
+      from: { table: dialect.table(table), alias: 'h' },
       joins: [],
-      where: [`${dialect.column('h', h.key)} = ${read.input('key', a.key.type)}`],
+      where: [`${dialect.column('h', key)} = ${read.input('key', keyType)}`],
       orderBy: []
     }),
     params: read.params
   }
-  const on = h.on ?? (kind === 'left' ? ['state'] : ['create', 'state', 'reschedule'])
-  return {
-    statement,
-    // A booking leaves nothing behind: `create` adds `after` rows alone.
-    on: { create: kind === 'after' && on.includes('create'), state: on.includes('state'), reschedule: on.includes('reschedule') },
-    copies: columns.flatMap((c) => c.copy ? [c.copy] : []),
-    values (key, left, entered, now, event) {
-      const context = { key, state: storedState(model, entered), entering: entered, left: storedState(model, left), leaving: left, event }
-      return { [h.key]: key, ...Object.fromEntries(bound.map((w) => [w.column, w.value(now, context)])) }
-    },
-    rows: { statement: rows, columns: written }
-  }
+  return { statement, columns: written }
 }
 
 /** `{ state: true }`'s value: the first code the state's `map` gives the state, else its name. */

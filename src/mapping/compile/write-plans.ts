@@ -129,12 +129,14 @@ export interface LeftRowPlan {
   statement: Statement
   /** Which changes add the row: every state change, every reschedule. */
   on: LeftRow['on']
+  /** A log row's own key, made before its INSERT (`rowKey`). */
+  rowKey?: KeyPlan
   /** The appointment `id` leaving state `left` for `entered` at `now`, by `event` (its own key made first where `rowKey` says). */
   bind: (id: string, left: string, entered: string, now: NowParts, event?: HistoryEvent) => KeyedBound | undefined
   /** What check compares: the columns copied from the appointment row, and the bound ones' values. */
   copies: Copy[]
   values: (id: string, left: string, entered: string, now: NowParts, event?: HistoryEvent) => ColumnValues | undefined
-  /** Every history row of the appointment `id`, by column (the `left` columns). */
+  /** Every history row of the appointment `id`, by column (the `left` columns); none for a log row. */
   rows: (id: string) => { bound: Bound, read: (row: Record<string, unknown>) => ColumnValues } | undefined
 }
 
@@ -171,6 +173,8 @@ export interface AppointmentWritePlans {
   /** Open slots as rows of the appointment table, booked by claiming them (open-slots.ts). */
   openSlots?: OpenSlotPlans
   history?: HistoryPlan
+  /** Other rows each change adds after its own write (`write.log`: Open Dental's securitylog), in order. */
+  log?: LeftRowPlan[]
   /** Rows recording a state the status column cannot hold (state-rows.ts). */
   stateRows?: StateRowsPlan
   /** What each write leaves in the row's own columns (check compares them with the stored row). */
@@ -445,7 +449,8 @@ function appointmentPlans (model: MappingModel, a: CompiledAppointmentWrites, ro
       },
       left: history.left && leftRowPlan(history.left, key, history.rowKey),
       after: history.after && leftRowPlan(history.after, key, history.rowKey)
-    }
+    },
+    log: a.log?.map((row) => leftRowPlan(row, key, row.rowKey))
   }
 }
 
@@ -456,6 +461,7 @@ function leftRowPlan (left: LeftRow, key: (id: string) => Record<string, unknown
   }
   return {
     statement: left.statement,
+    ...left.rowKey ? { rowKey: left.rowKey } : {},
     on: left.on,
     copies: left.copies,
     values,
@@ -466,6 +472,7 @@ function leftRowPlan (left: LeftRow, key: (id: string) => Record<string, unknown
     },
     rows (id) {
       const k = key(id)
+      if (!left.rows) return undefined
       const { statement, columns } = left.rows
       return k && { bound: { statement, args: { key: Object.values(k)[0] } }, read: (row) => Object.fromEntries(columns.map((c, i) => [c, row[`c${i}`]])) }
     }
@@ -495,6 +502,7 @@ function writeStatements (client: Supported<ClientWritePlans>, appointment: Supp
     if (open) out.push(...open.statements(), ...isUnsupported(open.reopen) ? [] : [...open.reopen.plan.key.before, open.reopen.plan.statement])
     const history = appointment.history
     if (history) out.push(...history.rowKey?.before ?? [], ...[history.left?.statement, history.close, history.open, history.after?.statement].filter((x): x is Statement => x !== undefined))
+    for (const row of appointment.log ?? []) out.push(...row.rowKey?.before ?? [], row.statement)
     if (appointment.stateRows) out.push(...appointment.stateRows.statements)
     for (const state of model.states.values) {
       const move = appointment.stateMoves[state]
