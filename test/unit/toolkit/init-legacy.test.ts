@@ -10,7 +10,6 @@ import t, { type Test } from 'tap'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { main } from '../../../src/cli.js'
 import { parseMapping } from '../../../src/mapping/load.js'
 import type { TestDialect } from '../../helpers/app.js'
 import { testDialects } from '../../helpers/contract.js'
@@ -18,32 +17,17 @@ import { scratchOn } from '../../helpers/scratch-servers.js'
 import { strangerMapping } from '../../helpers/stranger-clinic.js'
 import { withEngines } from '../../helpers/table-engines.js'
 import { ambiguousPhones, gnuHealthInsurance, openDental, openemrStatus, openmrs, oscarExt } from '../../helpers/init-legacy.js'
+import { runCli } from '../../helpers/run-cli.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'ponte-init-legacy-'))
 t.teardown(() => rmSync(dir, { recursive: true, force: true }))
 let n = 0
 
-/** Runs a command with its printing kept: the exit code and what it wrote. */
-async function run (args: string[]): Promise<{ code: number, printed: string }> {
-  const printed: string[] = []
-  const out = process.stdout.write
-  const err = process.stderr.write
-  const keep = ((c: string) => { printed.push(String(c)); return true }) as typeof process.stdout.write
-  process.stdout.write = keep
-  process.stderr.write = keep
-  try {
-    return { code: await main(args), printed: printed.join('') }
-  } finally {
-    process.stdout.write = out
-    process.stderr.write = err
-  }
-}
-
 /** The draft init writes for `schema` on `dialect`: it exits 0, and the draft validates. */
 async function draft (t: Test, dialect: TestDialect, schema: string): Promise<{ yaml: string, url: string }> {
   const s = await scratchOn(t, dialect, schema, strangerMapping())
   const out = join(dir, `draft-${n++}.yaml`)
-  const init = await run(['init', '--db', s.url, '--out', out])
+  const init = await runCli(['init', '--db', s.url, '--out', out])
   t.equal(init.code, 0, 'init exits 0')
   t.notMatch(init.printed, /does not validate/, 'nothing to say about the draft\'s validity')
   const yaml = readFileSync(out, 'utf8')

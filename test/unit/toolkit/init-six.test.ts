@@ -7,33 +7,17 @@ import t, { type Test } from 'tap'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { main } from '../../../src/cli.js'
 import { parseMapping } from '../../../src/mapping/load.js'
 import type { TestDialect } from '../../helpers/app.js'
 import { testDialects } from '../../helpers/contract.js'
 import { scratchOn } from '../../helpers/scratch-servers.js'
 import { strangerMapping } from '../../helpers/stranger-clinic.js'
 import { agendaSix, gnuHealthSix, openDentalSix, openemrSix, openmrsSix, oscarSix } from '../../helpers/init-six.js'
+import { runCli } from '../../helpers/run-cli.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'ponte-init-six-'))
 t.teardown(() => rmSync(dir, { recursive: true, force: true }))
 let n = 0
-
-/** Runs a command with its printing kept: the exit code and what it wrote. */
-async function run (args: string[]): Promise<{ code: number, printed: string }> {
-  const printed: string[] = []
-  const out = process.stdout.write
-  const err = process.stderr.write
-  const keep = ((c: string) => { printed.push(String(c)); return true }) as typeof process.stdout.write
-  process.stdout.write = keep
-  process.stderr.write = keep
-  try {
-    return { code: await main(args), printed: printed.join('') }
-  } finally {
-    process.stdout.write = out
-    process.stderr.write = err
-  }
-}
 
 /**
  * Init's draft for `schema` on `dialect`, and check's verdict on it as written: no problem, or
@@ -42,11 +26,11 @@ async function run (args: string[]): Promise<{ code: number, printed: string }> 
 async function draftAndCheck (t: Test, dialect: TestDialect, schema: string, abroad?: string): Promise<{ yaml: string, url: string, file: string }> {
   const s = await scratchOn(t, dialect, schema, strangerMapping())
   const file = join(dir, `draft-${n++}.yaml`)
-  const init = await run(['init', '--db', s.url, '--out', file])
+  const init = await runCli(['init', '--db', s.url, '--out', file])
   t.equal(init.code, 0, 'init exits 0')
   const yaml = readFileSync(file, 'utf8')
   t.doesNotThrow(() => parseMapping(yaml, file), 'the draft validates')
-  const check = await run(['check', '-m', file, '-d', s.url])
+  const check = await runCli(['check', '-m', file, '-d', s.url])
   const problems = check.printed.split('\n').filter((l) => l.startsWith('✗'))
   if (abroad === undefined) {
     t.same(problems, [], 'check finds no problem in the draft as init wrote it')
@@ -59,7 +43,7 @@ async function draftAndCheck (t: Test, dialect: TestDialect, schema: string, abr
     // With the zone given, nothing else stands in the way.
     const zoned = join(dir, `zoned-${n++}.yaml`)
     writeFileSync(zoned, yaml.replace(/^# TODO timezone:.*$/m, `timezone: ${abroad === 'CA' ? 'America/Toronto' : 'America/Los_Angeles'}`))
-    const again = await run(['check', '-m', zoned, '-d', s.url])
+    const again = await runCli(['check', '-m', zoned, '-d', s.url])
     t.notMatch(again.printed, /✗/, 'the zone given: no problem')
     t.equal(again.code, 0)
   }
@@ -166,12 +150,12 @@ on('postgres', 'GNU Health: free slots claimed, closed ones held, bookings confi
     `    joins:\n      person: { table: party_party, on: { ${column}: id } }\n    fields:\n      name: person.name\n# relations:`)
   const member = join(dir, `member-${n++}.yaml`)
   writeFileSync(member, insurance('name'))
-  const wrong = await run(['check', '-m', member, '-d', url, '--no-write-probe'])
+  const wrong = await runCli(['check', '-m', member, '-d', url, '--no-write-probe'])
   t.match(wrong.printed, /✗ .*healthInsurance fields\.name: 10 of 10 healthInsurance rows are named through `person` by a row of `party_party` that a client's name is read from too/)
   t.equal(wrong.code, 1)
   const company = join(dir, `company-${n++}.yaml`)
   writeFileSync(company, insurance('company'))
-  const right = await run(['check', '-m', company, '-d', url, '--no-write-probe'])
+  const right = await runCli(['check', '-m', company, '-d', url, '--no-write-probe'])
   t.notMatch(right.printed, /✗/, 'named through the insurer\'s own party: no problem')
 })
 

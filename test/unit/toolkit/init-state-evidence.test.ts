@@ -10,11 +10,11 @@ import t, { type Test } from 'tap'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { main } from '../../../src/cli.js'
 import type { TestDialect } from '../../helpers/app.js'
 import { testDialects } from '../../helpers/contract.js'
 import { scratchOn } from '../../helpers/scratch-servers.js'
 import { strangerMapping } from '../../helpers/stranger-clinic.js'
+import { runCli } from '../../helpers/run-cli.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'ponte-init-evidence-'))
 t.teardown(() => rmSync(dir, { recursive: true, force: true }))
@@ -36,26 +36,11 @@ ${rows.map(([dentist, offset, hour, code], i) => `INSERT INTO consulta (id, paci
 `
 }
 
-async function run (args: string[]): Promise<{ code: number, printed: string }> {
-  const printed: string[] = []
-  const out = process.stdout.write
-  const err = process.stderr.write
-  const keep = ((c: string) => { printed.push(String(c)); return true }) as typeof process.stdout.write
-  process.stdout.write = keep
-  process.stderr.write = keep
-  try {
-    return { code: await main(args), printed: printed.join('') }
-  } finally {
-    process.stdout.write = out
-    process.stderr.write = err
-  }
-}
-
 async function draftAndCheck (t: Test, dialect: TestDialect, schema: string): Promise<{ yaml: string, check: { code: number, printed: string } }> {
   const s = await scratchOn(t, dialect, schema, strangerMapping())
   const file = join(dir, `draft-${drafts++}.yaml`)
-  t.equal((await run(['init', '--db', s.url, '--out', file])).code, 0, 'init exits 0')
-  return { yaml: readFileSync(file, 'utf8'), check: await run(['check', '-m', file, '-d', s.url]) }
+  t.equal((await runCli(['init', '--db', s.url, '--out', file])).code, 0, 'init exits 0')
+  return { yaml: readFileSync(file, 'utf8'), check: await runCli(['check', '-m', file, '-d', s.url]) }
 }
 
 const on = (dialect: TestDialect, title: string, body: (t: Test) => Promise<void>): void => {

@@ -8,31 +8,15 @@ import t, { type Test } from 'tap'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { main } from '../../../src/cli.js'
 import { testDialects } from '../../helpers/contract.js'
 import { scratchOn } from '../../helpers/scratch-servers.js'
 import { strangerMapping } from '../../helpers/stranger-clinic.js'
 import { chicago, declaredKeys, gnuHealth, lisbon, openemr, oscar, type Shape } from '../../helpers/init-shapes.js'
+import { runCli } from '../../helpers/run-cli.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'ponte-init-structure-'))
 t.teardown(() => rmSync(dir, { recursive: true, force: true }))
 let n = 0
-
-/** Runs a command, its printing kept: the exit code and what it wrote. */
-async function run (args: string[]): Promise<{ code: number, printed: string }> {
-  const printed: string[] = []
-  const out = process.stdout.write
-  const err = process.stderr.write
-  const keep = ((c: string) => { printed.push(String(c)); return true }) as typeof process.stdout.write
-  process.stdout.write = keep
-  process.stderr.write = keep
-  try {
-    return { code: await main(args), printed: printed.join('') }
-  } finally {
-    process.stdout.write = out
-    process.stderr.write = err
-  }
-}
 
 /** The draft with the state codes mapped and the country said, as the draft's TODO lines ask a human to. */
 const ZONES: Record<string, string> = { US: 'America/Chicago', CA: 'America/Toronto', PT: 'Europe/Lisbon' }
@@ -49,12 +33,12 @@ function humanised (yaml: string, shape: Shape): string {
 async function draftAndCheck (t: Test, shape: Shape, dialect: 'sqlite' | 'mysql' | 'postgres'): Promise<string> {
   const s = await scratchOn(t, dialect, shape.schema(dialect), strangerMapping())
   const out = join(dir, `draft-${n++}.yaml`)
-  const init = await run(['init', '--db', s.url, '--out', out])
+  const init = await runCli(['init', '--db', s.url, '--out', out])
   t.equal(init.code, 0, 'init exits 0')
   const yaml = readFileSync(out, 'utf8')
   const filled = join(dir, `filled-${n++}.yaml`)
   writeFileSync(filled, humanised(yaml, shape))
-  const check = await run(['check', '-m', filled, '-d', s.url, '--no-write-probe'])
+  const check = await runCli(['check', '-m', filled, '-d', s.url, '--no-write-probe'])
   t.notMatch(check.printed, /✗/, 'check finds no problem in the draft, its state codes mapped')
   t.equal(check.code, 0)
   return yaml
