@@ -19,10 +19,10 @@ t.test('dashed Toronto numbers are Canadian, not Brazilian DDD 41', async (t) =>
   t.equal(home?.format?.name, 'dashed')
 })
 
-t.test('Brazilian masks with DDD, some numbers without: BR and the most frequent DDD', async (t) => {
+t.test('Brazilian masks with DDD, some numbers without: BR, and how many lack one beside the most frequent DDD', async (t) => {
   const home = phoneHome(['(11) 98765-4321', '(11) 3333-4444', '(21) 99876-5432', '98765-1234', '3344-5566'])
   t.equal(home?.country, 'BR')
-  t.equal(home?.areaCode, '11')
+  t.same(home?.areaCode, { short: 2, top: '11' }, 'counted for a TODO, never written as the default')
   t.equal(home?.format?.name, 'masked')
 })
 
